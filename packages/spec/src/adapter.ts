@@ -1,0 +1,51 @@
+import type { Capabilities } from './capabilities';
+import type {
+  CollectionSpec,
+  MemoryRecord,
+  RecallFilter,
+  RecallHit,
+  RecallQuery,
+  ServerInfo,
+} from './types';
+
+/**
+ * The adapter contract. One `MemoryStore` is one client/connection to one backend;
+ * a `MemoryCollection` is one table / key prefix / Chroma collection the run created.
+ * Errors are `MemoryMatrixError` with the codes named below; backend errors are wrapped
+ * as `BACKEND_ERROR` with the original as `cause`, never swallowed into an empty result.
+ */
+export interface MemoryStore {
+  /** Adapter name, e.g. `pgvector`. */
+  readonly adapter: string;
+  /** What this adapter can do against this server. */
+  readonly capabilities: Capabilities;
+  /** Server and component versions as the server reports them. */
+  serverInfo(): Promise<ServerInfo>;
+  /** Create a new collection. Throws COLLECTION_EXISTS, INVALID_INPUT, CAPABILITY_MISSING. */
+  createCollection(spec: CollectionSpec): Promise<MemoryCollection>;
+  /** Reopen a collection this or another client created; metric/dim read from the store. Throws COLLECTION_MISSING. */
+  openCollection(name: string): Promise<MemoryCollection>;
+  /** Drop a collection the run created (table/keys/collection). Missing is not an error. */
+  dropCollection(name: string): Promise<void>;
+  /** Close the client; idempotent. */
+  close(): Promise<void>;
+}
+
+export interface MemoryCollection {
+  /** The spec as stored (metric and dim as the store reports them after reopen). */
+  readonly spec: CollectionSpec;
+  /**
+   * Insert or replace memories by id, chunked by the adapter's max batch. Validates every record
+   * first (DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT) and writes nothing if one is bad;
+   * a batch is atomic where the backend allows (declared otherwise in the adapter README).
+   */
+  upsert(records: MemoryRecord[]): Promise<void>;
+  /** Records by id, in the order asked; missing ids are left out. */
+  get(ids: string[]): Promise<MemoryRecord[]>;
+  /** Delete by id; returns how many existed. */
+  delete(ids: string[]): Promise<number>;
+  /** Number of memories, optionally under a filter. */
+  count(filter?: RecallFilter): Promise<number>;
+  /** Top-k by canonical score, non-increasing, ties broken by id ascending (C07). */
+  recall(query: RecallQuery): Promise<RecallHit[]>;
+}

@@ -1,0 +1,34 @@
+/**
+ * Stable error codes. Tests and callers assert `err.code`, never `instanceof` across packages
+ * (two copies of this module may be loaded under jest's module registry).
+ */
+export type ErrorCode =
+  | 'DIMENSION_MISMATCH' // a vector's length differs from the collection's `dim`
+  | 'INVALID_VECTOR' // NaN / ±Infinity component, or a zero vector under cosine
+  | 'INVALID_INPUT' // any other malformed argument (empty id, k < 1, bad filter …)
+  | 'GOLDEN_INVALID' // a golden file is malformed (file:line:field in the message)
+  | 'GOLDEN_CHECKSUM' // a golden file's sha256 differs from the manifest
+  | 'GOLDEN_MISSING' // a golden file or a recorded expectation is missing
+  | 'FINGERPRINT_MISMATCH' // dataset dim / metric / model id differs from the collection's
+  | 'UNKNOWN_TARGET' // a `backend@version` that the catalog does not list
+  | 'TARGET_UNAVAILABLE' // the target cannot be started here (no Docker, no image …)
+  | 'BACKEND_ERROR' // the backend answered with an error; the original is `cause`
+  | 'CAPABILITY_MISSING' // asked for something the target declares it cannot do
+  | 'COLLECTION_EXISTS' // create on a name that already exists
+  | 'COLLECTION_MISSING' // open on a name that does not exist
+  | 'USAGE'; // bad CLI arguments
+
+/** Base error of memory-matrix: a stable `code`, a message naming what and where, an optional `cause`. */
+export class MemoryMatrixError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MemoryMatrixError';
+    this.code = code;
+  }
+}
+
+/** True when `err` carries the given memory-matrix error code (works across module copies). */
+export function hasCode(err: unknown, code: ErrorCode): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}

@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './types';
+export * from './capabilities';
+export * from './adapter';

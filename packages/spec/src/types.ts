@@ -1,0 +1,90 @@
+/** Similarity metric of a collection. See `scores.ts` for the canonical score of each. */
+export type Metric = 'cosine' | 'ip' | 'l2';
+export const METRICS: readonly Metric[] = ['cosine', 'ip', 'l2'];
+
+/** The kinds of agent memory in golden data. */
+export type MemoryKind = 'fact' | 'preference' | 'episode' | 'summary';
+export const MEMORY_KINDS: readonly MemoryKind[] = ['fact', 'preference', 'episode', 'summary'];
+
+/** A metadata value: JSON scalars only; falsy values (0, "", false) must round-trip. */
+export type MetadataValue = string | number | boolean | null;
+export type Metadata = Record<string, MetadataValue>;
+
+/**
+ * One agent memory.
+ * - `id`: unique within a collection, 1..256 chars.
+ * - `createdAt`: ISO-8601 UTC instant with milliseconds, e.g. `2024-05-01T09:30:00.123Z`
+ *   (the canonical form every adapter returns).
+ * - `embedding`: `Float32Array` of length `dim` of the collection.
+ */
+export interface MemoryRecord {
+  id: string;
+  namespace: string;
+  text: string;
+  kind: MemoryKind;
+  createdAt: string;
+  metadata: Metadata;
+  embedding: Float32Array;
+}
+
+/**
+ * Recall filter. All given parts must hold (AND).
+ * - `namespaces`: the memory's namespace is one of these (IN).
+ * - `kinds`: the memory's kind is one of these.
+ * - `metadata`: each key equals the given scalar exactly (type and value; `0` ≠ `false` ≠ `""`).
+ */
+export interface RecallFilter {
+  namespaces?: string[];
+  kinds?: MemoryKind[];
+  metadata?: Metadata;
+}
+
+/**
+ * One recall (top-k) request.
+ * - `vector`: `Float32Array` of length `dim`.
+ * - `k`: 1..1000, the number of results wanted.
+ * - `minScore`: keep only hits whose canonical score ≥ this (C09).
+ * - `scan`: `'exact'` forces a brute-force scan even when an ANN index exists;
+ *   `'index'` (default) lets the backend use its index.
+ * - `now`: ISO-8601 instant for time-aware recall (C24); never the wall clock inside checks.
+ */
+export interface RecallQuery {
+  vector: Float32Array;
+  k: number;
+  filter?: RecallFilter;
+  minScore?: number;
+  scan?: 'exact' | 'index';
+  now?: string;
+}
+
+/** One recall result: `score` is canonical (see `scores.ts`), higher is more similar. */
+export interface RecallHit {
+  id: string;
+  score: number;
+}
+
+/** Index configuration of a collection. `none` = no index, every recall is an exact scan. */
+export type IndexConfig =
+  | { type: 'none' }
+  | { type: 'hnsw'; m: number; efConstruction: number; efSearch: number }
+  | { type: 'ivfflat'; lists: number; probes: number };
+
+/** What to create: a collection (table, key prefix, Chroma collection) for one run. */
+export interface CollectionSpec {
+  /** Name unique to the run, `[a-z0-9_]{1,48}`; adapters may prefix it. */
+  name: string;
+  /** Vector dimension, 1..16000. */
+  dim: number;
+  metric: Metric;
+  index: IndexConfig;
+  /** Embedding model id from the golden manifest; stored with the collection (fingerprint guard). */
+  embeddingModel?: string;
+}
+
+/** What the server says about itself, recorded per cell. */
+export interface ServerInfo {
+  /** e.g. `PostgreSQL 17.12 …` as the server reports it. */
+  server: string;
+  /** Extension/engine versions, e.g. `{ pgvector: '0.8.0' }`. */
+  components: Record<string, string>;
+}
