@@ -46,6 +46,11 @@ export interface MemoryCollection {
   delete(ids: string[]): Promise<number>;
   /** Number of memories, optionally under a filter. */
   count(filter?: RecallFilter): Promise<number>;
+  /**
+   * Build (or rebuild) the collection's ANN index after a bulk load (HNSW, IVFFlat need data to
+   * train on); a no-op where the backend indexes on write or the index type is `none`.
+   */
+  buildIndex(): Promise<void>;
   /** Top-k by canonical score, non-increasing, ties broken by id ascending (C07). */
   recall(query: RecallQuery): Promise<RecallHit[]>;
 }

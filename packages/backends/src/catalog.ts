@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_TOLERANCES, MemoryMatrixError, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+
+/** Repository root (this file is packages/backends/src/catalog.ts). */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+/** The default catalog file. */
+export const CATALOG_FILE = path.join(REPO_ROOT, 'matrix', 'targets.yaml');
+
+const indexSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('none') }),
+  z.object({ type: z.literal('hnsw'), m: z.number().int().min(2), efConstruction: z.number().int().min(4), efSearch: z.number().int().min(1) }),
+  z.object({ type: z.literal('ivfflat'), lists: z.number().int().min(1), probes: z.number().int().min(1) }),
+]);
+
+const tolerancesSchema = z.object({
+  scoreTolerance: z.number().positive(),
+  tieEpsilon: z.number().nonnegative(),
+  annRecallFloor: z.number().min(0).max(1),
+  annRecallFloorPerQuery: z.number().min(0).max(1),
+});
+
+const offlineSchema = z
+  .object({
+    tag: z.string().min(1),
+    suite: z.string().min(1),
+    packages: z.array(z.string().min(1)).min(1),
+    setup: z.array(z.string()).default([]),
+    env: z.record(z.string()).default({}),
+    cmd: z.array(z.string()).optional(),
+  })
+  .passthrough();
+
+const targetSchema = z
+  .object({
+    backend: z.enum(['pgvector', 'redis', 'chroma']),
+    provider: z.enum(['embedded', 'container', 'local', 'url']),
+    engine: z.string().optional(),
+    image: z.string().optional(),
+    offline: offlineSchema.optional(),
+    start: z.record(z.unknown()).optional(),
+    expect: z.record(z.string()).default({}),
+    index: indexSchema.optional(),
+    tolerances: tolerancesSchema.partial().optional(),
+    note: z.string().optional(),
+  })
+  .passthrough();
+
+const profileSchema = z.object({
+  description: z.string().default(''),
+  targets: z.array(z.string()).min(1),
+  /** Used instead of `targets` when no Docker engine answers. */
+  fallbackTargets: z.array(z.string()).optional(),
+  checks: z.array(z.string()).optional(),
+  thresholds: z.record(z.number()).optional(),
+});
+
+const catalogSchema = z.object({
+  defaults: z.object({ index: indexSchema, tolerances: tolerancesSchema.partial().default({}) }),
+  targets: z.record(targetSchema),
+  profiles: z.record(profileSchema),
+});
+
+export type TargetEntry = z.infer<typeof targetSchema>;
+export type OfflineRecipe = z.infer<typeof offlineSchema>;
+export type Profile = z.infer<typeof profileSchema>;
+
+/** A catalog target with defaults applied: `name` is `backend@version`. */
+export interface ResolvedTarget extends TargetEntry {
+  name: string;
+  version: string;
+  index: IndexConfig;
+  tolerances: Tolerances;
+}
+
+/** The parsed target catalog (matrix/targets.yaml). */
+export interface Catalog {
+  file: string;
+  targets: Map<string, ResolvedTarget>;
+  profiles: Map<string, Profile>;
+}
+
+/**
+ * Read and validate the catalog. Throws GOLDEN_INVALID-like `USAGE` errors naming the file,
+ * line and field of the first schema violation (YAML positions from the `yaml` library).
+ */
+export function loadCatalog(file = CATALOG_FILE): Catalog {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MemoryMatrixError('USAGE', `cannot read target catalog ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length) {
+    throw new MemoryMatrixError('USAGE', `${file}:${doc.errors[0].linePos?.[0].line ?? '?'}: ${doc.errors[0].message}`);
+  }
+  const parsed = catalogSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const node = doc.getIn(issue.path, true) as { range?: [number, number] } | undefined;
+    const line = node?.range ? text.slice(0, node.range[0]).split('\n').length : '?';
+    throw new MemoryMatrixError('USAGE', `${file}:${line}: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const c = parsed.data;
+  const targets = new Map<string, ResolvedTarget>();
+  for (const [name, t] of Object.entries(c.targets)) {
+    const [backend, version] = name.split('@');
+    if (!version || backend !== t.backend) {
+      throw new MemoryMatrixError('USAGE', `${file}: target ${name} must be named <backend>@<version> with backend ${t.backend}`);
+    }
+    targets.set(name, {
+      ...t,
+      name,
+      version,
+      index: t.index ?? c.defaults.index,
+      tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances, ...t.tolerances },
+    });
+  }
+  const profiles = new Map(Object.entries(c.profiles));
+  for (const [pname, p] of profiles) {
+    for (const t of [...p.targets, ...(p.fallbackTargets ?? [])]) {
+      if (!targets.has(t)) throw new MemoryMatrixError('USAGE', `${file}: profile ${pname} names unknown target ${t}`);
+    }
+  }
+  return { file, targets, profiles };
+}
+
+/** Look up a target; UNKNOWN_TARGET lists the known names. */
+export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
+  const t = catalog.targets.get(name);
+  if (!t) {
+    throw new MemoryMatrixError(
+      'UNKNOWN_TARGET',
+      `unknown target "${name}" (not in ${path.relative(process.cwd(), catalog.file) || catalog.file}); known targets: ${[...catalog.targets.keys()].join(', ')}`,
+    );
+  }
+  return t;
+}

@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import {
+  ExactOracle,
+  MemoryMatrixError,
+  parseExpectation,
+  serializeExpectation,
+  type Expectation,
+  type GoldenDataset,
+} from '@memory-matrix/spec';
+
+/** Where a dataset's oracle expectation lives: `<dataset>/expected/oracle.jsonl`. */
+export function expectationFile(dataset: GoldenDataset): string {
+  return path.join(dataset.dir, 'expected', 'oracle.jsonl');
+}
+
+/**
+ * Compute the exact oracle expectation for every query of `dataset` (float64 brute force,
+ * top-k plus the boundary tie group within `tieEpsilon`). Deterministic: same bytes every run.
+ */
+export function computeOracleExpectation(dataset: GoldenDataset, tieEpsilon: number): string {
+  const m = dataset.manifest;
+  const oracle = new ExactOracle({
+    ids: dataset.memories.map((r) => r.id),
+    namespaces: dataset.memories.map((r) => r.namespace),
+    kinds: dataset.memories.map((r) => r.kind),
+    metadata: dataset.memories.map((r) => r.metadata),
+    vectors: dataset.vectors,
+    dim: m.dim,
+    metric: m.metric,
+  });
+  const entries = dataset.queries.map((q) => {
+    const r = oracle.topK({ vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore }, tieEpsilon);
+    return { query: q.id, k: q.k, matching: r.matching, hits: r.hits };
+  });
+  return serializeExpectation(
+    { kind: 'memory-matrix-expectation', version: 1, dataset: m.name, datasetSha256: dataset.datasetSha256, source: 'oracle', metric: m.metric, tieEpsilon },
+    entries,
+  );
+}
+
+/**
+ * Read the recorded oracle expectation. Missing → GOLDEN_MISSING (unless `update`, which
+ * re-records it atomically first); recorded for another dataset version → GOLDEN_INVALID.
+ */
+export function loadExpectation(dataset: GoldenDataset, opts: { update: boolean; tieEpsilon: number }): { expectation: Expectation; file: string; sha256: string } {
+  const file = expectationFile(dataset);
+  if (opts.update) {
+    const text = computeOracleExpectation(dataset, opts.tieEpsilon);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } else if (!existsSync(file)) {
+    throw new MemoryMatrixError('GOLDEN_MISSING', `expectation ${file} is missing; record it from the exact oracle with --update-golden`);
+  }
+  const text = readFileSync(file, 'utf8');
+  const expectation = parseExpectation(text, file);
+  if (expectation.header.datasetSha256 !== dataset.datasetSha256) {
+    throw new MemoryMatrixError(
+      'GOLDEN_INVALID',
+      `${file}:1: datasetSha256 ${expectation.header.datasetSha256} was recorded for another version of ${dataset.manifest.name} (now ${dataset.datasetSha256}); re-record with --update-golden`,
+    );
+  }
+  return { expectation, file, sha256: createHash('sha256').update(text).digest('hex') };
+}

@@ -1,0 +1,34 @@
+import type { CellReport } from './model';
+
+/** The figure shown in the console/markdown column `recall@10`: C05's mean (ANN), else C03's. */
+export function headlineRecall(cell: CellReport): number | null {
+  for (const id of ['C05', 'C03']) {
+    const v = cell.checks.find((c) => c.id === id && c.status !== 'skipped')?.figures.recallAtKMean;
+    if (typeof v === 'number') return v;
+  }
+  return null;
+}
+
+/** Max |Δscore| over the checks that measure it (C03, C05, C08). */
+export function headlineMaxDelta(cell: CellReport): number | null {
+  let max: number | null = null;
+  for (const c of cell.checks) {
+    for (const k of ['maxAbsScoreDelta', 'goldenMaxAbsDelta']) {
+      const v = c.figures[k];
+      if (typeof v === 'number') max = Math.max(max ?? 0, v);
+    }
+  }
+  return max;
+}
+
+/** A number for a report cell: 4 decimals, exponent below 1e-3, `–` for null. */
+export function fmt(v: number | null | undefined): string {
+  if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  if (v !== 0 && Math.abs(v) < 1e-3) return v.toExponential(1);
+  return Number.isInteger(v) ? String(v) : v.toFixed(4);
+}
+
+/** Status glyph used by the console and markdown tables. */
+export function glyph(status: string): string {
+  return status === 'passed' ? 'pass' : status === 'failed' ? 'FAIL' : status === 'skipped' ? 'skip' : status;
+}

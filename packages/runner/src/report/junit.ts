@@ -1,0 +1,41 @@
+import { create } from 'xmlbuilder2';
+import type { MatrixReport } from './model';
+
+/**
+ * JUnit XML: one <testsuite> per cell (`<target> × <dataset>`), one <testcase> per check named
+ * like the jest test (`C03 topk-exact`), so CI dashboards list the same check ids as jest's JUnit.
+ * Failures carry the first failure messages; skips carry the missing capability.
+ */
+export function renderJUnit(report: MatrixReport): string {
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
+    name: 'memory-matrix',
+    tests: report.summary.passed + report.summary.failed + report.summary.skipped,
+    failures: report.summary.failed,
+    skipped: report.summary.skipped,
+    time: (report.durationMs / 1000).toFixed(3),
+  });
+  const ds = report.dataset?.name ?? 'no-dataset';
+  for (const cell of report.cells) {
+    const suite = root.ele('testsuite', {
+      name: `${cell.target} × ${ds}`,
+      tests: cell.checks.length,
+      failures: cell.checks.filter((c) => c.status === 'failed').length,
+      skipped: cell.checks.filter((c) => c.status === 'skipped').length,
+      errors: cell.error ? 1 : 0,
+    });
+    const props = suite.ele('properties');
+    for (const [k, v] of Object.entries({ provider: cell.provider, serverVersion: cell.serverVersion ?? '', image: cell.image ?? '', imageId: cell.imageId ?? '', ...cell.components })) {
+      props.ele('property', { name: k, value: v });
+    }
+    if (cell.error) suite.ele('system-err').txt(`${cell.error.code ?? 'ERROR'}: ${cell.error.message}`);
+    for (const c of cell.checks) {
+      const tc = suite.ele('testcase', { classname: cell.target, name: `${c.id} ${c.name}`, time: (c.durationMs / 1000).toFixed(3) });
+      if (c.status === 'skipped') tc.ele('skipped', { message: c.skipReason ?? '' });
+      if (c.status === 'failed') {
+        const msg = c.error ? c.error.message : `${c.failures.length} failure(s)`;
+        tc.ele('failure', { message: msg, type: c.error?.code ?? 'CHECK_FAILED' }).txt(c.failures.slice(0, 50).map((f) => f.message).join('\n') || msg);
+      }
+    }
+  }
+  return root.end({ prettyPrint: true });
+}

@@ -1,0 +1,46 @@
+import { fmt, glyph, headlineMaxDelta, headlineRecall } from './figures';
+import type { MatrixReport } from './model';
+
+const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/**
+ * report.md: GitHub-flavoured markdown for `$GITHUB_STEP_SUMMARY` or a PR comment — verdict,
+ * target × check table, figures, server versions, the first failures of each failed check.
+ */
+export function renderMarkdown(report: MatrixReport): string {
+  const s = report.summary;
+  const verdict = report.exitCode === 0 ? '✅ all checks passed' : report.exitCode === 1 ? '❌ checks failed' : '⚠️ the run could not be carried out';
+  const lines: string[] = [`# memory-matrix report — ${verdict}`, ''];
+  if (report.dataset) lines.push(`Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`);
+  lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
+  lines.push(`**${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped**${s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''}`, '');
+  if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
+  const cells = report.cells;
+  if (cells.length) {
+    lines.push(`| check | ${cells.map((c) => esc(c.target)).join(' | ')} |`, `|---|${cells.map(() => '---').join('|')}|`);
+    const ids = [...new Map(cells.flatMap((x) => x.checks.map((k) => [k.id, `${k.id} ${k.name}`] as const))).entries()];
+    for (const [id, title] of ids) {
+      lines.push(`| ${title} | ${cells.map((cell) => {
+        const r = cell.checks.find((k) => k.id === id);
+        return r ? glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '') : '–';
+      }).join(' | ')} |`);
+    }
+    lines.push(`| recall@10 | ${cells.map((c) => fmt(headlineRecall(c))).join(' | ')} |`);
+    lines.push(`| max \\|Δscore\\| | ${cells.map((c) => fmt(headlineMaxDelta(c))).join(' | ')} |`, '');
+    lines.push('| target | provider | server | components | image | index |', '|---|---|---|---|---|---|');
+    for (const c of cells) {
+      lines.push(`| ${esc(c.target)} | ${c.provider} | ${esc(c.serverVersion ?? '–')} | ${esc(Object.entries(c.components).map(([k, v]) => `${k} ${v}`).join(', '))} | ${esc(c.image ?? '–')} ${c.imageId ? `\`${c.imageId.slice(0, 19)}\`` : ''} | ${c.index.type} |`);
+    }
+    lines.push('');
+  }
+  for (const cell of cells) {
+    if (cell.error) lines.push(`- **${esc(cell.target)}** could not run: ${esc(cell.error.message)}`);
+    for (const r of cell.checks.filter((x) => x.status === 'failed')) {
+      lines.push(`<details><summary>${esc(cell.target)} ${r.id} ${r.name}: ${r.error ? esc(r.error.message) : `${r.failures.length} failure(s)`}</summary>`, '');
+      for (const f of r.failures.slice(0, 20)) lines.push(`- ${esc(f.message)}`);
+      lines.push('', '</details>');
+    }
+  }
+  for (const t of report.skippedTargets) lines.push(`- skipped target **${esc(t.target)}**: ${esc(t.reason)}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,230 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  loadGoldenDataset,
+  MemoryMatrixError,
+  registerConformance,
+  selectChecks,
+  type CellConfig,
+  type CheckResult,
+  type GoldenDataset,
+  type LiveCell,
+} from '@memory-matrix/spec';
+import { dockerStatus, loadCatalog, startTarget, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
+import { loadExpectation } from './golden';
+import { Progress } from './progress';
+import { renderConsole } from './report/console';
+import { renderJUnit } from './report/junit';
+import { renderMarkdown } from './report/markdown';
+import type { CellReport, MatrixReport } from './report/model';
+import { MatrixRuntime } from './runtime';
+import { parseShard, selectTargets } from './select';
+import { TOOL_VERSION, REPO_ROOT } from './version';
+
+/** Options of one `memory-matrix run`. */
+export interface RunOptions {
+  backends: string[];
+  profile: string;
+  /** Dataset folder or a name under golden-data/. */
+  dataset: string;
+  reportDir: string;
+  updateGolden: boolean;
+  shard?: string;
+  checks: string[];
+  argv: string[];
+  /** Where console output goes (tests capture it). */
+  out?: (line: string) => void;
+}
+
+/** Resolve `--dataset`: a path to a folder, or a dataset name under golden-data/. */
+export function datasetDir(spec: string): string {
+  if (spec.includes('/') || spec.startsWith('.')) return path.resolve(spec);
+  return path.join(REPO_ROOT, 'golden-data', spec);
+}
+
+/**
+ * Run the matrix: select targets, load and verify the golden dataset and its expectation
+ * (nothing is started or written to any store before both are valid), run every cell through the
+ * conformance suite, write report.json / junit.xml / report.md (always, also on errors) and return
+ * the exit status: 0 all checks pass, 1 a check failed, 2 the run could not be carried out.
+ */
+export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
+  const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const report: MatrixReport = {
+    format: 'memory-matrix-report',
+    version: 1,
+    tool: { name: 'memory-matrix', version: TOOL_VERSION, node: process.version },
+    startedAt: startedAt.toISOString(),
+    finishedAt: startedAt.toISOString(),
+    durationMs: 0,
+    argv: opts.argv,
+    profile: opts.backends.length ? null : opts.profile,
+    shard: opts.shard ?? null,
+    host: { docker: false, dockerReason: '' },
+    dataset: null,
+    expectation: null,
+    cells: [],
+    skippedTargets: [],
+    summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
+    exitCode: 0,
+  };
+  const progress = new Progress();
+  const started: StartedBackend[] = [];
+  const onSignal = (sig: NodeJS.Signals): void => {
+    progress.log(`\n${sig}: stopping ${started.length} backend(s) and writing the partial report…`);
+    report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}` };
+    report.exitCode = 2;
+    void Promise.allSettled(started.map((b) => b.stop())).finally(() => {
+      finish(report, opts.reportDir, t0);
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const catalog = loadCatalog();
+    const shard = parseShard(opts.shard);
+    const docker = await dockerStatus();
+    report.host = { docker: docker.available, dockerReason: docker.reason };
+    const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile, docker: docker.available, shard });
+    out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
+    const checks = selectChecks(opts.checks);
+    if (checks.length === 0) throw new MemoryMatrixError('USAGE', `--check ${opts.checks.join(',')} selects no check; ids are C01…C25 or names like topk-exact`);
+
+    const dataset = loadGoldenDataset(datasetDir(opts.dataset));
+    const m = dataset.manifest;
+    report.dataset = { name: m.name, version: String(m.version), sha256: dataset.datasetSha256, dir: path.relative(REPO_ROOT, dataset.dir) || dataset.dir, memories: dataset.memories.length, queries: dataset.queries.length, dim: m.dim, metric: m.metric };
+    const tieEpsilon = Math.max(0, ...targets.map((t) => t.tolerances.tieEpsilon));
+    const exp = loadExpectation(dataset, { update: opts.updateGolden, tieEpsilon: targets[0]?.tolerances.tieEpsilon ?? tieEpsilon });
+    report.expectation = { file: path.relative(REPO_ROOT, exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
+    if (opts.updateGolden) out(`recorded ${exp.expectation.entries.length} oracle expectations in ${report.expectation.file}`);
+
+    const rt = new MatrixRuntime();
+    const cells = new Map<string, { report: CellReport; live?: LiveCell }>();
+    for (const target of targets) {
+      const cell: CellReport = {
+        target: target.name,
+        backend: target.backend,
+        provider: target.provider,
+        serverVersion: null,
+        components: {},
+        image: null,
+        imageId: null,
+        index: target.index,
+        tolerances: { ...target.tolerances },
+        timings: { startMs: null, loadMs: null, indexMs: null },
+        status: 'ran',
+        checks: [],
+      };
+      const entry: { report: CellReport; live?: LiveCell } = { report: cell };
+      cells.set(target.name, entry);
+      report.cells.push(cell);
+      let backend: StartedBackend | undefined;
+      registerConformance(
+        rt,
+        { target: target.name, dataset: m.name, capabilities: capabilitiesOf(target) },
+        async () => {
+          const s0 = performance.now();
+          progress.log(`${target.name}: starting (${target.provider})…`);
+          backend = await startTarget(target, { runId: runIdOf(startedAt) });
+          started.push(backend);
+          cell.timings.startMs = performance.now() - s0;
+          cell.serverVersion = backend.info.serverVersion;
+          cell.components = backend.info.components;
+          cell.image = backend.info.image ?? null;
+          cell.imageId = backend.info.imageId ?? null;
+          progress.log(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}${Object.entries(backend.info.components).map(([k, v]) => `, ${k} ${v}`).join('')} (${Math.round(cell.timings.startMs)} ms)`);
+          return cellConfig(target, dataset, exp.expectation, backend, (phase, done, total) => progress.update(target.name, phase, done, total));
+        },
+        {
+          checks,
+          sink: { record: (r: CheckResult) => cell.checks.push(r) },
+          onCellReady: (live) => (entry.live = live),
+          teardown: async () => {
+            if (backend) await backend.stop();
+          },
+        },
+      );
+    }
+    const result = await rt.run((t) => progress.log(`${t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○'} ${t.suite} › ${t.title}${t.status === 'failed' && t.error && !('result' in t.error) ? ` — ${t.error.message.split('\n')[0]}` : ''}`));
+    progress.stop();
+    for (const [name, entry] of cells) {
+      const suite = `${name} × ${m.name}`;
+      const setupError = result.setupErrors.get(suite) ?? result.teardownErrors.get(suite);
+      if (setupError) {
+        entry.report.status = 'error';
+        entry.report.error = { code: (setupError as { code?: string }).code, message: setupError.message };
+        // checks never ran: keep only the visible skips, drop nothing silently
+      }
+      if (entry.live) {
+        const l = await entry.live.loaded().catch(() => undefined);
+        if (l) Object.assign(entry.report.timings, { loadMs: l.loadMs, indexMs: l.indexMs });
+      }
+    }
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+  finish(report, opts.reportDir, t0);
+  out(renderConsole(report));
+  out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md}`);
+  return report;
+}
+
+/** Summaries, exit code, and the three report files written atomically. */
+function finish(report: MatrixReport, dir: string, t0: number): void {
+  const all = report.cells.flatMap((c) => c.checks);
+  report.summary = {
+    passed: all.filter((c) => c.status === 'passed').length,
+    failed: all.filter((c) => c.status === 'failed').length,
+    skipped: all.filter((c) => c.status === 'skipped').length,
+    cellErrors: report.cells.filter((c) => c.status === 'error').length,
+  };
+  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed ? 1 : 0;
+  report.finishedAt = new Date().toISOString();
+  report.durationMs = performance.now() - t0;
+  mkdirSync(dir, { recursive: true });
+  const files: Array<[string, string]> = [
+    ['report.json', JSON.stringify(report, null, 2) + '\n'],
+    ['junit.xml', renderJUnit(report)],
+    ['report.md', renderMarkdown(report)],
+  ];
+  for (const [name, text] of files) {
+    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, path.join(dir, name));
+  }
+}
+
+function runIdOf(d: Date): string {
+  return `${d.toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${process.pid}`;
+}
+
+/** Capabilities the adapter of a target declares (known before the backend starts). */
+function capabilitiesOf(target: ResolvedTarget) {
+  return target.capabilities;
+}
+
+function cellConfig(
+  target: ResolvedTarget,
+  dataset: GoldenDataset,
+  expectation: CellConfig['expectation'],
+  backend: StartedBackend,
+  progress: CellConfig['progress'],
+): CellConfig {
+  return {
+    target: target.name,
+    capabilities: target.capabilities,
+    tolerances: target.tolerances,
+    index: target.index,
+    dataset,
+    expectation,
+    connect: () => backend.connect(),
+    progress,
+  };
+}

@@ -1,0 +1,129 @@
+import type { TestBody, TestRuntime } from '@memory-matrix/spec';
+
+/** One registered test as the runner saw it. */
+export interface RanTest {
+  suite: string;
+  title: string;
+  status: 'passed' | 'failed' | 'skipped';
+  error?: Error;
+  durationMs: number;
+}
+
+interface Suite {
+  name: string;
+  beforeAll: Array<{ fn: TestBody; timeoutMs: number }>;
+  afterAll: Array<{ fn: TestBody; timeoutMs: number }>;
+  tests: Array<{ title: string; fn?: TestBody; timeoutMs: number; skip: boolean }>;
+}
+
+/** Error raised when a hook or test exceeds its time limit. */
+export class TimeoutError extends Error {
+  readonly code = 'TIMEOUT';
+}
+
+/** Run `fn` with a time limit in ms; the timer never keeps the process alive. */
+export async function withTimeout<T>(fn: () => Promise<T> | T, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`${what} exceeded ${ms} ms`)), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(fn), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A minimal sequential implementation of the spec's `TestRuntime` (describe / test / test.skip /
+ * beforeAll / afterAll) so the runner executes exactly the tests jest would. A failing
+ * `beforeAll` fails every test of its suite with that error (as jest does) and is reported
+ * separately as a setup error.
+ */
+export class MatrixRuntime implements TestRuntime {
+  private readonly suites: Suite[] = [];
+  private current?: Suite;
+
+  describe = (name: string, fn: () => void): void => {
+    const suite: Suite = { name, beforeAll: [], afterAll: [], tests: [] };
+    this.suites.push(suite);
+    const prev = this.current;
+    this.current = suite;
+    try {
+      fn();
+    } finally {
+      this.current = prev;
+    }
+  };
+
+  test = Object.assign(
+    (title: string, fn: TestBody, timeoutMs = 300_000): void => {
+      this.suite().tests.push({ title, fn, timeoutMs, skip: false });
+    },
+    {
+      skip: (title: string, _fn?: TestBody, timeoutMs = 0): void => {
+        this.suite().tests.push({ title, timeoutMs, skip: true });
+      },
+    },
+  );
+
+  beforeAll = (fn: TestBody, timeoutMs = 120_000): void => {
+    this.suite().beforeAll.push({ fn, timeoutMs });
+  };
+
+  afterAll = (fn: TestBody, timeoutMs = 60_000): void => {
+    this.suite().afterAll.push({ fn, timeoutMs });
+  };
+
+  private suite(): Suite {
+    if (!this.current) throw new Error('test/hook registered outside describe()');
+    return this.current;
+  }
+
+  /**
+   * Run every registered suite in order. `onTest` is called after each test.
+   * Returns the tests and, per suite, the setup/teardown error if any.
+   */
+  async run(onTest?: (t: RanTest) => void): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
+    const tests: RanTest[] = [];
+    const setupErrors = new Map<string, Error>();
+    const teardownErrors = new Map<string, Error>();
+    for (const s of this.suites) {
+      let setupError: Error | undefined;
+      for (const h of s.beforeAll) {
+        try {
+          await withTimeout(h.fn, h.timeoutMs, `${s.name}: setup`);
+        } catch (e) {
+          setupError = e as Error;
+          setupErrors.set(s.name, setupError);
+          break;
+        }
+      }
+      for (const t of s.tests) {
+        const t0 = performance.now();
+        let ran: RanTest;
+        if (t.skip) ran = { suite: s.name, title: t.title, status: 'skipped', durationMs: 0 };
+        else if (setupError) ran = { suite: s.name, title: t.title, status: 'failed', error: setupError, durationMs: 0 };
+        else {
+          try {
+            await withTimeout(t.fn!, t.timeoutMs, `${s.name}: ${t.title}`);
+            ran = { suite: s.name, title: t.title, status: 'passed', durationMs: performance.now() - t0 };
+          } catch (e) {
+            ran = { suite: s.name, title: t.title, status: 'failed', error: e as Error, durationMs: performance.now() - t0 };
+          }
+        }
+        tests.push(ran);
+        onTest?.(ran);
+      }
+      for (const h of s.afterAll) {
+        try {
+          await withTimeout(h.fn, h.timeoutMs, `${s.name}: teardown`);
+        } catch (e) {
+          teardownErrors.set(s.name, e as Error);
+        }
+      }
+    }
+    return { tests, setupErrors, teardownErrors };
+  }
+}

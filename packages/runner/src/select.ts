@@ -1,0 +1,47 @@
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
+
+/** `i/n` (1-based i) → indices; USAGE on anything else. */
+export function parseShard(spec: string | undefined): { index: number; count: number } | null {
+  if (spec === undefined) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(spec);
+  const i = m ? Number(m[1]) : NaN;
+  const n = m ? Number(m[2]) : NaN;
+  if (!m || n < 1 || i < 1 || i > n) throw new MemoryMatrixError('USAGE', `--shard "${spec}": expected i/n with 1 ≤ i ≤ n, e.g. --shard 2/3`);
+  return { index: i, count: n };
+}
+
+/**
+ * Which targets a run covers: the `--backend` list when given (each must be in the catalog),
+ * else the profile's targets (its `fallbackTargets` when no Docker engine answers and the profile
+ * has them). A shard takes every n-th target of the sorted list (deterministic: cell order is the
+ * target name order), so the union of all shards is the unsharded run.
+ */
+export function selectTargets(
+  catalog: Catalog,
+  opts: { backends: string[]; profile: string; docker: boolean; shard: { index: number; count: number } | null },
+): { targets: ResolvedTarget[]; why: string } {
+  let names: string[];
+  let why: string;
+  if (opts.backends.length) {
+    names = [...new Set(opts.backends)];
+    why = `--backend ${names.join(' ')}`;
+  } else {
+    const p = catalog.profiles.get(opts.profile);
+    if (!p) throw new MemoryMatrixError('USAGE', `unknown profile "${opts.profile}"; known profiles: ${[...catalog.profiles.keys()].join(', ')}`);
+    if (!opts.docker && p.fallbackTargets) {
+      names = p.fallbackTargets;
+      why = `profile ${opts.profile}: no Docker engine answers, so its embedded/local targets`;
+    } else {
+      names = p.targets;
+      why = `profile ${opts.profile}`;
+    }
+  }
+  let targets = names.map((n) => resolveTarget(catalog, n));
+  if (opts.shard) {
+    const sorted = [...targets].sort((a, b) => a.name.localeCompare(b.name));
+    targets = sorted.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1);
+    why += `, shard ${opts.shard.index}/${opts.shard.count}`;
+  }
+  return { targets, why };
+}

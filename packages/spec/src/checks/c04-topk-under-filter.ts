@@ -1,0 +1,75 @@
+import { compareHits, type Failure } from '../comparator';
+import type { ScanMode } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+import { recallAtK } from '../stats';
+import { type CheckDefinition, needs } from './check';
+
+/** Selectivity buckets (fraction of rows matching the filter), the sweep of CHECKS.md C04. */
+export const SELECTIVITY_BUCKETS: ReadonlyArray<{ label: string; max: number }> = [
+  { label: '0.1%', max: 0.005 },
+  { label: '1%', max: 0.05 },
+  { label: '10%', max: 0.2 },
+  { label: '50%', max: 1 },
+];
+
+/** The bucket label of a selectivity in [0, 1]. */
+export function selectivityBucket(fraction: number): string {
+  return (SELECTIVITY_BUCKETS.find((b) => fraction <= b.max) ?? SELECTIVITY_BUCKETS[SELECTIVITY_BUCKETS.length - 1]).label;
+}
+
+/**
+ * C04 topk-under-filter: every filtered golden query returns exactly min(k, M) rows (M = rows
+ * matching the filter, from the oracle), all matching the filter — on the exact path and on the
+ * ANN index path (where post-filtering ANN indexes return short results unless the backend
+ * compensates, e.g. pgvector ≥ 0.8 iterative index scans). Figures per selectivity bucket:
+ * count shortfall (Σ (min(k,M) − returned)) and mean recall@k on each path.
+ */
+export const c04TopkUnderFilter: CheckDefinition = {
+  id: 'C04',
+  name: 'topk-under-filter',
+  requires: needs('vectors', 'filterNamespace'),
+  async run(cell) {
+    const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];
+    const total = cell.dataset.memories.length;
+    const figures: Record<string, Figure> = {};
+    const failures: Failure[] = [];
+    let filtered = 0;
+    for (const scan of modes) {
+      const runs = await cell.queryRuns(scan);
+      const buckets = new Map<string, { n: number; shortfall: number; recall: number }>();
+      for (const [qid, run] of runs) {
+        if (!run.query.filter) continue;
+        if (scan === modes[0]) filtered++;
+        const exp = cell.expectationFor(qid);
+        const c = compareHits(exp, run.hits, { dataset: cell.datasetName, target: cell.target, queryId: qid }, {
+          k: run.query.k,
+          mode: 'ann',
+          tieEpsilon: cell.config.tolerances.tieEpsilon,
+          scoreTolerance: cell.config.tolerances.scoreTolerance,
+          matches: (id) => cell.matches(id, run.query.filter),
+        });
+        const label = selectivityBucket(exp.matching / total);
+        const b = buckets.get(label) ?? { n: 0, shortfall: 0, recall: 0 };
+        b.n++;
+        b.shortfall += Math.max(0, c.expectedCount - run.hits.length);
+        b.recall += recallAtK(exp, run.hits, run.query.k, cell.config.tolerances.tieEpsilon);
+        buckets.set(label, b);
+        failures.push(
+          ...c.failures
+            .filter((f) => f.kind === 'count' || f.kind === 'filter')
+            .map((f) => ({ ...f, message: `${scan} scan, selectivity ${(100 * exp.matching / total).toFixed(2)}%: ${f.message}` })),
+        );
+      }
+      let shortfall = 0;
+      for (const [label, b] of buckets) {
+        figures[`${scan}.shortfall@${label}`] = b.shortfall;
+        figures[`${scan}.recall@${label}`] = b.n ? b.recall / b.n : null;
+        figures[`${scan}.queries@${label}`] = b.n;
+        shortfall += b.shortfall;
+      }
+      figures[`${scan}Shortfall`] = shortfall;
+    }
+    figures.filteredQueries = filtered;
+    return { figures, failures };
+  },
+};

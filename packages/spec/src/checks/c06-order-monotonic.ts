@@ -1,0 +1,43 @@
+import type { Failure } from '../comparator';
+import type { ScanMode } from '../conformance/cell';
+import { type CheckDefinition, failure, needs } from './check';
+
+/** Slack for float noise in the adapter's native → canonical conversion (1 − d, 2s − 1 …). */
+const ORDER_SLACK = 1e-12;
+
+/**
+ * C06 order-monotonic: every result list is in non-increasing canonical score, in every scan mode
+ * the target has (exact and ANN index).
+ */
+export const c06OrderMonotonic: CheckDefinition = {
+  id: 'C06',
+  name: 'order-monotonic',
+  requires: needs('vectors'),
+  async run(cell) {
+    const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];
+    const failures: Failure[] = [];
+    let lists = 0;
+    for (const scan of modes) {
+      for (const [qid, run] of await cell.queryRuns(scan)) {
+        lists++;
+        for (let i = 1; i < run.hits.length; i++) {
+          const a = run.hits[i - 1];
+          const b = run.hits[i];
+          if (!(b.score <= a.score + ORDER_SLACK)) {
+            failures.push(
+              failure(cell, 'order', `${scan} scan, query ${qid}: rank ${i + 1} id ${b.id} score ${b.score} > rank ${i} id ${a.id} score ${a.score}`, {
+                queryId: qid,
+                rank: i + 1,
+                id: b.id,
+                expected: `≤ ${a.score}`,
+                actual: b.score,
+              }),
+            );
+            break;
+          }
+        }
+      }
+    }
+    return { figures: { lists, modes: modes.join('+'), violations: failures.length }, failures };
+  },
+};

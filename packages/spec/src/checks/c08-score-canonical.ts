@@ -1,0 +1,84 @@
+import type { Failure } from '../comparator';
+import { referenceScore } from '../scores';
+import type { Metric } from '../types';
+import { type CheckDefinition, failure, needs } from './check';
+import { every } from './sampling';
+import { basis, combine, syntheticRecord } from './synthetic';
+
+/**
+ * Hand-computed canonical scores of the probe vectors against query e0 (DESIGN.md scales):
+ * same = e0, scaled = 3·e0, diag = (e0 + e1)/√2, ortho = e1, opposite = −e0.
+ *   cosine: 1, 1, 1/√2 ≈ 0.7071068, 0, −1
+ *   ip:     1, 3, 0.7071068, 0, −1
+ *   l2 (−‖q − x‖): 0, −2, −√(2 − √2) ≈ −0.7653669, −√2 ≈ −1.4142136, −2
+ */
+export const PROBE_EXPECTED: Record<Metric, Record<string, number>> = {
+  cosine: { same: 1, scaled: 3 / 3, diag: Math.SQRT1_2, ortho: 0, opposite: -1 },
+  ip: { same: 1, scaled: 3, diag: Math.SQRT1_2, ortho: 0, opposite: -1 },
+  l2: { same: 0, scaled: -2, diag: -Math.sqrt(2 - Math.SQRT2), ortho: -Math.SQRT2, opposite: -2 },
+};
+
+/**
+ * C08 score-canonical: the canonical score is within `scoreTolerance` of the float64 reference —
+ * identical → 1, orthogonal → 0, opposite → −1 under cosine — for every metric the adapter
+ * supports (a fresh collection per metric with five probe vectors), and on a sample of golden
+ * queries against `referenceScore` of each returned id.
+ */
+export const c08ScoreCanonical: CheckDefinition = {
+  id: 'C08',
+  name: 'score-canonical',
+  requires: needs('vectors'),
+  async run(cell) {
+    const dim = cell.dataset.manifest.dim;
+    const tol = cell.config.tolerances.scoreTolerance;
+    const failures: Failure[] = [];
+    const figures: Record<string, number> = {};
+    const e0 = basis(dim, 0);
+    const e1 = basis(dim, 1);
+    const probes: Record<string, Float32Array> = {
+      same: e0,
+      scaled: basis(dim, 0, 3),
+      diag: combine(e0, Math.SQRT1_2, e1, Math.SQRT1_2),
+      ortho: e1,
+      opposite: basis(dim, 0, -1),
+    };
+    for (const metric of cell.config.capabilities.metrics) {
+      const { collection } = await cell.scratch(`c08_${metric}`, { metric });
+      await collection.upsert(Object.entries(probes).map(([id, v]) => syntheticRecord(id, v)));
+      const hits = await collection.recall({ vector: e0, k: 5, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+      let maxDelta = 0;
+      for (const [id, want] of Object.entries(PROBE_EXPECTED[metric])) {
+        const hit = hits.find((h) => h.id === id);
+        const ref = referenceScore(metric, e0, probes[id]);
+        if (!hit) {
+          failures.push(failure(cell, 'score', `${metric}: probe ${id} missing from top-5 of query e0`, { id, expected: want, actual: null }));
+          continue;
+        }
+        const d = Math.abs(hit.score - want);
+        maxDelta = Math.max(maxDelta, d);
+        if (!(d <= tol) || Math.abs(ref - want) > 1e-12) {
+          failures.push(
+            failure(cell, 'score', `${metric}: probe ${id} canonical score ${hit.score}, expected ${want} (|Δ| ${d.toExponential(2)} > ${tol})`, { id, expected: want, actual: hit.score }),
+          );
+        }
+      }
+      figures[`${metric}.maxAbsDelta`] = maxDelta;
+    }
+    const { collection } = await cell.loaded();
+    let goldenMax = 0;
+    for (const q of every(cell.dataset.queries, 50)) {
+      const hits = await collection.recall({ vector: q.vector, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+      for (const h of hits) {
+        const ref = cell.oracle.score(h.id, q.vector);
+        const d = Math.abs(h.score - ref);
+        goldenMax = Math.max(goldenMax, Number.isNaN(d) ? Infinity : d);
+        if (!(d <= tol)) {
+          failures.push(failure(cell, 'score', `query ${q.id}: id ${h.id} score ${h.score} vs float64 reference ${ref} (|Δ| ${d.toExponential(2)} > ${tol})`, { queryId: q.id, id: h.id, expected: ref, actual: h.score }));
+        }
+      }
+    }
+    figures.goldenMaxAbsDelta = goldenMax;
+    figures.tolerance = tol;
+    return { figures, failures };
+  },
+};

@@ -1,0 +1,52 @@
+import type { Failure } from '../comparator';
+import { type CheckDefinition, failure, needs } from './check';
+import { every } from './sampling';
+
+const SAMPLE = 40;
+const K = 50;
+
+/**
+ * C09 threshold: `minScore = t` keeps exactly the memories whose oracle score is ≥ t. For a
+ * sample of unfiltered golden queries, t is the oracle's score at rank 3…22 (so the kept set is
+ * smaller than k = 50 and the threshold sits between real scores); ids whose oracle score is within
+ * `scoreTolerance` of t may fall either side (float32 storage), all others must be on the right
+ * side. Uses the exact scan when the target has one.
+ */
+export const c09Threshold: CheckDefinition = {
+  id: 'C09',
+  name: 'threshold',
+  requires: needs('vectors', 'threshold'),
+  async run(cell) {
+    const { collection } = await cell.loaded();
+    const tol = cell.config.tolerances.scoreTolerance;
+    const scan = cell.config.capabilities.exactScan ? ('exact' as const) : ('index' as const);
+    const failures: Failure[] = [];
+    const queries = every(cell.dataset.queries.filter((q) => !q.filter && q.minScore === undefined), SAMPLE);
+    let kept = 0;
+    for (const [i, q] of queries.entries()) {
+      const ranked = cell.oracle.topK({ vector: q.vector, k: K }, 0).hits;
+      const t = ranked[Math.min(2 + (i % 20), ranked.length - 1)].score;
+      const hits = await collection.recall({ vector: q.vector, k: K, minScore: t, scan });
+      kept += hits.length;
+      const got = new Set(hits.map((h) => h.id));
+      for (const h of ranked) {
+        if (Math.abs(h.score - t) <= tol) continue;
+        const should = h.score >= t;
+        if (should !== got.has(h.id)) {
+          failures.push(
+            failure(cell, 'threshold', `query ${q.id}, minScore ${t}: id ${h.id} (oracle score ${h.score}) ${should ? 'missing' : 'returned but below the threshold'}`, {
+              queryId: q.id,
+              id: h.id,
+              expected: should ? 'kept' : 'dropped',
+              actual: should ? 'dropped' : 'kept',
+            }),
+          );
+        }
+      }
+      for (const h of hits) {
+        if (h.score < t - tol) failures.push(failure(cell, 'threshold', `query ${q.id}: returned id ${h.id} with score ${h.score} < minScore ${t}`, { queryId: q.id, id: h.id }));
+      }
+    }
+    return { figures: { queries: queries.length, scan, keptTotal: kept }, failures };
+  },
+};

@@ -1,0 +1,56 @@
+import type { Failure } from '../comparator';
+import { hasCode } from '../errors';
+import { type CheckDefinition, failure, needs } from './check';
+import { describeDifference, sampleRecords } from './sampling';
+
+/**
+ * C11 dimension-guard: a write whose batch holds one vector of the wrong dimension fails with
+ * `DIMENSION_MISMATCH` before anything is written — the batch is atomic (none of its valid records
+ * land) and the memories already stored are intact. A recall with a wrong-dimension query vector
+ * fails with the same code rather than returning an empty list.
+ */
+export const c11DimensionGuard: CheckDefinition = {
+  id: 'C11',
+  name: 'dimension-guard',
+  requires: needs('vectors'),
+  async run(cell) {
+    const dim = cell.dataset.manifest.dim;
+    const [base, batch] = [sampleRecords(cell.dataset.memories.slice(0, 1000), 20), sampleRecords(cell.dataset.memories.slice(1000, 2000), 10)];
+    const { collection } = await cell.scratch('c11');
+    await collection.upsert(base);
+    const bad = { ...batch[5], embedding: new Float32Array(dim + 1).fill(0.01) };
+    const poisoned = [...batch.slice(0, 5), bad, ...batch.slice(6)];
+    const failures: Failure[] = [];
+    const code = await errorCode(() => collection.upsert(poisoned));
+    if (code !== 'DIMENSION_MISMATCH') {
+      failures.push(failure(cell, 'guard', `upsert of a batch with one ${dim + 1}-d vector (id ${bad.id}) ${code === null ? 'succeeded' : `failed with code ${code}`}; expected DIMENSION_MISMATCH`, { id: bad.id, expected: 'DIMENSION_MISMATCH', actual: code }));
+    }
+    const count = await collection.count();
+    if (count !== base.length) failures.push(failure(cell, 'guard', `count after the rejected batch is ${count}, expected ${base.length}`, { expected: base.length, actual: count }));
+    const leaked = await collection.get(batch.map((r) => r.id));
+    if (leaked.length) failures.push(failure(cell, 'guard', `the rejected batch partially landed: ${leaked.map((r) => r.id).join(', ')}`, { actual: leaked.length, expected: 0 }));
+    const back = new Map((await collection.get(base.map((r) => r.id))).map((r) => [r.id, r]));
+    for (const r of base) {
+      const b = back.get(r.id);
+      const diff = b ? describeDifference(r, b) : 'missing';
+      if (diff) failures.push(failure(cell, 'guard', `existing memory ${r.id} changed after the rejected batch: ${diff}`, { id: r.id }));
+    }
+    const qcode = await errorCode(() => collection.recall({ vector: new Float32Array(dim - 1).fill(0.1), k: 5 }));
+    if (qcode !== 'DIMENSION_MISMATCH') {
+      failures.push(failure(cell, 'guard', `recall with a ${dim - 1}-d query ${qcode === null ? 'succeeded' : `failed with code ${qcode}`}; expected DIMENSION_MISMATCH`, { expected: 'DIMENSION_MISMATCH', actual: qcode }));
+    }
+    return { figures: { stored: base.length, rejectedBatch: poisoned.length, countAfter: count, writeError: code, queryError: qcode }, failures };
+  },
+};
+
+/** The error code `fn` rejects with; `'<no code>'` for an error without one; null when it resolves. */
+export async function errorCode(fn: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await fn();
+    return null;
+  } catch (e) {
+    for (const c of ['DIMENSION_MISMATCH', 'INVALID_VECTOR', 'INVALID_INPUT', 'BACKEND_ERROR'] as const) if (hasCode(e, c)) return c;
+    const code = (e as { code?: unknown })?.code;
+    return typeof code === 'string' ? code : '<no code>';
+  }
+}

@@ -1,0 +1,43 @@
+import type { Failure } from '../comparator';
+import { type CheckDefinition, failure, needs } from './check';
+import { describeDifference, sampleRecords } from './sampling';
+
+/**
+ * C21 idempotent-upsert: writing the same memories twice yields one memory each; re-writing with
+ * new content (text, metadata, embedding) keeps one memory with the newest content — no duplicate
+ * in count, get or recall, no loss.
+ */
+export const c21IdempotentUpsert: CheckDefinition = {
+  id: 'C21',
+  name: 'idempotent-upsert',
+  requires: needs('vectors', 'upsert'),
+  async run(cell) {
+    const records = sampleRecords(cell.dataset.memories, 60);
+    const donors = sampleRecords(cell.dataset.memories.slice().reverse(), 10);
+    const { collection } = await cell.scratch('c21');
+    await collection.upsert(records);
+    await collection.upsert(records);
+    const failures: Failure[] = [];
+    const c1 = await collection.count();
+    if (c1 !== records.length) failures.push(failure(cell, 'upsert', `after writing ${records.length} memories twice, count is ${c1}`, { expected: records.length, actual: c1 }));
+    const changed = records.slice(0, 10).map((r, i) => ({
+      ...r,
+      text: `${r.text} (revised ${i})`,
+      metadata: { ...r.metadata, revision: i + 1 },
+      embedding: donors[i].embedding,
+    }));
+    await collection.upsert(changed);
+    const c2 = await collection.count();
+    if (c2 !== records.length) failures.push(failure(cell, 'upsert', `after updating 10 memories, count is ${c2}, expected ${records.length}`, { expected: records.length, actual: c2 }));
+    const back = new Map((await collection.get(changed.map((r) => r.id))).map((r) => [r.id, r]));
+    for (const r of changed) {
+      const b = back.get(r.id);
+      const diff = b ? describeDifference(r, b) : 'missing after update';
+      if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} after update: ${diff}`, { id: r.id }));
+      const hits = await collection.recall({ vector: r.embedding, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+      const n = hits.filter((h) => h.id === r.id).length;
+      if (n !== 1) failures.push(failure(cell, 'upsert', `recall with the updated embedding of ${r.id} returns it ${n} time(s)`, { id: r.id, expected: 1, actual: n }));
+    }
+    return { figures: { memories: records.length, countAfterRepeat: c1, countAfterUpdate: c2, updated: changed.length }, failures };
+  },
+};

@@ -1,0 +1,49 @@
+import type { Capabilities } from '../capabilities';
+import type { Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+
+/** What a check's `run` returns; the registrar turns it into a verdict. */
+export interface CheckOutcome {
+  figures: Record<string, Figure>;
+  failures: Failure[];
+  notes?: string[];
+}
+
+/**
+ * One catalogued check (CHECKS.md). `requires` names the first missing capability, or null when
+ * the target can run it; a check that cannot run is registered as skipped with that name.
+ */
+export interface CheckDefinition {
+  /** Stable id from CHECKS.md, `C01`…`C25`. */
+  id: string;
+  /** Stable kebab-case name from CHECKS.md, e.g. `write-read`. */
+  name: string;
+  requires(caps: Capabilities): string | null;
+  /** Time limit of the check, ms (the shared golden load is paid by the first check that needs it). */
+  timeoutMs?: number;
+  run(cell: LiveCell): Promise<CheckOutcome>;
+}
+
+/** `requires` helper: the first capability in `names` that is false/empty. */
+export function needs(...names: Array<keyof Capabilities>): (caps: Capabilities) => string | null {
+  return (caps) => {
+    for (const n of names) {
+      const v = caps[n];
+      if (v === false || v === undefined || (Array.isArray(v) && v.length === 0)) return `capability: ${n}`;
+    }
+    return null;
+  };
+}
+
+/** A failure not tied to one query (setup-level assertion inside a check). */
+export function failure(cell: LiveCell, kind: Failure['kind'], message: string, extra: Partial<Failure> = {}): Failure {
+  return {
+    dataset: cell.datasetName,
+    target: cell.target,
+    queryId: extra.queryId ?? '-',
+    kind,
+    message: `${cell.datasetName} @ ${cell.target}: ${message}`,
+    ...extra,
+  };
+}

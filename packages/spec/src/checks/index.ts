@@ -1,0 +1,41 @@
+import type { CheckDefinition } from './check';
+import { c01WriteRead } from './c01-write-read';
+import { c02SelfRecall } from './c02-self-recall';
+import { c03TopkExact } from './c03-topk-exact';
+import { c04TopkUnderFilter } from './c04-topk-under-filter';
+import { c05AnnRecall } from './c05-ann-recall';
+import { c06OrderMonotonic } from './c06-order-monotonic';
+import { c07DeterministicTies } from './c07-deterministic-ties';
+import { c08ScoreCanonical } from './c08-score-canonical';
+import { c09Threshold } from './c09-threshold';
+import { c11DimensionGuard } from './c11-dimension-guard';
+import { c21IdempotentUpsert } from './c21-idempotent-upsert';
+import { c25Isolation } from './c25-isolation';
+
+export type { CheckDefinition, CheckOutcome } from './check';
+export { needs } from './check';
+export { SELECTIVITY_BUCKETS, selectivityBucket } from './c04-topk-under-filter';
+export { describeIndex } from './c05-ann-recall';
+
+/** Every implemented check of CHECKS.md, in id order. Registration order = report order. */
+export const CHECKS: readonly CheckDefinition[] = [
+  c01WriteRead,
+  c02SelfRecall,
+  c03TopkExact,
+  c04TopkUnderFilter,
+  c05AnnRecall,
+  c06OrderMonotonic,
+  c07DeterministicTies,
+  c08ScoreCanonical,
+  c09Threshold,
+  c11DimensionGuard,
+  c21IdempotentUpsert,
+  c25Isolation,
+];
+
+/** The checks whose id (`C03`) or name (`topk-exact`) is in `selection`; all when empty. */
+export function selectChecks(selection: readonly string[] = []): CheckDefinition[] {
+  if (selection.length === 0) return [...CHECKS];
+  const want = new Set(selection.map((s) => s.toLowerCase()));
+  return CHECKS.filter((c) => want.has(c.id.toLowerCase()) || want.has(c.name));
+}

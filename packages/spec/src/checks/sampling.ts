@@ -1,0 +1,47 @@
+import type { MemoryRecord } from '../types';
+
+/**
+ * A deterministic sample of `n` records: every record `must` selects (up to n), then an even
+ * stride over the rest. No randomness, so every target sees the same sample.
+ */
+export function sampleRecords(records: MemoryRecord[], n: number, must: (r: MemoryRecord) => boolean = () => false): MemoryRecord[] {
+  const picked = records.filter(must).slice(0, n);
+  const ids = new Set(picked.map((r) => r.id));
+  const rest = records.filter((r) => !ids.has(r.id));
+  const need = n - picked.length;
+  if (need > 0 && rest.length > 0) {
+    const stride = rest.length / need;
+    for (let i = 0; i < need && Math.floor(i * stride) < rest.length; i++) picked.push(rest[Math.floor(i * stride)]);
+  }
+  return picked;
+}
+
+/** Every n-th element (deterministic), at most `max`. */
+export function every<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const stride = items.length / max;
+  return Array.from({ length: max }, (_, i) => items[Math.floor(i * stride)]);
+}
+
+/**
+ * The first field in which `b` differs from `a` (byte-level for strings, type-strict for metadata,
+ * bit-level for embeddings), described for a report; null when identical.
+ */
+export function describeDifference(a: MemoryRecord, b: MemoryRecord): string | null {
+  for (const f of ['id', 'namespace', 'text', 'kind', 'createdAt'] as const) {
+    if (a[f] !== b[f]) return `${f} expected ${JSON.stringify(a[f])} got ${JSON.stringify(b[f])}`;
+  }
+  const ka = Object.keys(a.metadata).sort();
+  const kb = Object.keys(b.metadata).sort();
+  if (ka.join('\u0000') !== kb.join('\u0000')) return `metadata keys expected [${ka}] got [${kb}]`;
+  for (const k of ka) {
+    if (!Object.is(a.metadata[k], b.metadata[k])) {
+      return `metadata.${k} expected ${JSON.stringify(a.metadata[k])} (${typeof a.metadata[k]}) got ${JSON.stringify(b.metadata[k])} (${typeof b.metadata[k]})`;
+    }
+  }
+  if (a.embedding.length !== b.embedding.length) return `embedding length expected ${a.embedding.length} got ${b.embedding.length}`;
+  for (let i = 0; i < a.embedding.length; i++) {
+    if (!Object.is(a.embedding[i], b.embedding[i])) return `embedding[${i}] expected ${a.embedding[i]} got ${b.embedding[i]}`;
+  }
+  return null;
+}

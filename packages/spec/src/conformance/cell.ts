@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import type { MemoryCollection, MemoryStore } from '../adapter';
+import type { Capabilities, Tolerances } from '../capabilities';
+import { MemoryMatrixError } from '../errors';
+import type { Expectation, ExpectationEntry } from '../expectation';
+import type { GoldenDataset, GoldenQuery } from '../golden';
+import { checkFingerprint } from '../golden';
+import { matchesFilter } from '../filter';
+import { ExactOracle } from '../oracle';
+import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '../types';
+
+/**
+ * Everything a cell (one target × one dataset) needs, known before the backend starts except
+ * `connect`, which is called lazily inside the suite's `beforeAll`.
+ */
+export interface CellConfig {
+  /** `backend@version`, e.g. `pgvector@pglite-pg18`. */
+  target: string;
+  capabilities: Capabilities;
+  tolerances: Tolerances;
+  /** The ANN index the cell builds on its shared golden collection. */
+  index: IndexConfig;
+  dataset: GoldenDataset;
+  /** The recorded expectation (committed oracle results) the checks compare against. */
+  expectation: Expectation;
+  /** Opens a NEW client to the backend on every call. */
+  connect(): Promise<MemoryStore>;
+  /** Progress of the long phases (bulk load, index build, query replay); `done` of `total` units. */
+  progress?(phase: ProgressPhase, done: number, total: number): void;
+}
+
+export type ProgressPhase = 'load' | 'index' | 'query-exact' | 'query-index';
+
+/** Records per upsert call during the golden load (progress granularity; adapters chunk further). */
+const LOAD_CHUNK = 500;
+
+/** One query's result in one scan mode, with its wall time in ms. */
+export interface QueryRun {
+  query: GoldenQuery;
+  hits: RecallHit[];
+  ms: number;
+}
+
+export type ScanMode = 'exact' | 'index';
+
+/**
+ * A started cell: shared fixtures for the checks. The golden collection is loaded once (lazily)
+ * and shared by read-only checks; checks that write get a fresh `scratch` collection with a
+ * random-suffixed name (STYLE.md §6). `dispose` drops every collection the cell created.
+ */
+export class LiveCell {
+  readonly oracle: ExactOracle;
+  readonly runId = randomBytes(3).toString('hex');
+  private readonly expected = new Map<string, ExpectationEntry>();
+  private readonly records: Map<string, MemoryRecord>;
+  private readonly stores: MemoryStore[] = [];
+  private readonly created: Array<{ store: MemoryStore; name: string }> = [];
+  private golden?: Promise<{ store: MemoryStore; collection: MemoryCollection; loadMs: number; indexMs: number }>;
+  private readonly runs = new Map<ScanMode, Promise<Map<string, QueryRun>>>();
+
+  constructor(readonly config: CellConfig) {
+    const d = config.dataset;
+    this.oracle = new ExactOracle({
+      ids: d.memories.map((m) => m.id),
+      namespaces: d.memories.map((m) => m.namespace),
+      kinds: d.memories.map((m) => m.kind),
+      metadata: d.memories.map((m) => m.metadata),
+      vectors: d.vectors,
+      dim: d.manifest.dim,
+      metric: d.manifest.metric,
+    });
+    for (const e of config.expectation.entries) this.expected.set(e.query, e);
+    this.records = byId(d.memories);
+  }
+
+  /** Whether golden memory `id` passes `filter` (false for ids not in the dataset). */
+  matches(id: string, filter?: RecallFilter): boolean {
+    const r = this.records.get(id);
+    return r !== undefined && matchesFilter(r, filter);
+  }
+
+  get target(): string {
+    return this.config.target;
+  }
+  get datasetName(): string {
+    return this.config.dataset.manifest.name;
+  }
+  get dataset(): GoldenDataset {
+    return this.config.dataset;
+  }
+
+  /** The recorded expectation for one query; GOLDEN_MISSING when the file has no line for it. */
+  expectationFor(queryId: string): ExpectationEntry {
+    const e = this.expected.get(queryId);
+    if (!e) {
+      throw new MemoryMatrixError(
+        'GOLDEN_MISSING',
+        `expectation for query ${queryId} of dataset ${this.datasetName} is missing; re-record with --update-golden`,
+      );
+    }
+    return e;
+  }
+
+  /** A new client, closed at dispose. */
+  async connect(): Promise<MemoryStore> {
+    const store = await this.config.connect();
+    this.stores.push(store);
+    return store;
+  }
+
+  /** A collection name unique to this cell and label: `mm_<label>_<runId><rand>`. */
+  collectionName(label: string): string {
+    return `${label.replace(/[^a-z0-9]+/g, '_')}_${this.runId}${randomBytes(2).toString('hex')}`;
+  }
+
+  /** The collection spec of this dataset with an optional index override. */
+  collectionSpec(label: string, index: IndexConfig = { type: 'none' }): CollectionSpec {
+    const m = this.dataset.manifest;
+    return { name: this.collectionName(label), dim: m.dim, metric: m.metric, index, embeddingModel: m.embeddingModel.id };
+  }
+
+  /** A fresh, empty collection (dropped at dispose). */
+  async scratch(label: string, spec?: Partial<CollectionSpec>): Promise<{ store: MemoryStore; collection: MemoryCollection }> {
+    const store = await this.connect();
+    const full = { ...this.collectionSpec(label), ...spec };
+    const collection = await store.createCollection(full);
+    this.created.push({ store, name: full.name });
+    return { store, collection };
+  }
+
+  /**
+   * The shared golden collection: every dataset memory, the cell's ANN index built after the
+   * bulk load. The fingerprint guard (dim, metric, model id) runs before anything is written.
+   */
+  loaded(): Promise<{ store: MemoryStore; collection: MemoryCollection; loadMs: number; indexMs: number }> {
+    this.golden ??= (async () => {
+      const { store, collection } = await this.scratch('golden', { index: this.config.index });
+      checkFingerprint(this.dataset.manifest, collection.spec, this.target);
+      const all = this.dataset.memories;
+      const t0 = performance.now();
+      for (let i = 0; i < all.length; i += LOAD_CHUNK) {
+        await collection.upsert(all.slice(i, i + LOAD_CHUNK));
+        this.config.progress?.('load', Math.min(i + LOAD_CHUNK, all.length), all.length);
+      }
+      const t1 = performance.now();
+      this.config.progress?.('index', 0, 1);
+      await collection.buildIndex();
+      this.config.progress?.('index', 1, 1);
+      const t2 = performance.now();
+      return { store, collection, loadMs: t1 - t0, indexMs: t2 - t1 };
+    })();
+    return this.golden;
+  }
+
+  /** Every golden query run once in `scan` mode on the shared collection (cached per mode). */
+  queryRuns(scan: ScanMode): Promise<Map<string, QueryRun>> {
+    let p = this.runs.get(scan);
+    if (!p) {
+      p = this.runQueries(scan);
+      this.runs.set(scan, p);
+    }
+    return p;
+  }
+
+  /** Run every golden query in `scan` mode now (uncached; C07 uses it for the repeat). */
+  async runQueries(scan: ScanMode): Promise<Map<string, QueryRun>> {
+    const { collection } = await this.loaded();
+    const out = new Map<string, QueryRun>();
+    const qs = this.dataset.queries;
+    for (const q of qs) {
+      const t0 = performance.now();
+      const hits = await collection.recall(toRecallQuery(q, scan));
+      out.set(q.id, { query: q, hits, ms: performance.now() - t0 });
+      this.config.progress?.(scan === 'exact' ? 'query-exact' : 'query-index', out.size, qs.length);
+    }
+    return out;
+  }
+
+  /** Drop every collection this cell created and close every client; errors are collected and rethrown. */
+  async dispose(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const { store, name } of this.created.reverse()) {
+      await store.dropCollection(name).catch((e: unknown) => errors.push(e));
+    }
+    for (const s of this.stores) await s.close().catch((e: unknown) => errors.push(e));
+    this.created.length = 0;
+    this.stores.length = 0;
+    if (errors.length) {
+      throw new MemoryMatrixError('BACKEND_ERROR', `cleanup of ${this.target} failed: ${String(errors[0])}`, {
+        cause: errors[0],
+      });
+    }
+  }
+}
+
+/** The recall request a golden query stands for, in a given scan mode. */
+export function toRecallQuery(q: GoldenQuery, scan: ScanMode): RecallQuery {
+  return { vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore, now: q.now, scan };
+}
+
+/** Records of the dataset by id. */
+export function byId(records: MemoryRecord[]): Map<string, MemoryRecord> {
+  return new Map(records.map((r) => [r.id, r]));
+}

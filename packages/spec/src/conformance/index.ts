@@ -1,0 +1,4 @@
+export * from './runtime';
+export * from './result';
+export * from './cell';
+export * from './register';

@@ -1,0 +1,102 @@
+import { CHECKS, type CheckDefinition } from '../checks';
+import { LiveCell, type CellConfig } from './cell';
+import { CheckFailedError, type CheckResult, type ResultSink } from './result';
+import type { TestRuntime } from './runtime';
+
+/** Options of `registerConformance`. */
+export interface RegisterOptions {
+  /** Checks to register (default: all of `CHECKS`). */
+  checks?: readonly CheckDefinition[];
+  /** Where results go besides the test verdict (the runner's report). */
+  sink?: ResultSink;
+  /** Time limit for starting the cell (backend connect), ms. Default 120000. */
+  setupTimeoutMs?: number;
+  /** Time limit per check, ms, when the check declares none. Default 300000. */
+  checkTimeoutMs?: number;
+  /** Called once the cell has started (the runner reads load/index timings from it). */
+  onCellReady?: (cell: LiveCell) => void;
+  /** Runs after the cell is disposed (e.g. stop the backend the caller started). */
+  teardown?: () => Promise<void>;
+}
+
+/** The title a check is registered under: `C03 topk-exact`, or with the skip reason appended. */
+export function checkTitle(check: CheckDefinition, skipReason?: string): string {
+  return skipReason ? `${check.id} ${check.name} [skipped: ${skipReason}]` : `${check.id} ${check.name}`;
+}
+
+/**
+ * Register the conformance suite of one cell (target × dataset) into a test runtime: one
+ * `describe` named `<target> × <dataset>`, one test per check (STYLE.md §3). A check the target's
+ * capabilities cannot run is registered with `test.skip` and the missing capability in its title.
+ * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check.
+ */
+export function registerConformance(
+  rt: TestRuntime,
+  cellName: { target: string; dataset: string; capabilities: CellConfig['capabilities'] },
+  config: () => Promise<CellConfig>,
+  options: RegisterOptions = {},
+): void {
+  const checks = options.checks ?? CHECKS;
+  let cell: LiveCell | undefined;
+  rt.describe(`${cellName.target} × ${cellName.dataset}`, () => {
+    rt.beforeAll(async () => {
+      cell = new LiveCell(await config());
+      options.onCellReady?.(cell);
+    }, options.setupTimeoutMs ?? 120_000);
+    rt.afterAll(async () => {
+      try {
+        await cell?.dispose();
+      } finally {
+        await options.teardown?.();
+      }
+    }, 60_000);
+    for (const check of checks) {
+      const missing = check.requires(cellName.capabilities);
+      if (missing) {
+        options.sink?.record({ id: check.id, name: check.name, status: 'skipped', skipReason: missing, figures: {}, failures: [], notes: [], durationMs: 0 });
+        rt.test.skip(checkTitle(check, missing), () => undefined);
+        continue;
+      }
+      rt.test(
+        checkTitle(check),
+        async () => {
+          if (!cell) throw new Error(`${cellName.target}: the cell did not start (see the setup error)`);
+          const result = await runCheck(check, cell);
+          options.sink?.record(result);
+          if (result.error) throw Object.assign(new Error(`${check.id} ${check.name}: ${result.error.message}`), { code: result.error.code });
+          if (result.status === 'failed') throw new CheckFailedError(result);
+        },
+        check.timeoutMs ?? options.checkTimeoutMs ?? 300_000,
+      );
+    }
+  });
+}
+
+/** Run one check in a live cell and turn its outcome (or the error it threw) into a `CheckResult`. */
+export async function runCheck(check: CheckDefinition, cell: LiveCell): Promise<CheckResult> {
+  const t0 = performance.now();
+  try {
+    const out = await check.run(cell);
+    return {
+      id: check.id,
+      name: check.name,
+      status: out.failures.length ? 'failed' : 'passed',
+      figures: out.figures,
+      failures: out.failures,
+      notes: out.notes ?? [],
+      durationMs: performance.now() - t0,
+    };
+  } catch (e) {
+    const err = e as { code?: unknown; message?: unknown };
+    return {
+      id: check.id,
+      name: check.name,
+      status: 'failed',
+      figures: {},
+      failures: [],
+      notes: [],
+      durationMs: performance.now() - t0,
+      error: { code: typeof err?.code === 'string' ? err.code : undefined, message: String(err?.message ?? e) },
+    };
+  }
+}
