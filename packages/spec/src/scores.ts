@@ -1,0 +1,178 @@
+import { MemoryMatrixError } from './errors';
+import type { Metric } from './types';
+
+/**
+ * Canonical scores: the one score scale every adapter reports (DESIGN.md, "canonical score").
+ * - `cosine`: cosine similarity  a·b / (‖a‖‖b‖), in [−1, 1].
+ * - `ip`:     inner product      a·b.
+ * - `l2`:     negative Euclidean distance  −‖a − b‖, in (−∞, 0].
+ * Higher is always more similar. The converters below turn each backend's native value into
+ * this scale; each names its formula and where the backend documents the native value.
+ * Converters are plain arithmetic: a NaN input gives a NaN output (the comparator reports it as
+ * `nan-score` with its rank), so nothing is hidden here.
+ */
+
+/**
+ * pgvector distance → canonical score.
+ * Source: pgvector README, "Querying" / "Distances": `<->` L2 distance, `<#>` negative inner
+ * product ("`<#>` returns the negative inner product since Postgres only supports ASC order
+ * index scans on operators"), `<=>` cosine distance (1 − cosine similarity).
+ * - `cosine` (`<=>`): d → 1 − d
+ * - `ip`     (`<#>`): d → −d
+ * - `l2`     (`<->`, Euclidean, not squared): d → −d
+ */
+export function pgvectorToCanonical(metric: Metric, nativeDistance: number): number {
+  switch (metric) {
+    case 'cosine':
+      return 1 - nativeDistance;
+    case 'ip':
+      return -nativeDistance;
+    case 'l2':
+      return -nativeDistance;
+  }
+}
+
+/**
+ * Chroma distance → canonical score.
+ * Source: Chroma docs, collection configuration `space` / `hnsw:space` distance functions
+ * (the hnswlib spaces): squared L2 d = Σ(aᵢ − bᵢ)², inner product d = 1 − Σ aᵢbᵢ,
+ * cosine d = 1 − Σ aᵢbᵢ / (‖a‖‖b‖). Chroma's default space is squared L2 (CHECKS.md C10).
+ * - `cosine`: d → 1 − d
+ * - `ip`:     d → 1 − d
+ * - `l2`:     d → −√d
+ * Throws INVALID_INPUT for a negative squared L2 distance (impossible for a sum of squares).
+ */
+export function chromaToCanonical(metric: Metric, d: number): number {
+  switch (metric) {
+    case 'cosine':
+    case 'ip':
+      return 1 - d;
+    case 'l2':
+      return -sqrtOfSquared(d, 'chromaToCanonical');
+  }
+}
+
+/**
+ * Redis Vector Sets `VSIM … WITHSCORES` similarity → canonical cosine similarity.
+ * Source: Redis docs, VSIM: "WITHSCORES returns … the similarity score (from 1 to 0): 1 means
+ * identical, 0 means opposite", i.e. s = (1 + cos)/2; verified on Redis 8 (ENVIRONMENT.md).
+ * Vector Sets only compare by cosine, so there is no metric argument: s → 2s − 1.
+ */
+export function redisVsimToCanonical(s: number): number {
+  return 2 * s - 1;
+}
+
+/**
+ * RediSearch (`FT.SEARCH … KNN … AS dist`) distance → canonical score.
+ * Source: Redis docs, "Vector search concepts" → distance metrics: COSINE d = 1 − cosine
+ * similarity, IP d = 1 − inner product, L2 d = squared Euclidean distance (the returned value
+ * has no square root; RediSearch issue #3416 corrected the docs' formula accordingly).
+ * - `cosine` (COSINE): d → 1 − d
+ * - `ip`     (IP):     d → 1 − d
+ * - `l2`     (L2):     d → −√d
+ * Throws INVALID_INPUT for a negative squared L2 distance.
+ */
+export function redisearchToCanonical(metric: Metric, d: number): number {
+  switch (metric) {
+    case 'cosine':
+    case 'ip':
+      return 1 - d;
+    case 'l2':
+      return -sqrtOfSquared(d, 'redisearchToCanonical');
+  }
+}
+
+/** Largest finite float32 value, (2 − 2⁻²³) · 2¹²⁷. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+function sqrtOfSquared(d: number, where: string): number {
+  if (d < 0) {
+    throw new MemoryMatrixError(
+      'INVALID_INPUT',
+      `${where}: squared L2 distance must be ≥ 0, got ${d}; the backend did not return a squared Euclidean distance`,
+    );
+  }
+  return Math.sqrt(d);
+}
+
+/**
+ * The float64 reference score of two vectors (what the oracle computes), from the definitions:
+ * - `cosine`: Σaᵢbᵢ / √(Σaᵢ² · Σbᵢ²). A zero vector gives 0/0 = NaN (cosine is undefined
+ *   there; `validateVector` rejects zero vectors under cosine before they reach a store).
+ *   Identical non-zero vectors give exactly 1 (√(x²) = x is exact in IEEE 754 double).
+ * - `ip`: Σaᵢbᵢ.
+ * - `l2`: −√Σ(aᵢ − bᵢ)².
+ * Every float32 component is widened to float64 and every product is exact in float64
+ * (24 + 24 significand bits ≤ 53); only the sums round. No clamping to [−1, 1].
+ * `a`, `b`: `Float32Array`s of the same length; throws DIMENSION_MISMATCH otherwise.
+ */
+export function referenceScore(metric: Metric, a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) {
+    throw new MemoryMatrixError(
+      'DIMENSION_MISMATCH',
+      `referenceScore: vectors have ${a.length} and ${b.length} components`,
+    );
+  }
+  const n = a.length;
+  if (metric === 'l2') {
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      const d = a[i]! - b[i]!;
+      s += d * d;
+    }
+    return -Math.sqrt(s);
+  }
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  if (metric === 'ip') return dot;
+  return dot / Math.sqrt(na * nb);
+}
+
+/**
+ * Validate one vector before it is written or queried (CHECKS.md C11, C12).
+ * `v`: array-like of numbers (normally a `Float32Array`) that must have exactly `dim` components.
+ * `where`: what and where, e.g. `golden-data/x/memories.jsonl:12 field embedding` or
+ * `upsert record m00012`; it leads every message.
+ * Throws DIMENSION_MISMATCH (wrong length) or INVALID_VECTOR (a NaN or ±Infinity component, or
+ * one whose magnitude exceeds the float32 range, naming its index; or an all-zero vector under
+ * `cosine`, where cosine is undefined).
+ */
+export function validateVector(v: ArrayLike<number>, dim: number, metric: Metric, where: string): void {
+  if (v.length !== dim) {
+    throw new MemoryMatrixError(
+      'DIMENSION_MISMATCH',
+      `${where}: vector has ${v.length} components, the collection's dimension is ${dim}`,
+    );
+  }
+  let allZero = true;
+  for (let i = 0; i < dim; i++) {
+    const x = v[i]!;
+    if (!Number.isFinite(x)) {
+      throw new MemoryMatrixError(
+        'INVALID_VECTOR',
+        `${where}: component ${i} is ${x}; vectors must have finite components`,
+      );
+    }
+    if (Math.abs(x) > FLOAT32_MAX) {
+      throw new MemoryMatrixError(
+        'INVALID_VECTOR',
+        `${where}: component ${i} is ${x}, beyond the float32 range (±${FLOAT32_MAX}); it would be stored as Infinity`,
+      );
+    }
+    if (x !== 0) allZero = false;
+  }
+  if (allZero && metric === 'cosine') {
+    throw new MemoryMatrixError(
+      'INVALID_VECTOR',
+      `${where}: zero vector under the cosine metric (cosine similarity is undefined for it)`,
+    );
+  }
+}
