@@ -1,0 +1,257 @@
+import type { OracleResult } from './oracle';
+import { kendallTau, recallAtK } from './stats';
+import type { RecallHit } from './types';
+
+/** The failure kinds `compareHits` emits. */
+export type ComparisonFailureKind =
+  | 'count' // returned ≠ min(k, matching)
+  | 'duplicate-id' // an id returned twice
+  | 'nan-score' // NaN or ±Infinity score
+  | 'order' // a score higher than the one before it
+  | 'tie-group' // exact mode: an id outside the expected tie group spanning its rank
+  | 'score' // |score − expected| > scoreTolerance
+  | 'filter' // an id outside the query's filter
+  | 'unexpected-id'; // an id that is not a memory of the dataset
+
+/**
+ * A failure kind: one of the comparator's, or a check-level kind a check names itself
+ * (e.g. `recall`, `roundtrip`, `self-recall`, `determinism`).
+ */
+export type FailureKind = ComparisonFailureKind | (string & {});
+
+/**
+ * One failed assertion about one query on one target. `message` is a full line a user can act
+ * on: it names the dataset, query, target, rank, id, expected and actual values.
+ */
+export interface Failure {
+  dataset: string;
+  target: string;
+  queryId: string;
+  kind: FailureKind;
+  /** 1-based rank in the actual result, when the failure is about one rank. */
+  rank?: number;
+  id?: string;
+  expected?: unknown;
+  actual?: unknown;
+  message: string;
+}
+
+/** Figures and failures of one query's actual result against its expectation. */
+export interface Comparison {
+  /** `stats.recallAtK` of the actual hits (ties at the k boundary count). */
+  recallAtK: number;
+  /** Largest |actual − expected score| over the returned ids whose expected score is known; 0 when none. */
+  maxAbsScoreDelta: number;
+  /** First 1-based rank where the actual id is not in the expected tie group spanning that rank (or is a repeat, or one list ends); null when none. */
+  firstDifferingRank: number | null;
+  /** `stats.kendallTau` of actual ids vs expected ids (common ids only); null when < 2 common. */
+  kendallTau: number | null;
+  /** Number of hits returned. */
+  returned: number;
+  /** min(k, expected.matching): the number a correct backend returns. */
+  expectedCount: number;
+  failures: Failure[];
+}
+
+/** Where a comparison happens, for messages: dataset name, `backend@version`, query id. */
+export interface CompareContext {
+  dataset: string;
+  target: string;
+  queryId: string;
+}
+
+/**
+ * How to compare.
+ * - `mode: 'exact'`: ids must match the expectation tie group by tie group (C03).
+ *   `mode: 'ann'`: no tie-group rule; recall is judged by the caller against a floor (C05).
+ * - `tieEpsilon`: neighbouring expected scores within this form one tie group.
+ * - `scoreTolerance`: max |actual − expected| canonical score (absolute).
+ * - `scoreOf(id)`: float64 expected score of any dataset row (e.g. `ExactOracle.score`), used for
+ *   ids outside `expected.hits`; `undefined` means the id is not in the dataset (`unexpected-id`).
+ *   Without it, ids outside `expected.hits` are not score-checked.
+ * - `matches(id)`: whether the row passes the query's filter; without it no filter check.
+ */
+export interface CompareOptions {
+  k: number;
+  mode: 'exact' | 'ann';
+  tieEpsilon: number;
+  scoreTolerance: number;
+  scoreOf?: (id: string) => number | undefined;
+  matches?: (id: string) => boolean;
+}
+
+/** Slack allowed when checking that scores are non-increasing (absolute). */
+export const ORDER_SLACK = 1e-12;
+
+/**
+ * Split `hits` (in rank order) into tie groups: a hit joins the previous hit's group when their
+ * scores differ by ≤ `eps` (so groups chain: 0.5, 0.5+0.8ε, 0.5+1.6ε are one group). A NaN score
+ * never joins a group. Returns the groups in order; an empty input gives [].
+ */
+export function tieGroups(hits: RecallHit[], eps: number): RecallHit[][] {
+  const groups: RecallHit[][] = [];
+  let current: RecallHit[] = [];
+  for (const h of hits) {
+    const prev = current[current.length - 1];
+    if (prev !== undefined && !(Math.abs(prev.score - h.score) <= eps)) {
+      groups.push(current);
+      current = [];
+    }
+    current.push(h);
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/**
+ * Compare one query's `actual` hits with its `expected` oracle result (an `OracleResult` or an
+ * expectation entry). Rules, each failure naming dataset, query, target, rank and id:
+ * - count: `actual.length` = min(k, expected.matching);
+ * - no duplicate ids; every score finite; scores non-increasing (slack `ORDER_SLACK`);
+ * - exact mode only: expected tie groups (`tieGroups(expected.hits, tieEpsilon)`) occupy their
+ *   rank spans in order; the actual ids in a span must be exactly that group's ids, the group
+ *   cut by k (or by a short result) compared as a subset;
+ * - every returned id's |score − expected score| ≤ scoreTolerance (expected score from
+ *   `expected.hits`, else `scoreOf`);
+ * - `matches`, when given, must hold for every returned id.
+ * Pure; never throws for bad results (they become failures).
+ */
+export function compareHits(
+  expected: OracleResult,
+  actual: RecallHit[],
+  ctx: CompareContext,
+  opts: CompareOptions,
+): Comparison {
+  const { k, tieEpsilon, scoreTolerance } = opts;
+  const failures: Failure[] = [];
+  const fail = (f: Omit<Failure, 'dataset' | 'target' | 'queryId' | 'message'>, detail: string): void => {
+    failures.push({ ...ctx, ...f, message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: ${detail}` });
+  };
+  const expectedCount = Math.min(k, expected.matching);
+  const expectedById = new Map<string, { score: number; rank: number }>();
+  expected.hits.forEach((h, i) => {
+    if (!expectedById.has(h.id)) expectedById.set(h.id, { score: h.score, rank: i + 1 });
+  });
+
+  if (actual.length !== expectedCount) {
+    fail(
+      { kind: 'count', expected: expectedCount, actual: actual.length },
+      `returned ${actual.length} results, expected ${expectedCount} (the smaller of k ${k} and ${expected.matching} rows that qualify)`,
+    );
+  }
+
+  const firstRank = new Map<string, number>();
+  actual.forEach((h, i) => {
+    const r = i + 1;
+    const before = firstRank.get(h.id);
+    if (before !== undefined) {
+      fail({ kind: 'duplicate-id', rank: r, id: h.id, expected: 'unique ids', actual: h.id }, `rank ${r} id ${h.id} repeats the id already returned at rank ${before}`);
+    } else firstRank.set(h.id, r);
+    if (!Number.isFinite(h.score)) {
+      fail({ kind: 'nan-score', rank: r, id: h.id, expected: 'a finite score', actual: h.score }, `rank ${r} id ${h.id} has a non-finite score ${h.score}`);
+    }
+    const prev = actual[i - 1];
+    if (prev !== undefined && Number.isFinite(prev.score) && Number.isFinite(h.score) && h.score > prev.score + ORDER_SLACK) {
+      fail(
+        { kind: 'order', rank: r, id: h.id, expected: `≤ ${prev.score}`, actual: h.score },
+        `rank ${r} id ${h.id} score ${h.score} is higher than rank ${r - 1} id ${prev.id} score ${prev.score}; scores must be non-increasing`,
+      );
+    }
+  });
+
+  const groups = tieGroups(expected.hits, tieEpsilon);
+  if (opts.mode === 'exact') {
+    const limit = Math.min(actual.length, k);
+    let start = 0;
+    for (const g of groups) {
+      if (start >= limit) break;
+      const end = Math.min(start + g.length, limit);
+      const ids = new Set(g.map((h) => h.id));
+      for (let i = start; i < end; i++) {
+        const h = actual[i]!;
+        if (ids.has(h.id)) continue;
+        const where = expectedById.get(h.id);
+        const span = g.length === 1 ? `rank ${start + 1}` : `ranks ${start + 1}–${start + g.length}`;
+        const known = where
+          ? `the expectation ranks it ${where.rank} with score ${where.score}`
+          : `it is not among the expected top ${k} (boundary ties included)`;
+        fail(
+          { kind: 'tie-group', rank: i + 1, id: h.id, expected: [...ids], actual: h.id },
+          `rank ${i + 1} id ${h.id} is not in the expected tie group at ${span} (${listIds([...ids])}); ${known}`,
+        );
+      }
+      start += g.length;
+    }
+  }
+
+  let maxAbsScoreDelta = 0;
+  actual.forEach((h, i) => {
+    const r = i + 1;
+    if (!Number.isFinite(h.score)) return;
+    const exp = expectedById.get(h.id)?.score ?? opts.scoreOf?.(h.id);
+    if (exp === undefined) {
+      if (opts.scoreOf) {
+        fail({ kind: 'unexpected-id', rank: r, id: h.id, expected: 'an id of the dataset', actual: h.id }, `rank ${r} id ${h.id} is not a memory of dataset ${ctx.dataset}`);
+      }
+      return;
+    }
+    const delta = Math.abs(h.score - exp);
+    maxAbsScoreDelta = Math.max(maxAbsScoreDelta, delta);
+    if (delta > scoreTolerance) {
+      fail(
+        { kind: 'score', rank: r, id: h.id, expected: exp, actual: h.score },
+        `rank ${r} id ${h.id} score ${fmtScore(h.score, scoreTolerance)} expected ${fmtScore(exp, scoreTolerance)} (|Δ| ${delta.toExponential(1)} > ${scoreTolerance.toExponential()})`,
+      );
+    }
+  });
+
+  if (opts.matches) {
+    actual.forEach((h, i) => {
+      if (!opts.matches!(h.id)) {
+        fail({ kind: 'filter', rank: i + 1, id: h.id, expected: 'a row passing the filter', actual: h.id }, `rank ${i + 1} id ${h.id} does not pass the query's filter`);
+      }
+    });
+  }
+
+  return {
+    recallAtK: recallAtK(expected, actual, k, tieEpsilon),
+    maxAbsScoreDelta,
+    firstDifferingRank: tieAwareFirstDifference(groups, actual, expectedCount),
+    kendallTau: kendallTau(actual.map((h) => h.id), expected.hits.map((h) => h.id)),
+    returned: actual.length,
+    expectedCount,
+    failures,
+  };
+}
+
+/** One line for a report: `[kind] message`. */
+export function formatFailure(f: Failure): string {
+  return `[${f.kind}] ${f.message}`;
+}
+
+function tieAwareFirstDifference(groups: RecallHit[][], actual: RecallHit[], expectedCount: number): number | null {
+  const seen = new Set<string>();
+  let rank = 0;
+  for (const g of groups) {
+    const ids = new Set(g.map((h) => h.id));
+    for (let j = 0; j < g.length && rank < expectedCount; j++, rank++) {
+      const h = actual[rank];
+      if (h === undefined || !ids.has(h.id) || seen.has(h.id)) return rank + 1;
+      seen.add(h.id);
+    }
+  }
+  if (rank < expectedCount) return rank + 1; // expectation shorter than min(k, matching)
+  return actual.length > expectedCount ? expectedCount + 1 : null;
+}
+
+function listIds(ids: string[], max = 8): string {
+  return ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} … and ${ids.length - max} more`;
+}
+
+/** A score with enough decimals to show differences at the tolerance's scale (≥ 5). */
+function fmtScore(x: number, tolerance: number): string {
+  if (Math.abs(x) >= 1e6) return x.toPrecision(12);
+  const scale = tolerance > 0 ? Math.ceil(-Math.log10(tolerance)) : 15;
+  const decimals = Math.min(15, Math.max(5, scale));
+  return x.toFixed(decimals);
+}
