@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { dockerBin } from '../images/docker';
+import { describeExit, execStreaming, succeeded } from '../images/exec';
+import { CONTAINER_LABELS, labelFilterArgs } from './labels';
+
+/** A container of this project, as `docker ps -a` lists it. */
+export interface ProjectContainer {
+  /** Short container id (12 hex). */
+  id: string;
+  /** Value of `memory-matrix.run`. */
+  runId: string;
+  /** Value of `memory-matrix.target`, e.g. `pgvector@pg17`. */
+  target: string;
+  /** Docker state: `created`, `running`, `exited`, … */
+  state: string;
+  /** Container name. */
+  name: string;
+}
+
+const FORMAT = `{{.ID}}\t{{.Label "${CONTAINER_LABELS.run}"}}\t{{.Label "${CONTAINER_LABELS.target}"}}\t{{.State}}\t{{.Names}}`;
+
+/** Label conditions for one run, or for the whole project when `runId` is undefined. */
+function runConditions(runId?: string): string[] {
+  return [runId === undefined ? CONTAINER_LABELS.run : `${CONTAINER_LABELS.run}=${runId}`];
+}
+
+/**
+ * Containers (running or not) of run `runId`, or of every run of this project when `runId` is
+ * undefined. Throws `TARGET_UNAVAILABLE` when no Docker engine answers.
+ */
+export async function listRunContainers(runId?: string): Promise<ProjectContainer[]> {
+  const args = ['ps', '-a', ...labelFilterArgs(runConditions(runId)), '--format', FORMAT];
+  const r = await execStreaming(dockerBin(), args, { captureStdout: true, timeoutMs: 30_000 }).catch((err: Error) => {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `docker ps (cleanup of run ${runId ?? '*'}): ${err.message}`, { cause: err });
+  });
+  if (!succeeded(r)) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `docker ps (cleanup of run ${runId ?? '*'}): ${describeExit(r)}`);
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const [id = '', run = '', target = '', state = '', name = ''] = l.split('\t');
+      return { id, runId: run, target, state, name };
+    });
+}
+
+/**
+ * Force-removes (with anonymous volumes) the containers of run `runId`, or every container of the
+ * project when `runId` is undefined: call it at the start of a run to clear what a crashed run
+ * left. Resolves with what was removed. Throws `TARGET_UNAVAILABLE` when no engine answers or
+ * `docker rm` fails (message names the containers).
+ */
+export async function removeRunContainers(runId?: string): Promise<ProjectContainer[]> {
+  const found = await listRunContainers(runId);
+  if (found.length === 0) return [];
+  const r = await execStreaming(dockerBin(), ['rm', '-f', '-v', ...found.map((c) => c.id)], { timeoutMs: 60_000 });
+  // A container that vanished between ps and rm ("No such container") is already what we want.
+  const realErrors = r.tail.filter((l) => /error/i.test(l) && !/no such container/i.test(l));
+  if (!succeeded(r) && realErrors.length > 0) {
+    throw new MemoryMatrixError(
+      'TARGET_UNAVAILABLE',
+      `docker rm of ${found.map((c) => `${c.target}/${c.id}`).join(', ')} (run ${runId ?? '*'}): ${describeExit(r)}`,
+    );
+  }
+  return found;
+}
+
+/**
+ * Synchronous removal for exit and signal handlers (where nothing async can run): removes the
+ * given container ids plus every container matching one of `conditionSets` (each set is a list
+ * of label conditions that must all hold). Best effort by design: it runs while the process is
+ * dying and has nobody to report to, so it returns docker's stderr (empty on success) instead of
+ * throwing.
+ */
+export function removeContainersSync(ids: string[], conditionSets: string[][]): string {
+  const all = [...ids];
+  let err = '';
+  for (const conditions of conditionSets) {
+    const ps = spawnSync(dockerBin(), ['ps', '-aq', ...labelFilterArgs(conditions)], { encoding: 'utf8', timeout: 15_000 });
+    all.push(...(ps.stdout ?? '').split('\n').map((s) => s.trim()).filter(Boolean));
+    err += ps.stderr ?? '';
+  }
+  // `docker ps -q` gives 12-hex ids, the registry full ids: dedupe by prefix.
+  const unique = all.filter((id, i) => !all.some((o, j) => j < i && (o.startsWith(id) || id.startsWith(o))));
+  if (unique.length === 0) return err.trim();
+  const rm = spawnSync(dockerBin(), ['rm', '-f', '-v', ...unique], { encoding: 'utf8', timeout: 30_000 });
+  return (err + (rm.stderr ?? '')).trim();
+}

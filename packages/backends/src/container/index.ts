@@ -1,0 +1,7 @@
+/** Container provider: starts catalog targets from local images with testcontainers; labels, cleanup, exit guard. */
+export { startContainer, startTimeoutScale, type ContainerStartSpec, type StartedContainer } from './start';
+export { listRunContainers, removeRunContainers, type ProjectContainer } from './cleanup';
+export { CONTAINER_LABELS, containerLabels } from './labels';
+export { installGuard, uninstallGuard, liveContainerIds } from './guard';
+export { Semaphore, startParallelism } from './semaphore';
+export { pgConnectionString, versionMatches, type PgConnection, type PgVersions } from './postgres';

@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { dockerBin, dockerEngine, inspectImage } from './docker';
+import { describeExit, execStreaming, succeeded, type ExecResult } from './exec';
+import { DEFAULT_MIRROR, IMAGE_LABELS, recipeHash, recipeTag, validateRecipe, type ImageRecipe } from './recipe';
+import { makeRootfsDir, removeRootfs } from './rootfs';
+
+/** Options of {@link buildImage}. */
+export interface BuildOptions {
+  /** Receives progress lines, e.g. `[pgvector@pg17] debootstrap: I: Retrieving libc6 …`. */
+  onProgress?: (line: string) => void;
+  /** Rebuild even when an image with the recipe's tag exists. */
+  force?: boolean;
+  /** Kill a step that runs longer than this (ms); default 30 min × `MM_BUILD_TIMEOUT_SCALE` (default 1). */
+  stepTimeoutMs?: number;
+}
+
+/** What {@link buildImage} produced or found. */
+export interface BuiltImage {
+  /** Full tag, `<recipe.tag>-<hash8>`. */
+  tag: string;
+  /** Image id, `sha256:<64 hex>`. */
+  id: string;
+  /** True when an image with this tag already existed and nothing was built. */
+  cached: boolean;
+  /** Wall time of this call in milliseconds. */
+  durationMs: number;
+}
+
+/** Dockerfile-style double-quoted value for `docker import -c` (backslash and quote escaped). */
+function quote(v: string): string {
+  return `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * The `-c` changes applied by `docker import`: ENV, CMD, EXPOSE and the builder's labels.
+ * `installed` (package → Debian version as installed in the rootfs) goes into the packages label;
+ * without it the label lists the bare package names.
+ */
+export function importChanges(r: ImageRecipe, installed?: Record<string, string>): string[] {
+  const changes = Object.entries(r.env).map(([k, v]) => `ENV ${k}=${quote(v)}`);
+  if (r.cmd) changes.push(`CMD ${JSON.stringify(r.cmd)}`);
+  for (const p of r.expose ?? []) changes.push(`EXPOSE ${p}`);
+  const labels: Record<string, string> = {
+    [IMAGE_LABELS.recipe]: r.name,
+    [IMAGE_LABELS.hash]: recipeHash(r),
+    [IMAGE_LABELS.suite]: r.suite,
+    [IMAGE_LABELS.packages]: r.packages.map((p) => (installed?.[p] ? `${p}=${installed[p]}` : p)).join(','),
+  };
+  changes.push(`LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${quote(v)}`).join(' ')}`);
+  return changes;
+}
+
+/**
+ * Builds the image of `recipe` offline (debootstrap → chroot setup → `docker import`), or reuses
+ * the image already tagged `<tag>-<hash8>` (see {@link recipeTag}). The rootfs lives in a temp
+ * dir that is removed afterwards, on success and on failure. Needs root (debootstrap, chroot).
+ *
+ * Throws `INVALID_INPUT` for a malformed recipe, `TARGET_UNAVAILABLE` naming the recipe, tag and
+ * failing step (`docker`, `preflight`, `debootstrap`, `setup[i]`, `clean`, `versions`, `import`, `inspect`),
+ * with the process's last output in the message and the underlying error as `cause`.
+ */
+export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): Promise<BuiltImage> {
+  const t0 = Date.now();
+  validateRecipe(recipe);
+  const tag = recipeTag(recipe);
+  const where = `image recipe ${recipe.name} (${tag})`;
+  const progress = (line: string) => opts.onProgress?.(`[${recipe.name}] ${line}`);
+  const fail = (step: string, detail: string, cause?: unknown): never => {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: step ${step} failed: ${detail}`, { cause });
+  };
+
+  try {
+    await dockerEngine();
+  } catch (err) {
+    fail('docker', (err as Error).message, err);
+  }
+  const existing = await inspectImage(tag);
+  if (existing && !opts.force) {
+    progress(`cached: ${tag} (${existing.id.slice(0, 19)})`);
+    return { tag, id: existing.id, cached: true, durationMs: Date.now() - t0 };
+  }
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    fail('preflight', 'debootstrap and chroot need root (run as root, or build on a machine where you are)');
+  }
+
+  const scale = Number(process.env.MM_BUILD_TIMEOUT_SCALE ?? '1') || 1;
+  const timeoutMs = opts.stepTimeoutMs ?? 30 * 60_000 * scale;
+  const run = async (step: string, cmd: string, args: string[]): Promise<ExecResult> => {
+    const s0 = Date.now();
+    progress(`${step}: start`);
+    let r: ExecResult;
+    try {
+      r = await execStreaming(cmd, args, { onLine: (l) => progress(`${step}: ${l}`), timeoutMs });
+    } catch (err) {
+      return fail(step, `cannot run ${cmd}: ${(err as Error).message}`, err);
+    }
+    if (!succeeded(r)) fail(step, `${cmd} ${describeExit(r)}`);
+    progress(`${step}: done in ${((Date.now() - s0) / 1000).toFixed(1)} s`);
+    return r;
+  };
+
+  const dir = await makeRootfsDir();
+  progress(`building ${tag} in ${dir}`);
+  try {
+    await run('debootstrap', 'debootstrap', [
+      '--variant=minbase',
+      `--include=${recipe.packages.join(',')}`,
+      recipe.suite,
+      dir,
+      recipe.mirror ?? DEFAULT_MIRROR,
+    ]);
+    for (const [i, snippet] of recipe.setup.entries()) {
+      await run(`setup[${i}]`, 'chroot', [dir, '/bin/sh', '-ec', snippet]);
+    }
+    // Builder-owned cleanup (covered by BUILDER_VERSION): package caches are not part of a target.
+    await run('clean', 'chroot', [dir, '/bin/sh', '-ec', 'apt-get clean; rm -rf /var/lib/apt/lists/*']);
+    const installed = await installedVersions(dir, recipe, fail);
+    progress(`installed: ${Object.entries(installed).map(([p, v]) => `${p} ${v}`).join(', ')}`);
+    await importRootfs(dir, recipe, tag, installed, progress);
+  } finally {
+    try {
+      await removeRootfs(dir);
+    } catch (err) {
+      progress(`warning: ${(err as Error).message}`);
+    }
+  }
+  const built = await inspectImage(tag);
+  if (!built) return fail('inspect', 'docker import finished but the tag is missing');
+  progress(`built ${tag} (${built.id.slice(0, 19)}, ${(built.size / 1e6).toFixed(0)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return { tag, id: built.id, cached: false, durationMs: Date.now() - t0 };
+}
+
+/** Debian versions of the recipe's packages inside the rootfs (`dpkg-query`); step `versions`. */
+async function installedVersions(
+  dir: string,
+  recipe: ImageRecipe,
+  fail: (step: string, detail: string, cause?: unknown) => never,
+): Promise<Record<string, string>> {
+  const r = await execStreaming('chroot', [dir, 'dpkg-query', '-W', '-f', '${Package}=${Version}\\n', ...recipe.packages], {
+    captureStdout: true,
+    timeoutMs: 60_000,
+  }).catch((err: Error) => fail('versions', `cannot run chroot dpkg-query: ${err.message}`, err));
+  if (!succeeded(r)) fail('versions', `dpkg-query ${describeExit(r)}`);
+  const out: Record<string, string> = {};
+  for (const line of r.stdout.split('\n').filter(Boolean)) {
+    const eq = line.indexOf('=');
+    out[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return out;
+}
+
+/**
+ * `tar -C dir --numeric-owner -c . | docker import -c … -m … - tag`; throws `TARGET_UNAVAILABLE`
+ * (step `import`) when either side of the pipe fails.
+ */
+async function importRootfs(
+  dir: string,
+  recipe: ImageRecipe,
+  tag: string,
+  installed: Record<string, string>,
+  progress: (line: string) => void,
+): Promise<void> {
+  const s0 = Date.now();
+  progress('import: start');
+  const fail = (detail: string, cause?: unknown): never => {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `image recipe ${recipe.name} (${tag}): step import failed: ${detail}`, { cause });
+  };
+  const tar = spawn('tar', ['-C', dir, '--numeric-owner', '-c', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let tarErr = '';
+  tar.stderr.on('data', (b: Buffer) => (tarErr = (tarErr + b.toString()).slice(-2000)));
+  const tarDone = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    tar.on('error', (error) => resolve({ code: null, error }));
+    tar.on('close', (code) => resolve({ code }));
+  });
+  const message = `memory-matrix image for ${recipe.name}: debootstrap ${recipe.suite} + ${recipe.packages.join(',')} (recipe ${recipeHash(recipe)})`;
+  const args = ['import', ...importChanges(recipe, installed).flatMap((c) => ['-c', c]), '-m', message, '-', tag];
+  const importing = execStreaming(dockerBin(), args, {
+    stdinFrom: tar,
+    onLine: (l) => progress(`import: ${l}`),
+    timeoutMs: 30 * 60_000,
+  }).catch((err: Error) => fail(`cannot run ${dockerBin()}: ${err.message}`, err));
+  const [t, imp] = await Promise.all([tarDone, importing]);
+  if (t.code !== 0) fail(`tar exit ${t.code}: ${tarErr.trim()}`, t.error);
+  if (!succeeded(imp)) fail(`docker ${describeExit(imp)}`);
+  progress(`import: done in ${((Date.now() - s0) / 1000).toFixed(1)} s`);
+}
