@@ -99,7 +99,7 @@ export function tieGroups(hits: RecallHit[], eps: number): RecallHit[][] {
     }
     current.push(h);
   }
-  if (current.length > 0) groups.push(current);
+  if (current.length) groups.push(current);
   return groups;
 }
 
@@ -140,13 +140,12 @@ export function compareHits(
     );
   }
 
-  const firstRank = new Map<string, number>();
+  const firstRank = new Map<string, number>(); // id → first 1-based rank
   actual.forEach((h, i) => {
     const r = i + 1;
     const before = firstRank.get(h.id);
-    if (before !== undefined) {
-      fail({ kind: 'duplicate-id', rank: r, id: h.id, expected: 'unique ids', actual: h.id }, `rank ${r} id ${h.id} repeats the id already returned at rank ${before}`);
-    } else firstRank.set(h.id, r);
+    if (before === undefined) firstRank.set(h.id, r);
+    else fail({ kind: 'duplicate-id', rank: r, id: h.id, expected: 'unique ids', actual: h.id }, `rank ${r} id ${h.id} repeats the id already returned at rank ${before}`);
     if (!Number.isFinite(h.score)) {
       fail({ kind: 'nan-score', rank: r, id: h.id, expected: 'a finite score', actual: h.score }, `rank ${r} id ${h.id} has a non-finite score ${h.score}`);
     }
@@ -190,9 +189,7 @@ export function compareHits(
     if (!Number.isFinite(h.score)) return;
     const exp = expectedById.get(h.id)?.score ?? opts.scoreOf?.(h.id);
     if (exp === undefined) {
-      if (opts.scoreOf) {
-        fail({ kind: 'unexpected-id', rank: r, id: h.id, expected: 'an id of the dataset', actual: h.id }, `rank ${r} id ${h.id} is not a memory of dataset ${ctx.dataset}`);
-      }
+      if (opts.scoreOf) fail({ kind: 'unexpected-id', rank: r, id: h.id, expected: 'an id of the dataset', actual: h.id }, `rank ${r} id ${h.id} is not a memory of dataset ${ctx.dataset}`);
       return;
     }
     const delta = Math.abs(h.score - exp);
@@ -205,11 +202,11 @@ export function compareHits(
     }
   });
 
-  if (opts.matches) {
+  const matches = opts.matches;
+  if (matches) {
     actual.forEach((h, i) => {
-      if (!opts.matches!(h.id)) {
-        fail({ kind: 'filter', rank: i + 1, id: h.id, expected: 'a row passing the filter', actual: h.id }, `rank ${i + 1} id ${h.id} does not pass the query's filter`);
-      }
+      if (matches(h.id)) return;
+      fail({ kind: 'filter', rank: i + 1, id: h.id, expected: 'a row passing the filter', actual: h.id }, `rank ${i + 1} id ${h.id} does not pass the query's filter`);
     });
   }
 
