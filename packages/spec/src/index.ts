@@ -8,3 +8,4 @@ export * from './oracle';
 export * from './stats';
 export * from './comparator';
 export * from './expectation';
+export * from './golden';

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { MemoryMatrixError } from '../errors';
+import { METRICS } from '../types';
+import { zodMessage } from './where';
+
+const fileEntry = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits'), bytes: z.number().int().nonnegative() }).strict();
+const sourceEntry = z.object({ source: z.string().min(1), licence: z.string().min(1), note: z.string().optional() }).strict();
+
+/** zod schema of manifest.json, format 1 (golden-data/FORMAT.md). Unknown keys are rejected. */
+export const goldenManifestSchema = z
+  .object({
+    format: z.literal(1),
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected [a-z0-9._-], 1..64 chars'),
+    version: z.string().min(1),
+    dim: z.number().int().min(1).max(16000),
+    metric: z.enum(METRICS as unknown as ['cosine', 'ip', 'l2']),
+    normalization: z.enum(['unit', 'none']),
+    embeddingModel: z.object({ id: z.string().min(1), description: z.string(), source: z.string() }).strict(),
+    counts: z.object({ memories: z.number().int().nonnegative(), queries: z.number().int().nonnegative(), namespaces: z.number().int().nonnegative() }).strict(),
+    provenance: z
+      .object({ text: z.array(sourceEntry), vectors: sourceEntry, builder: z.string().min(1), seed: z.number().int().nonnegative() })
+      .strict(),
+    files: z
+      .object({ 'memories.jsonl': fileEntry, 'memories.f32': fileEntry, 'queries.jsonl': fileEntry, 'queries.f32': fileEntry })
+      .strict(),
+  })
+  .strict();
+
+/** manifest.json of a golden dataset (format 1). `files` maps each data file to its sha256 (hex) and size in bytes. */
+export type GoldenManifest = z.infer<typeof goldenManifestSchema>;
+
+/**
+ * Parse and validate manifest.json text. `file` names the file in messages.
+ * Throws GOLDEN_INVALID (`<file>: invalid JSON …` or `<file>: field "<path>": …`).
+ */
+export function parseGoldenManifest(text: string, file: string): GoldenManifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new MemoryMatrixError('GOLDEN_INVALID', `${file}: invalid JSON: ${(e as Error).message}`, { cause: e });
+  }
+  const r = goldenManifestSchema.safeParse(raw);
+  if (!r.success) throw new MemoryMatrixError('GOLDEN_INVALID', `${file}: ${zodMessage(r.error)}`, { cause: r.error });
+  return r.data;
+}
+
+/**
+ * Read `<dir>/manifest.json` only (nothing else is read): enough for `checkFingerprint` before
+ * any data is loaded. Throws GOLDEN_MISSING (folder or manifest absent) or GOLDEN_INVALID.
+ */
+export function readGoldenManifest(dir: string): GoldenManifest {
+  const file = path.join(dir, 'manifest.json');
+  if (!existsSync(dir)) throw new MemoryMatrixError('GOLDEN_MISSING', `golden dataset folder ${dir} is missing`);
+  if (!existsSync(file)) throw new MemoryMatrixError('GOLDEN_MISSING', `${file} is missing`);
+  return parseGoldenManifest(readFileSync(file, 'utf8'), file);
+}
