@@ -36,7 +36,8 @@ export function writeGoldenDataset(dir: string, input: GoldenDatasetInput, opts:
   memories.forEach((m) => checkDim(m.embedding, dim, `memory "${m.id}" embedding`));
   queries.forEach((q) => checkDim(q.vector, dim, `query "${q.id}" vector`));
   const counts = { memories: memories.length, queries: queries.length, namespaces: new Set(memories.map((m) => m.namespace)).size };
-  if (manifest.counts && JSON.stringify(manifest.counts) !== JSON.stringify(counts)) {
+  const given = manifest.counts;
+  if (given && (given.memories !== counts.memories || given.queries !== counts.queries || given.namespaces !== counts.namespaces)) {
     throw new MemoryMatrixError('INVALID_INPUT', `writeGoldenDataset: manifest counts ${JSON.stringify(manifest.counts)} differ from the data ${JSON.stringify(counts)}`);
   }
   const data = {
