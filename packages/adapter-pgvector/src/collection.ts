@@ -1,0 +1,151 @@
+import type { CollectionSpec, MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '@memory-matrix/spec';
+import { ident, isoTimestampSql, literalToVector } from './codec';
+import type { StoreContext } from './context';
+import { createIndexSql } from './ddl';
+import { recallPlan, whereClause } from './recall-sql';
+import { pgvectorToCanonical } from './scores';
+import { validateFilter, validateIds, validateQuery } from './validate';
+import { upsertRecords } from './upsert';
+
+/**
+ * One collection = one table created by this adapter (see ddl.ts). Implements the spec's
+ * `MemoryCollection`; every method wraps backend errors as BACKEND_ERROR naming the table.
+ * `explain` is an extra (not in the contract) so tests and the runner can see the plan a recall
+ * actually uses.
+ */
+export class PgvectorCollection implements MemoryCollection {
+  private indexBuilt: boolean;
+
+  constructor(
+    private readonly ctx: StoreContext,
+    readonly spec: CollectionSpec,
+    readonly table: string,
+    readonly indexName: string,
+    indexBuilt: boolean,
+  ) {
+    this.indexBuilt = indexBuilt;
+  }
+
+  /**
+   * Insert or replace by id (C21: the newest content wins; within one call the LAST record with
+   * an id wins). Validates every record first, then writes all chunks in ONE transaction, so the
+   * call is atomic. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
+   */
+  upsert(records: MemoryRecord[]): Promise<void> {
+    return upsertRecords(this.ctx, this.table, this.spec, records);
+  }
+
+  /** Records by id in the order asked (repeated ids repeat), missing ids left out. */
+  async get(ids: string[]): Promise<MemoryRecord[]> {
+    validateIds(ids, `table ${this.table}: get`);
+    if (ids.length === 0) return [];
+    const rows = await this.ctx.run('get', this.table, async () => {
+      const sql =
+        `SELECT id, namespace, kind, text, ${isoTimestampSql('created_at')} AS created_at, metadata, embedding::text AS embedding ` +
+        `FROM ${ident(this.table)} WHERE id = ANY($1::text[])`;
+      return (await this.ctx.client.query(sql, [ids])).rows as Array<Record<string, unknown>>;
+    });
+    const byId = new Map<string, MemoryRecord>();
+    for (const row of rows) {
+      const id = row.id as string;
+      const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
+      byId.set(id, {
+        id,
+        namespace: row.namespace as string,
+        kind: row.kind as MemoryRecord['kind'],
+        text: row.text as string,
+        createdAt: row.created_at as string,
+        metadata: metadata as MemoryRecord['metadata'],
+        embedding: literalToVector(row.embedding as string, `table ${this.table} id ${id}`),
+      });
+    }
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [r] : [];
+    });
+  }
+
+  /** Delete by id; returns how many rows existed (each id counted once). */
+  async delete(ids: string[]): Promise<number> {
+    validateIds(ids, `table ${this.table}: delete`);
+    if (ids.length === 0) return 0;
+    return this.ctx.run('delete', this.table, async () => {
+      const sql = `WITH d AS (DELETE FROM ${ident(this.table)} WHERE id = ANY($1::text[]) RETURNING 1) SELECT count(*)::int AS n FROM d`;
+      return Number((await this.ctx.client.query(sql, [ids])).rows[0].n);
+    });
+  }
+
+  /** Number of memories, optionally under a filter (same semantics as recall's filter). */
+  async count(filter?: RecallFilter): Promise<number> {
+    validateFilter(filter, `table ${this.table}: count`);
+    return this.ctx.run('count', this.table, async () => {
+      const params: unknown[] = [];
+      const sql = `SELECT count(*)::int AS n FROM ${ident(this.table)} ${whereClause(filter, params)}`;
+      return Number((await this.ctx.client.query(sql, params)).rows[0].n);
+    });
+  }
+
+  /**
+   * Build the ANN index (HNSW: m, ef_construction; IVFFlat: lists) with the metric's operator
+   * class; if it already exists, REINDEX it (IVFFlat re-trains its lists on the current rows).
+   * No-op for `type: 'none'`. Recall with `scan: 'index'` builds it lazily when still missing.
+   */
+  async buildIndex(): Promise<void> {
+    const sql = createIndexSql(this.table, this.indexName, this.spec.metric, this.spec.index);
+    if (sql === null) return;
+    await this.ctx.run('build index', this.table, async () => {
+      const { rows } = await this.ctx.client.query('SELECT to_regclass(quote_ident($1)) IS NOT NULL AS e', [this.indexName]);
+      await this.ctx.client.query(rows[0].e ? `REINDEX INDEX ${ident(this.indexName)}` : sql);
+    });
+    this.indexBuilt = true;
+  }
+
+  /**
+   * Top-k by canonical score (scores.ts), non-increasing, ties by id ascending in byte order;
+   * `minScore` keeps hits with canonical score ≥ minScore (applied to the canonical float64
+   * score, so every target cuts at the same value). `scan` as in recall-sql.ts. `now` is not
+   * used (time decay is computed by the caller). Throws DIMENSION_MISMATCH, INVALID_VECTOR,
+   * INVALID_INPUT, BACKEND_ERROR.
+   */
+  async recall(q: RecallQuery): Promise<RecallHit[]> {
+    validateQuery(q, this.spec.dim, this.spec.metric, this.table);
+    if (q.scan !== 'exact') await this.ensureIndex();
+    const plan = recallPlan(this.table, this.spec.metric, this.spec.index, this.indexBuilt, q, this.ctx.iterativeScan);
+    const rows = await this.ctx.run(`recall (${plan.mode})`, this.table, () =>
+      this.ctx.client.transaction(async (tx) => {
+        for (const s of plan.settings) await tx.query(s);
+        return (await tx.query(plan.sql, plan.params)).rows as Array<{ id: string; d: number | string }>;
+      }),
+    );
+    const hits = rows.map((r) => ({ id: r.id, score: pgvectorToCanonical(this.spec.metric, Number(r.d)) }));
+    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+  }
+
+  /**
+   * The plan PostgreSQL chooses for `q` under the same settings as `recall` (EXPLAIN, COSTS OFF),
+   * one line per plan node. Builds a missing index first, like recall.
+   */
+  async explain(q: RecallQuery): Promise<string> {
+    validateQuery(q, this.spec.dim, this.spec.metric, this.table);
+    if (q.scan !== 'exact') await this.ensureIndex();
+    const plan = recallPlan(this.table, this.spec.metric, this.spec.index, this.indexBuilt, q, this.ctx.iterativeScan);
+    const rows = await this.ctx.run('explain recall', this.table, () =>
+      this.ctx.client.transaction(async (tx) => {
+        for (const s of plan.settings) await tx.query(s);
+        return (await tx.query(`EXPLAIN (COSTS OFF) ${plan.sql}`, plan.params)).rows as Array<Record<string, string>>;
+      }),
+    );
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  }
+
+  /** Build the ANN index if the config has one and it does not exist yet. */
+  private async ensureIndex(): Promise<void> {
+    if (this.indexBuilt || this.spec.index.type === 'none') return;
+    const exists = await this.ctx.run('look up index', this.table, async () => {
+      const { rows } = await this.ctx.client.query('SELECT to_regclass(quote_ident($1)) IS NOT NULL AS e', [this.indexName]);
+      return rows[0].e as boolean;
+    });
+    if (exists) this.indexBuilt = true;
+    else await this.buildIndex();
+  }
+}

@@ -1,0 +1,43 @@
+import type { Metric } from '@memory-matrix/spec';
+
+/**
+ * pgvector native distance → canonical score (DESIGN.md "canonical score": cosine similarity
+ * for `cosine`, inner product for `ip`, negative Euclidean distance for `l2`; higher is more
+ * similar).
+ *
+ * Source: pgvector README, "Querying" and "Distances":
+ *   `<->` L2 distance, `<#>` negative inner product, `<=>` cosine distance;
+ *   "`<#>` returns the negative inner product since Postgres only supports ASC order index
+ *   scans on operators"; cosine distance is 1 − cosine similarity.
+ * - `cosine` (`<=>`): d → 1 − d
+ * - `ip`     (`<#>`): d → −d
+ * - `l2`     (`<->`, Euclidean, not squared): d → −d
+ *
+ * `d` is the float8 the operator returns (pgvector accumulates in float4, then widens). Plain
+ * arithmetic: NaN in gives NaN out, so nothing is hidden here. Same formula as
+ * `pgvectorToCanonical` in `@memory-matrix/spec` (scores.ts); kept local per STYLE.md item 8.
+ */
+export function pgvectorToCanonical(metric: Metric, d: number): number {
+  switch (metric) {
+    case 'cosine':
+      return 1 - d;
+    case 'ip':
+      return -d;
+    case 'l2':
+      return -d;
+  }
+}
+
+/** The pgvector distance operator of each metric (ascending = most similar first). */
+export const DISTANCE_OPERATOR: Record<Metric, '<=>' | '<#>' | '<->'> = {
+  cosine: '<=>',
+  ip: '<#>',
+  l2: '<->',
+};
+
+/** The operator class an HNSW / IVFFlat index needs so the metric's operator can use it. */
+export const OPERATOR_CLASS: Record<Metric, string> = {
+  cosine: 'vector_cosine_ops',
+  ip: 'vector_ip_ops',
+  l2: 'vector_l2_ops',
+};
