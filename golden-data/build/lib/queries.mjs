@@ -92,10 +92,11 @@ export function buildQueries(rows, tieGroups, held, rng) {
     q.push(query);
   }
   // Two thresholds on a tie group's vector: the whole group scores 1, the rest lies below.
-  for (const g of [1, 5]) {
-    const v = byId.get(tieGroups[g][0]).vector;
-    const t = thresholdInGap(sortedScores(rows, v), tieGroups[g].length, 2e-4);
-    q.push({ k: 10, purpose: 'threshold', minScore: t.minScore, note: `${t.kept} rows score ≥ minScore: tie group of ${tieGroups[g].length}`, vector: v });
+  for (const size of [3, 6]) {
+    const group = tieGroups.find((ids) => ids.length === size);
+    const v = byId.get(group[0]).vector;
+    const t = thresholdInGap(sortedScores(rows, v), size, 2e-4);
+    q.push({ k: 10, purpose: 'threshold', minScore: t.minScore, note: `${t.kept} rows score ≥ minScore: tie group of ${size}`, vector: v });
   }
   // One threshold that nothing reaches.
   const none = nextHeld();

