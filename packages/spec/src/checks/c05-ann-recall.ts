@@ -1,6 +1,6 @@
 import { compareHits, type Failure } from '../comparator';
 import { summarize } from '../stats';
-import { type CheckDefinition, failure } from './check';
+import { type CheckDefinition, type CheckOutcome, failure } from './check';
 
 /**
  * C05 ann-recall: with the cell's ANN index, recall@k of every golden query against the recorded
@@ -17,7 +17,7 @@ export const c05AnnRecall: CheckDefinition = {
     if (caps.annIndexes.length === 0) return 'capability: annIndexes';
     return null;
   },
-  async run(cell) {
+  async run(cell): Promise<CheckOutcome> {
     if (cell.config.index.type === 'none') {
       return { figures: { index: 'none' }, failures: [], notes: ['the cell builds no ANN index; every scan is exact'] };
     }

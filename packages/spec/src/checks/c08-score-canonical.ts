@@ -69,7 +69,7 @@ export const c08ScoreCanonical: CheckDefinition = {
     for (const q of every(cell.dataset.queries, 50)) {
       const hits = await collection.recall({ vector: q.vector, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
       for (const h of hits) {
-        const ref = cell.oracle.score(h.id, q.vector);
+        const ref = cell.oracle.score(h.id, q.vector) ?? Number.NaN;
         const d = Math.abs(h.score - ref);
         goldenMax = Math.max(goldenMax, Number.isNaN(d) ? Infinity : d);
         if (!(d <= tol)) {
