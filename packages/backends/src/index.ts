@@ -1,0 +1,12 @@
+/**
+ * @memory-matrix/backends: starts backend targets. One line per module; providers add theirs.
+ * Names must stay unique across modules (`export *` drops clashing names with a type error).
+ */
+export * from './types';
+export * from './embedded';
+export * from './catalog';
+export * from './container';
+export * from './images';
+export * from './providers';
+export * from './adapters';
+export * from './docker-status';
