@@ -1,4 +1,4 @@
-import type { Metric } from '@memory-matrix/spec';
+import { pgvectorToCanonical as specPgvectorToCanonical, type Metric } from '@memory-matrix/spec';
 
 /**
  * pgvector native distance → canonical score (DESIGN.md "canonical score": cosine similarity
@@ -13,20 +13,11 @@ import type { Metric } from '@memory-matrix/spec';
  * - `ip`     (`<#>`): d → −d
  * - `l2`     (`<->`, Euclidean, not squared): d → −d
  *
- * `d` is the float8 the operator returns (pgvector accumulates in float4, then widens). Plain
- * arithmetic: NaN in gives NaN out, so nothing is hidden here. Same formula as
- * `pgvectorToCanonical` in `@memory-matrix/spec` (scores.ts); kept local per STYLE.md item 8.
+ * `d` is the float8 the operator returns (pgvector accumulates in float4, then widens). The one
+ * implementation lives in `@memory-matrix/spec` (scores.ts) so every package uses the same
+ * formula; this module re-exports it next to the operators it belongs to (STYLE.md item 8).
  */
-export function pgvectorToCanonical(metric: Metric, d: number): number {
-  switch (metric) {
-    case 'cosine':
-      return 1 - d;
-    case 'ip':
-      return -d;
-    case 'l2':
-      return -d;
-  }
-}
+export const pgvectorToCanonical: (metric: Metric, nativeDistance: number) => number = specPgvectorToCanonical;
 
 /** The pgvector distance operator of each metric (ascending = most similar first). */
 export const DISTANCE_OPERATOR: Record<Metric, '<=>' | '<#>' | '<->'> = {

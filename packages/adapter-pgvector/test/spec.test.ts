@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { DEFAULT_TOLERANCES, loadGoldenDataset, parseExpectation, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { registerConformance, type TestBody, type TestRuntime } from '@memory-matrix/spec/src/conformance';
+import { createPgvectorStore, fromPGlite, PGVECTOR_CAPABILITIES, type PGliteLike } from '../src';
+import { ENGINES, openEngine } from './helpers/engines';
+
+/**
+ * The shared conformance suite (packages/spec) against this adapter on both PGlite engines, with
+ * the committed golden dataset and its oracle expectation. Index and tolerances are the catalog
+ * defaults from matrix/targets.yaml; the runner runs the same suite through the embedded provider.
+ */
+const root = path.resolve(__dirname, '..', '..', '..');
+const catalog = parse(readFileSync(path.join(root, 'matrix', 'targets.yaml'), 'utf8')) as {
+  defaults: { index: IndexConfig; tolerances?: Partial<Tolerances> };
+};
+const dataset = loadGoldenDataset(path.join(root, 'golden-data', 'agent-memories'));
+const expectationFile = path.join(dataset.dir, 'expected', 'oracle.jsonl');
+const expectation = parseExpectation(readFileSync(expectationFile, 'utf8'), expectationFile);
+
+/** jest's globals as the spec's TestRuntime (@types/jest's `test` does not accept `() => void | Promise<void>` as is). */
+const wrap = (fn: TestBody) => async () => {
+  await fn();
+};
+const jestRuntime: TestRuntime = {
+  describe,
+  beforeAll: (fn, t) => beforeAll(wrap(fn), t),
+  afterAll: (fn, t) => afterAll(wrap(fn), t),
+  test: Object.assign((name: string, fn: TestBody, t?: number) => test(name, wrap(fn), t), {
+    skip: (name: string, fn?: TestBody, t?: number) => test.skip(name, wrap(fn ?? (() => undefined)), t),
+  }),
+};
+
+for (const engine of ENGINES) {
+  let db: PGliteLike | undefined;
+  registerConformance(
+    jestRuntime,
+    { target: `pgvector@${engine} (adapter test)`, dataset: dataset.manifest.name, capabilities: PGVECTOR_CAPABILITIES },
+    async () => {
+      const pglite = await openEngine(engine);
+      db = pglite;
+      return {
+        target: `pgvector@${engine}`,
+        capabilities: PGVECTOR_CAPABILITIES,
+        tolerances: { ...DEFAULT_TOLERANCES, ...catalog.defaults.tolerances },
+        index: catalog.defaults.index,
+        dataset,
+        expectation,
+        connect: () => createPgvectorStore(fromPGlite(pglite)),
+      };
+    },
+    { teardown: async () => db?.close() },
+  );
+}
