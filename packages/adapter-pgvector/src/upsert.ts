@@ -32,7 +32,7 @@ interface Chunk {
 
 /**
  * Validate all `records`, keep the last occurrence of each id (one INSERT … ON CONFLICT cannot
- * touch a row twice, and "newest content wins" within a call too), split into chunks of at most
+ * touch a row twice, and "newest content wins" within a call too), sort by id, split into chunks of at most
  * MAX_BATCH rows / MAX_CHUNK_BYTES, and write them all in ONE transaction: all or nothing.
  * Round trips: BEGIN + one INSERT per chunk + COMMIT (5,000 × 384 → 5 INSERTs).
  */
@@ -42,10 +42,11 @@ export async function upsertRecords(ctx: StoreContext, table: string, spec: Coll
   if (records.length === 0) return;
   const last = new Map<string, number>();
   records.forEach((r, i) => last.set(r.id, i));
+  // Rows go in id order, so concurrent upserts over a pool lock rows in the same order (fewer deadlocks).
+  const rows = [...last.values()].map((i) => records[i]!).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const chunks: Chunk[] = [];
   let cur: Chunk | undefined;
-  records.forEach((r, i) => {
-    if (last.get(r.id) !== i) return;
+  rows.forEach((r) => {
     const row = [r.id, r.namespace, r.kind, r.text, r.createdAt, JSON.stringify(r.metadata), vectorToLiteral(r.embedding)];
     const bytes = row.reduce((n, s) => n + s.length, 0);
     if (!cur || cur.columns[0]!.length >= MAX_BATCH || (cur.bytes + bytes > MAX_CHUNK_BYTES && cur.columns[0]!.length > 0)) {

@@ -219,6 +219,10 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
     expect(err).toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(new RegExp(`^pgvector: upsert .* on table mm_${name} failed: .*short_text.*SQLSTATE 23514`)) });
     expect(err.cause).toBeDefined();
     expect(await coll.count()).toBe(0);
+    // 2,500 rows = three INSERT chunks in one transaction; the bad row is in the last one
+    const many = Array.from({ length: 2500 }, (_, i) => record(`r${String(i).padStart(4, '0')}`, vec([1, i]), { text: i === 2400 ? 'too long' : 'ok' }));
+    await expect(coll.upsert(many)).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(/upsert of 2500 records in 3 chunk\(s\)/) });
+    expect(await coll.count()).toBe(0);
     const s = await newStore();
     const c2 = await s.openCollection(name);
     await s.close();
