@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_TOLERANCES, loadGoldenDataset, parseExpectation, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
-import { registerConformance, type TestBody, type TestRuntime } from '@memory-matrix/spec/src/conformance';
+import { registerConformance, type TestRuntime } from '@memory-matrix/spec';
 import { createPgvectorStore, fromPGlite, PGVECTOR_CAPABILITIES, type PGliteLike } from '../src';
 import { ENGINES, openEngine } from './helpers/engines';
 
@@ -19,18 +19,7 @@ const dataset = loadGoldenDataset(path.join(root, 'golden-data', 'agent-memories
 const expectationFile = path.join(dataset.dir, 'expected', 'oracle.jsonl');
 const expectation = parseExpectation(readFileSync(expectationFile, 'utf8'), expectationFile);
 
-/** jest's globals as the spec's TestRuntime (@types/jest's `test` does not accept `() => void | Promise<void>` as is). */
-const wrap = (fn: TestBody) => async () => {
-  await fn();
-};
-const jestRuntime: TestRuntime = {
-  describe,
-  beforeAll: (fn, t) => beforeAll(wrap(fn), t),
-  afterAll: (fn, t) => afterAll(wrap(fn), t),
-  test: Object.assign((name: string, fn: TestBody, t?: number) => test(name, wrap(fn), t), {
-    skip: (name: string, fn?: TestBody, t?: number) => test.skip(name, wrap(fn ?? (() => undefined)), t),
-  }),
-};
+const jestRuntime: TestRuntime = { describe, test, beforeAll, afterAll };
 
 for (const engine of ENGINES) {
   let db: PGliteLike | undefined;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_TOLERANCES, MemoryMatrixError, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { DEFAULT_TOLERANCES, MemoryMatrixError, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { adapterCapabilities } from './adapters';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 
@@ -31,7 +32,7 @@ const offlineSchema = z
     env: z.record(z.string()).default({}),
     cmd: z.array(z.string()).optional(),
   })
-  .passthrough();
+  .strict();
 
 const targetSchema = z
   .object({
@@ -44,9 +45,11 @@ const targetSchema = z
     expect: z.record(z.string()).default({}),
     index: indexSchema.optional(),
     tolerances: tolerancesSchema.partial().optional(),
+    /** Overrides of the adapter's declared capabilities for this target (e.g. no vectors on redis@7.0). */
+    capabilities: z.record(z.unknown()).optional(),
     note: z.string().optional(),
   })
-  .passthrough();
+  .strict();
 
 const profileSchema = z.object({
   description: z.string().default(''),
@@ -68,11 +71,13 @@ export type OfflineRecipe = z.infer<typeof offlineSchema>;
 export type Profile = z.infer<typeof profileSchema>;
 
 /** A catalog target with defaults applied: `name` is `backend@version`. */
-export interface ResolvedTarget extends TargetEntry {
+export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities'> {
   name: string;
   version: string;
   index: IndexConfig;
   tolerances: Tolerances;
+  /** The adapter's declared capabilities with the catalog's overrides applied. */
+  capabilities: Capabilities;
 }
 
 /** The parsed target catalog (matrix/targets.yaml). */
@@ -117,6 +122,7 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       version,
       index: t.index ?? c.defaults.index,
       tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances, ...t.tolerances },
+      capabilities: { ...adapterCapabilities(t.backend), ...(t.capabilities as Partial<Capabilities> | undefined) },
     });
   }
   const profiles = new Map(Object.entries(c.profiles));

@@ -35,7 +35,7 @@ export function computeOracleExpectation(dataset: GoldenDataset, tieEpsilon: num
     return { query: q.id, k: q.k, matching: r.matching, hits: r.hits };
   });
   return serializeExpectation(
-    { kind: 'memory-matrix-expectation', version: 1, dataset: m.name, datasetSha256: dataset.datasetSha256, source: 'oracle', metric: m.metric, tieEpsilon },
+    { dataset: m.name, datasetSha256: dataset.datasetSha256, source: 'oracle', metric: m.metric, tieEpsilon },
     entries,
   );
 }

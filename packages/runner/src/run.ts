@@ -6,7 +6,10 @@ import {
   registerConformance,
   selectChecks,
   type CellConfig,
+  type CheckDefinition,
   type CheckResult,
+  type ResultSink,
+  type TestRuntime,
   type GoldenDataset,
   type LiveCell,
 } from '@memory-matrix/spec';
@@ -96,8 +99,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const dataset = loadGoldenDataset(datasetDir(opts.dataset));
     const m = dataset.manifest;
     report.dataset = { name: m.name, version: String(m.version), sha256: dataset.datasetSha256, dir: path.relative(REPO_ROOT, dataset.dir) || dataset.dir, memories: dataset.memories.length, queries: dataset.queries.length, dim: m.dim, metric: m.metric };
-    const tieEpsilon = Math.max(0, ...targets.map((t) => t.tolerances.tieEpsilon));
-    const exp = loadExpectation(dataset, { update: opts.updateGolden, tieEpsilon: targets[0]?.tolerances.tieEpsilon ?? tieEpsilon });
+    // The recorded expectation carries the boundary tie group of the widest tieEpsilon in the catalog.
+    const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
+    const exp = loadExpectation(dataset, { update: opts.updateGolden, tieEpsilon });
     report.expectation = { file: path.relative(REPO_ROOT, exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
     if (opts.updateGolden) out(`recorded ${exp.expectation.entries.length} oracle expectations in ${report.expectation.file}`);
 
@@ -121,32 +125,22 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       const entry: { report: CellReport; live?: LiveCell } = { report: cell };
       cells.set(target.name, entry);
       report.cells.push(cell);
-      let backend: StartedBackend | undefined;
-      registerConformance(
-        rt,
-        { target: target.name, dataset: m.name, capabilities: capabilitiesOf(target) },
-        async () => {
-          const s0 = performance.now();
-          progress.log(`${target.name}: starting (${target.provider})…`);
-          backend = await startTarget(target, { runId: runIdOf(startedAt) });
+      registerTargetCell(rt, target, dataset, exp.expectation, {
+        runId: runIdOf(startedAt),
+        checks,
+        log: (l) => progress.log(l),
+        progress: (phase, done, total) => progress.update(target.name, phase, done, total),
+        onStarted: (backend, startMs) => {
           started.push(backend);
-          cell.timings.startMs = performance.now() - s0;
+          cell.timings.startMs = startMs;
           cell.serverVersion = backend.info.serverVersion;
           cell.components = backend.info.components;
           cell.image = backend.info.image ?? null;
           cell.imageId = backend.info.imageId ?? null;
-          progress.log(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}${Object.entries(backend.info.components).map(([k, v]) => `, ${k} ${v}`).join('')} (${Math.round(cell.timings.startMs)} ms)`);
-          return cellConfig(target, dataset, exp.expectation, backend, (phase, done, total) => progress.update(target.name, phase, done, total));
         },
-        {
-          checks,
-          sink: { record: (r: CheckResult) => cell.checks.push(r) },
-          onCellReady: (live) => (entry.live = live),
-          teardown: async () => {
-            if (backend) await backend.stop();
-          },
-        },
-      );
+        sink: { record: (r: CheckResult) => cell.checks.push(r) },
+        onCellReady: (live) => (entry.live = live),
+      });
     }
     const result = await rt.run((t) => progress.log(`${t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○'} ${t.suite} › ${t.title}${t.status === 'failed' && t.error && !('result' in t.error) ? ` — ${t.error.message.split('\n')[0]}` : ''}`));
     progress.stop();
@@ -201,30 +195,68 @@ function finish(report: MatrixReport, dir: string, t0: number): void {
   }
 }
 
-function runIdOf(d: Date): string {
-  return `${d.toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${process.pid}`;
+/** Hooks of `registerTargetCell`. */
+export interface TargetCellHooks {
+  runId: string;
+  checks?: readonly CheckDefinition[];
+  log?: (line: string) => void;
+  progress?: CellConfig['progress'];
+  onStarted?: (backend: StartedBackend, startMs: number) => void;
+  sink?: ResultSink;
+  onCellReady?: (cell: LiveCell) => void;
 }
 
-/** Capabilities the adapter of a target declares (known before the backend starts). */
-function capabilitiesOf(target: ResolvedTarget) {
-  return target.capabilities;
-}
-
-function cellConfig(
+/**
+ * Register one catalog target as a conformance cell: the backend is started in the suite's
+ * `beforeAll` through its provider (startTarget) and stopped in `afterAll`, after the cell has
+ * dropped what it created. The runner and the jest suites (packages/runner/test) both call this,
+ * so `pnpm matrix` and `pnpm test` run the same checks the same way.
+ */
+export function registerTargetCell(
+  rt: TestRuntime,
   target: ResolvedTarget,
   dataset: GoldenDataset,
   expectation: CellConfig['expectation'],
-  backend: StartedBackend,
-  progress: CellConfig['progress'],
-): CellConfig {
-  return {
-    target: target.name,
-    capabilities: target.capabilities,
-    tolerances: target.tolerances,
-    index: target.index,
-    dataset,
-    expectation,
-    connect: () => backend.connect(),
-    progress,
-  };
+  hooks: TargetCellHooks,
+): void {
+  let backend: StartedBackend | undefined;
+  registerConformance(
+    rt,
+    { target: target.name, dataset: dataset.manifest.name, capabilities: target.capabilities },
+    async () => {
+      const s0 = performance.now();
+      hooks.log?.(`${target.name}: starting (${target.provider})…`);
+      backend = await startTarget(target, { runId: hooks.runId });
+      const startMs = performance.now() - s0;
+      hooks.onStarted?.(backend, startMs);
+      const comps = Object.entries(backend.info.components).map(([k, v]) => `, ${k} ${v}`).join('');
+      hooks.log?.(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}${comps} (${Math.round(startMs)} ms)`);
+      const b = backend;
+      return {
+        target: target.name,
+        capabilities: target.capabilities,
+        tolerances: target.tolerances,
+        index: target.index,
+        dataset,
+        expectation,
+        connect: () => b.connect(),
+        progress: hooks.progress,
+      };
+    },
+    {
+      checks: hooks.checks,
+      sink: hooks.sink,
+      onCellReady: hooks.onCellReady,
+      teardown: async () => {
+        const b = backend;
+        backend = undefined;
+        if (b) await b.stop();
+      },
+    },
+  );
+}
+
+/** A run id: start instant and pid, e.g. `20261130193000-1234`. */
+export function runIdOf(d: Date): string {
+  return `${d.toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${process.pid}`;
 }

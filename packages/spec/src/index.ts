@@ -9,3 +9,5 @@ export * from './stats';
 export * from './comparator';
 export * from './expectation';
 export * from './golden';
+export * from './conformance';
+export * from './checks';

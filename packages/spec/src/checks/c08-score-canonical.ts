@@ -54,11 +54,14 @@ export const c08ScoreCanonical: CheckDefinition = {
           failures.push(failure(cell, 'score', `${metric}: probe ${id} missing from top-5 of query e0`, { id, expected: want, actual: null }));
           continue;
         }
-        const d = Math.abs(hit.score - want);
+        // The probes are float32, so the float64 reference of diag differs from the exact 1/√2 by
+        // ~1e-8 (float32 rounding of 1/√2): the hand value must agree with the reference to 1e-7,
+        // and the backend's score with both within the target's tolerance.
+        const d = Math.max(Math.abs(hit.score - ref), Math.abs(hit.score - want));
         maxDelta = Math.max(maxDelta, d);
-        if (!(d <= tol) || Math.abs(ref - want) > 1e-12) {
+        if (!(d <= tol) || !(Math.abs(ref - want) <= 1e-7)) {
           failures.push(
-            failure(cell, 'score', `${metric}: probe ${id} canonical score ${hit.score}, expected ${want} (|Δ| ${d.toExponential(2)} > ${tol})`, { id, expected: want, actual: hit.score }),
+            failure(cell, 'score', `${metric}: probe ${id} canonical score ${hit.score}, expected ${want} (float64 reference ${ref}; |Δ| ${d.toExponential(2)}, tolerance ${tol})`, { id, expected: want, actual: hit.score }),
           );
         }
       }

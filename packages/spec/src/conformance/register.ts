@@ -54,7 +54,7 @@ export function registerConformance(
       const missing = check.requires(cellName.capabilities);
       if (missing) {
         options.sink?.record({ id: check.id, name: check.name, status: 'skipped', skipReason: missing, figures: {}, failures: [], notes: [], durationMs: 0 });
-        rt.test.skip(checkTitle(check, missing), () => undefined);
+        rt.test.skip(checkTitle(check, missing), async () => undefined);
         continue;
       }
       rt.test(

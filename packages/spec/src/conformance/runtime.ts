@@ -3,7 +3,8 @@
  * jest's globals satisfy it structurally; the runner supplies its own small implementation so the
  * same checks run under `pnpm test` and `pnpm matrix`.
  */
-export type TestBody = () => Promise<void> | void;
+/** Always async, so jest's `ProvidesCallback` accepts it as is. */
+export type TestBody = () => Promise<void>;
 
 export interface TestFunction {
   (name: string, fn: TestBody, timeoutMs?: number): void;

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import path from 'node:path';
+import { runMatrix } from './run';
+import { TOOL_VERSION } from './version';
+
+const collect = (v: string, acc: string[]): string[] => [...acc, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+
+/**
+ * The `memory-matrix` CLI (`pnpm matrix …`). Exit status: 0 all checks pass, 1 a check failed,
+ * 2 the run could not be carried out (bad arguments, unknown target, bad golden data, a backend
+ * that would not start). Usage errors print the problem and `--help` hint on stderr.
+ */
+export function buildProgram(): Command {
+  const program = new Command('memory-matrix')
+    .description('Conformance and regression matrix for LLM/agent memory stores')
+    .version(TOOL_VERSION)
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+
+  program
+    .command('run', { isDefault: true })
+    .description('run the checks on each target against the golden dataset and its oracle expectation')
+    .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated), e.g. pgvector@pglite-pg18').argParser(collect).default([]))
+    .option('-p, --profile <name>', 'profile from matrix/targets.yaml, used when no --backend is given', 'default')
+    .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
+    .option('-r, --report-dir <dir>', 'where report.json, junit.xml and report.md go', 'matrix-report')
+    .option('--update-golden', 're-record the oracle expectation before running (without it a missing expectation is an error)', false)
+    .option('--shard <i/n>', 'run only shard i of n (cells split deterministically by target name)')
+    .addOption(new Option('-c, --check <id>', 'run only these checks (C03 or topk-exact; repeatable)').argParser(collect).default([]))
+    .action(async (o: { backend: string[]; profile: string; dataset: string; reportDir: string; updateGolden: boolean; shard?: string; check: string[] }) => {
+      const report = await runMatrix({
+        backends: o.backend,
+        profile: o.profile,
+        dataset: o.dataset,
+        reportDir: path.resolve(o.reportDir),
+        updateGolden: o.updateGolden,
+        shard: o.shard,
+        checks: o.check,
+        argv: process.argv.slice(2),
+      });
+      process.exitCode = report.exitCode;
+    });
+  return program;
+}
+
+/** Entry point: parse, run, map usage errors to exit 2. */
+export async function main(argv = process.argv): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
+      return;
+    }
+    process.stderr.write(`memory-matrix: ${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = 2;
+  }
+}
+
+if (require.main === module) void main();
