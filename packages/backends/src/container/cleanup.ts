@@ -16,9 +16,11 @@ export interface ProjectContainer {
   state: string;
   /** Container name. */
   name: string;
+  /** Value of `memory-matrix.pid`: the process that started it (NaN when missing). */
+  pid: number;
 }
 
-const FORMAT = `{{.ID}}\t{{.Label "${CONTAINER_LABELS.run}"}}\t{{.Label "${CONTAINER_LABELS.target}"}}\t{{.State}}\t{{.Names}}`;
+const FORMAT = `{{.ID}}\t{{.Label "${CONTAINER_LABELS.run}"}}\t{{.Label "${CONTAINER_LABELS.target}"}}\t{{.State}}\t{{.Names}}\t{{.Label "${CONTAINER_LABELS.pid}"}}`;
 
 /** Label conditions for one run, or for the whole project when `runId` is undefined. */
 function runConditions(runId?: string): string[] {
@@ -39,19 +41,43 @@ export async function listRunContainers(runId?: string): Promise<ProjectContaine
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => {
-      const [id = '', run = '', target = '', state = '', name = ''] = l.split('\t');
-      return { id, runId: run, target, state, name };
+      const [id = '', run = '', target = '', state = '', name = '', pid = ''] = l.split('\t');
+      return { id, runId: run, target, state, name, pid: pid === '' ? NaN : Number(pid) };
     });
 }
 
 /**
- * Force-removes (with anonymous volumes) the containers of run `runId`, or every container of the
- * project when `runId` is undefined: call it at the start of a run to clear what a crashed run
- * left. Resolves with what was removed. Throws `TARGET_UNAVAILABLE` when no engine answers or
- * `docker rm` fails (message names the containers).
+ * True when `pid` names a running process on this machine (signal 0 probe; EPERM also means it
+ * exists). With a remote Docker daemon the label's pid belongs to another machine; a false
+ * "alive" then only keeps a container, it never removes one that is in use.
  */
-export async function removeRunContainers(runId?: string): Promise<ProjectContainer[]> {
-  const found = await listRunContainers(runId);
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Force-removes (with anonymous volumes) containers of this project and resolves with what was
+ * removed.
+ * - `runId` given: every container of that run.
+ * - `runId` undefined (start of a run: clear what a crashed run left): every container of the
+ *   project whose starting process (`memory-matrix.pid`) is no longer alive on this machine;
+ *   containers of live processes (a parallel run, a sibling jest worker, this process) are kept
+ *   unless `opts.includeLiveOwners` is true.
+ * Throws `TARGET_UNAVAILABLE` when no engine answers or `docker rm` fails (message names the
+ * containers).
+ */
+export async function removeRunContainers(
+  runId?: string,
+  opts: { includeLiveOwners?: boolean } = {},
+): Promise<ProjectContainer[]> {
+  let found = await listRunContainers(runId);
+  if (runId === undefined && !opts.includeLiveOwners) found = found.filter((c) => !processAlive(c.pid));
   if (found.length === 0) return [];
   const r = await execStreaming(dockerBin(), ['rm', '-f', '-v', ...found.map((c) => c.id)], { timeoutMs: 60_000 });
   // A container that vanished between ps and rm ("No such container") is already what we want.

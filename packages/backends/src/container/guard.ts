@@ -6,9 +6,12 @@ import { removeContainersSync } from './cleanup';
  * be pulled), so this process removes what it started:
  * - on normal exit and on a crash (`exit` fires after an uncaught exception too);
  * - on SIGINT / SIGTERM: removes, then re-raises the signal so the process dies of it (exit
- *   status 130 / 143 in a shell). When other listeners for that signal exist (e.g. a CLI that
- *   writes partial reports), it does not re-raise; it sets `process.exitCode = 128 + n` and
- *   leaves ending the process to them.
+ *   status 130 / 143 in a shell); if another listener swallows the re-raised signal, the process
+ *   exits with 128 + n one second later. A caller that must finish work first (a CLI writing
+ *   partial reports) installs the guard with `{ exitOnSignal: false }` and exits itself; the
+ *   containers are removed all the same.
+ *   (Re-raising is what also lets `signal-exit`, loaded by testcontainers' dependencies, pass
+ *   the signal on: it only acts when it is the last listener.)
  * Removal is synchronous (`docker rm -f`), the only thing an `exit` handler can do. It covers the
  * ids registered here and every container labelled with one of this process's run ids *and* this
  * pid — which also catches a container created but not yet registered when the signal came.
@@ -18,6 +21,7 @@ const live = new Map<string, string>(); // container id → target (for messages
 const runIds = new Set<string>();
 let installed = false;
 let removing = false;
+let exitOnSignal = true;
 
 const SIGNALS: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 2, SIGTERM: 15 };
 
@@ -40,16 +44,19 @@ function onExit(): void {
 
 function onSignal(signal: NodeJS.Signals): void {
   removeAllSync(signal);
+  if (!exitOnSignal) return; // the caller owns the exit
   uninstallGuard();
-  if (process.listenerCount(signal) === 0) {
-    process.kill(process.pid, signal); // default action now: die of the signal
-  } else {
-    process.exitCode = 128 + (SIGNALS[signal as keyof typeof SIGNALS] ?? 0);
-  }
+  process.kill(process.pid, signal); // default action once nobody else listens
+  // Someone else listens and did not end the process: end it as the shell would report it.
+  setTimeout(() => process.exit(128 + (SIGNALS[signal as keyof typeof SIGNALS] ?? 0)), 1_000).unref();
 }
 
-/** Installs the exit/signal handlers once per process (idempotent). */
-export function installGuard(): void {
+/**
+ * Installs the exit/signal handlers once per process (idempotent). `exitOnSignal` (default
+ * true) ends the process after cleanup on SIGINT / SIGTERM; false only cleans up.
+ */
+export function installGuard(opts: { exitOnSignal?: boolean } = {}): void {
+  if (opts.exitOnSignal !== undefined) exitOnSignal = opts.exitOnSignal;
   if (installed) return;
   installed = true;
   process.on('exit', onExit);

@@ -1,6 +1,6 @@
 /** Container provider: starts catalog targets from local images with testcontainers; labels, cleanup, exit guard. */
 export { startContainer, startTimeoutScale, type ContainerStartSpec, type StartedContainer } from './start';
-export { listRunContainers, removeRunContainers, type ProjectContainer } from './cleanup';
+export { listRunContainers, processAlive, removeRunContainers, type ProjectContainer } from './cleanup';
 export { CONTAINER_LABELS, containerLabels } from './labels';
 export { installGuard, uninstallGuard, liveContainerIds } from './guard';
 export { Semaphore, startParallelism } from './semaphore';

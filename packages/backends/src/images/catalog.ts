@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { validateRecipe, type ImageRecipe } from './recipe';
@@ -70,16 +70,17 @@ export function parseContainerTarget(name: string, entry: unknown, where: string
 }
 
 /**
- * Reads container target `name` from the first of `files` that lists it. A `.yaml` file is read
+ * Reads container target `name` (synchronously: test files decide skips at load time) from the
+ * first of `files` that lists it. A `.yaml` file is read
  * as a catalog (`targets.<name>`); a `.md` file contributes the `targets:` maps of its ```yaml
  * fences (how matrix/images.md proposes entries before they are merged into the catalog).
  * Throws `UNKNOWN_TARGET` when no file lists it, `INVALID_INPUT` when the entry is malformed.
  */
-export async function readContainerTarget(name: string, files: string[]): Promise<ContainerTargetEntry> {
+export function readContainerTarget(name: string, files: string[]): ContainerTargetEntry {
   for (const file of files) {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = readFileSync(file, 'utf8');
     } catch {
       continue; // a missing file is simply not a source
     }
