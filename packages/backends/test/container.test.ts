@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { hasCode } from '@memory-matrix/spec';
-import { listRunContainers, removeRunContainers, startContainer, type StartedContainer } from '../src/container';
+import { listRunContainers, removeRunContainers, Semaphore, startContainer, type StartedContainer } from '../src/container';
+import type { StartedBackend } from '../src/types';
 import { readContainerTarget, recipeTag, type ContainerTargetEntry } from '../src/images';
 
 const REPO = resolve(__dirname, '../../..');
@@ -31,6 +32,31 @@ if (missing && process.env.CI === 'true') {
   });
 }
 
+describe('Semaphore (bounded parallel start)', () => {
+  test('never more than `limit` holders; a rejection releases its slot; FIFO hand-over', async () => {
+    const sem = new Semaphore(2);
+    let active = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const task = (i: number) =>
+      sem.run(async () => {
+        active++;
+        peak = Math.max(peak, active);
+        await new Promise((r) => setTimeout(r, 10));
+        active--;
+        order.push(i);
+        if (i === 1) throw new Error('task 1 fails');
+        return i;
+      });
+    const results = await Promise.allSettled([0, 1, 2, 3, 4].map(task));
+    expect(peak).toBe(2);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(sem.inUse).toBe(0);
+    expect(order.slice(0, 2).sort()).toEqual([0, 1]);
+    expect(() => new Semaphore(0)).toThrow(RangeError);
+  });
+});
+
 function specFor(t: ContainerTargetEntry, runId = RUN) {
   return { target: t.name, image: recipeTag(t.offline), kind: 'postgres' as const, runId, expect: t.expect, startTimeoutMs: t.start.timeoutMs };
 }
@@ -46,7 +72,8 @@ function specFor(t: ContainerTargetEntry, runId = RUN) {
       for (const [i, c] of started.entries()) {
         const t = TARGETS[i]!;
         console.log(`${t.name}: ready in ${c.startMs} ms from ${c.info.image}; ${JSON.stringify(c.info.components)}`);
-        expect(c.provider).toBe('container');
+        const asBackend: StartedBackend = c; // the provider's handle is a StartedBackend (compile-time check)
+        expect(asBackend.provider).toBe('container');
         expect(c.info.imageId).toMatch(/^sha256:[0-9a-f]{64}$/);
         expect(c.info.serverVersion).toMatch(new RegExp(`^PostgreSQL ${t.expect.postgres}\\.`));
         expect(c.info.components.pgvector).toBe(t.expect.pgvector);
@@ -73,19 +100,20 @@ function specFor(t: ContainerTargetEntry, runId = RUN) {
     await started[0]!.stop(); // idempotent
   });
 
-  test('connect() gives a pgvector store on the container', async () => {
+  test('connect() gives a new pgvector store each call; stop() closes stores left open', async () => {
     const c = await startContainer(specFor(TARGETS[0]!));
     try {
-      const store = await c.connect();
-      try {
-        expect(store.adapter).toBe('pgvector');
-        expect((await store.serverInfo()).components.pgvector).toBe(TARGETS[0]!.expect.pgvector);
-      } finally {
-        await store.close();
-      }
+      const a = await c.connect();
+      const b = await c.connect();
+      expect(a).not.toBe(b);
+      expect(a.adapter).toBe('pgvector');
+      expect((await a.serverInfo()).components.pgvector).toBe(TARGETS[0]!.expect.pgvector);
+      await a.close();
+      await b.serverInfo(); // leaves an idle pooled connection open across stop()
     } finally {
       await c.stop();
     }
+    await new Promise((r) => setTimeout(r, 200)); // an unhandled pool 'error' would surface here
     expect(await listRunContainers(RUN)).toEqual([]);
   });
 

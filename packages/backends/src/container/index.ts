@@ -4,4 +4,4 @@ export { listRunContainers, processAlive, removeRunContainers, type ProjectConta
 export { CONTAINER_LABELS, containerLabels } from './labels';
 export { installGuard, uninstallGuard, liveContainerIds } from './guard';
 export { Semaphore, startParallelism } from './semaphore';
-export { pgConnectionString, versionMatches, type PgConnection, type PgVersions } from './postgres';
+export { pgConnectionString, type PgConnection, type PgVersions } from './postgres';

@@ -80,11 +80,3 @@ export async function readPgVersions(c: PgConnection, where: string): Promise<Pg
     throw new MemoryMatrixError('BACKEND_ERROR', `${where}: reading server versions failed: ${(err as Error).message}`, { cause: err });
   }
 }
-
-/**
- * True when `actual` equals `expected` or starts with it followed by `.` (so `17` matches
- * `17.12`, `0.8` matches `0.8.0`, but `1` does not match `17.12`).
- */
-export function versionMatches(actual: string, expected: string): boolean {
-  return actual === expected || actual.startsWith(`${expected}.`);
-}

@@ -6,7 +6,8 @@ import { dockerBin, dockerEngine, inspectImage } from '../images/docker';
 import { execStreaming } from '../images/exec';
 import { registerContainer, registerRun, unregisterContainer } from './guard';
 import { containerLabels } from './labels';
-import { pgConnectionString, readPgVersions, versionMatches, waitForPgQuery, type PgConnection } from './postgres';
+import { checkExpected } from '../embedded/versions';
+import { pgConnectionString, readPgVersions, waitForPgQuery, type PgConnection } from './postgres';
 import { Semaphore, startParallelism } from './semaphore';
 
 /** What to start: one catalog target from a locally built image. */
@@ -49,7 +50,10 @@ export interface StartedContainer {
   startMs: number;
   /** A new pgvector store over a new pool each call; the store's `close()` ends the pool. */
   connect(): Promise<MemoryStore>;
-  /** Stops (SIGINT: fast shutdown, 10 s grace) and removes the container and its volumes. Idempotent. */
+  /**
+   * Closes the stores `connect()` opened that are still open, then stops (SIGINT: fast shutdown,
+   * 10 s grace) and removes the container and its volumes. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -158,12 +162,7 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
   try {
     await waitForPgQuery(connection, deadline, where);
     versions = await readPgVersions(connection, where);
-    for (const [component, want] of Object.entries(spec.expect ?? {})) {
-      const got = versions.components[component];
-      if (got === undefined || !versionMatches(got, want)) {
-        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: expected ${component} ${want}, server reports ${got ?? 'none'}`);
-      }
-    }
+    checkExpected(versions.components, spec.expect, where); // same rule as the embedded provider
   } catch (err) {
     const logs = await lastLogLines(id);
     await forceRemove(id);
@@ -172,6 +171,7 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
   }
   const startMs = Date.now() - t0;
   let stopping: Promise<void> | undefined;
+  const stores = new Set<MemoryStore>();
   return {
     provider: 'container',
     target: spec.target,
@@ -181,10 +181,24 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
     info: { serverVersion: versions.server, components: versions.components, image: spec.image, imageId },
     startMs,
     async connect() {
-      return createPgvectorStore(fromPgPool(new Pool({ ...connection, max: 4 })));
+      const pool = new Pool({ ...connection, max: 4 });
+      // An idle pooled client whose server went away (container stopped) emits 'error' on the
+      // pool; unhandled, that would crash the process. Queries in flight still reject.
+      pool.on('error', () => undefined);
+      let store: MemoryStore;
+      try {
+        store = await createPgvectorStore(fromPgPool(pool));
+      } catch (err) {
+        await pool.end().catch(() => undefined);
+        throw err;
+      }
+      stores.add(store);
+      return store;
     },
     stop() {
       stopping ??= (async () => {
+        await Promise.allSettled([...stores].map((s) => s.close())); // close() is idempotent
+        stores.clear();
         try {
           await started.stop({ remove: true, removeVolumes: true, timeout: 10_000 });
         } catch (err) {
