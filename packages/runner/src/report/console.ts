@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { fmt, headlineMaxDelta, headlineRecall } from './figures';
+import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
 import type { MatrixReport } from './model';
 
 /**
@@ -12,7 +12,11 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
   const cells = report.cells;
   const out: string[] = [];
   if (cells.length) {
-    const table = new Table({ head: ['check', ...cells.map((x) => x.target)], style: { head: [], border: [] } });
+    const table = new Table({
+      head: ['check', ...cells.map((x) => x.target)],
+      style: { head: [], border: [] },
+      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    });
     const ids = [...new Map(cells.flatMap((x) => x.checks.map((k) => [k.id, `${k.id} ${k.name}`] as const))).entries()];
     for (const [id, title] of ids) {
       table.push([
@@ -26,7 +30,8 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
         }),
       ]);
     }
-    table.push(['recall@10', ...cells.map((x) => fmt(headlineRecall(x)))]);
+    table.push(['recall@10 (mean)', ...cells.map((x) => fmt(headlineRecall(x)))]);
+    table.push(['recall@10 (worst query)', ...cells.map((x) => fmt(headlineRecallMin(x)))]);
     table.push(['max |Δscore|', ...cells.map((x) => fmt(headlineMaxDelta(x)))]);
     table.push(['server', ...cells.map((x) => (x.components.postgres ? `pg ${x.components.postgres} / pgvector ${x.components.pgvector ?? '?'}` : (x.serverVersion ?? '–')))]);
     out.push(table.toString());

@@ -9,6 +9,15 @@ export function headlineRecall(cell: CellReport): number | null {
   return null;
 }
 
+/** The worst single query's recall@k of the same check as `headlineRecall`. */
+export function headlineRecallMin(cell: CellReport): number | null {
+  for (const id of ['C05', 'C03']) {
+    const v = cell.checks.find((c) => c.id === id && c.status !== 'skipped')?.figures.recallAtKMin;
+    if (typeof v === 'number') return v;
+  }
+  return null;
+}
+
 /** Max |Δscore| over the checks that measure it (C03, C05, C08). */
 export function headlineMaxDelta(cell: CellReport): number | null {
   let max: number | null = null;

@@ -1,4 +1,4 @@
-import { fmt, glyph, headlineMaxDelta, headlineRecall } from './figures';
+import { fmt, glyph, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
 import type { MatrixReport } from './model';
 
 const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -25,7 +25,8 @@ export function renderMarkdown(report: MatrixReport): string {
         return r ? glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '') : '–';
       }).join(' | ')} |`);
     }
-    lines.push(`| recall@10 | ${cells.map((c) => fmt(headlineRecall(c))).join(' | ')} |`);
+    lines.push(`| recall@10 (mean) | ${cells.map((c) => fmt(headlineRecall(c))).join(' | ')} |`);
+    lines.push(`| recall@10 (worst query) | ${cells.map((c) => fmt(headlineRecallMin(c))).join(' | ')} |`);
     lines.push(`| max \\|Δscore\\| | ${cells.map((c) => fmt(headlineMaxDelta(c))).join(' | ')} |`, '');
     lines.push('| target | provider | server | components | image | index |', '|---|---|---|---|---|---|');
     for (const c of cells) {
