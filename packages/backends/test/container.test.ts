@@ -81,6 +81,8 @@ function specFor(t: ContainerTargetEntry, runId = RUN) {
         // Published on loopback only.
         const port = spawnSync('docker', ['port', c.containerId, '5432/tcp'], { encoding: 'utf8' }).stdout.trim();
         expect(port).toBe(`127.0.0.1:${c.connection.port}`);
+        const shm = spawnSync('docker', ['inspect', '--format', '{{.HostConfig.ShmSize}}', c.containerId], { encoding: 'utf8' }).stdout.trim();
+        expect(Number(shm)).toBe(1024 ** 3); // room for parallel HNSW builds
         const pg = new Client(c.connection);
         await pg.connect();
         try {

@@ -59,6 +59,7 @@ export interface StartedContainer {
 
 const PG_PORT = 5432;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
+const SHM_BYTES = 1024 ** 3;
 let slots: Semaphore | undefined;
 
 /** `MM_START_TIMEOUT_SCALE` (positive number), default 1: multiplies every start deadline. */
@@ -140,6 +141,11 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
   const gc = new GuardedContainer(spec.image, spec.target)
     .loopbackPort(PG_PORT)
     .stopWithSigint()
+    // Docker's default /dev/shm is 64 MiB; Postgres' dynamic shared memory lives there, and
+    // pgvector's parallel HNSW build sizes it from maintenance_work_mem (64 MB by default), which
+    // fails with "could not resize shared memory segment" (pgvector/pgvector#453, README "Docker").
+    // tmpfs only uses what is written, so a 1 GiB cap costs nothing up front.
+    .withSharedMemorySize(SHM_BYTES)
     .withLabels(containerLabels(spec.runId, spec.target))
     .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/))
     .withStartupTimeout(timeoutMs);
