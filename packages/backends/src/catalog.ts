@@ -31,8 +31,12 @@ const offlineSchema = z
     setup: z.array(z.string()).default([]),
     env: z.record(z.string()).default({}),
     cmd: z.array(z.string()).optional(),
+    expose: z.array(z.number().int()).optional(),
+    mirror: z.string().optional(),
   })
   .strict();
+
+const startSchema = z.object({ kind: z.enum(['postgres', 'redis', 'chroma']), timeoutMs: z.number().int().positive().default(60_000) }).strict();
 
 const targetSchema = z
   .object({
@@ -41,7 +45,7 @@ const targetSchema = z
     engine: z.string().optional(),
     image: z.string().optional(),
     offline: offlineSchema.optional(),
-    start: z.record(z.unknown()).optional(),
+    start: startSchema.optional(),
     expect: z.record(z.string()).default({}),
     index: indexSchema.optional(),
     tolerances: tolerancesSchema.partial().optional(),

@@ -10,3 +10,4 @@ export * from './images';
 export * from './providers';
 export * from './adapters';
 export * from './docker-status';
+export * from './image-source';

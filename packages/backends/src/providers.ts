@@ -1,12 +1,18 @@
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { ResolvedTarget } from './catalog';
+import { startContainer } from './container';
 import { startEmbedded } from './embedded';
+import { resolveImage, type ImageSource } from './image-source';
 import type { StartedBackend } from './types';
 
 /** Context of one run, shared by every target it starts. */
 export interface StartContext {
   /** Labels containers and names temp dirs, e.g. `20261130193000-1234`. */
   runId: string;
+  /** Where container images come from (default `auto`). */
+  imageSource?: ImageSource;
+  /** Progress lines (image pulls and builds). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -15,16 +21,28 @@ export interface StartContext {
  * (no Docker engine, no image offline, version mismatch), with the provider's error as `cause`.
  */
 export async function startTarget(target: ResolvedTarget, ctx: StartContext): Promise<StartedBackend> {
-  void ctx;
   switch (target.provider) {
-    case 'embedded': {
-      if (target.engine !== 'pglite-0.2' && target.engine !== 'pglite-0.5') {
-        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: unknown embedded engine "${target.engine}" (known: pglite-0.2, pglite-0.5)`);
-      }
-      const b = await startEmbedded(target.engine, { expect: target.expect, target: target.name });
-      return b;
-    }
+    case 'embedded':
+      return startEmbeddedTarget(target);
+    case 'container':
+      return startContainerTarget(target, ctx);
     default:
       throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: provider "${target.provider}" is not available in this build`);
   }
+}
+
+function startEmbeddedTarget(target: ResolvedTarget): Promise<StartedBackend> {
+  if (target.engine !== 'pglite-0.2' && target.engine !== 'pglite-0.5') {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: unknown embedded engine "${target.engine}" (known: pglite-0.2, pglite-0.5)`);
+  }
+  return startEmbedded(target.engine, { expect: target.expect, target: target.name });
+}
+
+async function startContainerTarget(target: ResolvedTarget, ctx: StartContext): Promise<StartedBackend> {
+  const kind = target.start?.kind ?? 'postgres';
+  if (kind !== 'postgres') {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: container kind "${kind}" is not supported by this build`);
+  }
+  const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
+  return startContainer({ target: target.name, image, kind, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
 }

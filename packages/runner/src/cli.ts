@@ -27,8 +27,9 @@ export function buildProgram(): Command {
     .option('-r, --report-dir <dir>', 'where report.json, junit.xml and report.md go', 'matrix-report')
     .option('--update-golden', 're-record the oracle expectation before running (without it a missing expectation is an error)', false)
     .option('--shard <i/n>', 'run only shard i of n (cells split deterministically by target name)')
+    .addOption(new Option('--image-source <source>', 'container images: registry (pull official), debian (build offline), auto (local, else pull, else build)').choices(['registry', 'debian', 'auto']).default('auto'))
     .addOption(new Option('-c, --check <id>', 'run only these checks (C03 or topk-exact; repeatable)').argParser(collect).default([]))
-    .action(async (o: { backend: string[]; profile: string; dataset: string; reportDir: string; updateGolden: boolean; shard?: string; check: string[] }) => {
+    .action(async (o: { backend: string[]; profile: string; dataset: string; reportDir: string; updateGolden: boolean; shard?: string; check: string[]; imageSource: 'registry' | 'debian' | 'auto' }) => {
       const report = await runMatrix({
         backends: o.backend,
         profile: o.profile,
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
         updateGolden: o.updateGolden,
         shard: o.shard,
         checks: o.check,
+        imageSource: o.imageSource,
         argv: process.argv.slice(2),
       });
       process.exitCode = report.exitCode;

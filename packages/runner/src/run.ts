@@ -13,7 +13,16 @@ import {
   type GoldenDataset,
   type LiveCell,
 } from '@memory-matrix/spec';
-import { dockerStatus, loadCatalog, startTarget, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
+import {
+  dockerStatus,
+  installGuard,
+  loadCatalog,
+  removeRunContainers,
+  startTarget,
+  type ImageSource,
+  type ResolvedTarget,
+  type StartedBackend,
+} from '@memory-matrix/backends';
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';
@@ -34,6 +43,8 @@ export interface RunOptions {
   updateGolden: boolean;
   shard?: string;
   checks: string[];
+  /** Where container images come from: registry | debian | auto (default). */
+  imageSource?: ImageSource;
   argv: string[];
   /** Where console output goes (tests capture it). */
   out?: (line: string) => void;
@@ -84,6 +95,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       process.exit(sig === 'SIGINT' ? 130 : 143);
     });
   };
+  // The container guard removes this run's containers synchronously on exit and on signals;
+  // onSignal then writes the partial report and exits with 130 / 143.
+  installGuard({ exitOnSignal: false });
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
@@ -91,6 +105,11 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const shard = parseShard(opts.shard);
     const docker = await dockerStatus();
     report.host = { docker: docker.available, dockerReason: docker.reason };
+    if (docker.available) {
+      // Left-overs of a crashed earlier run (its process is gone): Ryuk cannot run here.
+      const removed = await removeRunContainers();
+      if (removed.length) out(`removed ${removed.length} container(s) left by an earlier run that died`);
+    }
     const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile, docker: docker.available, shard });
     out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
     const checks = selectChecks(opts.checks);
@@ -127,6 +146,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       report.cells.push(cell);
       registerTargetCell(rt, target, dataset, exp.expectation, {
         runId: runIdOf(startedAt),
+        imageSource: opts.imageSource,
         checks,
         log: (l) => progress.log(l),
         progress: (phase, done, total) => progress.update(target.name, phase, done, total),
@@ -198,6 +218,7 @@ function finish(report: MatrixReport, dir: string, t0: number): void {
 /** Hooks of `registerTargetCell`. */
 export interface TargetCellHooks {
   runId: string;
+  imageSource?: ImageSource;
   checks?: readonly CheckDefinition[];
   log?: (line: string) => void;
   progress?: CellConfig['progress'];
@@ -226,7 +247,7 @@ export function registerTargetCell(
     async () => {
       const s0 = performance.now();
       hooks.log?.(`${target.name}: starting (${target.provider})…`);
-      backend = await startTarget(target, { runId: hooks.runId });
+      backend = await startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log: hooks.log });
       const startMs = performance.now() - s0;
       hooks.onStarted?.(backend, startMs);
       const comps = Object.entries(backend.info.components).map(([k, v]) => `, ${k} ${v}`).join('');
