@@ -49,6 +49,8 @@ const targetSchema = z
     expect: z.record(z.string()).default({}),
     index: indexSchema.optional(),
     tolerances: tolerancesSchema.partial().optional(),
+    /** Options passed to the adapter for this target's configuration (e.g. Redis `quantization: noquant`). */
+    adapterOptions: z.record(z.unknown()).optional(),
     /** Overrides of the adapter's declared capabilities for this target (e.g. no vectors on redis@7.0). */
     capabilities: z.record(z.unknown()).optional(),
     note: z.string().optional(),
