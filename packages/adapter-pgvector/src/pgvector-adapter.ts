@@ -1,5 +1,6 @@
 import {
   capabilities,
+  hasCode,
   MemoryMatrixError,
   type Capabilities,
   type CollectionSpec,
@@ -18,6 +19,11 @@ import { validateName, validateSpec } from './validate';
 export interface PgvectorStoreOptions {
   /** Prefix of every table this store creates or opens, `[a-z_][a-z0-9_]{0,15}`. Default `mm_`. */
   tablePrefix?: string;
+  /**
+   * Run `CREATE EXTENSION vector` when it is missing (default true). False for databases the run
+   * does not own (url targets): a missing extension is then TARGET_UNAVAILABLE, nothing is created.
+   */
+  createExtension?: boolean;
 }
 
 /** What the pgvector adapter can do (the same against every PostgreSQL + pgvector ≥ 0.5). */
@@ -48,9 +54,13 @@ export async function createPgvectorStore(client: SqlClient, opts: PgvectorStore
   let version: string;
   try {
     const has = await client.query(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+    if (has.rows.length === 0 && opts.createExtension === false) {
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', 'pgvector: the vector extension is not installed in this database (memory-matrix does not create it in a database it does not own; run CREATE EXTENSION vector as its owner)');
+    }
     if (has.rows.length === 0) await client.query('CREATE EXTENSION IF NOT EXISTS vector');
     version = (await client.query(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`)).rows[0].extversion;
   } catch (err) {
+    if (hasCode(err, 'TARGET_UNAVAILABLE')) throw err;
     throw wrapBackendError(err, 'CREATE EXTENSION vector');
   }
   return new PgvectorStore(new StoreContext(client, prefix, versionAtLeast(version, [0, 8, 0])));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TOLERANCES, MemoryMatrixError, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { adapterCapabilities } from './adapters';
+import { parseUrlTarget, urlTargetName } from './url';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 
@@ -84,11 +85,14 @@ export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities'> {
   tolerances: Tolerances;
   /** The adapter's declared capabilities with the catalog's overrides applied. */
   capabilities: Capabilities;
+  /** (url provider) the connection URL the user gave; never printed (see `redactUrl`). */
+  url?: string;
 }
 
 /** The parsed target catalog (matrix/targets.yaml). */
 export interface Catalog {
   file: string;
+  defaults: { index: IndexConfig; tolerances: Tolerances };
   targets: Map<string, ResolvedTarget>;
   profiles: Map<string, Profile>;
 }
@@ -137,11 +141,29 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       if (!targets.has(t)) throw new MemoryMatrixError('USAGE', `${file}: profile ${pname} names unknown target ${t}`);
     }
   }
-  return { file, targets, profiles };
+  return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles };
 }
 
-/** Look up a target; UNKNOWN_TARGET lists the known names. */
+/**
+ * Look up a target; UNKNOWN_TARGET lists the known names. `pgvector@url=postgres://…` names an
+ * existing server (url provider) with the catalog's default index and tolerances; its report name
+ * is `pgvector@url(host:port/db)`, without credentials.
+ */
 export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
+  const u = parseUrlTarget(name);
+  if (u) {
+    return {
+      name: urlTargetName(u.backend, u.url),
+      backend: u.backend,
+      version: 'url',
+      provider: 'url',
+      url: u.url,
+      expect: {},
+      index: catalog.defaults.index,
+      tolerances: catalog.defaults.tolerances,
+      capabilities: adapterCapabilities(u.backend),
+    };
+  }
   const t = catalog.targets.get(name);
   if (!t) {
     throw new MemoryMatrixError(

@@ -11,3 +11,4 @@ export * from './providers';
 export * from './adapters';
 export * from './docker-status';
 export * from './image-source';
+export * from './url';

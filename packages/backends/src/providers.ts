@@ -4,6 +4,7 @@ import { startContainer } from './container';
 import { startEmbedded } from './embedded';
 import { resolveImage, type ImageSource } from './image-source';
 import type { StartedBackend } from './types';
+import { startUrlTarget } from './url';
 
 /** Context of one run, shared by every target it starts. */
 export interface StartContext {
@@ -26,6 +27,9 @@ export async function startTarget(target: ResolvedTarget, ctx: StartContext): Pr
       return startEmbeddedTarget(target);
     case 'container':
       return startContainerTarget(target, ctx);
+    case 'url':
+      if (!target.url) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: url target without a URL`);
+      return startUrlTarget({ ...target, url: target.url });
     default:
       throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: provider "${target.provider}" is not available in this build`);
   }

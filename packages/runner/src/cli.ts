@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
 import path from 'node:path';
+import { bench } from './commands/bench';
+import { imagesBuild, imagesList } from './commands/images';
 import { runMatrix } from './run';
 import { TOOL_VERSION } from './version';
 
@@ -43,6 +45,29 @@ export function buildProgram(): Command {
       });
       process.exitCode = report.exitCode;
     });
+  program
+    .command('bench')
+    .description('time start, load, index, queries and comparison per target, then a whole run; prints ratios to the goals')
+    .addOption(new Option('-b, --backend <target>', 'targets (default pgvector@pg17 and pgvector@pg18)').argParser(collect).default([]))
+    .option('-d, --dataset <name|dir>', 'golden dataset', 'agent-memories')
+    .action(async (o: { backend: string[]; dataset: string }) => {
+      process.exitCode = await bench(o.backend, o.dataset, (l) => process.stdout.write(l + '\n'));
+    });
+  const images = program.command('images').description('offline container images built from Debian packages');
+  images
+    .command('build')
+    .description('build (or reuse, cached by recipe hash) the image of each container target with a Debian recipe')
+    .addOption(new Option('-t, --target <target>', 'target backend@version (repeatable); default all with a recipe').argParser(collect).default([]))
+    .option('--force', 'rebuild even when an image with the recipe hash exists', false)
+    .action(async (o: { target: string[]; force: boolean }) => {
+      process.exitCode = await imagesBuild(o.target, (l) => process.stdout.write(l + '\n'), o.force);
+    });
+  images
+    .command('list')
+    .description('list the images the offline builder made')
+    .action(async () => {
+      process.exitCode = await imagesList((l) => process.stdout.write(l + '\n'));
+    });
   return program;
 }
 
@@ -55,7 +80,9 @@ export async function main(argv = process.argv): Promise<void> {
       process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
       return;
     }
-    process.stderr.write(`memory-matrix: ${(e as Error).stack ?? String(e)}\n`);
+    const err = e as { code?: string; message?: string; stack?: string };
+    // Our own errors carry a code and a message that names the thing; anything else is a bug: show the stack.
+    process.stderr.write(`memory-matrix: ${err.code ? `${err.code}: ${err.message}` : (err.stack ?? String(e))}\n`);
     process.exitCode = 2;
   }
 }

@@ -25,7 +25,7 @@ export function selectTargets(
   let why: string;
   if (opts.backends.length) {
     names = [...new Set(opts.backends)];
-    why = `--backend ${names.join(' ')}`;
+    why = '--backend';
   } else {
     const p = catalog.profiles.get(opts.profile);
     if (!p) throw new MemoryMatrixError('USAGE', `unknown profile "${opts.profile}"; known profiles: ${[...catalog.profiles.keys()].join(', ')}`);
@@ -38,6 +38,7 @@ export function selectTargets(
     }
   }
   let targets = names.map((n) => resolveTarget(catalog, n));
+  if (why === '--backend') why = `--backend ${targets.map((t) => t.name).join(' ')}`;
   if (opts.shard) {
     const sorted = [...targets].sort((a, b) => a.name.localeCompare(b.name));
     targets = sorted.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1);

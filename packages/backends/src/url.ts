@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { Pool, type PoolConfig } from 'pg';
+import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
+import { createPgvectorStore, fromPgPool } from '@memory-matrix/adapter-pgvector';
+import type { ResolvedTarget } from './catalog';
+import type { StartedBackend } from './types';
+
+/** `pgvector@url=postgres://user:pw@host:port/db` → the backend and the URL; null when not a url target. */
+export function parseUrlTarget(name: string): { backend: 'pgvector'; url: string } | null {
+  const m = /^(pgvector)@url=(.+)$/.exec(name);
+  if (!m) return null;
+  let u: URL;
+  try {
+    u = new URL(m[2]);
+  } catch {
+    throw new MemoryMatrixError('USAGE', `--backend ${redactUrl(name)}: "${redactUrl(m[2])}" is not a URL (expected postgres://user@host:port/database)`);
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+    throw new MemoryMatrixError('USAGE', `--backend ${redactUrl(name)}: only postgres:// URLs are supported for pgvector (got ${u.protocol})`);
+  }
+  return { backend: 'pgvector', url: m[2] };
+}
+
+/** The URL with any password replaced by `***` (what reports and messages show). */
+export function redactUrl(s: string): string {
+  return s.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+}
+
+/** A report-safe target name for a URL: `pgvector@url(host:port/db)`. */
+export function urlTargetName(backend: string, url: string): string {
+  const u = new URL(url);
+  return `${backend}@url(${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname})`;
+}
+
+/**
+ * Run the checks against an existing PostgreSQL + pgvector the user names. Only tables with this
+ * run's random prefix (`mm_<6 hex>_`) are created, and the cell drops them; nothing else in the
+ * database is read or written, and the extension is never created there. Preflight (one query):
+ * the server answers, the `vector` extension exists, and the user may CREATE in the current schema;
+ * otherwise TARGET_UNAVAILABLE naming the target and what is missing, before anything is written.
+ */
+export async function startUrlTarget(target: ResolvedTarget & { url: string }): Promise<StartedBackend> {
+  const t0 = performance.now();
+  const config: PoolConfig = { connectionString: target.url, max: 4, connectionTimeoutMillis: 10_000 };
+  const prefix = `mm_${randomBytes(3).toString('hex')}_`;
+  const probe = new Pool({ ...config, max: 1 });
+  let row: { version: string; ext: string | null; can_create: boolean; schema: string; usr: string };
+  try {
+    row = (
+      await probe.query(
+        `SELECT version() AS version, current_user AS usr, current_schema() AS schema,
+                (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS ext,
+                has_schema_privilege(current_schema(), 'CREATE') AS can_create`,
+      )
+    ).rows[0];
+  } catch (e) {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: cannot connect: ${(e as Error).message}`, { cause: e });
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  if (!row.ext) {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: the vector extension is not installed in this database; memory-matrix does not create it in a database it does not own (run CREATE EXTENSION vector as its owner)`);
+  }
+  if (!row.can_create) {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: user ${row.usr} may not CREATE tables in schema ${row.schema}; the run needs that to create its own ${prefix}* tables (nothing was written)`);
+  }
+  const stores = new Set<MemoryStore>();
+  return {
+    target: target.name,
+    provider: 'url',
+    startMs: performance.now() - t0,
+    info: { serverVersion: row.version, components: { postgres: /PostgreSQL (\S+)/.exec(row.version)?.[1] ?? '?', pgvector: row.ext } },
+    async connect() {
+      const store = await createPgvectorStore(fromPgPool(new Pool(config)), { tablePrefix: prefix, createExtension: false });
+      stores.add(store);
+      const close = store.close.bind(store);
+      store.close = async () => {
+        stores.delete(store);
+        await close();
+      };
+      return store;
+    },
+    async stop() {
+      await Promise.allSettled([...stores].map((s) => s.close()));
+    },
+  };
+}
