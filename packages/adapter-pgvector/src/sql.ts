@@ -42,11 +42,21 @@ export interface PGliteLike {
 export function fromPgPool(pool: Pool, opts: { endPoolOnClose?: boolean } = {}): SqlClient {
   const endOnClose = opts.endPoolOnClose ?? true;
   let closed = false;
+  // An idle pooled connection that dies (server killed or restarted) emits 'error' on the pool;
+  // without a listener Node kills the process. The pool drops that connection, and the caller
+  // sees the failure on its next query (connection refused / terminated), so nothing is hidden.
+  pool.on('error', () => undefined);
   return {
     query: async (sql, params) => pool.query(sql, params as unknown[] | undefined),
     async transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
       const client: PoolClient = await pool.connect();
       let releaseWith: Error | undefined;
+      // Same for the checked-out connection between two statements: the error is kept and the
+      // connection destroyed on release; the next statement on it rejects, so the caller sees it.
+      const onError = (err: Error): void => {
+        releaseWith = err;
+      };
+      client.on('error', onError);
       try {
         try {
           await client.query('BEGIN');
@@ -67,6 +77,7 @@ export function fromPgPool(pool: Pool, opts: { endPoolOnClose?: boolean } = {}):
           throw err;
         }
       } finally {
+        client.off('error', onError);
         client.release(releaseWith);
       }
     },

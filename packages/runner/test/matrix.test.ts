@@ -8,6 +8,7 @@ import { loadGoldenDataset, type TestRuntime } from "@memory-matrix/spec";
 import { loadExpectation } from '../src/golden';
 import { datasetDir, registerTargetCell, runIdOf } from '../src/run';
 import { selectTargets } from '../src/select';
+import { containerGate } from './docker-gate';
 import { targetsFromEnv } from './env';
 
 const catalog = loadCatalog();
@@ -16,7 +17,13 @@ const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolera
 const { expectation } = loadExpectation(dataset, { update: false, tieEpsilon });
 const rt: TestRuntime = { describe, test, beforeAll, afterAll };
 
-const { targets } = selectTargets(catalog, { backends: targetsFromEnv(), profile: process.env.MM_PROFILE ?? 'default', docker: false, shard: null });
+// Same selection as the CLI: the profile's targets when Docker answers (always under CI=true,
+// where a missing engine or image then fails), else its embedded fallback, visibly.
+const gate = containerGate([...catalog.targets.values()].filter((t) => t.provider === 'container' && t.offline));
+const docker = process.env.CI === 'true' || gate === '';
+if (!docker) console.warn(`matrix.test: container targets skipped: ${gate}; running the profile's embedded fallback`);
+const { targets } = selectTargets(catalog, { backends: targetsFromEnv(), profile: process.env.MM_PROFILE ?? 'default', docker, shard: null });
+const runId = runIdOf(new Date());
 for (const target of targets) {
-  registerTargetCell(rt, target, dataset, expectation, { runId: runIdOf(new Date()) });
+  registerTargetCell(rt, target, dataset, expectation, { runId });
 }

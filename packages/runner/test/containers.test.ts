@@ -1,0 +1,99 @@
+/**
+ * The CLI against real containers: cleanup after Ctrl-C during loading, a registry-only target
+ * offline, and a URL target that must touch nothing but its own tables.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { startTarget, type StartedBackend } from '@memory-matrix/backends';
+import { cli, RUNNER_DIR, REPO } from './cli-helpers';
+import { describeWithContainers } from './docker-gate';
+
+const projectContainers = (): string[] =>
+  spawnSync('docker', ['ps', '-aq', '--filter', 'label=memory-matrix.run'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+
+describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17]) => {
+  test('Ctrl-C during loading: exit 130, partial report, no container of the project left', async () => {
+    const before = new Set(projectContainers());
+    const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-sigint-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+    delete env.JEST_WORKER_ID;
+    // node --require tsx/cjs keeps the CLI in this very process, so the signal reaches it.
+    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--backend', 'pgvector@pg17', '--report-dir', reportDir], { cwd: REPO, env });
+    let err = '';
+    const loading = new Promise<void>((resolve) => {
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (err.includes('loading memories')) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : null))));
+    await Promise.race([loading, exited]);
+    expect(err).toContain('loading memories');
+    child.kill('SIGINT');
+    const code = await exited;
+    if (code !== 130) throw new Error(`exit ${code}; stderr:\n${err.slice(-2000)}`);
+    const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8'));
+    expect(report.error.code).toBe('INTERRUPTED');
+    expect(projectContainers().filter((id) => !before.has(id))).toEqual([]);
+  }, 120_000);
+
+  test('registry-only pgvector@pg16 offline: exit 2, says the image is unavailable and how to get it', () => {
+    const r = cli(['--backend', 'pgvector@pg16', '--image-source', 'registry']);
+    expect(r.status).toBe(2);
+    expect(r.report?.cells[0].status).toBe('error');
+    expect(r.report?.cells[0].error?.message).toContain('image unavailable offline');
+    expect(r.report?.cells[0].error?.message).toContain('docker load');
+    expect(r.report?.summary.passed).toBe(0);
+  }, 120_000);
+
+  describe('url provider against an existing server', () => {
+    let server: StartedBackend & { connectionString?: string };
+    let url: string;
+    beforeAll(async () => {
+      server = await startTarget({ ...pg17 }, { runId: `url-test-${process.pid}` });
+      url = (server as { connectionString: string }).connectionString;
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query(`CREATE EXTENSION vector`); // as the database's owner would
+        await c.query(`CREATE TABLE user_notes (id int PRIMARY KEY, note text)`);
+        await c.query(`INSERT INTO user_notes VALUES (1, 'keep me')`);
+        await c.query(`CREATE ROLE reader LOGIN`);
+        await c.query(`CREATE DATABASE novector`);
+      } finally {
+        await c.end();
+      }
+    }, 120_000);
+    afterAll(async () => server?.stop());
+
+    test('runs inside its own tables, leaves the user table and no mm_ table, never prints the password', async () => {
+      const withPw = url.replace('postgres@', 'postgres:s3cret@');
+      const r = cli(['--backend', `pgvector@url=${withPw}`, '--check', 'C01', '--check', 'C03', '--check', 'C25']);
+      expect(r.status).toBe(0);
+      expect(r.report?.cells[0].target).toMatch(/^pgvector@url\(127\.0\.0\.1:\d+\/postgres\)$/);
+      expect(readFileSync(path.join(r.reportDir, 'report.json'), 'utf8')).not.toContain('s3cret');
+      expect(r.stdout).not.toContain('s3cret');
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      try {
+        expect((await c.query('SELECT note FROM user_notes')).rows).toEqual([{ note: 'keep me' }]);
+        expect((await c.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'mm\\_%'`)).rows).toEqual([]);
+      } finally {
+        await c.end();
+      }
+    }, 180_000);
+
+    test('a user without CREATE, and a database without the extension: exit 2, nothing written', () => {
+      const u = new URL(url);
+      const reader = cli(['--backend', `pgvector@url=postgres://reader@${u.host}/postgres`]);
+      expect(reader.status).toBe(2);
+      expect(reader.report?.cells[0].error?.message).toContain('may not CREATE');
+      const novector = cli(['--backend', `pgvector@url=postgres://postgres@${u.host}/novector`]);
+      expect(novector.status).toBe(2);
+      expect(novector.report?.cells[0].error?.message).toContain('vector extension is not installed');
+    }, 120_000);
+  });
+});
