@@ -1,5 +1,6 @@
 import { DEFAULT_CAPABILITIES, type Capabilities } from '@memory-matrix/spec';
 import { PGVECTOR_CAPABILITIES } from '@memory-matrix/adapter-pgvector';
+import { REDIS_CAPABILITIES } from '@memory-matrix/adapter-redis';
 
 /**
  * The capabilities an adapter declares before it connects (registration needs them to register
@@ -9,6 +10,8 @@ export function adapterCapabilities(backend: 'pgvector' | 'redis' | 'chroma'): C
   switch (backend) {
     case 'pgvector':
       return PGVECTOR_CAPABILITIES;
+    case 'redis':
+      return REDIS_CAPABILITIES;
     default:
       return DEFAULT_CAPABILITIES;
   }

@@ -1,6 +1,6 @@
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { ResolvedTarget } from './catalog';
-import { startContainer } from './container';
+import { startContainer, startRedisContainer } from './container';
 import { startEmbedded } from './embedded';
 import { resolveImage, type ImageSource } from './image-source';
 import type { StartedBackend } from './types';
@@ -44,6 +44,10 @@ function startEmbeddedTarget(target: ResolvedTarget): Promise<StartedBackend> {
 
 async function startContainerTarget(target: ResolvedTarget, ctx: StartContext): Promise<StartedBackend> {
   const kind = target.start?.kind ?? 'postgres';
+  if (kind === 'redis') {
+    const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
+    return startRedisContainer({ target: target.name, image, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.adapterOptions });
+  }
   if (kind !== 'postgres') {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: container kind "${kind}" is not supported by this build`);
   }

@@ -1,4 +1,5 @@
 import type { Capabilities } from './capabilities';
+import type { ChatHistory, HistoryOptions } from './history';
 import type {
   CollectionSpec,
   MemoryRecord,
@@ -29,6 +30,8 @@ export interface MemoryStore {
   dropCollection(name: string): Promise<void>;
   /** Close the client; idempotent. */
   close(): Promise<void>;
+  /** Chat history of one session (history.ts); only adapters with the `history` capability. Throws INVALID_INPUT. */
+  openHistory?(opts: HistoryOptions): Promise<ChatHistory>;
 }
 
 export interface MemoryCollection {

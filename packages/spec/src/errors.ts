@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'CAPABILITY_MISSING' // asked for something the target declares it cannot do
   | 'COLLECTION_EXISTS' // create on a name that already exists
   | 'COLLECTION_MISSING' // open on a name that does not exist
+  | 'PAYLOAD_UNSUPPORTED' // a stored payload cannot be decoded (unknown version, malformed); key and index in the message
   | 'USAGE'; // bad CLI arguments
 
 /** Base error of memory-matrix: a stable `code`, a message naming what and where, an optional `cause`. */

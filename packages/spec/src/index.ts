@@ -11,3 +11,4 @@ export * from './expectation';
 export * from './golden';
 export * from './conformance';
 export * from './checks';
+export * from './history';

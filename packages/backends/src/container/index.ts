@@ -5,3 +5,4 @@ export { CONTAINER_LABELS, containerLabels } from './labels';
 export { installGuard, uninstallGuard, liveContainerIds } from './guard';
 export { Semaphore, startParallelism } from './semaphore';
 export { pgConnectionString, type PgConnection, type PgVersions } from './postgres';
+export { startRedisContainer, redisAdapterOptions, type RedisContainerSpec, type StartedRedisContainer } from './redis';

@@ -62,14 +62,20 @@ const DEFAULT_START_TIMEOUT_MS = 60_000;
 const SHM_BYTES = 1024 ** 3;
 let slots: Semaphore | undefined;
 
+/** Runs `fn` in one of the `MM_START_PARALLEL` start slots shared by every container kind. */
+export function inStartSlot<T>(fn: () => Promise<T>): Promise<T> {
+  slots ??= new Semaphore(startParallelism());
+  return slots.run(fn);
+}
+
 /** `MM_START_TIMEOUT_SCALE` (positive number), default 1: multiplies every start deadline. */
 export function startTimeoutScale(): number {
   const s = Number(process.env.MM_START_TIMEOUT_SCALE ?? '1');
   return Number.isFinite(s) && s > 0 ? s : 1;
 }
 
-/** GenericContainer that registers its id with the exit guard the moment Docker creates it. */
-class GuardedContainer extends GenericContainer {
+/** GenericContainer that registers its id with the exit guard the moment Docker creates it (shared by every container kind). */
+export class GuardedContainer extends GenericContainer {
   createdId?: string;
   constructor(image: string, private readonly target: string) {
     super(image);
@@ -91,12 +97,14 @@ class GuardedContainer extends GenericContainer {
   }
 }
 
-async function lastLogLines(id: string): Promise<string> {
+/** The container's last 15 log lines joined with ` | ` ('' when docker cannot say). */
+export async function lastLogLines(id: string): Promise<string> {
   const r = await execStreaming(dockerBin(), ['logs', '--tail', '15', id], { timeoutMs: 10_000 }).catch(() => undefined);
   return r ? r.tail.filter((l) => l.trim()).join(' | ') : '';
 }
 
-async function forceRemove(id: string): Promise<void> {
+/** `docker rm -f -v`, best effort, and forget the id in the exit guard. */
+export async function forceRemove(id: string): Promise<void> {
   await execStreaming(dockerBin(), ['rm', '-f', '-v', id], { timeoutMs: 30_000 }).catch(() => undefined);
   unregisterContainer(id);
 }

@@ -1,0 +1,173 @@
+import {
+  MemoryMatrixError,
+  type CollectionSpec,
+  type MemoryCollection,
+  type MemoryRecord,
+  type RecallFilter,
+  type RecallHit,
+  type RecallQuery,
+} from '@memory-matrix/spec';
+import { filterExpression, matchesNothing, recordAttributes } from './attributes';
+import { decodeDoc, encodeDoc, f32Blob } from './codec';
+import { ADAPTER, execReplies, type StoreContext } from './context';
+import type { collectionKeys } from './keys';
+import { redisVsimToCanonical } from './scores';
+import { validateFilter, validateQuery, validateRecords } from './validate';
+
+/** Quantization of a collection's vector set: `q8` (int8, the Redis default) or `noquant` (float32). */
+export type Quantization = 'q8' | 'noquant';
+/** The VADD flag of each quantization. */
+export const QUANT_FLAG: Record<Quantization, 'Q8' | 'NOQUANT'> = { q8: 'Q8', noquant: 'NOQUANT' };
+/** HNSW parameters when the collection's index is `none` (Redis defaults; every recall is TRUTH then). */
+const DEFAULT_M = 16;
+const DEFAULT_EF_CONSTRUCTION = 200;
+/** Extra results fetched beyond k so a tie group at the k boundary can be ordered by id. */
+const TIE_PAD = 16;
+
+/**
+ * A collection on Redis Vector Sets (keys.ts): the vector set answers recall, the `docs` hash
+ * keeps each record exactly (get), the marker (`meta`) the spec. Only cosine (Vector Sets
+ * normalise at VADD). Recall:
+ *   VSIM <vset> FP32 <blob> WITHSCORES COUNT n [TRUTH | EF ef] [FILTER <expr> FILTER-EF f]
+ * `scan: 'exact'` (and every recall when the index is `none`) is TRUTH — a linear scan over the
+ * stored (possibly int8-quantised) vectors; `'index'` walks the HNSW graph with EF = max(efSearch,
+ * n). With a filter, FILTER-EF = max(100·n, VCARD) (8.0.2 rejects FILTER-EF 0), so a selective
+ * filter may explore the whole graph; a filtered graph walk that still returns fewer than n is
+ * repeated as TRUTH (nodes the graph does not reach are then found). Scores: cos = 2s − 1.
+ * Order: s descending, then id ascending; n starts at k + 16 and doubles while the k-th score
+ * equals the last one fetched, so a tie group cut by k is always ordered by id.
+ */
+export class RedisVectorCollection implements MemoryCollection {
+  constructor(
+    private readonly ctx: StoreContext,
+    readonly spec: CollectionSpec,
+    private readonly keys: ReturnType<typeof collectionKeys>,
+    readonly quantization: Quantization,
+  ) {}
+
+  /** All records validated first; then ONE MULTI/EXEC of VADD … SETATTR + HSET per record (atomic for other clients). */
+  async upsert(records: MemoryRecord[]): Promise<void> {
+    const recs = validateRecords(records, this.spec.dim, this.spec.name);
+    if (recs.length === 0) return;
+    const ix = this.spec.index;
+    const [m, efc] = ix.type === 'hnsw' ? [ix.m, ix.efConstruction] : [DEFAULT_M, DEFAULT_EF_CONSTRUCTION];
+    await this.ctx.run('upsert', this.keys.vset, async () => {
+      await this.assertExists();
+      const tx = this.ctx.client.multi();
+      for (const r of recs) {
+        tx.call('VADD', this.keys.vset, 'FP32', f32Blob(r.embedding), r.id, QUANT_FLAG[this.quantization], 'EF', efc, 'M', m, 'SETATTR', recordAttributes(r));
+        tx.hset(this.keys.docs, r.id, encodeDoc(r));
+      }
+      execReplies(await tx.exec(), `upsert of ${recs.length} memories into ${this.keys.vset}`);
+    });
+  }
+
+  /** HMGET on the docs hash; order asked, missing ids left out. */
+  async get(ids: string[]): Promise<MemoryRecord[]> {
+    checkIds(ids, `get from ${this.spec.name}`);
+    if (ids.length === 0) return [];
+    return this.ctx.run('get', this.keys.docs, async () => {
+      const raw = await this.ctx.client.hmget(this.keys.docs, ...ids);
+      const out: MemoryRecord[] = [];
+      raw.forEach((v, i) => {
+        if (v !== null) out.push(decodeDoc(ids[i]!, v, this.keys.docs, this.spec.dim));
+      });
+      return out;
+    });
+  }
+
+  /** VREM + HDEL in one MULTI/EXEC; returns how many ids were in the vector set. */
+  async delete(ids: string[]): Promise<number> {
+    checkIds(ids, `delete from ${this.spec.name}`);
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return 0;
+    return this.ctx.run('delete', this.keys.vset, async () => {
+      const tx = this.ctx.client.multi();
+      for (const id of unique) tx.call('VREM', this.keys.vset, id);
+      tx.hdel(this.keys.docs, ...unique);
+      const replies = execReplies(await tx.exec(), `delete of ${unique.length} ids from ${this.keys.vset}`);
+      return replies.slice(0, unique.length).reduce<number>((n, r) => n + Number(r), 0);
+    });
+  }
+
+  /** VCARD; under a filter, the length of a TRUTH scan with that FILTER over the whole set (the server's filter, not ours). */
+  async count(filter?: RecallFilter): Promise<number> {
+    validateFilter(filter, `count of ${this.spec.name}`);
+    if (matchesNothing(filter)) return 0;
+    const expr = filterExpression(filter);
+    return this.ctx.run('count', this.keys.vset, async () => {
+      const card = Number(await this.ctx.client.call('VCARD', this.keys.vset));
+      if (card === 0 || expr === null) return card;
+      const any = (await this.ctx.client.call('VRANDMEMBER', this.keys.vset)) as string | null;
+      if (any === null) return 0;
+      const res = (await this.ctx.client.call('VSIM', this.keys.vset, 'ELE', any, 'COUNT', card, 'FILTER', expr, 'TRUTH')) as string[];
+      return res.length;
+    });
+  }
+
+  /** Vector Sets index on write (HNSW insert at VADD): nothing to build. */
+  async buildIndex(): Promise<void> {
+    await this.assertExists();
+  }
+
+  async recall(q: RecallQuery): Promise<RecallHit[]> {
+    validateQuery(q, this.spec.dim, this.spec.name);
+    if (matchesNothing(q.filter)) return [];
+    const exact = q.scan === 'exact' || this.spec.index.type !== 'hnsw';
+    const expr = filterExpression(q.filter);
+    const blob = f32Blob(q.vector);
+    return this.ctx.run('recall', this.keys.vset, async () => {
+      const card = Number(await this.ctx.client.call('VCARD', this.keys.vset));
+      if (card === 0) return [];
+      let n = Math.min(q.k + TIE_PAD, card);
+      let truth = exact;
+      for (;;) {
+        const args: Array<string | number | Buffer> = [this.keys.vset, 'FP32', blob, 'WITHSCORES', 'COUNT', n];
+        if (truth) args.push('TRUTH');
+        else args.push('EF', Math.max(this.spec.index.type === 'hnsw' ? this.spec.index.efSearch : 0, n));
+        if (expr !== null) args.push('FILTER', expr, 'FILTER-EF', Math.max(100 * n, card));
+        const hits = parseVsim((await this.ctx.client.call('VSIM', ...args)) as string[], this.keys.vset);
+        if (!truth && expr !== null && hits.length < n) {
+          // Short filtered HNSW result: the graph walk may not reach every matching node (Redis
+          // 8.0.2 leaves some nodes unreachable: 31 of the 5,111 golden memories). Fewer matches
+          // than asked means a small match set, so repeat it as an exact TRUTH scan (C04).
+          truth = true;
+          continue;
+        }
+        hits.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        const complete = hits.length < n || n >= card || hits.length <= q.k || hits[hits.length - 1]!.s < hits[q.k - 1]!.s;
+        if (complete) {
+          const top = hits.slice(0, q.k).map((h) => ({ id: h.id, score: redisVsimToCanonical(h.s) }));
+          return q.minScore === undefined ? top : top.filter((h) => h.score >= q.minScore!);
+        }
+        n = Math.min(2 * n, card);
+      }
+    });
+  }
+
+  /** COLLECTION_MISSING when the marker is gone (dropped by another client). */
+  private async assertExists(): Promise<void> {
+    if ((await this.ctx.client.exists(this.keys.meta)) === 0) {
+      throw new MemoryMatrixError('COLLECTION_MISSING', `${ADAPTER}: collection ${this.spec.name}: marker ${this.keys.meta} is gone (dropped?)`);
+    }
+  }
+}
+
+/** RESP2 `VSIM … WITHSCORES` reply `[id, s, id, s, …]` → pairs; BACKEND_ERROR on a malformed reply. */
+export function parseVsim(reply: string[], key: string): Array<{ id: string; s: number }> {
+  if (!Array.isArray(reply) || reply.length % 2 !== 0) {
+    throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: VSIM on ${key} returned ${JSON.stringify(reply)?.slice(0, 200)}, not id/score pairs`);
+  }
+  const out: Array<{ id: string; s: number }> = [];
+  for (let i = 0; i < reply.length; i += 2) {
+    const s = Number(reply[i + 1]);
+    out.push({ id: String(reply[i]), s });
+  }
+  return out;
+}
+
+function checkIds(ids: unknown, where: string): asserts ids is string[] {
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
+    throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${where}: ids must be a list of strings`);
+  }
+}

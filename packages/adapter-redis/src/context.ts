@@ -1,0 +1,62 @@
+import type Redis from 'ioredis';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+
+/** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
+export const ADAPTER = 'redis';
+
+/**
+ * State shared by a store, its collections and its histories: the ioredis client, the store's
+ * key prefix, whether the store is closed. `run` is the one place backend errors are wrapped.
+ */
+export class StoreContext {
+  closed = false;
+  constructor(
+    readonly client: Redis,
+    /** Prefix of every collection key this store creates or opens, e.g. `mm:`. */
+    readonly prefix: string,
+  ) {}
+
+  /**
+   * Run `fn`; anything it throws that is not already a MemoryMatrixError becomes BACKEND_ERROR
+   * `redis: <what> on <where> failed: <message>` with the client's error as `cause`.
+   * Throws BACKEND_ERROR at once when the store is closed.
+   */
+  async run<T>(what: string, where: string | undefined, fn: () => Promise<T>): Promise<T> {
+    const at = where ? ` on ${where}` : '';
+    if (this.closed) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what}${at}: the store is closed`);
+    try {
+      return await fn();
+    } catch (err) {
+      throw wrapBackendError(err, `${what}${at}`);
+    }
+  }
+}
+
+/** Pass MemoryMatrixErrors through; wrap anything else as BACKEND_ERROR naming `what`. */
+export function wrapBackendError(err: unknown, what: string): MemoryMatrixError {
+  if (isMemoryMatrixError(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what} failed: ${message}`, { cause: err });
+}
+
+/** True for a MemoryMatrixError from any copy of the spec module (jest may load two). */
+export function isMemoryMatrixError(err: unknown): err is MemoryMatrixError {
+  return (
+    err instanceof MemoryMatrixError ||
+    (err instanceof Error && err.name === 'MemoryMatrixError' && typeof (err as { code?: unknown }).code === 'string')
+  );
+}
+
+/**
+ * The results of `multi().exec()`: throws BACKEND_ERROR for an aborted transaction (null) or the
+ * first command that failed inside it (naming its index), else the replies in order.
+ */
+export function execReplies(res: Array<[Error | null, unknown]> | null, what: string): unknown[] {
+  if (res === null) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what}: MULTI/EXEC was aborted`);
+  const bad = res.findIndex(([e]) => e !== null);
+  if (bad >= 0) {
+    const e = res[bad]![0]!;
+    throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what}: command ${bad + 1} of ${res.length} in MULTI/EXEC failed: ${e.message}`, { cause: e });
+  }
+  return res.map(([, v]) => v);
+}
