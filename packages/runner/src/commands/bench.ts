@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import path from 'node:path';
-import { compareHits, LiveCell, loadGoldenDataset } from '@memory-matrix/spec';
+import { LiveCell, loadGoldenDataset } from '@memory-matrix/spec';
 import { loadCatalog, resolveTarget, startTarget } from '@memory-matrix/backends';
 import { loadExpectation } from '../golden';
 import { datasetDir, runIdOf, runMatrix } from '../run';
@@ -36,9 +36,7 @@ export async function bench(targetNames: string[], dataset: string, out: (l: str
       const q1 = performance.now();
       await cell.queryRuns('index');
       const q2 = performance.now();
-      for (const [qid, run] of exact) {
-        compareHits(cell.expectationFor(qid), run.hits, { dataset: ds.manifest.name, target: t.name, queryId: qid }, { k: run.query.k, mode: 'exact', tieEpsilon: t.tolerances.tieEpsilon, scoreTolerance: t.tolerances.scoreTolerance, scoreOf: (id) => cell.oracle.score(id, run.query.vector) });
-      }
+      for (const run of exact.values()) cell.compare(run, 'exact');
       const q3 = performance.now();
       const n = ds.queries.length;
       rows.push(

@@ -1,4 +1,4 @@
-import { compareHits, type Failure } from '../comparator';
+import type { Failure } from '../comparator';
 import { summarize } from '../stats';
 import { type CheckDefinition, needs } from './check';
 
@@ -12,22 +12,13 @@ export const c03TopkExact: CheckDefinition = {
   requires: needs('vectors', 'exactScan'),
   async run(cell) {
     const runs = await cell.queryRuns('exact');
-    const { tieEpsilon, scoreTolerance } = cell.config.tolerances;
     const failures: Failure[] = [];
     const recalls: number[] = [];
     const deltas: number[] = [];
     const taus: number[] = [];
     let firstDiff: number | null = null;
-    for (const [qid, run] of runs) {
-      const exp = cell.expectationFor(qid);
-      const c = compareHits(exp, run.hits, { dataset: cell.datasetName, target: cell.target, queryId: qid }, {
-        k: run.query.k,
-        mode: 'exact',
-        tieEpsilon,
-        scoreTolerance,
-        scoreOf: (id) => cell.oracle.score(id, run.query.vector),
-        matches: (id) => cell.matches(id, run.query.filter),
-      });
+    for (const run of runs.values()) {
+      const c = cell.compare(run, 'exact');
       recalls.push(c.recallAtK);
       deltas.push(c.maxAbsScoreDelta);
       if (c.kendallTau !== null) taus.push(c.kendallTau);

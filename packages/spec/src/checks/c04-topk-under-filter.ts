@@ -1,4 +1,4 @@
-import { compareHits, type Failure } from '../comparator';
+import type { Failure } from '../comparator';
 import type { ScanMode } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { recallAtK } from '../stats';
@@ -41,13 +41,7 @@ export const c04TopkUnderFilter: CheckDefinition = {
         if (!run.query.filter) continue;
         if (scan === modes[0]) filtered++;
         const exp = cell.expectationFor(qid);
-        const c = compareHits(exp, run.hits, { dataset: cell.datasetName, target: cell.target, queryId: qid }, {
-          k: run.query.k,
-          mode: 'ann',
-          tieEpsilon: cell.config.tolerances.tieEpsilon,
-          scoreTolerance: cell.config.tolerances.scoreTolerance,
-          matches: (id) => cell.matches(id, run.query.filter),
-        });
+        const c = cell.compare(run, 'ann');
         const label = selectivityBucket(exp.matching / total);
         const b = buckets.get(label) ?? { n: 0, shortfall: 0, recall: 0 };
         b.n++;

@@ -1,4 +1,4 @@
-import { compareHits, type Failure } from '../comparator';
+import type { Failure } from '../comparator';
 import { summarize } from '../stats';
 import { type CheckDefinition, type CheckOutcome, failure } from './check';
 
@@ -22,21 +22,13 @@ export const c05AnnRecall: CheckDefinition = {
       return { figures: { index: 'none' }, failures: [], notes: ['the cell builds no ANN index; every scan is exact'] };
     }
     const runs = await cell.queryRuns('index');
-    const { tieEpsilon, scoreTolerance, annRecallFloor, annRecallFloorPerQuery } = cell.config.tolerances;
+    const { annRecallFloor, annRecallFloorPerQuery } = cell.config.tolerances;
     const failures: Failure[] = [];
     const recalls: number[] = [];
     let worst = { id: '-', recall: 2 };
     let maxDelta = 0;
     for (const [qid, run] of runs) {
-      const exp = cell.expectationFor(qid);
-      const c = compareHits(exp, run.hits, { dataset: cell.datasetName, target: cell.target, queryId: qid }, {
-        k: run.query.k,
-        mode: 'ann',
-        tieEpsilon,
-        scoreTolerance,
-        scoreOf: (id) => cell.oracle.score(id, run.query.vector),
-        matches: (id) => cell.matches(id, run.query.filter),
-      });
+      const c = cell.compare(run, 'ann');
       recalls.push(c.recallAtK);
       maxDelta = Math.max(maxDelta, c.maxAbsScoreDelta);
       if (c.recallAtK < worst.recall) worst = { id: qid, recall: c.recallAtK };

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Capabilities, Tolerances } from '../capabilities';
+import { compareHits, type Comparison } from '../comparator';
 import { MemoryMatrixError } from '../errors';
 import type { Expectation, ExpectationEntry } from '../expectation';
 import type { GoldenDataset, GoldenQuery } from '../golden';
 import { checkFingerprint } from '../golden';
 import { matchesFilter } from '../filter';
 import { ExactOracle } from '../oracle';
+import type { FaultControl } from '../durability';
 import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '../types';
 
 /**
@@ -27,6 +29,12 @@ export interface CellConfig {
   connect(): Promise<MemoryStore>;
   /** Progress of the long phases (bulk load, index build, query replay); `done` of `total` units. */
   progress?(phase: ProgressPhase, done: number, total: number): void;
+  /**
+   * Fault control of the target (durability.ts), when its provider has one (container targets
+   * with `durability:` in the catalog). C15, C16 and C23 use it; they skip with `capability:
+   * faults` when the target's capabilities say it has none.
+   */
+  faults?: FaultControl;
 }
 
 export type ProgressPhase = 'load' | 'index' | 'query-exact' | 'query-index';
@@ -174,6 +182,22 @@ export class LiveCell {
       this.config.progress?.(scan === 'exact' ? 'query-exact' : 'query-index', out.size, qs.length);
     }
     return out;
+  }
+
+  /**
+   * Compare one query run with its recorded expectation (comparator.ts) under this target's
+   * tolerances: `scoreOf` from the float64 oracle, `matches` from the golden filter semantics.
+   */
+  compare(run: QueryRun, mode: 'exact' | 'ann'): Comparison {
+    const q = run.query;
+    return compareHits(this.expectationFor(q.id), run.hits, { dataset: this.datasetName, target: this.target, queryId: q.id }, {
+      k: q.k,
+      mode,
+      tieEpsilon: this.config.tolerances.tieEpsilon,
+      scoreTolerance: this.config.tolerances.scoreTolerance,
+      scoreOf: (id) => this.oracle.score(id, q.vector),
+      matches: (id) => this.matches(id, q.filter),
+    });
   }
 
   /** Drop every collection this cell created and close every client; errors are collected and rethrown. */
