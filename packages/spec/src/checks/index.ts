@@ -9,13 +9,19 @@ import { c07DeterministicTies } from './c07-deterministic-ties';
 import { c08ScoreCanonical } from './c08-score-canonical';
 import { c09Threshold } from './c09-threshold';
 import { c11DimensionGuard } from './c11-dimension-guard';
+import { c17HistoryRoundtrip } from './c17-history-roundtrip';
+import { c18Ttl } from './c18-ttl';
+import { c20SerdeCompat } from './c20-serde-compat';
 import { c21IdempotentUpsert } from './c21-idempotent-upsert';
+import { c22Concurrency } from './c22-concurrency';
 import { c25Isolation } from './c25-isolation';
 
 export type { CheckDefinition, CheckOutcome } from './check';
 export { needs } from './check';
 export { SELECTIVITY_BUCKETS, selectivityBucket } from './c04-topk-under-filter';
 export { describeIndex } from './c05-ann-recall';
+export { windowReference, messageDifference } from './c17-history-roundtrip';
+export { loadLegacyHistoryCases, LEGACY_HISTORY_FILE, type LegacyHistoryCase } from './c20-serde-compat';
 
 /** Every implemented check of CHECKS.md, in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
@@ -29,7 +35,11 @@ export const CHECKS: readonly CheckDefinition[] = [
   c08ScoreCanonical,
   c09Threshold,
   c11DimensionGuard,
+  c17HistoryRoundtrip,
+  c18Ttl,
+  c20SerdeCompat,
   c21IdempotentUpsert,
+  c22Concurrency,
   c25Isolation,
 ];
 

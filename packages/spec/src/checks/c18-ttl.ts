@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { Failure } from '../comparator';
+import type { ChatHistory, HistoryKey } from '../history';
+import { type CheckDefinition, failure, needs } from './check';
+import { checkMessages, checkPrefix, openCheckHistory } from './c17-history-roundtrip';
+
+/** TTL of the sliding / fixed sessions, ms, and the pause between their two writes. */
+const TTL_MS = 1_500;
+const PAUSE_MS = 500;
+/** Margin on every TTL comparison (STYLE.md: ≥ 100 ms; a refreshed TTL is ~1500, a fixed one ~1000). */
+const MARGIN_MS = 250;
+/** Millisecond TTL of the expiry session and how long to wait for it at most. */
+const SHORT_TTL_MS = 300;
+const EXPIRY_WAIT_MS = 3_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * C18 ttl: every key a session owns carries the TTL — as the backend's own key listing
+ * (`ChatHistory.keys()`) shows it, never from memory — after plain appends, after a window trim and
+ * after raw writes; with `refreshTtlOnWrite` (sliding) a write resets every key's TTL, without it a
+ * later write leaves the remaining TTL alone (TTL 1.5 s, writes 0.5 s apart, margins 250 ms); a
+ * session with a 300 ms TTL reads back before expiry and reads empty, with no key left, after it
+ * (polled, never one long sleep).
+ */
+export const c18Ttl: CheckDefinition = {
+  id: 'C18',
+  name: 'ttl',
+  requires: needs('history', 'ttl'),
+  timeoutMs: 60_000,
+  async run(cell) {
+    const failures: Failure[] = [];
+    const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'ttl', message, extra));
+    const prefix = checkPrefix(cell, 'c18');
+    const base = `s-${randomBytes(4).toString('hex')}`;
+    const msgs = checkMessages(cell, 12);
+    const opened: ChatHistory[] = [];
+    const open = async (suffix: string, o: { ttlMs: number; refreshTtlOnWrite?: boolean; maxMessages?: number }) => {
+      const h = await openCheckHistory(cell, {
+        sessionId: `${base}-${suffix}`,
+        keyPrefix: prefix,
+        ttlMs: o.ttlMs,
+        refreshTtlOnWrite: o.refreshTtlOnWrite,
+        window: o.maxMessages ? { maxMessages: o.maxMessages } : undefined,
+      });
+      opened.push(h);
+      return h;
+    };
+    /** Every key has a TTL within (lo, hi]; reports keys without one. */
+    const expectTtls = (what: string, keys: HistoryKey[], lo: number, hi: number) => {
+      if (keys.length === 0) fail(`${what}: the session lists no key`);
+      for (const k of keys) {
+        if (k.ttlMs === null) fail(`${what}: key ${k.key} has no TTL`, { id: k.key, expected: `TTL in (${lo}, ${hi}] ms`, actual: 'none' });
+        else if (!(k.ttlMs > lo && k.ttlMs <= hi)) fail(`${what}: key ${k.key} has TTL ${k.ttlMs} ms, expected (${lo}, ${hi}] ms`, { id: k.key, expected: `(${lo}, ${hi}]`, actual: k.ttlMs });
+      }
+    };
+    try {
+      const long = await open('long', { ttlMs: 60_000 });
+      await long.append(msgs.slice(0, 4));
+      await long.append(msgs.slice(4, 6));
+      const longKeys = await long.keys();
+      expectTtls('after appends (TTL 60 s)', longKeys, 60_000 - 5_000, 60_000);
+
+      const windowed = await open('window', { ttlMs: 60_000, maxMessages: 2 });
+      await windowed.append(msgs.slice(0, 5));
+      await windowed.trim({ maxMessages: 1 });
+      expectTtls('after a window trim (TTL 60 s)', await windowed.keys(), 60_000 - 5_000, 60_000);
+
+      const raw = await open('raw', { ttlMs: 60_000 });
+      await raw.writeRaw(['{"v":2,"role":"user","content":"raw","createdAt":"2024-01-01T00:00:00.000Z","metadata":{}}']);
+      expectTtls('after writeRaw (TTL 60 s)', await raw.keys(), 60_000 - 5_000, 60_000);
+
+      const sliding = await open('sliding', { ttlMs: TTL_MS, refreshTtlOnWrite: true });
+      const fixed = await open('fixed', { ttlMs: TTL_MS, refreshTtlOnWrite: false });
+      await Promise.all([sliding.append(msgs.slice(0, 1)), fixed.append(msgs.slice(0, 1))]);
+      const t0 = Date.now();
+      await sleep(PAUSE_MS);
+      await Promise.all([sliding.append(msgs.slice(1, 2)), fixed.append(msgs.slice(1, 2))]);
+      const elapsed = Date.now() - t0;
+      const [slidingKeys, fixedKeys] = await Promise.all([sliding.keys(), fixed.keys()]);
+      expectTtls(`sliding session, second write ${elapsed} ms after the first`, slidingKeys, TTL_MS - MARGIN_MS, TTL_MS);
+      expectTtls(`fixed session, second write ${elapsed} ms after the first`, fixedKeys, 0, TTL_MS - PAUSE_MS + MARGIN_MS);
+
+      const short = await open('expiry', { ttlMs: SHORT_TTL_MS });
+      const w0 = Date.now();
+      await short.append(msgs.slice(0, 3));
+      const early = await short.read();
+      const earlyAt = Date.now() - w0;
+      if (earlyAt < SHORT_TTL_MS - 100 && early.length !== 3) fail(`${SHORT_TTL_MS} ms TTL: ${early.length} messages read ${earlyAt} ms after the write, expected 3 (expired early?)`, { expected: 3, actual: early.length });
+      let expiredAt: number | null = null;
+      while (Date.now() - w0 < EXPIRY_WAIT_MS) {
+        await sleep(50);
+        if ((await short.read()).length === 0) {
+          expiredAt = Date.now() - w0;
+          break;
+        }
+      }
+      if (expiredAt === null) fail(`${SHORT_TTL_MS} ms TTL: messages still readable after ${EXPIRY_WAIT_MS} ms`, { expected: 0 });
+      else if (expiredAt < SHORT_TTL_MS - 50) fail(`${SHORT_TTL_MS} ms TTL: read empty already ${expiredAt} ms after the write`, { expected: `≥ ${SHORT_TTL_MS}`, actual: expiredAt });
+      const leftover = await short.keys();
+      if (leftover.length) fail(`${SHORT_TTL_MS} ms TTL: after expiry the session still lists ${leftover.map((k) => `${k.key} (TTL ${k.ttlMs ?? 'none'})`).join(', ')}`, { expected: 0, actual: leftover.length });
+      return {
+        figures: {
+          keysPerSession: longKeys.length,
+          slidingTtlAfterRewriteMs: Math.min(...slidingKeys.map((k) => k.ttlMs ?? -1)),
+          fixedTtlAfterRewriteMs: Math.max(...fixedKeys.map((k) => k.ttlMs ?? -1)),
+          expiryTtlMs: SHORT_TTL_MS,
+          observedEmptyAfterMs: expiredAt,
+        },
+        failures,
+      };
+    } finally {
+      await Promise.allSettled(opened.map((h) => h.clear()));
+    }
+  },
+};

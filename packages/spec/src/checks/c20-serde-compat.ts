@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Failure } from '../comparator';
+import { MemoryMatrixError } from '../errors';
+import type { ChatHistory, ChatMessage } from '../history';
+import { type CheckDefinition, failure, needs } from './check';
+import { checkMessages, checkPrefix, compareMessages, openCheckHistory } from './c17-history-roundtrip';
+
+/** The committed legacy payloads (repository `golden-data/legacy/`, next to this source-only package). */
+export const LEGACY_HISTORY_FILE = path.resolve(__dirname, '..', '..', '..', '..', 'golden-data', 'legacy', 'history-payloads.json');
+
+/** One case of the legacy file: payloads stored verbatim, and what reading them must give. */
+export interface LegacyHistoryCase {
+  name: string;
+  description: string;
+  payloads: string[];
+  expect: { messages: ChatMessage[] } | { error: string };
+}
+
+/** Read and shape-check the legacy file; GOLDEN_INVALID / GOLDEN_MISSING naming the file and case. */
+export function loadLegacyHistoryCases(file = LEGACY_HISTORY_FILE): LegacyHistoryCase[] {
+  let doc: { format?: unknown; cases?: unknown };
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8')) as typeof doc;
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new MemoryMatrixError(missing ? 'GOLDEN_MISSING' : 'GOLDEN_INVALID', `${file}: ${(e as Error).message}`, { cause: e });
+  }
+  if (doc.format !== 'memory-matrix/legacy-history@1' || !Array.isArray(doc.cases)) {
+    throw new MemoryMatrixError('GOLDEN_INVALID', `${file}: expected format memory-matrix/legacy-history@1 with a cases list`);
+  }
+  return doc.cases.map((c: LegacyHistoryCase, i: number) => {
+    const ok =
+      typeof c?.name === 'string' &&
+      Array.isArray(c.payloads) &&
+      c.payloads.every((p) => typeof p === 'string') &&
+      (Array.isArray((c.expect as { messages?: unknown })?.messages) || typeof (c.expect as { error?: unknown })?.error === 'string');
+    if (!ok) throw new MemoryMatrixError('GOLDEN_INVALID', `${file}: cases[${i}] (${String(c?.name)}) needs name, payloads (strings) and expect.messages or expect.error`);
+    return c;
+  });
+}
+
+/**
+ * C20 serde-compat: stored history payloads are versioned, and payloads of older or foreign formats
+ * (golden-data/legacy/history-payloads.json) read back exactly (upgraded) or fail with the stated
+ * error code — never an empty or partial list. Also: what this version writes carries a numeric
+ * version (`"v"`), and a v1 session continued by this version reads as one history.
+ */
+export const c20SerdeCompat: CheckDefinition = {
+  id: 'C20',
+  name: 'serde-compat',
+  requires: needs('history'),
+  async run(cell) {
+    const failures: Failure[] = [];
+    const cases = loadLegacyHistoryCases();
+    const prefix = checkPrefix(cell, 'c20');
+    const base = `s-${randomBytes(4).toString('hex')}`;
+    const opened: ChatHistory[] = [];
+    let upgraded = 0;
+    let refused = 0;
+    try {
+      for (const c of cases) {
+        const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'serde', `legacy case ${c.name}: ${message}`, { id: c.name, ...extra }));
+        const h = await openCheckHistory(cell, { sessionId: `${base}-${c.name}`, keyPrefix: prefix });
+        opened.push(h);
+        await h.writeRaw(c.payloads);
+        let got: ChatMessage[] | undefined;
+        let code: string | undefined;
+        let message = '';
+        try {
+          got = await h.read();
+        } catch (e) {
+          code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : '<no code>';
+          message = String((e as Error)?.message ?? e);
+        }
+        if ('messages' in c.expect) {
+          if (got === undefined) fail(`read failed with ${code}: ${message}; expected ${c.expect.messages.length} messages`, { expected: c.expect.messages.length, actual: code });
+          else {
+            compareMessages(c.expect.messages, got, 'read()', fail);
+            upgraded++;
+          }
+        } else if (got !== undefined) {
+          fail(`read returned ${got.length} message(s)${got.length === 0 ? ' (an EMPTY list)' : ''} instead of failing with ${c.expect.error}`, { expected: c.expect.error, actual: got.length });
+        } else if (code !== c.expect.error) {
+          fail(`read failed with code ${code} (${message}), expected ${c.expect.error}`, { expected: c.expect.error, actual: code });
+        } else refused++;
+      }
+
+      const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'serde', message, extra));
+      const h = await openCheckHistory(cell, { sessionId: `${base}-current`, keyPrefix: prefix });
+      opened.push(h);
+      const mine = checkMessages(cell, 3);
+      await h.append(mine);
+      for (const [i, p] of (await h.readRaw()).entries()) {
+        let v: unknown;
+        try {
+          v = (JSON.parse(p) as { v?: unknown }).v;
+        } catch {
+          v = undefined;
+        }
+        if (!(typeof v === 'number' && Number.isInteger(v) && v > 0)) fail(`payload ${i} written by this version carries no numeric version "v": ${p.slice(0, 120)}`, { rank: i + 1 });
+      }
+      const v1 = cases.find((c) => c.name === 'v1-upgrade');
+      if (v1 && 'messages' in v1.expect) {
+        const mixed = await openCheckHistory(cell, { sessionId: `${base}-continued`, keyPrefix: prefix });
+        opened.push(mixed);
+        await mixed.writeRaw(v1.payloads);
+        await mixed.append(mine);
+        compareMessages([...v1.expect.messages, ...mine], await mixed.read(), 'v1 session continued by this version', fail);
+      }
+      return { figures: { legacyCases: cases.length, decoded: upgraded, refusedWithCode: refused, file: path.basename(LEGACY_HISTORY_FILE) }, failures };
+    } finally {
+      await Promise.allSettled(opened.map((h) => h.clear()));
+    }
+  },
+};
