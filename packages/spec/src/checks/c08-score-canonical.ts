@@ -18,6 +18,13 @@ export const PROBE_EXPECTED: Record<Metric, Record<string, number>> = {
   l2: { same: 0, scaled: -2, diag: -Math.sqrt(2 - Math.SQRT2), ortho: -Math.SQRT2, opposite: -2 },
 };
 
+/** The five probe vectors of `PROBE_EXPECTED` in `dim` dimensions (query: `same` = e0). */
+export function probeVectors(dim: number): Record<'same' | 'scaled' | 'diag' | 'ortho' | 'opposite', Float32Array> {
+  const e0 = basis(dim, 0);
+  const e1 = basis(dim, 1);
+  return { same: e0, scaled: basis(dim, 0, 3), diag: combine(e0, Math.SQRT1_2, e1, Math.SQRT1_2), ortho: e1, opposite: basis(dim, 0, -1) };
+}
+
 /**
  * C08 score-canonical: the canonical score is within `scoreTolerance` of the float64 reference —
  * identical → 1, orthogonal → 0, opposite → −1 under cosine — for every metric the adapter
@@ -33,23 +40,17 @@ export const c08ScoreCanonical: CheckDefinition = {
     const tol = cell.config.tolerances.scoreTolerance;
     const failures: Failure[] = [];
     const figures: Record<string, number> = {};
-    const e0 = basis(dim, 0);
-    const e1 = basis(dim, 1);
-    const probes: Record<string, Float32Array> = {
-      same: e0,
-      scaled: basis(dim, 0, 3),
-      diag: combine(e0, Math.SQRT1_2, e1, Math.SQRT1_2),
-      ortho: e1,
-      opposite: basis(dim, 0, -1),
-    };
+    const probes = probeVectors(dim);
+    const e0 = probes.same;
     for (const metric of cell.config.capabilities.metrics) {
       const { collection } = await cell.scratch(`c08_${metric}`, { metric });
       await collection.upsert(Object.entries(probes).map(([id, v]) => syntheticRecord(id, v)));
+      await collection.buildIndex();
       const hits = await collection.recall({ vector: e0, k: 5, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
       let maxDelta = 0;
       for (const [id, want] of Object.entries(PROBE_EXPECTED[metric])) {
         const hit = hits.find((h) => h.id === id);
-        const ref = referenceScore(metric, e0, probes[id]);
+        const ref = referenceScore(metric, e0, probes[id as keyof typeof probes]);
         if (!hit) {
           failures.push(failure(cell, 'score', `${metric}: probe ${id} missing from top-5 of query e0`, { id, expected: want, actual: null }));
           continue;

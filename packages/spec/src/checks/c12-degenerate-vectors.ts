@@ -1,0 +1,78 @@
+import type { Failure } from '../comparator';
+import type { MemoryCollection } from '../adapter';
+import { type CheckDefinition, failure, needs } from './check';
+import { errorCode } from './c11-dimension-guard';
+import { sampleRecords } from './sampling';
+
+/**
+ * C12 degenerate-vectors: a zero vector under cosine (similarity undefined: 0/0) and vectors with
+ * NaN or ±Infinity components must be rejected at write with INVALID_VECTOR — the batch atomic,
+ * nothing of it landing, the stored memories intact — or, for queries, either rejected the same
+ * way or handled identically on the exact and the index path (same ids, no NaN score).
+ */
+export const c12DegenerateVectors: CheckDefinition = {
+  id: 'C12',
+  name: 'degenerate-vectors',
+  requires: needs('vectors'),
+  async run(cell) {
+    const dim = cell.dataset.manifest.dim;
+    const metric = cell.dataset.manifest.metric;
+    const base = sampleRecords(cell.dataset.memories, 30);
+    const inBase = new Set(base.map((r) => r.id));
+    const extra = cell.dataset.memories.filter((r) => !inBase.has(r.id)).slice(0, 3);
+    const { collection } = await cell.scratch('c12');
+    await collection.upsert(base);
+    await collection.buildIndex();
+    const failures: Failure[] = [];
+    const figures: Record<string, string | number | null> = {};
+    const bad: Record<string, Float32Array> = {
+      nan: withComponent(extra[0].embedding, 7, Number.NaN),
+      posInf: withComponent(extra[0].embedding, 7, Number.POSITIVE_INFINITY),
+      negInf: withComponent(extra[0].embedding, 7, Number.NEGATIVE_INFINITY),
+    };
+    if (metric === 'cosine') bad.zero = new Float32Array(dim);
+    for (const [label, vec] of Object.entries(bad)) {
+      const batch = [extra[1], { ...extra[0], embedding: vec }, extra[2]];
+      const code = await errorCode(() => collection.upsert(batch));
+      figures[`write.${label}`] = code ?? 'accepted';
+      if (code !== 'INVALID_VECTOR') {
+        failures.push(failure(cell, 'degenerate', `write of a ${label} vector (id ${extra[0].id}) ${code === null ? 'was accepted' : `failed with ${code}`}; expected INVALID_VECTOR`, { id: extra[0].id, expected: 'INVALID_VECTOR', actual: code }));
+      }
+      const leaked = await collection.get(batch.map((r) => r.id));
+      if (leaked.length) failures.push(failure(cell, 'degenerate', `after the rejected ${label} batch, ${leaked.length} of its records landed`, { expected: 0, actual: leaked.length }));
+      figures[`query.${label}`] = await queryOutcome(collection, vec, cell.config.capabilities.exactScan, (msg) => failures.push(failure(cell, 'degenerate', `query with a ${label} vector: ${msg}`)));
+    }
+    const n = await collection.count();
+    if (n !== base.length) failures.push(failure(cell, 'degenerate', `count after the rejected writes is ${n}, expected ${base.length}`, { expected: base.length, actual: n }));
+    return { figures, failures };
+  },
+};
+
+function withComponent(v: Float32Array, i: number, x: number): Float32Array {
+  const out = Float32Array.from(v);
+  out[i] = x;
+  return out;
+}
+
+/** `rejected:<code>` or `same-on-both-paths`; reports a failure through `fail` otherwise. */
+async function queryOutcome(c: MemoryCollection, vec: Float32Array, exactScan: boolean, fail: (msg: string) => void): Promise<string> {
+  let exact: Awaited<ReturnType<MemoryCollection['recall']>> | undefined;
+  let index: typeof exact;
+  const codeExact = exactScan ? await errorCode(async () => (exact = await c.recall({ vector: vec, k: 5, scan: 'exact' }))) : null;
+  const codeIndex = await errorCode(async () => (index = await c.recall({ vector: vec, k: 5, scan: 'index' })));
+  if (codeIndex !== null && (codeExact !== null || !exactScan)) {
+    if (codeIndex !== 'INVALID_VECTOR' && codeIndex !== 'INVALID_INPUT') fail(`rejected with ${codeIndex}, expected INVALID_VECTOR`);
+    return `rejected:${codeIndex}`;
+  }
+  if ((codeExact === null) !== (codeIndex === null)) {
+    fail(`the exact path ${codeExact ? `rejects it (${codeExact})` : 'answers'} but the index path ${codeIndex ? `rejects it (${codeIndex})` : 'answers'}`);
+    return 'differs';
+  }
+  const nan = [...(exact ?? []), ...(index ?? [])].find((h) => !Number.isFinite(h.score));
+  if (nan) fail(`answered with a non-finite score ${nan.score} for id ${nan.id}`);
+  if (exact && index && exact.map((h) => h.id).join() !== index.map((h) => h.id).join()) {
+    fail(`exact path returns [${exact.map((h) => h.id)}], index path [${index.map((h) => h.id)}]`);
+    return 'differs';
+  }
+  return 'same-on-both-paths';
+}

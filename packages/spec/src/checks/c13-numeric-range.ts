@@ -1,0 +1,62 @@
+import type { Failure } from '../comparator';
+import { referenceScore } from '../scores';
+import { type CheckDefinition, failure, needs } from './check';
+import { errorCode } from './c11-dimension-guard';
+import { sampleRecords } from './sampling';
+
+/**
+ * Magnitudes the check asserts: unit golden vectors scaled by these factors keep finite scores,
+ * float64-consistent order and (for cosine, scale-invariant) the same scores. 1e6 covers any
+ * unnormalized embedding seen in practice. Larger factors (`PROBED`) are only reported: a float32
+ * dot product over 384 terms overflows near 1e19 (384·(1e19)² > 3.4e38 = FLT_MAX).
+ */
+export const ASSERTED_SCALES = [1e-3, 1e3, 1e6] as const;
+export const PROBED_SCALES = [1e9, 1e15, 1e19] as const;
+
+/**
+ * C13 numeric-range: large-magnitude finite components give finite canonical scores in
+ * float64-consistent order. Writes 40 golden memories scaled by each factor into a fresh
+ * collection (one per factor) and queries with a scaled stored vector; compares scores (relative
+ * to the scale for ip / l2) and ids with the float64 reference.
+ */
+export const c13NumericRange: CheckDefinition = {
+  id: 'C13',
+  name: 'numeric-range',
+  requires: needs('vectors'),
+  async run(cell) {
+    const metric = cell.dataset.manifest.metric;
+    const base = sampleRecords(cell.dataset.memories, 40);
+    const failures: Failure[] = [];
+    const figures: Record<string, string | number> = {};
+    let largestFinite = 0;
+    for (const scale of [...ASSERTED_SCALES, ...PROBED_SCALES]) {
+      const asserted = (ASSERTED_SCALES as readonly number[]).includes(scale);
+      const records = base.map((r) => ({ ...r, embedding: Float32Array.from(r.embedding, (x) => x * scale) }));
+      const { collection } = await cell.scratch(`c13_${Math.round(Math.log10(scale)) + 20}`);
+      const code = await errorCode(() => collection.upsert(records));
+      if (code) {
+        figures[`scale ${scale.toExponential(0)}`] = `rejected:${code}`;
+        if (asserted) failures.push(failure(cell, 'numeric', `write of vectors scaled by ${scale} failed with ${code}`, { expected: 'accepted', actual: code }));
+        continue;
+      }
+      await collection.buildIndex();
+      const q = records[3].embedding;
+      const hits = await collection.recall({ vector: q, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+      const ref = records.map((r) => ({ id: r.id, score: referenceScore(metric, q, r.embedding) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+      const norm = metric === 'cosine' ? 1 : metric === 'ip' ? scale * scale : scale;
+      const tol = cell.config.tolerances.scoreTolerance * Math.max(1, Math.abs(ref[0].score / norm));
+      const problems: string[] = [];
+      for (const [i, h] of hits.entries()) {
+        const r = ref.find((x) => x.id === h.id);
+        if (!Number.isFinite(h.score)) problems.push(`rank ${i + 1} id ${h.id} score ${h.score} is not finite`);
+        else if (!r || Math.abs(h.score - r.score) / norm > tol) problems.push(`rank ${i + 1} id ${h.id} score ${h.score} vs float64 ${r?.score}`);
+        else if (Math.abs(r.score - ref[i].score) / norm > tol) problems.push(`rank ${i + 1} is ${h.id}, float64 order has ${ref[i].id}`);
+      }
+      figures[`scale ${scale.toExponential(0)}`] = problems.length ? `wrong: ${problems[0]}` : 'finite, consistent';
+      if (!problems.length) largestFinite = Math.max(largestFinite, scale);
+      if (asserted) for (const p of problems.slice(0, 5)) failures.push(failure(cell, 'numeric', `vectors scaled by ${scale}: ${p}`));
+    }
+    figures.largestConsistentScale = largestFinite;
+    return { figures, failures, notes: [`scales ${PROBED_SCALES.join(', ')} are probed and reported, not asserted`] };
+  },
+};
