@@ -5,10 +5,10 @@ import { type CheckDefinition, failure, needs } from './check';
 import { checkMessages, checkPrefix, openCheckHistory } from './c17-history-roundtrip';
 
 /** TTL of the sliding / fixed sessions, ms, and the pause between their two writes. */
-const TTL_MS = 1_500;
-const PAUSE_MS = 500;
-/** Margin on every TTL comparison (STYLE.md: ≥ 100 ms; a refreshed TTL is ~1500, a fixed one ~1000). */
-const MARGIN_MS = 250;
+const TTL_MS = 3_000;
+const PAUSE_MS = 1_000;
+/** Margin on every TTL comparison (STYLE.md: ≥ 100 ms; a refreshed TTL is ~3000, a fixed one ~2000). */
+const MARGIN_MS = 500;
 /** Millisecond TTL of the expiry session and how long to wait for it at most. */
 const SHORT_TTL_MS = 300;
 const EXPIRY_WAIT_MS = 3_000;
@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * C18 ttl: every key a session owns carries the TTL — as the backend's own key listing
  * (`ChatHistory.keys()`) shows it, never from memory — after plain appends, after a window trim and
  * after raw writes; with `refreshTtlOnWrite` (sliding) a write resets every key's TTL, without it a
- * later write leaves the remaining TTL alone (TTL 1.5 s, writes 0.5 s apart, margins 250 ms); a
+ * later write leaves the remaining TTL alone (TTL 3 s, writes 1 s apart, margins 500 ms); a
  * session with a 300 ms TTL reads back before expiry and reads empty, with no key left, after it
  * (polled, never one long sleep).
  */
