@@ -34,6 +34,14 @@ export interface Capabilities {
   history: boolean;
   /** Per-key TTL on history. Default false. */
   ttl: boolean;
+  /**
+   * The provider can start the target afresh on its own storage and kill -9, restart, pause it
+   * and drop its connections (`FaultControl`, durability.ts): C15, C23. Set by the catalog for
+   * container targets that declare `durability:` configurations. Default false.
+   */
+  faults: boolean;
+  /** The catalog names an older target (`upgradeFrom`) whose data this one must read (C16). Default false. */
+  upgrade: boolean;
 }
 
 export const DEFAULT_CAPABILITIES: Capabilities = {
@@ -51,6 +59,8 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   quantized: false,
   history: false,
   ttl: false,
+  faults: false,
+  upgrade: false,
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */
@@ -66,12 +76,17 @@ export function capabilities(partial: Partial<Capabilities>): Capabilities {
  * - `tieEpsilon`: neighbouring scores within this are one tie group (same reasoning as above).
  * - `annRecallFloor`: minimum recall@k of an ANN scan against the oracle, per cell average.
  * - `annRecallFloorPerQuery`: minimum recall@k for any single query.
+ * - `annShortfallMax`: on the ANN index path under a filter, the largest fraction of the min(k, M)
+ *   rows that may be missing (per selectivity × k point of C04). 0 by default: a target that
+ *   post-filters its index declares its measured margin in matrix/targets.yaml, with the reason.
+ *   The exact path never has a margin.
  */
 export interface Tolerances {
   scoreTolerance: number;
   tieEpsilon: number;
   annRecallFloor: number;
   annRecallFloorPerQuery: number;
+  annShortfallMax: number;
 }
 
 export const DEFAULT_TOLERANCES: Tolerances = {
@@ -79,4 +94,5 @@ export const DEFAULT_TOLERANCES: Tolerances = {
   tieEpsilon: 1e-5,
   annRecallFloor: 0.95,
   annRecallFloorPerQuery: 0.5,
+  annShortfallMax: 0,
 };

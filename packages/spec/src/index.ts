@@ -11,4 +11,5 @@ export * from './expectation';
 export * from './golden';
 export * from './conformance';
 export * from './checks';
+export * from './durability';
 export * from './history';

@@ -1,13 +1,14 @@
 import type { Capabilities } from '../capabilities';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
-import type { Figure } from '../conformance/result';
+import type { Figure, FigureTable } from '../conformance/result';
 
 /** What a check's `run` returns; the registrar turns it into a verdict. */
 export interface CheckOutcome {
   figures: Record<string, Figure>;
   failures: Failure[];
   notes?: string[];
+  tables?: FigureTable[];
 }
 
 /**

@@ -9,11 +9,14 @@ import { c07DeterministicTies } from './c07-deterministic-ties';
 import { c08ScoreCanonical } from './c08-score-canonical';
 import { c09Threshold } from './c09-threshold';
 import { c11DimensionGuard } from './c11-dimension-guard';
+import { c15Durability } from './c15-durability';
+import { c16UpgradeGolden } from './c16-upgrade-golden';
 import { c17HistoryRoundtrip } from './c17-history-roundtrip';
 import { c18Ttl } from './c18-ttl';
 import { c20SerdeCompat } from './c20-serde-compat';
 import { c21IdempotentUpsert } from './c21-idempotent-upsert';
 import { c22Concurrency } from './c22-concurrency';
+import { c23FaultSurfaced } from './c23-fault-surfaced';
 import { c25Isolation } from './c25-isolation';
 
 export type { CheckDefinition, CheckOutcome } from './check';
@@ -35,11 +38,14 @@ export const CHECKS: readonly CheckDefinition[] = [
   c08ScoreCanonical,
   c09Threshold,
   c11DimensionGuard,
+  c15Durability,
+  c16UpgradeGolden,
   c17HistoryRoundtrip,
   c18Ttl,
   c20SerdeCompat,
   c21IdempotentUpsert,
   c22Concurrency,
+  c23FaultSurfaced,
   c25Isolation,
 ];
 

@@ -84,6 +84,7 @@ export async function runCheck(check: CheckDefinition, cell: LiveCell): Promise<
       figures: out.figures,
       failures: out.failures,
       notes: out.notes ?? [],
+      ...(out.tables ? { tables: out.tables } : {}),
       durationMs: performance.now() - t0,
     };
   } catch (e) {

@@ -3,6 +3,13 @@ import type { Failure } from '../comparator';
 /** A figure in a check's result: a number (recall@k, |Δscore|, ms …), a label, or null (n/a). */
 export type Figure = number | string | boolean | null;
 
+/** A small table a check reports (e.g. C04's selectivity × k sweep), rendered by every report writer. */
+export interface FigureTable {
+  title: string;
+  columns: string[];
+  rows: Figure[][];
+}
+
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
 
 /**
@@ -20,6 +27,8 @@ export interface CheckResult {
   failures: Failure[];
   /** Free-text observations (e.g. "pgvector iterative scan strict_order used"). */
   notes: string[];
+  /** Tables of figures (optional; e.g. C04's selectivity sweep). */
+  tables?: FigureTable[];
   /** Wall time of the check, ms. */
   durationMs: number;
   /** An error that stopped the check (not an assertion failure), with its code when known. */

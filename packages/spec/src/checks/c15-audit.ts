@@ -1,0 +1,153 @@
+import type { MemoryCollection } from '../adapter';
+import { compareHits, type Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import { toRecallQuery } from '../conformance/cell';
+import type { GoldenQuery } from '../golden';
+import { ExactOracle } from '../oracle';
+import type { MemoryRecord } from '../types';
+import { failure } from './check';
+import { describeDifference } from './sampling';
+
+/** Where and when one memory's write was acknowledged. */
+export interface AckInfo {
+  cycle: number;
+  writer: number;
+  batch: number;
+  /** ms between the acknowledgement and the moment the kill had landed. */
+  msBeforeKill: number;
+}
+
+/** What the audit knows about the writes so far (cumulative over cycles). */
+export interface WriteLedger {
+  /** Acknowledged memories by id. */
+  acked: Map<string, AckInfo>;
+  /** Ids of batches that were not acknowledged (in flight at a kill). */
+  inFlight: Set<string>;
+}
+
+/** The audit of one restart. Id lists are sorted. */
+export interface AuditResult {
+  /** Distinct golden ids present. */
+  present: number;
+  /** `count()` of the collection. */
+  count: number;
+  lost: string[];
+  phantomInFlight: string[];
+  phantomUnknown: string[];
+  /** Rows `count()` has beyond the distinct ids found (unattributable rows or duplicates). */
+  unaccountedRows: number;
+  duplicated: number;
+  changed: string[];
+  topkQueries: number;
+  topkFailedQueries: number;
+  /** Mean recall@k of index scans against the oracle of the present rows; null without an ANN index. */
+  indexRecallMean: number | null;
+  /** Everything except `lost` (whose verdict depends on the configuration). */
+  failures: Failure[];
+}
+
+/**
+ * Audit a collection after kill -9 and restart: read back every golden id, then classify
+ * missing (acknowledged, absent), phantom in flight (present, from an unacknowledged batch),
+ * phantom unknown (present, never sent; or rows beyond the distinct ids), duplicates (an id
+ * returned twice by get or recall), changed content (any field, embedding bit for bit), and
+ * compare exact top-k of `queries` with an `ExactOracle` over exactly the present rows
+ * (tie groups, `scoreTolerance`). With `withIndex`, index scans must reach the target's
+ * `annRecallFloor` on average against the same oracle. `where` prefixes messages
+ * (e.g. `[synchronous_commit=off] cycle 3`).
+ */
+export async function auditAfterRestart(
+  cell: LiveCell,
+  collection: MemoryCollection,
+  ledger: WriteLedger,
+  queries: GoldenQuery[],
+  where: string,
+  withIndex: boolean,
+): Promise<AuditResult> {
+  const golden = cell.dataset.memories;
+  const byId = new Map(golden.map((r) => [r.id, r]));
+  const back = await collection.get(golden.map((r) => r.id));
+  const count = await collection.count();
+  const present = new Map<string, MemoryRecord>();
+  let duplicated = 0;
+  for (const r of back) {
+    if (present.has(r.id)) duplicated++;
+    else present.set(r.id, r);
+  }
+  const failures: Failure[] = [];
+  const fail = (kind: string, msg: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, kind, `${where}: ${msg}`, extra));
+  const lost = [...ledger.acked.keys()].filter((id) => !present.has(id)).sort();
+  const phantomInFlight: string[] = [];
+  const phantomUnknown: string[] = [];
+  const changed: string[] = [];
+  for (const [id, stored] of present) {
+    if (!ledger.acked.has(id)) (ledger.inFlight.has(id) ? phantomInFlight : phantomUnknown).push(id);
+    const diff = describeDifference(byId.get(id)!, stored);
+    if (diff) {
+      changed.push(id);
+      fail('durability-changed', `memory ${id} came back changed after the restart: ${diff}`, { id });
+    }
+  }
+  if (phantomUnknown.length) fail('durability-phantom', `${phantomUnknown.length} memories present that were never written: ${head(phantomUnknown.sort())}`, { actual: phantomUnknown.length, expected: 0 });
+  if (duplicated) fail('durability-duplicate', `get returned ${duplicated} id(s) more than once`, { actual: duplicated, expected: 0 });
+  const unaccountedRows = Math.max(0, count - present.size);
+  if (count !== present.size) {
+    fail('durability-count', `count() is ${count} but ${present.size} distinct written ids are present (${count > present.size ? 'rows the audit cannot attribute: duplicates or unknown ids' : 'count misses rows that get returns'})`, { expected: present.size, actual: count });
+  }
+  const rows = golden.filter((r) => present.has(r.id));
+  const topk = rows.length ? await compareTopK(cell, collection, rows, queries, where, withIndex) : { failed: 0, recall: null, failures: [], dupHits: 0 };
+  failures.push(...topk.failures);
+  return {
+    present: present.size,
+    count,
+    lost,
+    phantomInFlight: phantomInFlight.sort(),
+    phantomUnknown,
+    unaccountedRows,
+    duplicated: duplicated + topk.dupHits,
+    changed: changed.sort(),
+    topkQueries: rows.length ? queries.length : 0,
+    topkFailedQueries: topk.failed,
+    indexRecallMean: topk.recall,
+    failures,
+  };
+}
+
+async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: MemoryRecord[], queries: GoldenQuery[], where: string, withIndex: boolean) {
+  const dim = cell.dataset.manifest.dim;
+  const vectors = new Float32Array(rows.length * dim);
+  rows.forEach((r, i) => vectors.set(r.embedding, i * dim));
+  const oracle = new ExactOracle({ ids: rows.map((r) => r.id), namespaces: rows.map((r) => r.namespace), kinds: rows.map((r) => r.kind), metadata: rows.map((r) => r.metadata), vectors, dim, metric: cell.dataset.manifest.metric });
+  const { tieEpsilon, scoreTolerance, annRecallFloor } = cell.config.tolerances;
+  const failures: Failure[] = [];
+  const failedQueries = new Set<string>();
+  const recalls: number[] = [];
+  let dupHits = 0;
+  for (const q of queries) {
+    const expected = oracle.topK(toRecallQuery(q, 'exact'), tieEpsilon);
+    const opts = { k: q.k, tieEpsilon, scoreTolerance, scoreOf: (id: string) => oracle.score(id, q.vector), matches: (id: string) => oracle.matches(id, q.filter) };
+    const ctx = { dataset: cell.datasetName, target: `${cell.target} ${where}`, queryId: q.id };
+    const exact = compareHits(expected, await collection.recall(toRecallQuery(q, 'exact')), ctx, { ...opts, mode: 'exact' });
+    if (exact.failures.length) failedQueries.add(q.id);
+    dupHits += exact.failures.filter((f) => f.kind === 'duplicate-id').length;
+    failures.push(...exact.failures);
+    if (withIndex) {
+      const ann = compareHits(expected, await collection.recall(toRecallQuery(q, 'index')), ctx, { ...opts, mode: 'ann' });
+      recalls.push(ann.recallAtK);
+      const structural = ann.failures.filter((f) => f.kind === 'duplicate-id' || f.kind === 'unexpected-id' || f.kind === 'filter');
+      dupHits += structural.filter((f) => f.kind === 'duplicate-id').length;
+      if (structural.length) failedQueries.add(q.id);
+      failures.push(...structural);
+    }
+  }
+  const recall = recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null;
+  if (recall !== null && recall < annRecallFloor) {
+    failures.push(failure(cell, 'recall', `${where}: index-scan recall@k after the restart is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: recall }));
+  }
+  return { failed: failedQueries.size, recall, failures, dupHits };
+}
+
+/** The first ids of a list, for messages: `a, b, c … (+n more)`. */
+export function head(ids: string[], n = 8): string {
+  return ids.length <= n ? ids.join(', ') : `${ids.slice(0, n).join(', ')} … (+${ids.length - n} more)`;
+}

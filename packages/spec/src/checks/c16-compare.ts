@@ -1,0 +1,77 @@
+import type { MemoryStore } from '../adapter';
+import { compareHits, type Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import { toRecallQuery } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+import type { GoldenQuery } from '../golden';
+import type { RecallHit } from '../types';
+import { failure } from './check';
+import { describeDifference } from './sampling';
+
+/** The older version's answers: exact top-k per query id, and its count. */
+export interface BaselineAnswers {
+  count: number;
+  hits: Map<string, RecallHit[]>;
+}
+
+/**
+ * Compare a store that holds data written by the older version (restored or opened in place) with
+ * the golden data and the older version's answers: the collection opens (COLLECTION_MISSING or an
+ * empty store is a failure: data silently gone), same count, every golden id present with text,
+ * metadata and embedding bit for bit, exact top-k of `queries` equal to the older version's tie
+ * group by tie group with scores within `scoreTolerance`, and equal to the recorded oracle
+ * expectation. `path` names the upgrade path in messages and figure keys (`restore`, `direct`).
+ */
+export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collection: string, baseline: BaselineAnswers, queries: GoldenQuery[], path: string): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
+  const failures: Failure[] = [];
+  const fail = (kind: string, msg: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, kind, `${path}: ${msg}`, extra));
+  let col;
+  try {
+    col = await store.openCollection(collection);
+  } catch (e) {
+    fail('upgrade-missing', `collection ${collection} written by the older version cannot be opened: ${(e as Error).message}`);
+    return { figures: { [`${path}/opened`]: false }, failures };
+  }
+  const count = await col.count();
+  if (count === 0) fail('upgrade-empty', `collection ${collection} opens as an EMPTY store (the older version held ${baseline.count} memories)`, { expected: baseline.count, actual: 0 });
+  else if (count !== baseline.count) fail('upgrade-count', `count is ${count}, the older version held ${baseline.count}`, { expected: baseline.count, actual: count });
+  const golden = cell.dataset.memories;
+  const back = new Map((await col.get(golden.map((r) => r.id))).map((r) => [r.id, r]));
+  let changed = 0;
+  let missing = 0;
+  for (const r of golden) {
+    const b = back.get(r.id);
+    const diff = b ? describeDifference(r, b) : 'missing';
+    if (!diff) continue;
+    if (b) changed++;
+    else missing++;
+    if (failures.length < 200) fail('upgrade-record', `memory ${r.id}: ${diff}`, { id: r.id }); // the figures carry the totals
+  }
+  const { tieEpsilon, scoreTolerance } = cell.config.tolerances;
+  let maxDeltaVsOld = 0;
+  let failedQueries = 0;
+  for (const q of queries) {
+    const hits = await col.recall(toRecallQuery(q, 'exact'));
+    const old = baseline.hits.get(q.id) ?? [];
+    const exp = cell.expectationFor(q.id);
+    const ctx = { dataset: cell.datasetName, target: `${cell.target} (${path})`, queryId: q.id };
+    const opts = { k: q.k, mode: 'exact' as const, tieEpsilon, scoreTolerance, scoreOf: (id: string) => cell.oracle.score(id, q.vector), matches: (id: string) => cell.matches(id, q.filter) };
+    const vsOld = compareHits({ hits: old, matching: exp.matching }, hits, { ...ctx, target: `${ctx.target} vs the older version` }, opts);
+    const vsOracle = compareHits(exp, hits, ctx, opts);
+    maxDeltaVsOld = Math.max(maxDeltaVsOld, vsOld.maxAbsScoreDelta);
+    if (vsOld.failures.length || vsOracle.failures.length) failedQueries++;
+    failures.push(...vsOld.failures, ...vsOracle.failures);
+  }
+  return {
+    figures: {
+      [`${path}/opened`]: true,
+      [`${path}/count`]: count,
+      [`${path}/missing`]: missing,
+      [`${path}/changed`]: changed,
+      [`${path}/queries`]: queries.length,
+      [`${path}/failedQueries`]: failedQueries,
+      [`${path}/maxAbsScoreDeltaVsOlder`]: maxDeltaVsOld,
+    },
+    failures,
+  };
+}

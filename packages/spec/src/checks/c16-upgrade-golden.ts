@@ -1,0 +1,142 @@
+import type { Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import { toRecallQuery } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+import { requireFaults, type FaultControl, type FaultTarget } from '../durability';
+import { MemoryMatrixError } from '../errors';
+import type { RecallHit } from '../types';
+import { type BaselineAnswers, compareUpgraded } from './c16-compare';
+import { type CheckDefinition, failure, needs } from './check';
+
+/** Records per upsert while the older version is loaded. */
+const LOAD_CHUNK = 500;
+
+/**
+ * C16 upgrade-golden. Registered in the NEWER target's cell: the catalog names the older target
+ * in `upgradeFrom` (e.g. `pgvector@pg18` ← `pgvector@pg17`), which gives the cell the `upgrade`
+ * capability; every other cell skips it. One cell owns the check, so the report shows it once,
+ * under the version that must read the old data.
+ *
+ * 1. A fresh instance of the older target stores every golden memory through the adapter (the
+ *    cell's ANN index), and its exact top-k of every golden query is recorded.
+ * 2. Dump/restore (where the target has `exportCollection`): the older instance's dump is
+ *    restored into a fresh instance of this target; it must answer the same — count, ids, text,
+ *    metadata, embedding bit for bit, top-k ids tie group by tie group and scores within
+ *    `scoreTolerance` of the older version's and of the oracle. A restore that fails is a failure.
+ * 3. In place: the older instance is shut down cleanly and this target started on its storage.
+ *    Refusing to start (pg: "database files are incompatible with server") is a LOUD failure of
+ *    that path and passes; starting must then answer the same, never as an empty store.
+ * At least one path must answer the same (else "no upgrade path").
+ */
+export const c16UpgradeGolden: CheckDefinition = {
+  id: 'C16',
+  name: 'upgrade-golden',
+  requires: needs('vectors', 'faults', 'upgrade'),
+  timeoutMs: 6 * 60_000,
+  async run(cell) {
+    const faults = requireFaults(cell.config.faults, cell.target);
+    const up = faults.upgradeFrom;
+    if (!up) throw new MemoryMatrixError('CAPABILITY_MISSING', `${cell.target}: capability upgrade is declared but the fault control names no upgradeFrom target`);
+    const started: FaultTarget[] = [];
+    const figures: Record<string, Figure> = { from: up.target, to: cell.target };
+    const failures: Failure[] = [];
+    const notes: string[] = [];
+    try {
+      const old = await up.start();
+      started.push(old);
+      const { name, baseline, dump } = await writeOnOlder(cell, old, figures);
+      let paths = 0;
+      if (dump) {
+        const r = await restorePath(cell, faults, started, name, dump, baseline, figures);
+        failures.push(...r.failures);
+        if (r.ok) paths++;
+      } else notes.push(`${up.target} has no dump format here (no exportCollection); only the in-place path was tried`);
+      await old.shutdown();
+      const d = await directPath(cell, faults, old, started, name, baseline, figures);
+      failures.push(...d.failures);
+      notes.push(d.note);
+      if (d.ok) paths++;
+      if (paths === 0 && failures.length === 0) failures.push(failure(cell, 'upgrade-path', `no upgrade path from ${up.target} to ${cell.target} answered: dump/restore unavailable and the in-place start was refused`));
+    } finally {
+      await Promise.allSettled(started.map((t) => t.stop()));
+    }
+    return { figures, failures, notes };
+  },
+};
+
+async function writeOnOlder(cell: LiveCell, old: FaultTarget, figures: Record<string, Figure>): Promise<{ name: string; baseline: BaselineAnswers; dump?: Uint8Array }> {
+  const store = await old.connect();
+  try {
+    const spec = cell.collectionSpec('c16', cell.config.index);
+    const col = await store.createCollection(spec);
+    const all = cell.dataset.memories;
+    for (let i = 0; i < all.length; i += LOAD_CHUNK) await col.upsert(all.slice(i, i + LOAD_CHUNK));
+    await col.buildIndex();
+    const hits = new Map<string, RecallHit[]>();
+    for (const q of cell.dataset.queries) hits.set(q.id, await col.recall(toRecallQuery(q, 'exact')));
+    const baseline = { count: await col.count(), hits };
+    figures.olderServer = (await store.serverInfo()).server.split(' on ')[0] ?? null;
+    figures.written = all.length;
+    if (!old.exportCollection) return { name: spec.name, baseline };
+    const t0 = performance.now();
+    const dump = await old.exportCollection(spec.name);
+    Object.assign(figures, { dumpBytes: dump.byteLength, dumpMs: Math.round(performance.now() - t0) });
+    return { name: spec.name, baseline, dump };
+  } finally {
+    await store.close();
+  }
+}
+
+async function restorePath(cell: LiveCell, faults: FaultControl, started: FaultTarget[], name: string, dump: Uint8Array, baseline: BaselineAnswers, figures: Record<string, Figure>) {
+  const fresh = await faults.start(faults.configurations[0]!.name);
+  started.push(fresh);
+  const store = await fresh.connect();
+  try {
+    if (!fresh.importCollection) return { ok: false, failures: [failure(cell, 'upgrade-restore', `${cell.target} cannot import the dump of ${faults.upgradeFrom!.target} (no importCollection)`)] };
+    const t0 = performance.now();
+    try {
+      await fresh.importCollection(name, dump);
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      figures['restore/error'] = `${err.code ?? 'no code'}: ${err.message ?? String(e)}`.slice(0, 300);
+      return { ok: false, failures: [failure(cell, 'upgrade-restore', `restore of the ${faults.upgradeFrom!.target} dump (${dump.byteLength} bytes) into ${cell.target} failed: ${err.message ?? String(e)}`)] };
+    }
+    figures.restoreMs = Math.round(performance.now() - t0);
+    figures.newerServer = (await store.serverInfo()).server.split(' on ')[0] ?? null;
+    const r = await compareUpgraded(cell, store, name, baseline, cell.dataset.queries, 'restore');
+    Object.assign(figures, r.figures);
+    return { ok: r.failures.length === 0, failures: r.failures };
+  } finally {
+    await store.close();
+  }
+}
+
+async function directPath(cell: LiveCell, faults: FaultControl, old: FaultTarget, started: FaultTarget[], name: string, baseline: BaselineAnswers, figures: Record<string, Figure>) {
+  let inPlace: FaultTarget;
+  try {
+    inPlace = await faults.start(faults.configurations[0]!.name, { storageOf: old });
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    const loud = typeof err.code === 'string' && err.code !== '';
+    const why = firstReason(err.message ?? String(e));
+    figures['direct/opened'] = false;
+    figures['direct/refused'] = `${err.code ?? 'no code'}: ${why}`;
+    const failures = loud ? [] : [failure(cell, 'upgrade-direct', `starting ${cell.target} on the storage of ${old.target} failed without an error code: ${why}`)];
+    return { ok: false, failures, note: `in place: ${cell.target} refused the storage written by ${old.target}, loudly (${err.code}): ${why}` };
+  }
+  started.push(inPlace);
+  const store = await inPlace.connect();
+  try {
+    const r = await compareUpgraded(cell, store, name, baseline, cell.dataset.queries, 'direct');
+    Object.assign(figures, r.figures);
+    return { ok: r.failures.length === 0, failures: r.failures, note: `in place: ${cell.target} opened the storage written by ${old.target}${r.failures.length ? ' and answered differently' : ' and answered the same'}` };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The telling part of a start failure: the server's FATAL/ERROR/PANIC log line and its DETAIL, else the first line. */
+function firstReason(message: string): string {
+  const lines = [/(FATAL|ERROR|PANIC):[^|;]*/.exec(message)?.[0], /DETAIL:[^|;]*/.exec(message)?.[0]].filter((l): l is string => l !== undefined);
+  return (lines.length ? lines.map((l) => l.replace(/\s+/g, ' ').trim()).join(' ') : message.split('\n')[0] ?? message).slice(0, 400);
+}

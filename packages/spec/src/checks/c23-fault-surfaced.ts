@@ -1,0 +1,140 @@
+import type { MemoryCollection, MemoryStore } from '../adapter';
+import type { Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+import { requireFaults, type ClientTimeouts, type FaultTarget } from '../durability';
+import type { MemoryRecord } from '../types';
+import { type CheckDefinition, failure, needs } from './check';
+import { batchAtomic, describeWrite, judgeSurfaced, retryCompletes, settle, type Settled } from './c23-steps';
+
+/** The error the caller saw (first line, ≤ 200 chars), or null when the call did not reject. */
+const messageOf = (s: Settled): string | null => (s.how === 'rejected' ? s.message.split('\n')[0]!.slice(0, 200) : null);
+
+/**
+ * Client limits of the faulted client. A paused server answers nothing, so only the client's own
+ * query/connect timeouts can end a call; 1.5 s keeps the check short, and a call may take two of
+ * them (the statement, then the ROLLBACK on the same connection) before it rejects.
+ */
+export const C23_TIMEOUTS: Required<ClientTimeouts> = { connectMs: 1_500, queryMs: 1_500, statementMs: 1_500 };
+/** A faulted call that has neither resolved nor rejected after this long is a hang. */
+const HANG_LIMIT_MS = 20_000;
+const CLIENT = 'mm-c23';
+
+/**
+ * C23 fault-surfaced, on a fresh instance of the target (default configuration) whose client has
+ * timeouts configured (`C23_TIMEOUTS`):
+ * 1. `docker pause` while a multi-chunk upsert is issued → the caller gets an error with a code
+ *    (BACKEND_ERROR / TIMEOUT), never a resolved no-op or a hang; after unpause the batch is
+ *    fully present or fully absent, and a retry completes it;
+ * 2. `docker pause` during a recall → an error with a code; after unpause the same recall answers
+ *    as before the pause;
+ * 3. the client's session terminated in the middle of a multi-chunk upsert (once the server shows
+ *    the write in flight) → an error with a code; batch all-or-nothing; a retry completes it.
+ * Every failure names the write (ids, collection) and the fault.
+ */
+export const c23FaultSurfaced: CheckDefinition = {
+  id: 'C23',
+  name: 'fault-surfaced',
+  requires: needs('vectors', 'faults'),
+  timeoutMs: 4 * 60_000,
+  async run(cell) {
+    const faults = requireFaults(cell.config.faults, cell.target);
+    const ft = await faults.start(faults.configurations[0]!.name);
+    try {
+      return await runSteps(cell, ft);
+    } finally {
+      await ft.stop();
+    }
+  },
+};
+
+async function runSteps(cell: LiveCell, ft: FaultTarget) {
+  const golden = cell.dataset.memories;
+  const chunk = cell.config.capabilities.maxBatch ?? 1_000;
+  // Multi-chunk batches where the dataset allows: 2 chunks for the pause, 3 for the drop.
+  const sizeA = Math.min(2 * chunk, Math.floor((golden.length - 50) * 0.4));
+  const sizeB = Math.min(3 * chunk, golden.length - 50 - sizeA);
+  const [base, batchA, batchB] = [golden.slice(0, 50), golden.slice(50, 50 + sizeA), golden.slice(50 + sizeA, 50 + sizeA + sizeB)];
+  const store = await ft.connect({ clientName: CLIENT, timeouts: C23_TIMEOUTS });
+  const reader = await ft.connect({ timeouts: C23_TIMEOUTS });
+  const failures: Failure[] = [];
+  const figures: Record<string, Figure> = { clientTimeouts: `connect ${C23_TIMEOUTS.connectMs} ms, query ${C23_TIMEOUTS.queryMs} ms, statement ${C23_TIMEOUTS.statementMs} ms`, batchPause: batchA.length, batchDrop: batchB.length };
+  try {
+    const col = await store.createCollection(cell.collectionSpec('c23'));
+    await col.upsert(base);
+    failures.push(...(await pauseDuringWrite(cell, ft, col, reader, batchA, figures)));
+    failures.push(...(await pauseDuringQuery(cell, ft, col, figures)));
+    failures.push(...(await dropMidBatch(cell, ft, col, reader, batchB, figures)));
+    const count = await (await reader.openCollection(col.spec.name)).count();
+    const want = base.length + batchA.length + batchB.length;
+    figures.countAfter = count;
+    if (count !== want) failures.push(failure(cell, 'fault-count', `after the faults and retries count() is ${count}, expected ${want}`, { expected: want, actual: count }));
+  } finally {
+    await ft.unpause().catch(() => undefined);
+    await Promise.allSettled([store.close(), reader.close()]);
+  }
+  return { figures, failures };
+}
+
+async function pauseDuringWrite(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], figures: Record<string, Figure>): Promise<Failure[]> {
+  const what = describeWrite(batch, col.spec.name);
+  await ft.pause();
+  let s;
+  try {
+    s = await settle(col.upsert(batch), HANG_LIMIT_MS);
+  } finally {
+    await ft.unpause();
+  }
+  Object.assign(figures, { pauseWrite: s.how === 'rejected' ? s.code : s.how, pauseWriteMs: Math.round(s.ms), pauseWriteMessage: messageOf(s) });
+  const out = judgeSurfaced(cell, s, what, 'docker pause of the server');
+  const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
+  figures.pauseWritePresentAfter = a.present;
+  return [...out, ...a.failures, ...(await retryCompletes(cell, col, reader, batch, what))];
+}
+
+async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, figures: Record<string, Figure>): Promise<Failure[]> {
+  const q = cell.dataset.queries[0]!;
+  const query = { vector: q.vector, k: 10, scan: 'exact' as const };
+  const before = await col.recall(query);
+  await ft.pause();
+  let s;
+  try {
+    s = await settle(col.recall(query), HANG_LIMIT_MS);
+  } finally {
+    await ft.unpause();
+  }
+  Object.assign(figures, { pauseQuery: s.how === 'rejected' ? s.code : s.how, pauseQueryMs: Math.round(s.ms), pauseQueryMessage: messageOf(s) });
+  const out = judgeSurfaced(cell, s, `recall (query ${q.id}, k 10, exact) on collection ${col.spec.name}`, 'docker pause of the server');
+  const after = await col.recall(query);
+  if (JSON.stringify(after) !== JSON.stringify(before)) {
+    out.push(failure(cell, 'fault-recovery', `recall of query ${q.id} after unpause differs from before the pause: ${JSON.stringify(after.slice(0, 3))} vs ${JSON.stringify(before.slice(0, 3))}`, { queryId: q.id }));
+  }
+  return out;
+}
+
+async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], figures: Record<string, Figure>): Promise<Failure[]> {
+  const what = describeWrite(batch, col.spec.name);
+  const t0 = performance.now();
+  const write = col.upsert(batch);
+  write.catch(() => undefined); // judged below by settle()
+  let dropped = 0;
+  let seen = true;
+  try {
+    await ft.awaitWriteInFlight(CLIENT, 15_000);
+    dropped = await ft.dropConnections(CLIENT);
+  } catch (e) {
+    seen = false;
+    figures.dropError = String((e as Error).message ?? e);
+  }
+  const s = await settle(write, HANG_LIMIT_MS, t0);
+  Object.assign(figures, { dropMidBatch: s.how === 'rejected' ? s.code : s.how, dropSessions: dropped, dropMs: Math.round(s.ms), dropMessage: messageOf(s) });
+  const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
+  figures.dropPresentAfter = a.present;
+  const out: Failure[] = [];
+  if (!seen || dropped === 0) {
+    out.push(failure(cell, 'fault-setup', `${what}: the write was not seen in flight or no session was terminated (${String(figures.dropError ?? `${dropped} sessions`)}); the fault could not be applied mid-batch`));
+  } else {
+    out.push(...judgeSurfaced(cell, s, what, `termination of its server session mid-batch (${dropped} session(s))`));
+  }
+  return [...out, ...a.failures, ...(await retryCompletes(cell, col, reader, batch, what))];
+}

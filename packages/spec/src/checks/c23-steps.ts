@@ -1,0 +1,82 @@
+import type { MemoryCollection, MemoryStore } from '../adapter';
+import type { Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import type { MemoryRecord } from '../types';
+import { failure } from './check';
+import { describeDifference } from './sampling';
+
+/** Error codes a fault may surface as (TIMEOUT for adapters that tell a timeout apart). */
+export const FAULT_CODES: readonly string[] = ['BACKEND_ERROR', 'TIMEOUT'];
+
+/** How a call ended within a time limit. */
+export type Settled =
+  | { how: 'resolved'; ms: number }
+  | { how: 'rejected'; ms: number; code: string; message: string }
+  | { how: 'hung'; ms: number };
+
+/** Wait for `p` at most `limitMs`; never rejects. `ms` counts from `t0` (performance.now()). */
+export async function settle(p: Promise<unknown>, limitMs: number, t0 = performance.now()): Promise<Settled> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'hung'>((r) => {
+    timer = setTimeout(() => r('hung'), limitMs);
+    timer.unref();
+  });
+  try {
+    const out = await Promise.race([p.then(() => 'resolved' as const, (e: unknown) => e), hung]);
+    const ms = performance.now() - t0;
+    if (out === 'resolved' || out === 'hung') return { how: out, ms };
+    const err = out as { code?: unknown; message?: unknown };
+    return { how: 'rejected', ms, code: typeof err?.code === 'string' ? err.code : '<no code>', message: String(err?.message ?? out) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `upsert of 2000 memories (mem-00101 … mem-02100) into collection c23_ab12cd` — names a write in messages. */
+export function describeWrite(records: MemoryRecord[], collection: string): string {
+  const ids = records.map((r) => r.id).sort();
+  return `upsert of ${records.length} memories (${ids[0]} … ${ids[ids.length - 1]}) into collection ${collection}`;
+}
+
+/**
+ * The verdict on one faulted call: it must reject with a fault code (`FAULT_CODES`) — resolving
+ * is a silent no-op, hanging past the limit is a hang, another code is the wrong error. Returns
+ * the failures (empty when it surfaced correctly).
+ */
+export function judgeSurfaced(cell: LiveCell, s: Settled, what: string, fault: string): Failure[] {
+  if (s.how === 'rejected' && FAULT_CODES.includes(s.code)) return [];
+  const actual = s.how === 'rejected' ? `rejected with code ${s.code} (${s.message.split('\n')[0]})` : s.how === 'hung' ? `neither resolved nor rejected within ${Math.round(s.ms)} ms` : `resolved without an error after ${Math.round(s.ms)} ms (a silent no-op)`;
+  return [failure(cell, 'fault-surfaced', `${what} during ${fault}: ${actual}; expected an error with code ${FAULT_CODES.join(' or ')}`, { expected: FAULT_CODES.join('|'), actual: s.how === 'rejected' ? s.code : s.how })];
+}
+
+/**
+ * After recovery, a batch must have landed fully (every memory identical to what was written) or
+ * not at all. Reads through a NEW client. Returns how many of the batch are present, and failures.
+ */
+export async function batchAtomic(cell: LiveCell, reader: MemoryStore, collection: string, batch: MemoryRecord[], what: string): Promise<{ present: number; failures: Failure[] }> {
+  const back = await (await reader.openCollection(collection)).get(batch.map((r) => r.id));
+  const failures: Failure[] = [];
+  if (back.length !== 0 && back.length !== batch.length) {
+    failures.push(failure(cell, 'fault-partial', `${what}: after recovery ${back.length} of ${batch.length} memories are present (a batch must land fully or not at all)`, { expected: `0 or ${batch.length}`, actual: back.length }));
+  }
+  const byId = new Map(batch.map((r) => [r.id, r]));
+  for (const b of back) {
+    const diff = describeDifference(byId.get(b.id)!, b);
+    if (diff) failures.push(failure(cell, 'fault-partial', `${what}: memory ${b.id} present after recovery but changed: ${diff}`, { id: b.id }));
+  }
+  return { present: back.length, failures };
+}
+
+/** A retry of the faulted write must complete: resolve, then every memory of the batch present and identical. */
+export async function retryCompletes(cell: LiveCell, collection: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], what: string): Promise<Failure[]> {
+  try {
+    await collection.upsert(batch);
+  } catch (e) {
+    return [failure(cell, 'fault-retry', `${what}: the retry after recovery failed: ${String((e as Error).message ?? e)}`)];
+  }
+  const a = await batchAtomic(cell, reader, collection.spec.name, batch, `${what} (retried)`);
+  if (a.present !== batch.length) {
+    return [...a.failures, failure(cell, 'fault-retry', `${what}: after a successful retry ${a.present} of ${batch.length} memories are present`, { expected: batch.length, actual: a.present })];
+  }
+  return a.failures;
+}
