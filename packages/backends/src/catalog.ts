@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TOLERANCES, MemoryMatrixError, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { adapterCapabilities } from './adapters';
+import { faultKindSupported } from './faults/kinds';
 import { parseUrlTarget, urlTargetName } from './url';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -37,7 +38,25 @@ const offlineSchema = z
   })
   .strict();
 
-const startSchema = z.object({ kind: z.enum(['postgres', 'redis', 'chroma']), timeoutMs: z.number().int().positive().default(60_000) }).strict();
+const startSchema = z
+  .object({
+    kind: z.enum(['postgres', 'redis', 'chroma']),
+    timeoutMs: z.number().int().positive().default(60_000),
+    /** Where the server keeps its data inside the container (fault instances mount a volume there); default per kind. */
+    dataDir: z.string().startsWith('/').optional(),
+  })
+  .strict();
+
+/** One durability configuration (spec `DurabilityConfiguration`); the name is a figure key part, so no `/` or spaces. */
+const durabilitySchema = z
+  .object({
+    name: z.string().regex(/^[^/\s]+$/, 'no "/" or whitespace'),
+    durable: z.boolean(),
+    settings: z.record(z.string()).optional(),
+    args: z.array(z.string()).optional(),
+    note: z.string().optional(),
+  })
+  .strict();
 
 const targetSchema = z
   .object({
@@ -55,6 +74,10 @@ const targetSchema = z
     /** Overrides of the adapter's declared capabilities for this target (e.g. no vectors on redis@7.0). */
     capabilities: z.record(z.unknown()).optional(),
     note: z.string().optional(),
+    /** (container) durability configurations for C15/C23 (first = the default); gives the `faults` capability. */
+    durability: z.array(durabilitySchema).min(1).optional(),
+    /** An older target whose data this one must read (C16, run in this target's cell); gives `upgrade`. */
+    upgradeFrom: z.string().optional(),
   })
   .strict();
 
@@ -87,6 +110,8 @@ export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities'> {
   capabilities: Capabilities;
   /** (url provider) the connection URL the user gave; never printed (see `redactUrl`). */
   url?: string;
+  /** The resolved `upgradeFrom` target (C16), when the catalog names one. */
+  upgradeFromTarget?: ResolvedTarget;
 }
 
 /** The parsed target catalog (matrix/targets.yaml). */
@@ -132,8 +157,16 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       version,
       index: t.index ?? c.defaults.index,
       tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances, ...t.tolerances },
-      capabilities: { ...adapterCapabilities(t.backend), ...(t.capabilities as Partial<Capabilities> | undefined) },
+      capabilities: { ...adapterCapabilities(t.backend), ...faultCapabilities(t), ...(t.capabilities as Partial<Capabilities> | undefined) },
     });
+  }
+  for (const t of targets.values()) {
+    if (t.upgradeFrom === undefined) continue;
+    const from = targets.get(t.upgradeFrom);
+    if (!from || from.backend !== t.backend || !from.capabilities.faults) {
+      throw new MemoryMatrixError('USAGE', `${file}: target ${t.name}: upgradeFrom ${t.upgradeFrom} must name a ${t.backend} target of this catalog with durability configurations (a container target)`);
+    }
+    t.upgradeFromTarget = from;
   }
   const profiles = new Map(Object.entries(c.profiles));
   for (const [pname, p] of profiles) {
@@ -142,6 +175,15 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
     }
   }
   return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles };
+}
+
+/**
+ * `faults`: a container target with `durability:` whose start kind has a fault implementation
+ * (packages/backends/src/faults/kinds.ts); `upgrade`: additionally names `upgradeFrom`.
+ */
+function faultCapabilities(t: TargetEntry): Pick<Capabilities, 'faults' | 'upgrade'> {
+  const faults = t.provider === 'container' && t.durability !== undefined && faultKindSupported(t.start?.kind ?? 'postgres');
+  return { faults, upgrade: faults && t.upgradeFrom !== undefined };
 }
 
 /**

@@ -12,3 +12,4 @@ export * from './adapters';
 export * from './docker-status';
 export * from './image-source';
 export * from './url';
+export * from './faults';

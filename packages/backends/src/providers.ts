@@ -2,6 +2,7 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { ResolvedTarget } from './catalog';
 import { startContainer, startRedisContainer } from './container';
 import { startEmbedded } from './embedded';
+import { withFaults } from './faults';
 import { resolveImage, type ImageSource } from './image-source';
 import type { StartedBackend } from './types';
 import { startUrlTarget } from './url';
@@ -46,11 +47,13 @@ async function startContainerTarget(target: ResolvedTarget, ctx: StartContext): 
   const kind = target.start?.kind ?? 'postgres';
   if (kind === 'redis') {
     const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
-    return startRedisContainer({ target: target.name, image, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.adapterOptions });
+    const started = await startRedisContainer({ target: target.name, image, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.adapterOptions });
+    return withFaults(started, target, { runId: ctx.runId, image, imageSource: ctx.imageSource, log: ctx.log }); // faults once FAULT_KINDS has redis
   }
   if (kind !== 'postgres') {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: container kind "${kind}" is not supported by this build`);
   }
   const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
-  return startContainer({ target: target.name, image, kind, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
+  const started = await startContainer({ target: target.name, image, kind, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
+  return withFaults(started, target, { runId: ctx.runId, image, imageSource: ctx.imageSource, log: ctx.log });
 }

@@ -1,4 +1,4 @@
-import type { MemoryStore } from '@memory-matrix/spec';
+import type { ConnectOptions, FaultControl, MemoryStore } from '@memory-matrix/spec';
 
 /** How a target is provided: in process, in a container, as a local process, or at a user URL. */
 export type ProviderKind = 'embedded' | 'container' | 'local' | 'url';
@@ -29,6 +29,9 @@ export interface StartedBackend {
   provider: ProviderKind;
   info: BackendInfo;
   startMs?: number;
-  connect(): Promise<MemoryStore>;
+  /** A new client; providers that take `opts` (container pgvector) apply its client name and timeouts, others ignore it. */
+  connect(opts?: ConnectOptions): Promise<MemoryStore>;
   stop(): Promise<void>;
+  /** Fault control (spec durability.ts) when the target has the `faults` capability; `stop()` disposes it. */
+  faults?: FaultControl;
 }

@@ -1,6 +1,6 @@
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { Pool } from 'pg';
-import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
+import { MemoryMatrixError, type ConnectOptions, type MemoryStore } from '@memory-matrix/spec';
 import { createPgvectorStore, fromPgPool } from '@memory-matrix/adapter-pgvector';
 import { dockerBin, dockerEngine, inspectImage } from '../images/docker';
 import { execStreaming } from '../images/exec';
@@ -9,6 +9,7 @@ import { containerLabels } from './labels';
 import { checkExpected } from '../embedded/versions';
 import { pgConnectionString, readPgVersions, waitForPgQuery, type PgConnection } from './postgres';
 import { Semaphore, startParallelism } from './semaphore';
+import { pgPoolOptions } from '../faults/pg-connect';
 
 /** What to start: one catalog target from a locally built image. */
 export interface ContainerStartSpec {
@@ -48,8 +49,11 @@ export interface StartedContainer {
   };
   /** Milliseconds from `docker create` to the first successful query. */
   startMs: number;
-  /** A new pgvector store over a new pool each call; the store's `close()` ends the pool. */
-  connect(): Promise<MemoryStore>;
+  /**
+   * A new pgvector store over a new pool each call; the store's `close()` ends the pool.
+   * `opts`: client name (`application_name`) and timeouts (connect, query, statement), see `pgPoolOptions`.
+   */
+  connect(opts?: ConnectOptions): Promise<MemoryStore>;
   /**
    * Closes the stores `connect()` opened that are still open, then stops (SIGINT: fast shutdown,
    * 10 s grace) and removes the container and its volumes. Idempotent.
@@ -194,8 +198,8 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
     connectionString: pgConnectionString(connection),
     info: { serverVersion: versions.server, components: versions.components, image: spec.image, imageId },
     startMs,
-    async connect() {
-      const pool = new Pool({ ...connection, max: 4 });
+    async connect(opts?: ConnectOptions) {
+      const pool = new Pool({ ...connection, max: 4, ...pgPoolOptions(opts) });
       // An idle pooled client whose server went away (container stopped) emits 'error' on the
       // pool; unhandled, that would crash the process. Queries in flight still reject.
       pool.on('error', () => undefined);

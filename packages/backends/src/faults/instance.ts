@@ -1,0 +1,204 @@
+import { MemoryMatrixError, type ConnectOptions, type DurabilityConfiguration, type FaultTarget, type MemoryStore } from '@memory-matrix/spec';
+import { registerContainer, registerRun, unregisterContainer } from '../container/guard';
+import { containerLabels } from '../container/labels';
+import { containerState, docker, logMatches, mappedPort, pollUntil } from './docker-ops';
+import type { FaultEndpoint, FaultKind } from './kinds';
+
+/** What to start: one target in one durability configuration, on a volume. */
+export interface InstanceSpec {
+  target: string;
+  configuration: DurabilityConfiguration;
+  kind: FaultKind;
+  /** Local image reference. */
+  image: string;
+  runId: string;
+  /** The volume mounted at `dataDir` (created by the caller). */
+  volume: string;
+  dataDir: string;
+  /** Start deadline per (re)start, ms, already scaled. */
+  startTimeoutMs: number;
+  /** Called once by `stop()` after the container is removed (the control releases the volume). */
+  onStopped?: () => Promise<void>;
+  /** The volume holds data another image wrote: run the kind's `adoptStorageCmd` first. */
+  adoptStorage?: boolean;
+}
+
+/**
+ * A fault instance: one container (labelled like every container of the run, registered with the
+ * exit guard) whose data directory is a volume, driven with the Docker CLI. See spec
+ * `FaultTarget` for the contract; `start` is the only way to make one.
+ */
+export class ContainerFaultTarget implements FaultTarget {
+  readonly target: string;
+  readonly configuration: DurabilityConfiguration;
+  effective: Record<string, string> = {};
+  private ep: FaultEndpoint;
+  private paused = false;
+  private removed = false;
+  private stopping?: Promise<void>;
+  private readonly stores = new Set<MemoryStore>();
+
+  private constructor(readonly spec: InstanceSpec, readonly containerId: string) {
+    this.target = spec.target;
+    this.configuration = spec.configuration;
+    this.ep = { host: '127.0.0.1', port: 0, containerId, where: `${spec.target} [${spec.configuration.name}] (container ${containerId.slice(0, 12)})` };
+  }
+
+  /**
+   * Create and start the container, wait until ready, apply and verify the configuration's
+   * settings (restarting when they need it). Throws TARGET_UNAVAILABLE with the last log lines when
+   * the server exits or is not ready in time (the container is removed; the volume is the caller's).
+   */
+  static async start(spec: InstanceSpec): Promise<ContainerFaultTarget> {
+    const where = `${spec.target} [${spec.configuration.name}]`;
+    const baseCmd = spec.configuration.args?.length ? await imageCmd(spec.image, where) : [];
+    const labels = Object.entries({ ...containerLabels(spec.runId, spec.target), 'memory-matrix.fault': spec.configuration.name }).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+    registerRun(spec.runId);
+    const adopt = spec.adoptStorage ? spec.kind.adoptStorageCmd?.(spec.dataDir) : undefined;
+    if (adopt) {
+      await docker(['run', '--rm', ...labels, '--user', adopt.user, '--entrypoint', adopt.entrypoint, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, spec.image, ...adopt.args], `${where}: adopt the data directory`, 120_000);
+    }
+    const id = (
+      await docker(
+        ['create', ...labels, '-p', `127.0.0.1::${spec.kind.port}`, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, '--stop-signal', spec.kind.stopSignal,
+          ...(spec.kind.shmBytes ? ['--shm-size', String(spec.kind.shmBytes)] : []), spec.image, ...baseCmd, ...(spec.configuration.args ?? [])],
+        where,
+      )
+    ).trim();
+    registerContainer(id, spec.target);
+    const t = new ContainerFaultTarget(spec, id);
+    try {
+      await t.startAndWait(0);
+      const settings = spec.configuration.settings ?? {};
+      if (Object.keys(settings).length && (await spec.kind.applySettings(t.ep, settings)) === 'restart') await t.restart();
+      await t.verify();
+    } catch (err) {
+      await t.remove().catch(() => undefined);
+      throw err;
+    }
+    return t;
+  }
+
+  /** `docker start`, then the kind's ready log line (one more than `readyBefore`) and a real query, within the start deadline. */
+  private async startAndWait(readyBefore: number): Promise<void> {
+    const deadline = Date.now() + this.spec.startTimeoutMs;
+    await docker(['start', this.containerId], this.ep.where);
+    const ready = await pollUntil(async () => {
+      const st = await containerState(this.containerId, this.ep.where);
+      if (st.status !== 'running') {
+        const logs = await logMatches(this.containerId, this.spec.kind.readyLog);
+        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited (status ${st.status}, exit code ${st.exitCode}) before it was ready; container log: ${logs.tail.join(' | ')}`);
+      }
+      return (await logMatches(this.containerId, this.spec.kind.readyLog)).count > readyBefore ? true : undefined;
+    }, deadline, 100);
+    if (!ready) {
+      const logs = await logMatches(this.containerId, this.spec.kind.readyLog);
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: no "${this.spec.kind.readyLog.source}" log line within ${this.spec.startTimeoutMs} ms; container log: ${logs.tail.join(' | ')}`);
+    }
+    this.ep = { ...this.ep, port: await mappedPort(this.containerId, this.spec.kind.port, this.ep.where) };
+    await this.spec.kind.waitQuery(this.ep, deadline);
+  }
+
+  /** Every configured setting (settings and `-c k=v` args) must be in effect; TARGET_UNAVAILABLE otherwise. */
+  private async verify(): Promise<void> {
+    const want = { ...this.spec.kind.settingsInArgs(this.spec.configuration.args ?? []), ...(this.spec.configuration.settings ?? {}) };
+    const deadline = Date.now() + 5_000; // pg_reload_conf() signals the server; sessions pick it up within moments
+    let got: Record<string, string> = {};
+    const ok = await pollUntil(async () => {
+      got = await this.spec.kind.effectiveSettings(this.ep, Object.keys(want));
+      return Object.entries(want).every(([k, v]) => got[k] === v) ? true : undefined;
+    }, deadline, 100);
+    this.effective = got;
+    if (!ok) {
+      const bad = Object.entries(want).filter(([k, v]) => got[k] !== v).map(([k, v]) => `${k} is ${JSON.stringify(got[k] ?? null)}, expected ${JSON.stringify(v)}`);
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: configuration not in effect: ${bad.join('; ')} (an image whose command does not forward arguments ignores \`args\`; use \`settings\`)`);
+    }
+  }
+
+  async connect(opts?: ConnectOptions): Promise<MemoryStore> {
+    if (this.removed) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: connect after stop()`);
+    const store = await this.spec.kind.connect(this.ep, opts);
+    this.stores.add(store);
+    const close = store.close.bind(store);
+    store.close = async () => {
+      this.stores.delete(store);
+      await close();
+    };
+    return store;
+  }
+
+  async kill(): Promise<void> {
+    await docker(['kill', '-s', 'KILL', this.containerId], this.ep.where);
+    const dead = await pollUntil(async () => ((await containerState(this.containerId, this.ep.where)).status === 'running' ? undefined : true), Date.now() + 15_000, 50);
+    if (!dead) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: still running 15 s after docker kill -s KILL`);
+  }
+
+  async shutdown(): Promise<void> {
+    await docker(['stop', '-t', '30', this.containerId], this.ep.where, 60_000);
+  }
+
+  async restart(): Promise<{ restartMs: number }> {
+    const t0 = performance.now();
+    const before = (await logMatches(this.containerId, this.spec.kind.readyLog)).count;
+    await this.startAndWait(before);
+    await this.verify();
+    return { restartMs: performance.now() - t0 };
+  }
+
+  async pause(): Promise<void> {
+    await docker(['pause', this.containerId], this.ep.where);
+    this.paused = true;
+  }
+
+  async unpause(): Promise<void> {
+    if (!this.paused) return;
+    await docker(['unpause', this.containerId], this.ep.where);
+    this.paused = false;
+  }
+
+  dropConnections(clientName: string): Promise<number> {
+    return this.spec.kind.dropConnections(this.ep, clientName);
+  }
+
+  awaitWriteInFlight(clientName: string, timeoutMs: number): Promise<void> {
+    return this.spec.kind.awaitWriteInFlight(this.ep, clientName, timeoutMs);
+  }
+
+  get exportCollection(): FaultTarget['exportCollection'] {
+    const k = this.spec.kind;
+    return k.exportCollection ? (name) => k.exportCollection!(this.ep, name) : undefined;
+  }
+
+  get importCollection(): FaultTarget['importCollection'] {
+    const k = this.spec.kind;
+    return k.importCollection ? (name, dump) => k.importCollection!(this.ep, name, dump) : undefined;
+  }
+
+  /** Close the stores still open and remove the container (not the volume: the control owns it). Idempotent. */
+  async remove(): Promise<void> {
+    if (this.removed) return;
+    this.removed = true;
+    await Promise.allSettled([...this.stores].map((s) => s.close()));
+    if (this.paused) await docker(['unpause', this.containerId], this.ep.where).catch(() => undefined);
+    await docker(['rm', '-f', '-v', this.containerId], this.ep.where).catch((err: Error) => {
+      if (!/no such container/i.test(err.message)) throw err;
+    });
+    unregisterContainer(this.containerId);
+  }
+
+  /** Remove the container, then let the owner release the volume (`onStopped`). Idempotent. */
+  async stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.remove();
+      await this.spec.onStopped?.();
+    })();
+    return this.stopping;
+  }
+}
+
+/** The image's CMD (ENTRYPOINT is kept by Docker), to append a configuration's args to. */
+async function imageCmd(image: string, where: string): Promise<string[]> {
+  const out = await docker(['image', 'inspect', '--format', '{{json .Config.Cmd}}', image], where);
+  const cmd = JSON.parse(out.trim() || 'null') as string[] | null;
+  return cmd ?? [];
+}
