@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import path from 'node:path';
 import { bench } from './commands/bench';
 import { imagesBuild, imagesList } from './commands/images';
+import { mergeCommand } from './commands/merge';
 import { runMatrix } from './run';
 import { TOOL_VERSION } from './version';
 
@@ -26,7 +27,7 @@ export function buildProgram(): Command {
     .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated), e.g. pgvector@pglite-pg18').argParser(collect).default([]))
     .option('-p, --profile <name>', 'profile from matrix/targets.yaml, used when no --backend is given', 'default')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
-    .option('-r, --report-dir <dir>', 'where report.json, junit.xml and report.md go', 'matrix-report')
+    .option('-r, --report-dir <dir>', 'where report.json, junit.xml, report.md and report.html go', 'matrix-report')
     .option('--update-golden', 're-record the oracle expectation before running (without it a missing expectation is an error)', false)
     .option('--shard <i/n>', 'run only shard i of n (cells split deterministically by target name)')
     .addOption(new Option('--image-source <source>', 'container images: registry (pull official), debian (build offline), auto (local, else pull, else build)').choices(['registry', 'debian', 'auto']).default('auto'))
@@ -52,6 +53,14 @@ export function buildProgram(): Command {
     .option('-d, --dataset <name|dir>', 'golden dataset', 'agent-memories')
     .action(async (o: { backend: string[]; dataset: string }) => {
       process.exitCode = await bench(o.backend, o.dataset, (l) => process.stdout.write(l + '\n'));
+    });
+  program
+    .command('merge')
+    .description('join shard reports (runs with --shard i/n) into one report: cells ordered by target, summary and exit status recomputed')
+    .argument('<reports...>', 'report.json files of the shards (all of one dataset)')
+    .option('-r, --report-dir <dir>', 'where the merged report.json, junit.xml, report.md and report.html go', 'matrix-report')
+    .action((files: string[], o: { reportDir: string }) => {
+      process.exitCode = mergeCommand(files, path.resolve(o.reportDir), (l) => process.stdout.write(l + '\n'));
     });
   const images = program.command('images').description('offline container images built from Debian packages');
   images

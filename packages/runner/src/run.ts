@@ -1,4 +1,3 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   loadGoldenDataset,
@@ -27,9 +26,9 @@ import {
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';
-import { renderJUnit } from './report/junit';
-import { renderMarkdown } from './report/markdown';
 import type { CellReport, MatrixReport } from './report/model';
+import { cellQueries } from './report/queries';
+import { settleReport, writeReports } from './report/write';
 import { MatrixRuntime } from './runtime';
 import { parseShard, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
@@ -60,7 +59,7 @@ export function datasetDir(spec: string): string {
 /**
  * Run the matrix: select targets, load and verify the golden dataset and its expectation
  * (nothing is started or written to any store before both are valid), run every cell through the
- * conformance suite, write report.json / junit.xml / report.md (always, also on errors) and return
+ * conformance suite, write report.json / junit.xml / report.md / report.html (always, also on errors) and return
  * the exit status: 0 all checks pass, 1 a check failed, 2 the run could not be carried out.
  */
 export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
@@ -141,6 +140,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         timings: { startMs: null, loadMs: null, indexMs: null },
         status: 'ran',
         checks: [],
+        capabilities: target.capabilities,
       };
       const entry: { report: CellReport; live?: LiveCell } = { report: cell };
       cells.set(target.name, entry);
@@ -176,6 +176,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       if (entry.live) {
         const l = await entry.live.loaded().catch(() => undefined);
         if (l) Object.assign(entry.report.timings, { loadMs: l.loadMs, indexMs: l.indexMs });
+        // Per-query figures of the replays C03/C05 ran (cached in the cell; nothing is queried again).
+        const q = await cellQueries(entry.live, entry.report.checks);
+        if (q) entry.report.queries = q;
       }
     }
   } catch (e) {
@@ -187,33 +190,16 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   }
   finish(report, opts.reportDir, t0);
   out(renderConsole(report));
-  out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md}`);
+  out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report;
 }
 
-/** Summaries, exit code, and the three report files written atomically. */
+/** Summaries, capability matrix, exit code, and the four report files written atomically (report/write.ts). */
 function finish(report: MatrixReport, dir: string, t0: number): void {
-  const all = report.cells.flatMap((c) => c.checks);
-  report.summary = {
-    passed: all.filter((c) => c.status === 'passed').length,
-    failed: all.filter((c) => c.status === 'failed').length,
-    skipped: all.filter((c) => c.status === 'skipped').length,
-    cellErrors: report.cells.filter((c) => c.status === 'error').length,
-  };
-  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed ? 1 : 0;
+  settleReport(report);
   report.finishedAt = new Date().toISOString();
   report.durationMs = performance.now() - t0;
-  mkdirSync(dir, { recursive: true });
-  const files: Array<[string, string]> = [
-    ['report.json', JSON.stringify(report, null, 2) + '\n'],
-    ['junit.xml', renderJUnit(report)],
-    ['report.md', renderMarkdown(report)],
-  ];
-  for (const [name, text] of files) {
-    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(dir, name));
-  }
+  writeReports(report, dir);
 }
 
 /** Hooks of `registerTargetCell`. */

@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
+import { capabilityLine, capabilityMatrix } from './capabilities';
 import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
 import type { MatrixReport } from './model';
 
@@ -35,6 +36,7 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
     table.push(['max |Δscore|', ...cells.map((x) => fmt(headlineMaxDelta(x)))]);
     table.push(['server', ...cells.map((x) => (x.components.postgres ? `pg ${x.components.postgres} / pgvector ${x.components.pgvector ?? '?'}` : (x.serverVersion ?? '–')))]);
     out.push(table.toString());
+    for (const row of (report.capabilityMatrix ?? capabilityMatrix(cells)).targets) out.push(`capabilities ${row.target}: ${capabilityLine(row)}`);
   }
   for (const cell of cells) {
     if (cell.error) out.push(c.red(`${cell.target}: could not run: ${cell.error.message}`));

@@ -1,3 +1,4 @@
+import { capabilityGlyph, capabilityMatrix } from './capabilities';
 import { fmt, glyph, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
 import type { MatrixReport } from './model';
 
@@ -33,6 +34,15 @@ export function renderMarkdown(report: MatrixReport): string {
       lines.push(`| ${esc(c.target)} | ${c.provider} | ${esc(c.serverVersion ?? '–')} | ${esc(Object.entries(c.components).map(([k, v]) => `${k} ${v}`).join(', '))} | ${esc(c.image ?? '–')} ${c.imageId ? `\`${c.imageId.slice(0, 19)}\`` : ''} | ${c.index.type} |`);
     }
     lines.push('');
+    const caps = report.capabilityMatrix ?? capabilityMatrix(cells);
+    if (caps.targets.length) {
+      lines.push('**Capabilities** (✓, or ✗ with the checks of this run skipped for it)', '');
+      lines.push(`| capability | ${caps.targets.map((t) => esc(t.target)).join(' | ')} |`, `|---|${caps.targets.map(() => '---').join('|')}|`);
+      for (const name of caps.capabilities) {
+        lines.push(`| ${name} | ${caps.targets.map((t) => (t.entries[name] ? esc(capabilityGlyph(t.entries[name]!) + (t.entries[name]!.skippedChecks ? ` ${t.entries[name]!.reason}` : '')) : '–')).join(' | ')} |`);
+      }
+      lines.push('');
+    }
   }
   for (const cell of cells) {
     if (cell.error) lines.push(`- **${esc(cell.target)}** could not run: ${esc(cell.error.message)}`);

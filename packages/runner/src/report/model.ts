@@ -1,4 +1,6 @@
-import type { CheckResult, IndexConfig } from '@memory-matrix/spec';
+import type { Capabilities, CheckResult, IndexConfig } from '@memory-matrix/spec';
+import type { CapabilityMatrix } from './capabilities';
+import type { CellQueries } from './queries';
 
 /**
  * report.json, version 1. Every run writes it, including runs that could not be carried out
@@ -27,6 +29,10 @@ export interface MatrixReport {
   /** Set when the run could not be carried out (exit 2). */
   error?: { code: string; message: string };
   exitCode: 0 | 1 | 2;
+  /** Target × capability: ✓, or ✗ with the checks skipped for it (report/capabilities.ts). */
+  capabilityMatrix?: CapabilityMatrix;
+  /** Set by `memory-matrix merge`: the shard reports this report joins, in argument order. */
+  mergedFrom?: Array<{ file: string; shard: string | null; startedAt: string; exitCode: number; toolVersion: string }>;
 }
 
 export interface CellReport {
@@ -46,4 +52,8 @@ export interface CellReport {
   status: 'ran' | 'error';
   error?: { code?: string; message: string };
   checks: CheckResult[];
+  /** The target's capabilities (adapter's declaration with the catalog's overrides). */
+  capabilities?: Capabilities;
+  /** Per-query figures of the golden replays C03 (exact) and C05 (index) ran (report/queries.ts). */
+  queries?: CellQueries;
 }

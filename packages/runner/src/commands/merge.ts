@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { renderConsole } from '../report/console';
+import type { MatrixReport } from '../report/model';
+import { settleReport, writeReports } from '../report/write';
+import { TOOL_VERSION } from '../version';
+
+/** One input of a merge: the file it came from (as given) and its parsed report. */
+export interface ShardInput {
+  file: string;
+  report: MatrixReport;
+}
+
+/**
+ * Read one report.json; INVALID_INPUT naming the file when it cannot be read, is not JSON, or is
+ * not a memory-matrix report of format version 1.
+ */
+export function readReport(file: string): ShardInput {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new MemoryMatrixError('INVALID_INPUT', `${file}: cannot read a report: ${(e as Error).message}`, { cause: e });
+  }
+  const r = parsed as Partial<MatrixReport>;
+  if (r?.format !== 'memory-matrix-report' || r.version !== 1 || !Array.isArray(r.cells) || !r.summary) {
+    throw new MemoryMatrixError('INVALID_INPUT', `${file}: not a memory-matrix report.json of version 1 (format ${JSON.stringify(r?.format)}, version ${JSON.stringify(r?.version)})`);
+  }
+  return { file, report: r as MatrixReport };
+}
+
+/** Files grouped by a key, for messages: `a.json, b.json (key1) vs c.json (key2)`. */
+function groups(inputs: ShardInput[], key: (i: ShardInput) => string | null): string | null {
+  const by = new Map<string, string[]>();
+  for (const i of inputs) {
+    const k = key(i);
+    if (k !== null) by.set(k, [...(by.get(k) ?? []), i.file]);
+  }
+  return by.size > 1 ? [...by].map(([k, files]) => `${files.join(', ')} (${k})`).join(' vs ') : null;
+}
+
+/**
+ * Join shard reports (runs with `--shard i/n`, or any runs of one dataset) into one report:
+ * cells concatenated and ordered by target name, skipped targets concatenated, summary,
+ * capability matrix and exit code recomputed (report/write.ts `settleReport`), a shard's run
+ * error kept (prefixed with its file). Throws USAGE naming the files when the inputs disagree:
+ * dataset sha256 or expectation sha256 differ, the shards of an `i/n` series are not exactly
+ * 1…n once each, or a target appears in two inputs.
+ */
+export function mergeReports(inputs: ShardInput[]): MatrixReport {
+  if (!inputs.length) throw new MemoryMatrixError('USAGE', 'merge needs at least one report.json');
+  const dsDiff = groups(inputs, (i) => (i.report.dataset ? `dataset ${i.report.dataset.name} sha256 ${i.report.dataset.sha256}` : null));
+  if (dsDiff) throw new MemoryMatrixError('USAGE', `the reports are of different datasets: ${dsDiff}`);
+  const expDiff = groups(inputs, (i) => (i.report.expectation ? `expectation sha256 ${i.report.expectation.sha256}` : null));
+  if (expDiff) throw new MemoryMatrixError('USAGE', `the reports compare against different expectations: ${expDiff}`);
+  checkShardSeries(inputs);
+  const owner = new Map<string, string>();
+  for (const i of inputs) {
+    for (const c of i.report.cells) {
+      const before = owner.get(c.target);
+      if (before) throw new MemoryMatrixError('USAGE', `target ${c.target} is in both ${before} and ${i.file}; each target must come from one report`);
+      owner.set(c.target, i.file);
+    }
+  }
+
+  const reports = inputs.map((i) => i.report);
+  const started = Math.min(...reports.map((r) => Date.parse(r.startedAt)));
+  const finished = Math.max(...reports.map((r) => Date.parse(r.finishedAt)));
+  const profiles = [...new Set(reports.map((r) => r.profile))];
+  const failed = inputs.find((i) => i.report.error);
+  const merged: MatrixReport = {
+    format: 'memory-matrix-report',
+    version: 1,
+    tool: { name: 'memory-matrix', version: TOOL_VERSION, node: process.version },
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date(finished).toISOString(),
+    durationMs: finished - started,
+    argv: ['merge', ...inputs.map((i) => i.file)],
+    profile: profiles.length === 1 ? profiles[0]! : null,
+    shard: null,
+    host: { docker: reports.every((r) => r.host.docker), dockerReason: [...new Set(reports.map((r) => r.host.dockerReason).filter(Boolean))].join('; ') },
+    dataset: reports.find((r) => r.dataset)?.dataset ?? null,
+    expectation: reports.find((r) => r.expectation)?.expectation ?? null,
+    cells: reports.flatMap((r) => r.cells).sort((a, b) => a.target.localeCompare(b.target)),
+    skippedTargets: reports.flatMap((r) => r.skippedTargets).sort((a, b) => a.target.localeCompare(b.target)),
+    summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
+    exitCode: 0,
+    mergedFrom: inputs.map((i) => ({ file: i.file, shard: i.report.shard, startedAt: i.report.startedAt, exitCode: i.report.exitCode, toolVersion: i.report.tool.version })),
+  };
+  if (failed?.report.error) merged.error = { code: failed.report.error.code, message: `${failed.file}: ${failed.report.error.message}` };
+  return settleReport(merged);
+}
+
+/** Every `i/n` series among the inputs must hold shards 1…n exactly once (a lost shard is not a pass). */
+function checkShardSeries(inputs: ShardInput[]): void {
+  const series = new Map<number, Map<number, string>>();
+  for (const i of inputs) {
+    const m = /^(\d+)\/(\d+)$/.exec(i.report.shard ?? '');
+    if (!m) continue;
+    const [idx, n] = [Number(m[1]), Number(m[2])];
+    const s = series.get(n) ?? new Map<number, string>();
+    if (s.has(idx)) throw new MemoryMatrixError('USAGE', `shard ${idx}/${n} is given twice: ${s.get(idx)} and ${i.file}`);
+    s.set(idx, i.file);
+    series.set(n, s);
+  }
+  for (const [n, s] of series) {
+    const missing = Array.from({ length: n }, (_, j) => j + 1).filter((j) => !s.has(j));
+    if (missing.length) throw new MemoryMatrixError('USAGE', `shard report(s) ${missing.map((j) => `${j}/${n}`).join(', ')} missing; given: ${[...s].map(([j, f]) => `${j}/${n} ${f}`).join(', ')}`);
+  }
+}
+
+/**
+ * `memory-matrix merge <report.json…> --report-dir <dir>`: merge, write every report format into
+ * `dir` (also when the inputs disagree: then the report carries only the error), print the
+ * console summary, and return the exit status: the merged report's (0 / 1 / 2), or 2 when the
+ * inputs cannot be merged.
+ */
+export function mergeCommand(files: string[], reportDir: string, out: (line: string) => void): number {
+  let report: MatrixReport;
+  try {
+    report = mergeReports(files.map(readReport));
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    report = emptyReport(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
+  }
+  writeReports(report, reportDir);
+  out(renderConsole(report));
+  out(`merged ${files.length} report(s) into ${path.relative(process.cwd(), reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
+  return report.exitCode;
+}
+
+function emptyReport(files: string[], error: { code: string; message: string }): MatrixReport {
+  const now = new Date().toISOString();
+  return settleReport({
+    format: 'memory-matrix-report',
+    version: 1,
+    tool: { name: 'memory-matrix', version: TOOL_VERSION, node: process.version },
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 0,
+    argv: ['merge', ...files],
+    profile: null,
+    shard: null,
+    host: { docker: false, dockerReason: '' },
+    dataset: null,
+    expectation: null,
+    cells: [],
+    skippedTargets: [],
+    summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
+    error,
+    exitCode: 2,
+  });
+}

@@ -1,0 +1,78 @@
+import { DEFAULT_CAPABILITIES, type Capabilities } from '@memory-matrix/spec';
+import type { CellReport } from './model';
+
+/** One target × capability entry: ✓ (`ok`), or ✗ with the reason. */
+export interface CapabilityEntry {
+  ok: boolean;
+  /** The declared value: a flag, a list (metrics, ANN index types), or a number (maxBatch; null = no limit). */
+  value: boolean | number | string[] | null;
+  /** Why ✗: the checks of this run skipped for it, or that the target does not declare it. */
+  reason?: string;
+  /** Ids of the checks of this run skipped with `capability: <name>`. */
+  skippedChecks?: string[];
+}
+
+/** report.json `capabilityMatrix`: rows are targets (cell order), columns `capabilities`. */
+export interface CapabilityMatrix {
+  capabilities: string[];
+  targets: Array<{ target: string; entries: Record<string, CapabilityEntry> }>;
+}
+
+/** The capability names in the order of `DEFAULT_CAPABILITIES`, then `maxBatch`. */
+export const CAPABILITY_NAMES: string[] = [...Object.keys(DEFAULT_CAPABILITIES), 'maxBatch'];
+
+/**
+ * Target × capability matrix of the cells that carry `capabilities`. A flag is ✓ when true, a
+ * list when non-empty (the same rule as spec's `needs`); a number (`maxBatch`) is informational
+ * and always ✓ (null = no limit). A ✗ names the checks of this run that were skipped for that capability
+ * (their `skipReason` is `capability: <name>`), e.g. `skipped C03, C05 (capability: vectors)`,
+ * else `not declared by the target`.
+ */
+export function capabilityMatrix(cells: readonly CellReport[]): CapabilityMatrix {
+  const withCaps = cells.filter((c) => c.capabilities);
+  // Names in DEFAULT_CAPABILITIES order, then any a target declares beyond them (e.g. a newer spec).
+  const extra = withCaps.flatMap((c) => Object.keys(c.capabilities!)).filter((n) => !CAPABILITY_NAMES.includes(n));
+  const names = [...CAPABILITY_NAMES, ...new Set(extra)];
+  const targets = withCaps.map((cell) => {
+    const caps = cell.capabilities as unknown as Record<string, unknown>;
+    const entries: Record<string, CapabilityEntry> = {};
+    for (const name of names) {
+      const v = caps[name];
+      if (name === 'maxBatch' || typeof v === 'number') {
+        entries[name] = { ok: true, value: typeof v === 'number' ? v : null };
+        continue;
+      }
+      const value = Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : v === true;
+      const ok = Array.isArray(value) ? value.length > 0 : value;
+      const entry: CapabilityEntry = { ok, value };
+      if (!ok) {
+        const skipped = cell.checks.filter((k) => k.status === 'skipped' && k.skipReason === `capability: ${name}`).map((k) => k.id);
+        entry.reason = skipped.length ? `skipped ${skipped.join(', ')} (capability: ${name})` : 'not declared by the target';
+        if (skipped.length) entry.skippedChecks = skipped;
+      }
+      entries[name] = entry;
+    }
+    return { target: cell.target, entries };
+  });
+  return { capabilities: names, targets };
+}
+
+/** `✓` / `✗`, with a list value shown as `✓ hnsw,ivfflat` and a number as `✓ 5461`. */
+export function capabilityGlyph(e: CapabilityEntry): string {
+  if (!e.ok) return '✗';
+  if (Array.isArray(e.value)) return `✓ ${e.value.join(',')}`;
+  if (typeof e.value === 'number') return `✓ ${e.value}`;
+  if (e.value === null) return '✓ no limit';
+  return '✓';
+}
+
+/**
+ * One compact console line for a target's row: the ✓ names, then the ✗ names with the checks
+ * skipped for them, e.g. `✓ vectors exactScan … ✗ history ttl vectors(skipped C02,C03)`.
+ */
+export function capabilityLine(row: CapabilityMatrix['targets'][number]): string {
+  const names = Object.keys(row.entries).filter((n) => n !== 'maxBatch');
+  const ok = names.filter((n) => row.entries[n]!.ok);
+  const no = names.filter((n) => !row.entries[n]!.ok).map((n) => (row.entries[n]!.skippedChecks ? `${n}(skipped ${row.entries[n]!.skippedChecks!.join(',')})` : n));
+  return `✓ ${ok.join(' ') || '–'}${no.length ? `  ✗ ${no.join(' ')}` : ''}`;
+}

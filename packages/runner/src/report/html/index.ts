@@ -1,0 +1,51 @@
+import type { MatrixReport } from '../model';
+import { htmlAssets, jsonForScript } from './assets';
+
+const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/**
+ * Content-Security-Policy of report.html: inline scripts and styles only, images only from data:
+ * URLs, no connection, font, frame or any other fetch. A viewer's browser therefore makes no
+ * network request for the page, even if a report's text held a URL.
+ */
+export const REPORT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/**
+ * report.html: one self-contained page — every script (Chart.js, the page's own), the stylesheet
+ * and the data inlined; system fonts; no URL is loaded at view time (see `REPORT_CSP`). The report
+ * itself is embedded verbatim as JSON (`<script type="application/json" id="mm-report">`), and
+ * the page renders every number from it in the browser: verdict and counts, the target × check
+ * matrix (hover a FAIL for the first failure, expand it for up to 20), the capability matrix, the
+ * plots (recall@k per target, histogram of per-query |Δscore|, rank changes of the worst queries)
+ * and the provenance (tool, dataset sha256, servers, images, index parameters, run time).
+ */
+export function renderHtml(report: MatrixReport): string {
+  const { chartJs, chartJsVersion, client, css } = htmlAssets();
+  const verdict = report.exitCode === 0 ? 'all checks passed' : report.exitCode === 1 ? 'checks failed' : 'could not be carried out';
+  const title = `memory-matrix report — ${verdict}${report.dataset ? ` — ${report.dataset.name}` : ''}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="memory-matrix ${esc(report.tool.version)}; Chart.js ${chartJsVersion}">
+<title>${esc(title)}</title>
+<style>
+${css}
+</style>
+</head>
+<body>
+<noscript>This page draws report.json with JavaScript; without it, read report.md or report.json beside it.</noscript>
+<main id="app"></main>
+<script type="application/json" id="mm-report">${jsonForScript(report)}</script>
+<script>
+${chartJs}
+</script>
+<script>
+${client}
+</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { capabilityMatrix } from './capabilities';
+import { renderHtml } from './html';
+import { renderJUnit } from './junit';
+import { renderMarkdown } from './markdown';
+import type { MatrixReport } from './model';
+
+/** The report files every run (and every merge) writes, in writing order. */
+export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html'] as const;
+
+/**
+ * Recompute what follows from the cells: `summary` (check verdict counts, cells that could not
+ * run), `capabilityMatrix`, and `exitCode` — 2 when `error` is set or a cell could not run, else
+ * 1 when a check failed, else 0. Mutates and returns `report`.
+ */
+export function settleReport(report: MatrixReport): MatrixReport {
+  const all = report.cells.flatMap((c) => c.checks);
+  report.summary = {
+    passed: all.filter((c) => c.status === 'passed').length,
+    failed: all.filter((c) => c.status === 'failed').length,
+    skipped: all.filter((c) => c.status === 'skipped').length,
+    cellErrors: report.cells.filter((c) => c.status === 'error').length,
+  };
+  report.capabilityMatrix = capabilityMatrix(report.cells);
+  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed ? 1 : 0;
+  return report;
+}
+
+/**
+ * Write report.json, junit.xml, report.md and report.html into `dir` (created if missing). Each
+ * file is written to a temporary name in `dir` and renamed into place, so a reader never sees a
+ * half-written report. Errors from the file system propagate (e.g. EACCES naming the path).
+ */
+export function writeReports(report: MatrixReport, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const files: Array<[string, string]> = [
+    ['report.json', reportJson(report)],
+    ['junit.xml', renderJUnit(report)],
+    ['report.md', renderMarkdown(report)],
+    ['report.html', renderHtml(report)],
+  ];
+  for (const [name, text] of files) {
+    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, path.join(dir, name));
+  }
+}
+
+/**
+ * report.json text: `JSON.stringify(value, null, 2)` except that an array holding only primitives
+ * (the per-query series, `[id, score]` pairs, argv) stays on one line, which keeps a report with
+ * per-query figures about three times smaller. `JSON.parse` of it equals `JSON.parse(JSON.stringify(value))`.
+ */
+export function reportJson(value: unknown): string {
+  return pretty(value, '') + '\n';
+}
+
+function pretty(v: unknown, indent: string): string {
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(): unknown }).toJSON();
+  const inner = indent + '  ';
+  if (Array.isArray(v)) {
+    if (v.every((x) => x === null || typeof x !== 'object')) return JSON.stringify(v);
+    return `[\n${v.map((x) => inner + (x === undefined || typeof x === 'function' ? 'null' : pretty(x, inner))).join(',\n')}\n${indent}]`;
+  }
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol');
+    if (!entries.length) return '{}';
+    return `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`).join(',\n')}\n${indent}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
