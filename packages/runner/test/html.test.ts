@@ -15,6 +15,7 @@ import { capabilityMatrix } from '../src/report/capabilities';
 import { renderConsole } from '../src/report/console';
 import { renderMarkdown } from '../src/report/markdown';
 import type { MatrixReport } from '../src/report/model';
+import { renderHtml } from '../src/report/html';
 import { settleReport } from '../src/report/write';
 import { cli, copyGolden } from './cli-helpers';
 
@@ -28,6 +29,8 @@ const title = (t: string): string => (missing && process.env.CI !== 'true' ? `${
 let run: ReturnType<typeof cli>;
 let report: MatrixReport;
 let golden: string;
+/** More pages for the browser: [report.html path, a text the page must show, skipped verdicts it shows]. */
+const morePages: Array<[string, string, number]> = [];
 
 beforeAll(() => {
   golden = copyGolden();
@@ -64,6 +67,7 @@ describe('report.html: written and self-contained', () => {
     expect(r.status).toBe(2);
     const html = readFileSync(path.join(r.reportDir, 'report.html'), 'utf8');
     expect(html).toContain('UNKNOWN_TARGET');
+    morePages.push([path.join(r.reportDir, 'report.html'), 'UNKNOWN_TARGET: unknown target "pgvector@pg99"', 0]);
   });
 });
 
@@ -88,7 +92,7 @@ describe('report data behind the page', () => {
     expect(row.entries.vectors).toEqual({ ok: true, value: true });
     expect(row.entries.history).toMatchObject({ ok: false, reason: 'not declared by the target' });
     // The same cell as a target without vectors: its vector checks were skipped for it.
-    const noVec = { ...cell, target: 'x@no-vectors', capabilities: { ...cell.capabilities!, vectors: false },
+    const noVec = { ...cell, target: 'x@no-vectors', capabilities: { ...cell.capabilities!, vectors: false }, queries: undefined,
       checks: cell.checks.map((c) => (c.id === 'C11' ? c : { ...c, status: 'skipped' as const, skipReason: 'capability: vectors', failures: [] })) };
     const m = capabilityMatrix([cell, noVec]);
     expect(m.targets[1]!.entries.vectors).toEqual({ ok: false, value: false, reason: 'skipped C03, C05 (capability: vectors)', skippedChecks: ['C03', 'C05'] });
@@ -96,6 +100,9 @@ describe('report data behind the page', () => {
     expect(renderMarkdown(r2)).toContain('| vectors | ✓ | ✗ skipped C03, C05 (capability: vectors) |');
     expect(renderConsole(r2, false)).toContain('capabilities x@no-vectors: ✓ metrics');
     expect(renderConsole(r2, false)).toContain('vectors(skipped C03,C05)');
+    const page2 = path.join(run.reportDir, 'variant-two-targets.html');
+    writeFileSync(page2, renderHtml(r2));
+    morePages.push([page2, 'skipped C03, C05 (capability: vectors)', 2]);
   });
 });
 
@@ -190,6 +197,24 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
     expect(await page.locator('[data-mm="tool-version"]').innerText()).toContain(report.tool.version);
     const prov = await page.locator('#provenance-targets').innerText();
     for (const v of Object.values(report.cells[0]!.components)) expect(prov).toContain(v);
+  });
+
+  browserTest(title('a run that could not be carried out, and a target whose checks were skipped, render too'), async () => {
+    expect(morePages).toHaveLength(2);
+    for (const [file, shown, skipped] of morePages) {
+      const p = await ctx.newPage();
+      const errors: string[] = [];
+      p.on('pageerror', (e) => errors.push(e.message));
+      const before = requests.length;
+      await p.goto('file://' + file);
+      await p.waitForSelector('html[data-mm-rendered="true"]', { state: 'attached', timeout: 30_000 });
+      expect(errors).toEqual([]);
+      expect(await p.locator('[data-mm="render-error"]').count()).toBe(0);
+      expect(await p.locator('#app').innerText()).toContain(shown);
+      expect(await p.locator('td[data-mm="check"][data-status="skipped"]').count()).toBe(skipped);
+      expect(requests.slice(before)).toEqual(['file://' + file]);
+      await p.close();
+    }
   });
 
   browserTest(title('the rank-change view lists the worst queries and plots another on click'), async () => {
