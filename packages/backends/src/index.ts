@@ -12,4 +12,5 @@ export * from './adapters';
 export * from './docker-status';
 export * from './image-source';
 export * from './url';
+export * from './local';
 export * from './faults';

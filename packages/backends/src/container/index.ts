@@ -6,3 +6,4 @@ export { installGuard, uninstallGuard, liveContainerIds } from './guard';
 export { Semaphore, startParallelism } from './semaphore';
 export { pgConnectionString, type PgConnection, type PgVersions } from './postgres';
 export { startRedisContainer, redisAdapterOptions, type RedisContainerSpec, type StartedRedisContainer } from './redis';
+export { startChromaContainer, CHROMA_PORT, type ChromaContainerSpec, type StartedChromaContainer } from './chroma';

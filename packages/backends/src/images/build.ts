@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerBin, dockerEngine, inspectImage } from './docker';
 import { describeExit, execStreaming, succeeded, type ExecResult } from './exec';
@@ -25,6 +27,17 @@ export interface BuiltImage {
   cached: boolean;
   /** Wall time of this call in milliseconds. */
   durationMs: number;
+}
+
+/** Where the host's CA bundle sits inside the rootfs during setup (see `MM_HOST_CA`). */
+const HOST_CA_IN_ROOTFS = 'tmp/mm-host-ca.crt';
+
+/** The host's CA bundle (`SSL_CERT_FILE`, `NODE_EXTRA_CA_CERTS`, or Debian's bundle), or undefined. */
+function hostCaBundle(): string | undefined {
+  for (const f of [process.env.SSL_CERT_FILE, process.env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt']) {
+    if (f && existsSync(f)) return f;
+  }
+  return undefined;
 }
 
 /** Dockerfile-style double-quoted value for `docker import -c` (backslash and quote escaped). */
@@ -110,9 +123,15 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
       dir,
       recipe.mirror ?? DEFAULT_MIRROR,
     ]);
+    // Setup steps that fetch over TLS (e.g. npm) trust what the host trusts: the host's CA bundle
+    // is copied in as $MM_HOST_CA for the setup steps only and removed before the import.
+    const hostCa = hostCaBundle();
+    if (hostCa) copyFileSync(hostCa, join(dir, HOST_CA_IN_ROOTFS));
     for (const [i, snippet] of recipe.setup.entries()) {
-      await run(`setup[${i}]`, 'chroot', [dir, '/bin/sh', '-ec', snippet]);
+      const env = hostCa ? ['/usr/bin/env', `MM_HOST_CA=/${HOST_CA_IN_ROOTFS}`] : [];
+      await run(`setup[${i}]`, 'chroot', [dir, ...env, '/bin/sh', '-ec', snippet]);
     }
+    rmSync(join(dir, HOST_CA_IN_ROOTFS), { force: true });
     // Builder-owned cleanup (covered by BUILDER_VERSION): package caches are not part of a target.
     await run('clean', 'chroot', [dir, '/bin/sh', '-ec', 'apt-get clean; rm -rf /var/lib/apt/lists/*']);
     const installed = await installedVersions(dir, recipe, fail);

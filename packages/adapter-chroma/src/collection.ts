@@ -1,0 +1,156 @@
+import { MemoryMatrixError, type CollectionSpec, type MemoryCollection, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
+import type { Collection } from 'chromadb';
+import { chunks, decodeRecord, encodeMetadata, filterToWhere } from './codec';
+import type { StoreContext } from './context';
+import { chromaToCanonical } from './scores';
+import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
+
+/**
+ * Extra neighbours asked for beyond k, so that equal scores at rank k can be ordered by id
+ * (Chroma's HNSW returns an arbitrary member of a tie group at the cut). Same margin as the
+ * pgvector adapter's tie window.
+ */
+export const TIE_WINDOW = 16;
+
+/** One memory-matrix collection = one Chroma collection (see codec.ts for the record layout). */
+export class ChromaMemoryCollection implements MemoryCollection {
+  constructor(
+    private readonly ctx: StoreContext,
+    readonly spec: CollectionSpec,
+    private readonly handle: Collection,
+    /** The Chroma collection's name (`mm_<name>`). */
+    readonly chromaName: string,
+  ) {}
+
+  /**
+   * Insert or replace by id; within one call the LAST record with an id wins (C21). Every record
+   * is validated before anything is sent (DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT).
+   * Chroma's own `upsert` MERGES metadata into an existing record (keys the new memory no longer
+   * has would survive: measured on 1.0.0), so existing ids are deleted first and every record is
+   * then written whole, in requests of at most the server's max batch size (C14). Not atomic
+   * across requests: when a request fails, the records this call wrote are deleted and the
+   * previous versions it replaced are written back, then BACKEND_ERROR is thrown (its message
+   * says whether that rollback succeeded).
+   */
+  async upsert(records: MemoryRecord[]): Promise<void> {
+    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `chroma: collection ${this.spec.name}: upsert needs an array of records`);
+    records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.spec.name));
+    const last = new Map<string, MemoryRecord>();
+    for (const r of records) last.set(r.id, r);
+    const list = [...last.values()];
+    if (list.length === 0) return;
+    const previous = await this.fetch(list.map((r) => r.id));
+    const written: string[] = [];
+    try {
+      await this.deleteIds(previous.map((r) => r.id));
+      for (const part of chunks(list, this.ctx.maxBatch)) {
+        await this.write(part);
+        written.push(...part.map((r) => r.id));
+      }
+    } catch (err) {
+      const first = err instanceof MemoryMatrixError ? err : new MemoryMatrixError('BACKEND_ERROR', String(err), { cause: err });
+      let rollback = 'rolled back: the records written by this call were deleted and the previous versions restored';
+      try {
+        await this.deleteIds(written);
+        for (const part of chunks(previous, this.ctx.maxBatch)) await this.write(part);
+      } catch (e) {
+        rollback = `ROLLBACK FAILED (${(e as Error).message}): up to ${written.length} of ${list.length} records may have landed and ${previous.length} replaced records may be missing`;
+      }
+      throw new MemoryMatrixError('BACKEND_ERROR', `${first.message} (after ${written.length} of ${list.length} records; ${rollback})`, { cause: err });
+    }
+  }
+
+  /** Records by id in the order asked (repeated ids repeat), missing ids left out. */
+  async get(ids: string[]): Promise<MemoryRecord[]> {
+    validateIds(ids, `collection ${this.spec.name}: get`);
+    const found = new Map((await this.fetch([...new Set(ids)])).map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = found.get(id);
+      return r ? [r] : [];
+    });
+  }
+
+  /** Delete by id; returns how many existed (each id once). Chroma's delete reports no count, so existence is read first. */
+  async delete(ids: string[]): Promise<number> {
+    validateIds(ids, `collection ${this.spec.name}: delete`);
+    const existing = await this.existingIds([...new Set(ids)]);
+    await this.deleteIds(existing);
+    return existing.length;
+  }
+
+  /** Number of memories, optionally under a filter (same semantics as recall's filter). */
+  async count(filter?: RecallFilter): Promise<number> {
+    validateFilter(filter, `collection ${this.spec.name}: count`);
+    const where = filterToWhere(filter);
+    if (where === null) return 0;
+    return this.ctx.run('count', this.chromaName, async () => {
+      if (where === undefined) return this.handle.count();
+      return (await this.handle.get({ where: where as never, include: [] })).ids.length;
+    });
+  }
+
+  /** No-op: Chroma indexes on write (its HNSW is built incrementally as records arrive). */
+  async buildIndex(): Promise<void> {}
+
+  /**
+   * Top-k by canonical score (scores.ts), non-increasing, equal scores by id ascending (UTF-16
+   * code units). Chroma's HNSW is asked for k + TIE_WINDOW neighbours under the filter's `where`;
+   * the adapter converts, re-sorts and cuts at k. `minScore` is a post-filter on the canonical
+   * float64 score (so every target cuts at the same value). `scan: 'exact'` → CAPABILITY_MISSING
+   * (Chroma has no exact path). `now` is not used. Throws DIMENSION_MISMATCH, INVALID_VECTOR,
+   * INVALID_INPUT, BACKEND_ERROR.
+   */
+  async recall(q: RecallQuery): Promise<RecallHit[]> {
+    validateQuery(q, this.spec.dim, this.spec.metric, this.spec.name);
+    if (q.scan === 'exact') throw new MemoryMatrixError('CAPABILITY_MISSING', `chroma: collection ${this.spec.name}: Chroma has no exact scan (recall goes through its HNSW index)`);
+    const where = filterToWhere(q.filter);
+    if (where === null) return [];
+    const res = await this.ctx.run('query', this.chromaName, () =>
+      this.handle.query({ queryEmbeddings: [Array.from(q.vector)], nResults: q.k + TIE_WINDOW, where: where as never, include: ['distances'] as never }),
+    );
+    const ids = res.ids[0] ?? [];
+    const dists = (res.distances?.[0] ?? []) as Array<number | null>;
+    const hits = ids.map((id, i) => {
+      const d = dists[i];
+      if (typeof d !== 'number') throw new MemoryMatrixError('BACKEND_ERROR', `chroma: query on collection ${this.chromaName}: no distance for id ${id} at rank ${i + 1}`);
+      return { id, score: chromaToCanonical(this.spec.metric, d) };
+    });
+    hits.sort((a, b) => (b.score !== a.score ? b.score - a.score : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const kept = q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+    return kept.slice(0, q.k);
+  }
+
+  /** Full records of the ids that exist (unordered), fetched in chunks of the max batch. */
+  private async fetch(ids: string[]): Promise<MemoryRecord[]> {
+    const out: MemoryRecord[] = [];
+    for (const part of chunks(ids, this.ctx.maxBatch)) {
+      const r = await this.ctx.run('get', this.chromaName, () => this.handle.get({ ids: part, include: ['documents', 'metadatas', 'embeddings'] as never }));
+      r.ids.forEach((id, i) => out.push(decodeRecord(this.chromaName, id, r.documents[i], r.metadatas[i] as Record<string, unknown> | null, r.embeddings[i])));
+    }
+    return out;
+  }
+
+  private async existingIds(ids: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const part of chunks(ids, this.ctx.maxBatch)) {
+      out.push(...(await this.ctx.run('get', this.chromaName, () => this.handle.get({ ids: part, include: [] }))).ids);
+    }
+    return out;
+  }
+
+  private async deleteIds(ids: string[]): Promise<void> {
+    for (const part of chunks(ids, this.ctx.maxBatch)) await this.ctx.run('delete', this.chromaName, () => this.handle.delete({ ids: part }));
+  }
+
+  /** One request: at most maxBatch records, each written whole (vector, text, metadata). */
+  private write(part: MemoryRecord[]): Promise<void> {
+    return this.ctx.run('upsert', this.chromaName, () =>
+      this.handle.upsert({
+        ids: part.map((r) => r.id),
+        embeddings: part.map((r) => Array.from(r.embedding)),
+        documents: part.map((r) => r.text),
+        metadatas: part.map((r) => encodeMetadata(r)),
+      }),
+    );
+  }
+}

@@ -1,0 +1,153 @@
+import { Wait, type StartedTestContainer } from 'testcontainers';
+import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
+import { createChromaStore } from '@memory-matrix/adapter-chroma';
+import { dockerEngine, inspectImage } from '../images/docker';
+import { checkExpected } from '../embedded/versions';
+import { registerRun, unregisterContainer } from './guard';
+import { containerLabels } from './labels';
+import { forceRemove, GuardedContainer, inStartSlot, lastLogLines, startTimeoutScale } from './start';
+
+/** What to start: one `chroma` container target from a local image. */
+export interface ChromaContainerSpec {
+  /** `backend@version`, e.g. `chroma@1.3` (label and messages). */
+  target: string;
+  /** Local image tag, e.g. `memory-matrix/chroma:1.3-15cafe29`, or `chromadb/chroma:<ver>`. */
+  image: string;
+  /** Run id, label `memory-matrix.run`. */
+  runId: string;
+  /** Versions the server must report, e.g. `{ chroma: '1.3' }` (prefix on a dot boundary). */
+  expect?: Record<string, string>;
+  /** Start deadline in ms before `MM_START_TIMEOUT_SCALE`; default 60 000. */
+  startTimeoutMs?: number;
+}
+
+/** A running Chroma container target; structurally a `StartedBackend`. */
+export interface StartedChromaContainer {
+  provider: 'container';
+  target: string;
+  containerId: string;
+  /** The mapped port on 127.0.0.1 (the only address this provider talks to). */
+  connection: { host: '127.0.0.1'; port: number };
+  info: { serverVersion: string; components: Record<string, string>; image: string; imageId: string };
+  /** ms from `docker create` to the log line, a heartbeat and a real client call. */
+  startMs: number;
+  /** A new Chroma store (new chromadb client) each call. */
+  connect(): Promise<MemoryStore>;
+  /** Closes the stores still open, stops (SIGTERM, 10 s grace) and removes the container and its volumes. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Port Chroma listens on inside the image (offline recipe and the official image). */
+export const CHROMA_PORT = 8000;
+const DEFAULT_START_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts a Chroma container target (container kind `chroma`) the way the postgres and redis kinds
+ * do: testcontainers with Ryuk off and the exit guard, labels `memory-matrix.{run,target,pid}`,
+ * port 8000 published on 127.0.0.1 only, at most `MM_START_PARALLEL` starts at once. Ready = the
+ * server's log line `Listening on` AND `/api/v2/heartbeat` answering through the mapped port AND a
+ * real client call (chromadb: heartbeat, max batch size, version), all before
+ * `startTimeoutMs × MM_START_TIMEOUT_SCALE`; the version is checked against `spec.expect`.
+ * Throws TARGET_UNAVAILABLE (no engine, image missing, start, readiness or version failure — the
+ * message names target, image and the container's last log lines; a failed container is removed).
+ */
+export async function startChromaContainer(spec: ChromaContainerSpec): Promise<StartedChromaContainer> {
+  const where = `${spec.target} (container ${spec.image})`;
+  process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+  try {
+    await dockerEngine();
+  } catch (err) {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: ${(err as Error).message}`, { cause: err });
+  }
+  const image = await inspectImage(spec.image);
+  if (!image) {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: image not found locally (no registry here); build it from the target's offline recipe (\`memory-matrix images build -t ${spec.target}\`)`);
+  }
+  registerRun(spec.runId);
+  return inStartSlot(() => startNow(spec, where, image.id));
+}
+
+/** GET /api/v2/heartbeat through the mapped port until it answers 200 or `deadline` passes (Docker's proxy may accept and reset while the network is wired). */
+async function waitForHeartbeat(port: number, deadline: number, where: string): Promise<void> {
+  let last: unknown;
+  let attempts = 0;
+  while (Date.now() < deadline) {
+    attempts++;
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/v2/heartbeat`, { signal: AbortSignal.timeout(2_000) });
+      if (r.ok) return;
+      last = new Error(`HTTP ${r.status}`);
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: no heartbeat from 127.0.0.1:${port} before the start deadline (${attempts} attempts): ${(last as Error)?.message ?? 'no reply'}`, { cause: last });
+}
+
+async function startNow(spec: ChromaContainerSpec, where: string, imageId: string): Promise<StartedChromaContainer> {
+  const t0 = Date.now();
+  const timeoutMs = Math.round((spec.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) * startTimeoutScale());
+  const gc = new GuardedContainer(spec.image, spec.target)
+    .loopbackPort(CHROMA_PORT)
+    .withLabels(containerLabels(spec.runId, spec.target))
+    .withWaitStrategy(Wait.forLogMessage(/Listening on/))
+    .withStartupTimeout(timeoutMs);
+  let started: StartedTestContainer;
+  try {
+    started = await gc.start();
+  } catch (err) {
+    const logs = gc.createdId ? await lastLogLines(gc.createdId) : '';
+    if (gc.createdId) await forceRemove(gc.createdId);
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: start failed within ${timeoutMs} ms: ${(err as Error).message}${logs ? `; container log: ${logs}` : ''}`, { cause: err });
+  }
+  const id = started.getId();
+  // Never trust getHost(): we reach the mapped port on loopback only.
+  const port = started.getMappedPort(CHROMA_PORT);
+  let info: StartedChromaContainer['info'];
+  try {
+    await waitForHeartbeat(port, t0 + timeoutMs, where);
+    const probe = await createChromaStore({ host: '127.0.0.1', port });
+    const s = await probe.serverInfo();
+    await probe.close();
+    info = { serverVersion: s.server, components: s.components, image: spec.image, imageId };
+    checkExpected(info.components, spec.expect, where);
+  } catch (err) {
+    const logs = await lastLogLines(id);
+    await forceRemove(id);
+    if (err instanceof MemoryMatrixError && !logs) throw err;
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${(err as Error).message}${logs ? `; container log: ${logs}` : ''}`, { cause: err });
+  }
+  const startMs = Date.now() - t0;
+  const stores = new Set<MemoryStore>();
+  let stopping: Promise<void> | undefined;
+  return {
+    provider: 'container',
+    target: spec.target,
+    containerId: id,
+    connection: { host: '127.0.0.1', port },
+    info,
+    startMs,
+    async connect() {
+      const store = await createChromaStore({ host: '127.0.0.1', port });
+      stores.add(store);
+      return store;
+    },
+    stop() {
+      stopping ??= (async () => {
+        await Promise.allSettled([...stores].map((s) => s.close()));
+        stores.clear();
+        try {
+          await started.stop({ remove: true, removeVolumes: true, timeout: 10_000 });
+        } catch (err) {
+          await forceRemove(id);
+          if (!/no such container|404/i.test(String((err as Error).message))) {
+            throw new MemoryMatrixError('BACKEND_ERROR', `${where}: stopping container ${id.slice(0, 12)} failed: ${(err as Error).message}`, { cause: err });
+          }
+        }
+        unregisterContainer(id);
+      })();
+      return stopping;
+    },
+  };
+}
