@@ -47,16 +47,14 @@ export function literalToVector(text: string, where: string): Float32Array {
 }
 
 /**
- * SQL expression printing a timestamptz column as the canonical instant
- * `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC, independent of the session's TimeZone and DateStyle.
- * `MS` prints milliseconds (the adapter only writes millisecond instants, so nothing is cut).
+ * SQL expression printing a timestamptz column as the canonical instant (spec time.ts) in UTC,
+ * independent of the session's TimeZone and DateStyle: `US` prints the microseconds timestamptz
+ * keeps, and a zero sub-millisecond part is cut (`.123000Z` → `.123Z`), so a millisecond instant
+ * reads back as `YYYY-MM-DDTHH:MM:SS.sssZ` and a microsecond one as `…SS.ssssssZ`, byte for byte.
  */
 export function isoTimestampSql(column: string): string {
-  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return `regexp_replace(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), '000Z$', 'Z')`;
 }
-
-/** The canonical createdAt form every adapter reads and writes (spec `MemoryRecord.createdAt`). */
-export const ISO_INSTANT = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * Quote a string as a PostgreSQL escape-string literal `E'…'` (for the few statements that take

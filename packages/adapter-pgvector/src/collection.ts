@@ -103,21 +103,22 @@ export class PgvectorCollection implements MemoryCollection {
   /**
    * Top-k by canonical score (scores.ts), non-increasing, ties by id ascending in byte order;
    * `minScore` keeps hits with canonical score ≥ minScore (applied to the canonical float64
-   * score, so every target cuts at the same value). `scan` as in recall-sql.ts. `now` is not
-   * used (time decay is computed by the caller). Throws DIMENSION_MISMATCH, INVALID_VECTOR,
+   * score, so every target cuts at the same value). `scan` as in recall-sql.ts. With `decay`
+   * (and `now`) the score is similarity × decay factor, computed server-side by an exact scan
+   * (decay-sql.ts; `minScore` then applies to it). Throws DIMENSION_MISMATCH, INVALID_VECTOR,
    * INVALID_INPUT, BACKEND_ERROR.
    */
   async recall(q: RecallQuery): Promise<RecallHit[]> {
     validateQuery(q, this.spec.dim, this.spec.metric, this.table);
-    if (q.scan !== 'exact') await this.ensureIndex();
+    if (q.scan !== 'exact' && q.decay === undefined) await this.ensureIndex();
     const plan = recallPlan(this.table, this.spec.metric, this.spec.index, this.indexBuilt, q, this.ctx.iterativeScan);
     const rows = await this.ctx.run(`recall (${plan.mode})`, this.table, () =>
       this.ctx.client.transaction(async (tx) => {
         for (const s of plan.settings) await tx.query(s);
-        return (await tx.query(plan.sql, plan.params)).rows as Array<{ id: string; d: number | string }>;
+        return (await tx.query(plan.sql, plan.params)).rows as Array<{ id: string; d?: number | string; s?: number | string }>;
       }),
     );
-    const hits = rows.map((r) => ({ id: r.id, score: pgvectorToCanonical(this.spec.metric, Number(r.d)) }));
+    const hits = rows.map((r) => ({ id: r.id, score: plan.decayed ? Number(r.s) : pgvectorToCanonical(this.spec.metric, Number(r.d)) }));
     return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
   }
 
@@ -127,7 +128,7 @@ export class PgvectorCollection implements MemoryCollection {
    */
   async explain(q: RecallQuery): Promise<string> {
     validateQuery(q, this.spec.dim, this.spec.metric, this.table);
-    if (q.scan !== 'exact') await this.ensureIndex();
+    if (q.scan !== 'exact' && q.decay === undefined) await this.ensureIndex();
     const plan = recallPlan(this.table, this.spec.metric, this.spec.index, this.indexBuilt, q, this.ctx.iterativeScan);
     const rows = await this.ctx.run('explain recall', this.table, () =>
       this.ctx.client.transaction(async (tx) => {

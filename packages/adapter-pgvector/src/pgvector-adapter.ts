@@ -41,6 +41,7 @@ export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
+  timeDecay: true,
 });
 
 /**

@@ -1,5 +1,6 @@
 import type { IndexConfig, Metric, RecallFilter, RecallQuery } from '@memory-matrix/spec';
 import { ident, vectorToLiteral } from './codec';
+import { decayPlan } from './decay-sql';
 import { DISTANCE_OPERATOR } from './scores';
 
 /**
@@ -32,8 +33,10 @@ export interface RecallPlan {
   settings: string[];
   sql: string;
   params: unknown[];
-  /** What the plan forces: `exact` (sequential scan), `hnsw`, `ivfflat`, or `none` (no index built). */
-  mode: 'exact' | 'hnsw' | 'ivfflat' | 'none';
+  /** What the plan forces: `exact` (sequential scan), `hnsw`, `ivfflat`, `none` (no index built), or `decay` (decay-sql.ts). */
+  mode: 'exact' | 'hnsw' | 'ivfflat' | 'none' | 'decay';
+  /** `decay` plans return `{ id, s }` with s the decayed canonical score; the others `{ id, d }` (native distance). */
+  decayed?: boolean;
 }
 
 /**
@@ -66,6 +69,7 @@ export function recallPlan(
   q: RecallQuery,
   iterativeScan: boolean,
 ): RecallPlan {
+  if (q.decay !== undefined) return decayPlan(table, metric, q);
   const params: unknown[] = [vectorToLiteral(q.vector)];
   const distance = `embedding ${DISTANCE_OPERATOR[metric]} $1::vector`;
   const where = whereClause(q.filter, params);

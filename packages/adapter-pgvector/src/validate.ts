@@ -1,6 +1,8 @@
 import {
   MEMORY_KINDS,
   MemoryMatrixError,
+  parseInstant,
+  validateDecay,
   type CollectionSpec,
   type Metadata,
   type Metric,
@@ -8,7 +10,6 @@ import {
   type RecallFilter,
   type RecallQuery,
 } from '@memory-matrix/spec';
-import { ISO_INSTANT } from './codec';
 
 /**
  * Input validation, run BEFORE anything is sent to PostgreSQL, so a bad record fails the whole
@@ -132,10 +133,9 @@ export function validateRecord(r: MemoryRecord, index: number, dim: number, metr
   validateVector(r.embedding, dim, metric, where);
 }
 
+/** Canonical instant (spec time.ts: ms or µs, UTC `Z`, offsets rejected); INVALID_INPUT naming the record. */
 function checkCreatedAt(s: unknown, where: string): void {
-  const m = typeof s === 'string' ? ISO_INSTANT.exec(s) : null;
-  const ok = m !== null && Number(m[1]) >= 1 && !Number.isNaN(Date.parse(s as string)) && new Date(s as string).toISOString() === s;
-  if (!ok) throw invalid(`${where}: createdAt must be a UTC instant YYYY-MM-DDTHH:MM:SS.sssZ (years 0001-9999), got ${JSON.stringify(s)}`);
+  parseInstant(s, `pgvector: ${where}: createdAt`);
 }
 
 /** Validate a recall filter (all parts optional; arrays may be empty = match nothing). */
@@ -164,6 +164,7 @@ export function validateQuery(q: RecallQuery, dim: number, metric: Metric, table
   }
   if (q.scan !== undefined && q.scan !== 'exact' && q.scan !== 'index') throw invalid(`${where}: scan must be 'exact' or 'index', got ${String(q.scan)}`);
   validateFilter(q.filter, where);
+  validateDecay(q, metric, `pgvector: ${where}`);
 }
 
 /** Ids for get/delete: an array of strings (any string; unknown ids are simply not found). */

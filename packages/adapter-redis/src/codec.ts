@@ -1,6 +1,5 @@
-import { MEMORY_KINDS, MemoryMatrixError, type MemoryRecord } from '@memory-matrix/spec';
+import { isCanonicalInstant, MEMORY_KINDS, MemoryMatrixError, type MemoryRecord } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
-import { ISO_INSTANT } from './validate';
 
 /**
  * The stored form of a memory in the collection's `docs` hash (field = id):
@@ -49,7 +48,7 @@ export function decodeDoc(id: string, raw: string, key: string, dim: number): Me
   const { namespace, kind, text, createdAt, metadata, embedding } = d;
   if (typeof namespace !== 'string' || typeof text !== 'string') throw bad('namespace/text missing');
   if (typeof kind !== 'string' || !MEMORY_KINDS.includes(kind as MemoryRecord['kind'])) throw bad(`unknown kind ${JSON.stringify(kind)}`);
-  if (typeof createdAt !== 'string' || !ISO_INSTANT.test(createdAt)) throw bad(`createdAt ${JSON.stringify(createdAt)} is not canonical`);
+  if (!isCanonicalInstant(createdAt)) throw bad(`createdAt ${JSON.stringify(createdAt)} is not canonical`);
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw bad('metadata is not an object');
   if (typeof embedding !== 'string') throw bad('embedding missing');
   const bytes = Buffer.from(embedding, 'base64');
@@ -57,4 +56,22 @@ export function decodeDoc(id: string, raw: string, key: string, dim: number): Me
   const vec = new Float32Array(dim);
   new Uint8Array(vec.buffer).set(bytes);
   return { id, namespace, kind: kind as MemoryRecord['kind'], text, createdAt, metadata: metadata as MemoryRecord['metadata'], embedding: vec };
+}
+
+/**
+ * The stored `createdAt` of one docs-hash value (for the time-decay re-rank), without decoding
+ * the embedding. Throws PAYLOAD_UNSUPPORTED naming the key and id when the doc is missing or
+ * has no canonical createdAt (a vector without its doc is never silently dropped).
+ */
+export function createdAtOf(raw: string | null, id: string, key: string): string {
+  let at: unknown;
+  try {
+    at = raw === null ? undefined : (JSON.parse(raw) as { createdAt?: unknown }).createdAt;
+  } catch {
+    at = undefined;
+  }
+  if (!isCanonicalInstant(at)) {
+    throw new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: ${key} field ${JSON.stringify(id)}: ${raw === null ? 'no document for a vector-set element' : `createdAt ${JSON.stringify(at)} is not a canonical instant`}`);
+  }
+  return at;
 }

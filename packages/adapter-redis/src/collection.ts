@@ -1,5 +1,7 @@
 import {
   MemoryMatrixError,
+  rerankWithDecay,
+  validateDecay,
   type CollectionSpec,
   type MemoryCollection,
   type MemoryRecord,
@@ -8,7 +10,7 @@ import {
   type RecallQuery,
 } from '@memory-matrix/spec';
 import { filterExpression, matchesNothing, recordAttributes } from './attributes';
-import { decodeDoc, encodeDoc, f32Blob } from './codec';
+import { createdAtOf, decodeDoc, encodeDoc, f32Blob } from './codec';
 import { ADAPTER, execReplies, type StoreContext } from './context';
 import type { collectionKeys } from './keys';
 import { redisVsimToCanonical } from './scores';
@@ -110,39 +112,61 @@ export class RedisVectorCollection implements MemoryCollection {
     await this.assertExists();
   }
 
+  /**
+   * Top-k by canonical score (see the class comment). With `decay` (and `now`): the exact decayed
+   * top-k by spec `rerankWithDecay` over candidates fetched by similarity on the same scan path,
+   * their `createdAt` read from the docs hash (Vector Sets cannot compute it server-side);
+   * `minScore` then applies to the decayed score. Throws DIMENSION_MISMATCH, INVALID_VECTOR,
+   * INVALID_INPUT, BACKEND_ERROR.
+   */
   async recall(q: RecallQuery): Promise<RecallHit[]> {
     validateQuery(q, this.spec.dim, this.spec.name);
+    const decay = validateDecay(q, 'cosine', `${ADAPTER}: recall on ${this.spec.name}`);
     if (matchesNothing(q.filter)) return [];
-    const exact = q.scan === 'exact' || this.spec.index.type !== 'hnsw';
-    const expr = filterExpression(q.filter);
-    const blob = f32Blob(q.vector);
     return this.ctx.run('recall', this.keys.vset, async () => {
       const card = Number(await this.ctx.client.call('VCARD', this.keys.vset));
       if (card === 0) return [];
-      let n = Math.min(q.k + TIE_PAD, card);
-      let truth = exact;
-      for (;;) {
-        const args: Array<string | number | Buffer> = [this.keys.vset, 'FP32', blob, 'WITHSCORES', 'COUNT', n];
-        if (truth) args.push('TRUTH');
-        else args.push('EF', Math.max(this.spec.index.type === 'hnsw' ? this.spec.index.efSearch : 0, n));
-        if (expr !== null) args.push('FILTER', expr, 'FILTER-EF', Math.max(100 * n, card));
-        const hits = parseVsim((await this.ctx.client.call('VSIM', ...args)) as string[], this.keys.vset);
-        if (!truth && expr !== null && hits.length < n) {
-          // Short filtered HNSW result: the graph walk may not reach every matching node (Redis
-          // 8.0.2 leaves some nodes unreachable: 31 of the 5,111 golden memories). Fewer matches
-          // than asked means a small match set, so repeat it as an exact TRUTH scan (C04).
-          truth = true;
-          continue;
-        }
-        hits.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-        const complete = hits.length < n || n >= card || hits.length <= q.k || hits[hits.length - 1]!.s < hits[q.k - 1]!.s;
-        if (complete) {
-          const top = hits.slice(0, q.k).map((h) => ({ id: h.id, score: redisVsimToCanonical(h.s) }));
-          return q.minScore === undefined ? top : top.filter((h) => h.score >= q.minScore!);
-        }
-        n = Math.min(2 * n, card);
+      if (decay === null) {
+        const top = await this.topBySimilarity(q, q.k, card);
+        return q.minScore === undefined ? top : top.filter((h) => h.score >= q.minScore!);
       }
+      const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total: card, where: `${ADAPTER}: ${this.keys.docs}` }, async (n) => {
+        const top = await this.topBySimilarity(q, n, card);
+        const docs = top.length ? await this.ctx.client.hmget(this.keys.docs, ...top.map((h) => h.id)) : [];
+        return top.map((h, i) => ({ ...h, createdAt: createdAtOf(docs[i] ?? null, h.id, this.keys.docs) }));
+      });
+      return r.hits;
     });
+  }
+
+  /**
+   * The top `k` (any k ≥ 1, may exceed 1000) by canonical similarity under `q`'s filter and scan
+   * mode, ordered by score then id: the VSIM loop of the class comment. `card` = VCARD.
+   */
+  private async topBySimilarity(q: RecallQuery, k: number, card: number): Promise<RecallHit[]> {
+    const exact = q.scan === 'exact' || this.spec.index.type !== 'hnsw';
+    const expr = filterExpression(q.filter);
+    const blob = f32Blob(q.vector);
+    let n = Math.min(k + TIE_PAD, card);
+    let truth = exact;
+    for (;;) {
+      const args: Array<string | number | Buffer> = [this.keys.vset, 'FP32', blob, 'WITHSCORES', 'COUNT', n];
+      if (truth) args.push('TRUTH');
+      else args.push('EF', Math.max(this.spec.index.type === 'hnsw' ? this.spec.index.efSearch : 0, n));
+      if (expr !== null) args.push('FILTER', expr, 'FILTER-EF', Math.max(100 * n, card));
+      const hits = parseVsim((await this.ctx.client.call('VSIM', ...args)) as string[], this.keys.vset);
+      if (!truth && expr !== null && hits.length < n) {
+        // Short filtered HNSW result: the graph walk may not reach every matching node (Redis
+        // 8.0.2 leaves some nodes unreachable: 31 of the 5,111 golden memories). Fewer matches
+        // than asked means a small match set, so repeat it as an exact TRUTH scan (C04).
+        truth = true;
+        continue;
+      }
+      hits.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const complete = hits.length < n || n >= card || hits.length <= k || hits[hits.length - 1]!.s < hits[k - 1]!.s;
+      if (complete) return hits.slice(0, k).map((h) => ({ id: h.id, score: redisVsimToCanonical(h.s) }));
+      n = Math.min(2 * n, card);
+    }
   }
 
   /** COLLECTION_MISSING when the marker is gone (dropped by another client). */

@@ -55,6 +55,7 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
   quantized: true,
   history: true,
   ttl: true,
+  timeDecay: true,
 });
 
 /** Capabilities of a server without Vector Sets (Redis 7.x): history and TTL only. */

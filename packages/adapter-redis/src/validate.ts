@@ -1,6 +1,8 @@
 import {
   MEMORY_KINDS,
   MemoryMatrixError,
+  parseInstant,
+  validateDecay,
   validateVector,
   type CollectionSpec,
   type Metadata,
@@ -18,7 +20,7 @@ import { validateName } from './keys';
  * CAPABILITY_MISSING.
  */
 
-/** Canonical instant: `YYYY-MM-DDTHH:MM:SS.sssZ`, the form every adapter returns. */
+/** Millisecond instant `YYYY-MM-DDTHH:MM:SS.sssZ` (chat-history payloads; memories use spec time.ts). */
 export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Largest dimension Vector Sets accept is far above this; 16000 is the spec's bound. */
 export const MAX_DIM = 16000;
@@ -88,9 +90,7 @@ export function validateRecords(records: MemoryRecord[], dim: number, collection
     checkText(r.namespace, `${where}: namespace`);
     checkText(r.text, `${where}: text`);
     if (!MEMORY_KINDS.includes(r.kind)) throw invalid(`${where}: kind must be one of ${MEMORY_KINDS.join(', ')}, got ${JSON.stringify(r.kind)}`);
-    if (typeof r.createdAt !== 'string' || !ISO_INSTANT.test(r.createdAt) || Number.isNaN(Date.parse(r.createdAt))) {
-      throw invalid(`${where}: createdAt must be an ISO-8601 UTC instant with milliseconds (YYYY-MM-DDTHH:MM:SS.sssZ), got ${JSON.stringify(r.createdAt)}`);
-    }
+    parseInstant(r.createdAt, `${ADAPTER}: ${where}: createdAt`); // canonical ms or µs instant, UTC only (spec time.ts)
     checkMetadata(r.metadata, `${where}: metadata`);
     if (!(r.embedding instanceof Float32Array)) throw invalid(`${where}: embedding must be a Float32Array`);
     validateVector(r.embedding, dim, 'cosine', `${ADAPTER}: ${where}: embedding`);
@@ -108,6 +108,7 @@ export function validateQuery(q: RecallQuery, dim: number, collection: string): 
   if (q.minScore !== undefined && !Number.isFinite(q.minScore)) throw invalid(`${where}: minScore must be finite, got ${q.minScore}`);
   if (q.scan !== undefined && q.scan !== 'exact' && q.scan !== 'index') throw invalid(`${where}: scan must be exact or index, got ${JSON.stringify(q.scan)}`);
   validateFilter(q.filter, where);
+  validateDecay(q, 'cosine', `${ADAPTER}: ${where}`);
 }
 
 /** Validate a filter's shape (lists of strings, metadata scalars). */

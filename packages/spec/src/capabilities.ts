@@ -42,6 +42,17 @@ export interface Capabilities {
   faults: boolean;
   /** The catalog names an older target (`upgradeFrom`) whose data this one must read (C16). Default false. */
   upgrade: boolean;
+  /**
+   * Recall ranked by similarity × time decay (`RecallQuery.decay` with `now`, decay.ts): computed
+   * server-side (pgvector SQL) or as the exact re-rank of decay-rerank.ts (C24). Default false.
+   */
+  timeDecay: boolean;
+  /**
+   * The adapter reads and sets the server's memory limit and eviction policy
+   * (`MemoryStore.memoryPolicy` / `setMemoryPolicy`, eviction.ts): C19 runs it on a fresh instance
+   * the run starts (`CellConfig.spawn`), never on a user's server. Default false.
+   */
+  evictionPolicy: boolean;
 }
 
 export const DEFAULT_CAPABILITIES: Capabilities = {
@@ -61,6 +72,8 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   ttl: false,
   faults: false,
   upgrade: false,
+  timeDecay: false,
+  evictionPolicy: false,
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */

@@ -13,3 +13,6 @@ export * from './conformance';
 export * from './checks';
 export * from './durability';
 export * from './history';
+export * from './time';
+export * from './decay';
+export * from './decay-rerank';

@@ -13,8 +13,9 @@ export type Metadata = Record<string, MetadataValue>;
 /**
  * One agent memory.
  * - `id`: unique within a collection, 1..256 chars.
- * - `createdAt`: ISO-8601 UTC instant with milliseconds, e.g. `2024-05-01T09:30:00.123Z`
- *   (the canonical form every adapter returns).
+ * - `createdAt`: canonical UTC instant (time.ts): milliseconds, e.g. `2024-05-01T09:30:00.123Z`,
+ *   or microseconds when they are not zero, e.g. `2024-05-01T09:30:00.123456Z`; every adapter
+ *   returns it byte for byte. Offsets (`+02:00`) are rejected with INVALID_INPUT, never normalized.
  * - `embedding`: `Float32Array` of length `dim` of the collection.
  */
 export interface MemoryRecord {
@@ -46,7 +47,10 @@ export interface RecallFilter {
  * - `minScore`: keep only hits whose canonical score ≥ this (C09).
  * - `scan`: `'exact'` forces a brute-force scan even when an ANN index exists;
  *   `'index'` (default) lets the backend use its index.
- * - `now`: ISO-8601 instant for time-aware recall (C24); never the wall clock inside checks.
+ * - `now`: canonical instant (time.ts) for time-aware recall (C24); never the wall clock inside checks.
+ * - `decay`: rank by canonical similarity × decay factor of the memory's age at `now` (decay.ts:
+ *   exponential 0.5^(age/h), hyperbolic 1/(1 + age/h), age = max(0, now − createdAt) in ms); needs
+ *   `now`; the hits' scores are then the decayed scores. Adapters with the `timeDecay` capability.
  */
 export interface RecallQuery {
   vector: Float32Array;
@@ -55,6 +59,13 @@ export interface RecallQuery {
   minScore?: number;
   scan?: 'exact' | 'index';
   now?: string;
+  decay?: TimeDecay;
+}
+
+/** Time decay of a recall (decay.ts): `fn` and `halfLifeMs` (> 0, milliseconds). */
+export interface TimeDecay {
+  fn: 'exponential' | 'hyperbolic';
+  halfLifeMs: number;
 }
 
 /** One recall result: `score` is canonical (see `scores.ts`), higher is more similar. */

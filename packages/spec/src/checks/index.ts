@@ -17,6 +17,7 @@ import { c20SerdeCompat } from './c20-serde-compat';
 import { c21IdempotentUpsert } from './c21-idempotent-upsert';
 import { c22Concurrency } from './c22-concurrency';
 import { c23FaultSurfaced } from './c23-fault-surfaced';
+import { c24TimeDecay } from './c24-time-decay';
 import { c25Isolation } from './c25-isolation';
 
 export type { CheckDefinition, CheckOutcome } from './check';
@@ -46,6 +47,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   c21IdempotentUpsert,
   c22Concurrency,
   c23FaultSurfaced,
+  c24TimeDecay,
   c25Isolation,
 ];
 
