@@ -31,13 +31,15 @@ MM.recallChart = (r) => {
     borderWidth: 1,
     order: i + 1,
   }));
-  const floors = cells.map((c) => MM.figure(c, 'C05', 'floor') ?? c.tolerances.annRecallFloor ?? null);
+  const floors = cells.map((c) => MM.figure(c, 'C05', 'floor'));
   datasets.push({ type: 'line', label: 'recall floor (mean)', data: floors, showLine: false, pointStyle: 'line', pointRadius: 28, pointBorderWidth: 2, borderColor: '#111', backgroundColor: '#111', order: 0 });
-  const lows = datasets.flatMap((d) => d.data).filter((v) => typeof v === 'number');
+  // A series no target has (e.g. C05 not run) is left out of the chart and its legend.
+  const shown = datasets.filter((d) => d.data.some((v) => typeof v === 'number'));
+  const lows = shown.flatMap((d) => d.data).filter((v) => typeof v === 'number');
   const min = Math.max(0, Math.floor((Math.min(1, ...lows) - 0.05) * 10) / 10);
   MM.later.push(() => new Chart(canvas, {
     type: 'bar',
-    data: { labels: cells.map((c) => c.target), datasets },
+    data: { labels: cells.map((c) => c.target), datasets: shown },
     options: { scales: { y: { min, max: 1, title: { display: true, text: 'recall@k' } } }, plugins: { tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${ctx.raw}` } } } },
   }));
   return MM.section('plot-recall', 'recall@k per target', box,

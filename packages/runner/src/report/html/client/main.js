@@ -26,7 +26,7 @@ MM.provenance = (r) => {
     e && ['expectation sha256', h('code', null, e.sha256)],
     ...(r.mergedFrom || []).map((m, i) => [`shard report ${i + 1}`, `${m.file} (shard ${m.shard ?? '–'}, started ${m.startedAt}, exit ${m.exitCode}, memory-matrix ${m.toolVersion})`]),
   ]);
-  const cols = ['target', 'provider', 'server', 'components', 'image', 'image id', 'index', 'tolerances', 'start / load / index'];
+  const cols = ['target', 'provider', 'server', 'components', 'image', 'image id', 'index', 'tolerances', 'timings'];
   const targets = h('table', { class: 'matrix', id: 'provenance-targets' },
     h('thead', null, h('tr', null, ...cols.map((c) => h('th', null, c)))),
     h('tbody', null, ...r.cells.map((c) => h('tr', { dataset: { target: c.target } },
@@ -34,7 +34,7 @@ MM.provenance = (r) => {
       h('td', null, Object.entries(c.components).map(([k, v]) => `${k} ${v}`).join(', ') || '–'),
       h('td', null, c.image ?? '–'), h('td', null, c.imageId ? h('code', { title: c.imageId }, c.imageId.slice(0, 19)) : '–'),
       h('td', null, indexText(c.index)), h('td', null, ...Object.entries(c.tolerances).map(([k, v]) => h('div', null, `${k} ${v}`))),
-      h('td', null, `${ms(c.timings.startMs)} / ${ms(c.timings.loadMs)} / ${ms(c.timings.indexMs)}`)))));
+      h('td', null, h('div', null, `start ${ms(c.timings.startMs)}`), h('div', null, `load ${ms(c.timings.loadMs)}`), h('div', null, `index ${ms(c.timings.indexMs)}`))))));
   return MM.section('provenance', 'Provenance', run, h('div', { class: 'scroll' }, targets));
 };
 
