@@ -17,6 +17,7 @@ import {
   installGuard,
   loadCatalog,
   redactUrl,
+  removeLeftoverVolumes,
   removeRunContainers,
   startTarget,
   type ImageSource,
@@ -26,7 +27,7 @@ import {
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';
-import type { CellReport, MatrixReport } from './report/model';
+import { durabilityRows, type CellReport, type MatrixReport } from './report/model';
 import { cellQueries } from './report/queries';
 import { settleReport, writeReports } from './report/write';
 import { MatrixRuntime } from './runtime';
@@ -109,6 +110,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       // Left-overs of a crashed earlier run (its process is gone): Ryuk cannot run here.
       const removed = await removeRunContainers();
       if (removed.length) out(`removed ${removed.length} container(s) left by an earlier run that died`);
+      const volumes = await removeLeftoverVolumes(); // fault instances' data volumes (C15, C16, C23)
+      if (volumes.length) out(`removed ${volumes.length} volume(s) left by an earlier run that died`);
     }
     const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile, docker: docker.available, shard });
     out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
@@ -196,6 +199,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
 
 /** Summaries, capability matrix, exit code, and the four report files written atomically (report/write.ts). */
 function finish(report: MatrixReport, dir: string, t0: number): void {
+  report.durability = durabilityRows(report.cells);
   settleReport(report);
   report.finishedAt = new Date().toISOString();
   report.durationMs = performance.now() - t0;
@@ -249,6 +253,7 @@ export function registerTargetCell(
         expectation,
         connect: () => b.connect(),
         progress: hooks.progress,
+        faults: b.faults, // container targets with durability configurations (C15, C16, C23)
       };
     },
     {

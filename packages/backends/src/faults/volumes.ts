@@ -77,9 +77,19 @@ export async function listProjectVolumes(runId?: string): Promise<ProjectVolume[
 export async function removeLeftoverVolumes(): Promise<ProjectVolume[]> {
   const dead = (await listProjectVolumes()).filter((v) => !processAlive(v.pid));
   for (const v of dead) {
-    const users = (await docker(['ps', '-aq', '--filter', `volume=${v.name}`], `volume ${v.name}`)).split('\n').filter(Boolean);
-    if (users.length) await docker(['rm', '-f', ...users], `volume ${v.name}: its containers`);
-    await removeVolume(v.name, `left-over volume of run ${v.runId} (${v.target})`);
+    // Retried (3 attempts, 1 s apart) because a `docker create` the dead process had already
+    // issued can still complete and attach a new container to the volume after we looked.
+    for (let attempt = 1; ; attempt++) {
+      const users = (await docker(['ps', '-aq', '--filter', `volume=${v.name}`], `volume ${v.name}`)).split('\n').filter(Boolean);
+      if (users.length) await docker(['rm', '-f', ...users], `volume ${v.name}: its containers`);
+      try {
+        await removeVolume(v.name, `left-over volume of run ${v.runId} (${v.target})`);
+        break;
+      } catch (err) {
+        if (attempt >= 3 || !/in use/i.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
   }
   return dead;
 }

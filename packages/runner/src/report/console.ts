@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 import { capabilityLine, capabilityMatrix } from './capabilities';
 import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
-import type { MatrixReport } from './model';
+import { durabilityRows, type MatrixReport } from './model';
 
 /**
  * The console summary: one row per check, one column per target (pass / FAIL / skip), then
@@ -37,6 +37,16 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
     table.push(['server', ...cells.map((x) => (x.components.postgres ? `pg ${x.components.postgres} / pgvector ${x.components.pgvector ?? '?'}` : (x.serverVersion ?? '–')))]);
     out.push(table.toString());
     for (const row of (report.capabilityMatrix ?? capabilityMatrix(cells)).targets) out.push(`capabilities ${row.target}: ${capabilityLine(row)}`);
+    const dur = report.durability ?? durabilityRows(cells);
+    if (dur.length) {
+      // C15: acknowledged writes and what kill -9 + restart did to them, per durability configuration.
+      const t = new Table({ head: ['target', 'durability configuration', 'promises', 'acknowledged', 'lost', 'phantom (in flight / unknown)', 'duplicated', 'changed', 'cycles', 'verdict'], style: { head: [], border: [] } });
+      for (const r of dur) {
+        const verdict = r.verdict === 'fail' ? c.red('FAIL') : r.verdict === 'reported' ? c.yellow('lost (not promised)') : c.green('pass');
+        t.push([r.target, r.configuration, r.durable ? 'durable' : 'not durable', r.acknowledged, r.lost, `${r.phantomInFlight} / ${r.phantomUnknown}`, r.duplicated, r.changed, r.cycles, verdict]);
+      }
+      out.push(t.toString());
+    }
   }
   for (const cell of cells) {
     if (cell.error) out.push(c.red(`${cell.target}: could not run: ${cell.error.message}`));

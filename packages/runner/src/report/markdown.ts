@@ -1,6 +1,6 @@
 import { capabilityGlyph, capabilityMatrix } from './capabilities';
 import { fmt, glyph, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
-import type { MatrixReport } from './model';
+import { durabilityRows, type MatrixReport } from './model';
 
 const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -34,6 +34,15 @@ export function renderMarkdown(report: MatrixReport): string {
       lines.push(`| ${esc(c.target)} | ${c.provider} | ${esc(c.serverVersion ?? '–')} | ${esc(Object.entries(c.components).map(([k, v]) => `${k} ${v}`).join(', '))} | ${esc(c.image ?? '–')} ${c.imageId ? `\`${c.imageId.slice(0, 19)}\`` : ''} | ${c.index.type} |`);
     }
     lines.push('');
+    const dur = report.durability ?? durabilityRows(cells);
+    if (dur.length) {
+      lines.push('**Durability** (C15: acknowledged writes across kill -9 and restart on the same storage)', '');
+      lines.push('| target | configuration | promises | acknowledged | lost | phantom in flight | phantom unknown | duplicated | changed | cycles | verdict |', '|---|---|---|---|---|---|---|---|---|---|---|');
+      for (const r of dur) {
+        lines.push(`| ${esc(r.target)} | ${esc(r.configuration)} | ${r.durable ? 'durable' : 'not durable'} | ${r.acknowledged} | ${r.lost} | ${r.phantomInFlight} | ${r.phantomUnknown} | ${r.duplicated} | ${r.changed} | ${r.cycles} | ${r.verdict === 'fail' ? 'FAIL' : r.verdict === 'reported' ? 'lost (not promised)' : 'pass'} |`);
+      }
+      lines.push('');
+    }
     const caps = report.capabilityMatrix ?? capabilityMatrix(cells);
     if (caps.targets.length) {
       lines.push('**Capabilities** (✓, or ✗ with the checks of this run skipped for it)', '');

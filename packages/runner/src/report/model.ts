@@ -1,4 +1,4 @@
-import type { Capabilities, CheckResult, IndexConfig } from '@memory-matrix/spec';
+import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type IndexConfig } from '@memory-matrix/spec';
 import type { CapabilityMatrix } from './capabilities';
 import type { CellQueries } from './queries';
 
@@ -31,6 +31,8 @@ export interface MatrixReport {
   exitCode: 0 | 1 | 2;
   /** Target × capability: ✓, or ✗ with the checks skipped for it (report/capabilities.ts). */
   capabilityMatrix?: CapabilityMatrix;
+  /** C15 durability per target × configuration (`durabilityRows`); absent in reports of older versions. */
+  durability?: DurabilityRow[];
   /** Set by `memory-matrix merge`: the shard reports this report joins, in argument order. */
   mergedFrom?: Array<{ file: string; shard: string | null; startedAt: string; exitCode: number; toolVersion: string }>;
 }
@@ -56,4 +58,30 @@ export interface CellReport {
   capabilities?: Capabilities;
   /** Per-query figures of the golden replays C03 (exact) and C05 (index) ran (report/queries.ts). */
   queries?: CellQueries;
+}
+
+/**
+ * One row of the durability table: a target in one durability configuration (C15 figures, counts
+ * of memories). `verdict`: `fail` when C15 failed for this configuration (a durable one lost an
+ * acknowledged write, or phantoms / duplicates / changes), `reported` when a configuration that
+ * does not promise durability lost writes (stated, not failed), else `pass`.
+ */
+export interface DurabilityRow extends DurabilityFigures {
+  target: string;
+  verdict: 'pass' | 'fail' | 'reported';
+}
+
+/** The durability table of a report, from each cell's C15 figures (spec `readDurabilityFigures`). */
+export function durabilityRows(cells: CellReport[]): DurabilityRow[] {
+  const rows: DurabilityRow[] = [];
+  for (const cell of cells) {
+    const c15 = cell.checks.find((c) => c.id === 'C15' && c.status !== 'skipped');
+    if (!c15) continue;
+    for (const f of readDurabilityFigures(c15.figures)) {
+      const failedHere = c15.failures.some((x) => x.message.includes(`[${f.configuration}]`));
+      const broken = failedHere || f.phantomUnknown > 0 || f.duplicated > 0 || f.changed > 0 || (f.durable && f.lost > 0);
+      rows.push({ target: cell.target, ...f, verdict: broken ? 'fail' : f.lost > 0 ? 'reported' : 'pass' });
+    }
+  }
+  return rows;
 }

@@ -86,9 +86,9 @@ async function pauseDuringWrite(cell: LiveCell, ft: FaultTarget, col: MemoryColl
     await ft.unpause();
   }
   Object.assign(figures, { pauseWrite: s.how === 'rejected' ? s.code : s.how, pauseWriteMs: Math.round(s.ms), pauseWriteMessage: messageOf(s) });
-  const out = judgeSurfaced(cell, s, what, 'docker pause of the server');
   const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
   figures.pauseWritePresentAfter = a.present;
+  const out = judgeSurfaced(cell, s, what, 'docker pause of the server', `${a.present} of ${batch.length} memories present after unpause`);
   return [...out, ...a.failures, ...(await retryCompletes(cell, col, reader, batch, what))];
 }
 
@@ -131,10 +131,11 @@ async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollecti
   const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
   figures.dropPresentAfter = a.present;
   const out: Failure[] = [];
+  const after = `${a.present} of ${batch.length} memories present afterwards`;
   if (!seen || dropped === 0) {
     out.push(failure(cell, 'fault-setup', `${what}: the write was not seen in flight or no session was terminated (${String(figures.dropError ?? `${dropped} sessions`)}); the fault could not be applied mid-batch`));
   } else {
-    out.push(...judgeSurfaced(cell, s, what, `termination of its server session mid-batch (${dropped} session(s))`));
+    out.push(...judgeSurfaced(cell, s, what, `termination of its server session mid-batch (${dropped} session(s))`, after));
   }
   return [...out, ...a.failures, ...(await retryCompletes(cell, col, reader, batch, what))];
 }

@@ -43,9 +43,9 @@ export function describeWrite(records: MemoryRecord[], collection: string): stri
  * is a silent no-op, hanging past the limit is a hang, another code is the wrong error. Returns
  * the failures (empty when it surfaced correctly).
  */
-export function judgeSurfaced(cell: LiveCell, s: Settled, what: string, fault: string): Failure[] {
+export function judgeSurfaced(cell: LiveCell, s: Settled, what: string, fault: string, after?: string): Failure[] {
   if (s.how === 'rejected' && FAULT_CODES.includes(s.code)) return [];
-  const actual = s.how === 'rejected' ? `rejected with code ${s.code} (${s.message.split('\n')[0]})` : s.how === 'hung' ? `neither resolved nor rejected within ${Math.round(s.ms)} ms` : `resolved without an error after ${Math.round(s.ms)} ms (a silent no-op)`;
+  const actual = s.how === 'rejected' ? `rejected with code ${s.code} (${s.message.split('\n')[0]})` : s.how === 'hung' ? `neither resolved nor rejected within ${Math.round(s.ms)} ms` : `resolved without an error after ${Math.round(s.ms)} ms (a silent no-op${after ? `: ${after}` : ''})`;
   return [failure(cell, 'fault-surfaced', `${what} during ${fault}: ${actual}; expected an error with code ${FAULT_CODES.join(' or ')}`, { expected: FAULT_CODES.join('|'), actual: s.how === 'rejected' ? s.code : s.how })];
 }
 
