@@ -18,7 +18,8 @@ export class StoreContext {
 
   /**
    * Run `fn`; anything it throws that is not already a MemoryMatrixError becomes BACKEND_ERROR
-   * `redis: <what> on <where> failed: <message>` with the client's error as `cause`.
+   * (OUT_OF_MEMORY for Redis' OOM reply) `redis: <what> on <where> failed: <message>` with the
+   * client's error as `cause`.
    * Throws BACKEND_ERROR at once when the store is closed.
    */
   async run<T>(what: string, where: string | undefined, fn: () => Promise<T>): Promise<T> {
@@ -36,7 +37,12 @@ export class StoreContext {
 export function wrapBackendError(err: unknown, what: string): MemoryMatrixError {
   if (isMemoryMatrixError(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
-  return new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what} failed: ${message}`, { cause: err });
+  // EXECABORT carries the replies that aborted the MULTI (ioredis `previousErrors`): name them.
+  const previous = ((err as { previousErrors?: unknown[] })?.previousErrors ?? []).map((e) => (e instanceof Error ? e.message : String(e)));
+  const full = previous.length ? `${message} (${[...new Set(previous)].join('; ')})` : message;
+  // `OOM command not allowed when used memory > 'maxmemory'` (maxmemory + noeviction): its own code (C19).
+  const code = /\bOOM command not allowed\b/.test(full) ? 'OUT_OF_MEMORY' : 'BACKEND_ERROR';
+  return new MemoryMatrixError(code, `${ADAPTER}: ${what} failed: ${full}`, { cause: err });
 }
 
 /** True for a MemoryMatrixError from any copy of the spec module (jest may load two). */

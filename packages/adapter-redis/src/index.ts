@@ -17,3 +17,4 @@ export { collectionKeys, sessionKeys, scanKeys } from './keys';
 export { redisVsimToCanonical, redisearchToCanonical } from './scores';
 export { MARKER_FORMAT } from './marker';
 export { pingRedis } from './ping';
+export { readMemoryPolicy, writeMemoryPolicy, REDIS_POLICIES } from './memory-policy';

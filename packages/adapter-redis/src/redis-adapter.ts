@@ -6,6 +6,8 @@ import {
   type ChatHistory,
   type CollectionSpec,
   type HistoryOptions,
+  type MemoryPolicy,
+  type MemoryPolicyState,
   type MemoryStore,
   type ServerInfo,
 } from '@memory-matrix/spec';
@@ -15,6 +17,7 @@ import { detectServer, type RedisServerFacts } from './detect';
 import { RedisChatHistory } from './history';
 import { collectionKeys, scanKeys, validateName, validatePrefix } from './keys';
 import { parseMarker, markerOf, VINFO_QUANT } from './marker';
+import { readMemoryPolicy, writeMemoryPolicy } from './memory-policy';
 import { validateSpec } from './validate';
 
 /** Options of a Redis store. */
@@ -56,10 +59,11 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
   history: true,
   ttl: true,
   timeDecay: true,
+  evictionPolicy: true,
 });
 
 /** Capabilities of a server without Vector Sets (Redis 7.x): history and TTL only. */
-export const REDIS_HISTORY_ONLY_CAPABILITIES: Capabilities = capabilities({ history: true, ttl: true });
+export const REDIS_HISTORY_ONLY_CAPABILITIES: Capabilities = capabilities({ history: true, ttl: true, evictionPolicy: true });
 
 /**
  * A new ioredis client (not yet connected; `lazyConnect`). RESP2 (`protocol: 2`) so replies have
@@ -209,6 +213,19 @@ export class RedisStore implements MemoryStore {
   async openHistory(opts: HistoryOptions): Promise<ChatHistory> {
     if (this.ctx.closed) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: openHistory: the store is closed`);
     return new RedisChatHistory(this.ctx, opts);
+  }
+
+  /** maxmemory, maxmemory-policy, used_memory, DBSIZE, evicted_keys (memory-policy.ts; C19). Throws BACKEND_ERROR. */
+  async memoryPolicy(): Promise<MemoryPolicyState> {
+    return this.ctx.run('memoryPolicy', undefined, () => readMemoryPolicy(this.ctx.client));
+  }
+
+  /**
+   * CONFIG SET maxmemory / maxmemory-policy — server-wide: the matrix calls it only on an instance
+   * it started for C19 (spec eviction.ts), never on a user's server. Throws INVALID_INPUT, BACKEND_ERROR.
+   */
+  async setMemoryPolicy(policy: MemoryPolicy): Promise<void> {
+    await this.ctx.run('setMemoryPolicy', undefined, () => writeMemoryPolicy(this.ctx.client, policy));
   }
 
   /** QUIT the client (idempotent); later calls throw BACKEND_ERROR. */

@@ -254,6 +254,8 @@ export function registerTargetCell(
         connect: () => b.connect(),
         progress: hooks.progress,
         faults: b.faults, // container targets with durability configurations (C15, C16, C23)
+        // A fresh instance of the same target for checks that change server-wide settings (C19); never for a user's URL.
+        spawn: target.provider === 'url' ? undefined : () => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log: hooks.log }),
       };
     },
     {

@@ -1,4 +1,5 @@
 import type { Capabilities } from './capabilities';
+import type { MemoryPolicy, MemoryPolicyState } from './eviction';
 import type { ChatHistory, HistoryOptions } from './history';
 import type {
   CollectionSpec,
@@ -32,6 +33,10 @@ export interface MemoryStore {
   close(): Promise<void>;
   /** Chat history of one session (history.ts); only adapters with the `history` capability. Throws INVALID_INPUT. */
   openHistory?(opts: HistoryOptions): Promise<ChatHistory>;
+  /** Memory limit, eviction policy and counters as the server reports them (eviction.ts, C19); `evictionPolicy` capability. Throws BACKEND_ERROR. */
+  memoryPolicy?(): Promise<MemoryPolicyState>;
+  /** Set the memory limit and eviction policy (C19, on a server the run started only). Throws INVALID_INPUT, BACKEND_ERROR. */
+  setMemoryPolicy?(policy: MemoryPolicy): Promise<void>;
 }
 
 export interface MemoryCollection {

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'COLLECTION_EXISTS' // create on a name that already exists
   | 'COLLECTION_MISSING' // open on a name that does not exist
   | 'PAYLOAD_UNSUPPORTED' // a stored payload cannot be decoded (unknown version, malformed); key and index in the message
+  | 'OUT_OF_MEMORY' // the backend refused a write at its memory limit (Redis `OOM` under maxmemory + noeviction); the server's reply in the message
   | 'USAGE'; // bad CLI arguments
 
 /** Base error of memory-matrix: a stable `code`, a message naming what and where, an optional `cause`. */

@@ -16,3 +16,4 @@ export * from './history';
 export * from './time';
 export * from './decay';
 export * from './decay-rerank';
+export * from './eviction';

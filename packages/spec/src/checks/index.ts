@@ -13,6 +13,7 @@ import { c15Durability } from './c15-durability';
 import { c16UpgradeGolden } from './c16-upgrade-golden';
 import { c17HistoryRoundtrip } from './c17-history-roundtrip';
 import { c18Ttl } from './c18-ttl';
+import { c19Eviction } from './c19-eviction';
 import { c20SerdeCompat } from './c20-serde-compat';
 import { c21IdempotentUpsert } from './c21-idempotent-upsert';
 import { c22Concurrency } from './c22-concurrency';
@@ -43,6 +44,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   c16UpgradeGolden,
   c17HistoryRoundtrip,
   c18Ttl,
+  c19Eviction,
   c20SerdeCompat,
   c21IdempotentUpsert,
   c22Concurrency,

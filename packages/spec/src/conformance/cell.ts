@@ -35,6 +35,21 @@ export interface CellConfig {
    * faults` when the target's capabilities say it has none.
    */
   faults?: FaultControl;
+  /**
+   * Start a NEW instance of this target (same provider, image and settings, its own storage) that
+   * the caller owns and stops: for checks that change server-wide settings (C19 sets maxmemory),
+   * so the cell's own server and its golden collection are never touched. Absent where the
+   * provider cannot start one (url targets: a user's server). Throws TARGET_UNAVAILABLE.
+   */
+  spawn?(): Promise<SpawnedInstance>;
+}
+
+/** An instance started by `CellConfig.spawn` (structurally a backends `StartedBackend`). */
+export interface SpawnedInstance {
+  /** A new client on every call. */
+  connect(): Promise<MemoryStore>;
+  /** Stop the instance and remove its storage; closes the stores still open. Idempotent. */
+  stop(): Promise<void>;
 }
 
 export type ProgressPhase = 'load' | 'index' | 'query-exact' | 'query-index';
