@@ -8,7 +8,11 @@ import { c06OrderMonotonic } from './c06-order-monotonic';
 import { c07DeterministicTies } from './c07-deterministic-ties';
 import { c08ScoreCanonical } from './c08-score-canonical';
 import { c09Threshold } from './c09-threshold';
+import { c10MetricPersisted } from './c10-metric-persisted';
 import { c11DimensionGuard } from './c11-dimension-guard';
+import { c12DegenerateVectors } from './c12-degenerate-vectors';
+import { c13NumericRange } from './c13-numeric-range';
+import { c14BatchComplete } from './c14-batch-complete';
 import { c15Durability } from './c15-durability';
 import { c16UpgradeGolden } from './c16-upgrade-golden';
 import { c17HistoryRoundtrip } from './c17-history-roundtrip';
@@ -39,7 +43,11 @@ export const CHECKS: readonly CheckDefinition[] = [
   c07DeterministicTies,
   c08ScoreCanonical,
   c09Threshold,
+  c10MetricPersisted,
   c11DimensionGuard,
+  c12DegenerateVectors,
+  c13NumericRange,
+  c14BatchComplete,
   c15Durability,
   c16UpgradeGolden,
   c17HistoryRoundtrip,
