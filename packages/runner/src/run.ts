@@ -174,8 +174,15 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       if (setupError) {
         entry.report.status = 'error';
         entry.report.error = { code: (setupError as { code?: string }).code, message: setupError.message };
-        // checks never ran: keep only the visible skips, drop nothing silently
+        // Checks that never ran because the cell did not start are listed as failed with that reason
+        // (jest fails them too), so every selected check appears for every target.
+        for (const c of checks) {
+          if (entry.report.checks.some((r) => r.id === c.id)) continue;
+          const message = `not run: ${name} did not start: ${setupError.message.split('\n')[0]}`;
+          entry.report.checks.push({ id: c.id, name: c.name, status: 'failed', figures: {}, failures: [], notes: [], durationMs: 0, error: { code: 'NOT_RUN', message } });
+        }
       }
+      entry.report.checks.sort((a, b) => a.id.localeCompare(b.id)); // skips are recorded at registration, the others as they run
       if (entry.live) {
         const l = await entry.live.loaded().catch(() => undefined);
         if (l) Object.assign(entry.report.timings, { loadMs: l.loadMs, indexMs: l.indexMs });
