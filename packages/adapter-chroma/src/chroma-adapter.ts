@@ -75,10 +75,15 @@ export class ChromaStore implements MemoryStore {
     return this.ctx.maxBatch;
   }
 
-  /** `server`: `Chroma <version>`; components: `chroma` (GET /api/v2/version). */
+  /**
+   * `server`: `Chroma (API <v>)`; components: `chromaApi` = GET /api/v2/version. That is the HTTP
+   * API's version, not the release: the servers of chromadb-js-bindings 1.0.1 (`chroma --version`
+   * 1.0.0) and 1.3.4 (`chroma --version` 1.4.4) both answer "1.0.0". The providers add the
+   * release (`chroma`) from the CLI.
+   */
   async serverInfo(): Promise<ServerInfo> {
     const version = await this.ctx.run('version', undefined, () => this.ctx.client.version());
-    return { server: `Chroma ${version}`, components: { chroma: version } };
+    return { server: `Chroma (API ${version})`, components: { chromaApi: version } };
   }
 
   /**

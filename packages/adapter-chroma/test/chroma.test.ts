@@ -18,7 +18,7 @@ afterAll(async () => {
 
 test('server info and max batch come from the server', async () => {
   const info = await store.serverInfo();
-  expect(info.components.chroma).toBe('1.0.0');
+  expect(info.components.chromaApi).toBe('1.0.0');
   expect(store.maxBatch).toBe(5461);
   expect(store.capabilities.maxBatch).toBe(5461);
 });

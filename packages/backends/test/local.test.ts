@@ -23,7 +23,7 @@ test('chroma@1.0 from the catalog: starts, reports the catalog versions, serves 
   expect(target.provider).toBe('local');
   const b = await startLocalChroma({ target: target.name, engine: target.engine as 'chroma-bindings-1.0', expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
   try {
-    expect(b.info.components).toEqual({ chroma: '1.0.0', bindings: '1.0.1' });
+    expect(b.info.components).toEqual({ chroma: '1.0.0', chromaApi: '1.0.0', bindings: '1.0.1' });
     expect(b.connection.host).toBe('127.0.0.1');
     expect(existsSync(b.dataDir)).toBe(true);
     expect(liveLocalPids()).toContain(b.pid);

@@ -33,21 +33,24 @@ export interface StartedChromaContainer {
   startMs: number;
   /** A new Chroma store (new chromadb client) each call. */
   connect(): Promise<MemoryStore>;
-  /** Closes the stores still open, stops (SIGTERM, 10 s grace) and removes the container and its volumes. Idempotent. */
+  /** Closes the stores still open, stops (SIGINT, 10 s grace) and removes the container and its volumes. Idempotent. */
   stop(): Promise<void>;
 }
 
 /** Port Chroma listens on inside the image (offline recipe and the official image). */
 export const CHROMA_PORT = 8000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** The chromadb npm CLI inside the offline image (matrix/targets.yaml recipe). */
+const OFFLINE_CLI = '/opt/chroma/node_modules/chromadb/dist/cli.mjs';
 
 /**
  * Starts a Chroma container target (container kind `chroma`) the way the postgres and redis kinds
  * do: testcontainers with Ryuk off and the exit guard, labels `memory-matrix.{run,target,pid}`,
  * port 8000 published on 127.0.0.1 only, at most `MM_START_PARALLEL` starts at once. Ready = the
- * server's log line `Listening on` AND `/api/v2/heartbeat` answering through the mapped port AND a
+ * server's log line (`Listening on` / `listening on address`) AND `/api/v2/heartbeat` answering through the mapped port AND a
  * real client call (chromadb: heartbeat, max batch size, version), all before
- * `startTimeoutMs × MM_START_TIMEOUT_SCALE`; the version is checked against `spec.expect`.
+ * `startTimeoutMs × MM_START_TIMEOUT_SCALE`; the release (`chroma --version` in the container)
+ * and the API version are checked against `spec.expect`.
  * Throws TARGET_UNAVAILABLE (no engine, image missing, start, readiness or version failure — the
  * message names target, image and the container's last log lines; a failed container is removed).
  */
@@ -85,13 +88,28 @@ async function waitForHeartbeat(port: number, deadline: number, where: string): 
   throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: no heartbeat from 127.0.0.1:${port} before the start deadline (${attempts} attempts): ${(last as Error)?.message ?? 'no reply'}`, { cause: last });
 }
 
+/**
+ * The Chroma release inside the container, from its CLI: `chroma --version` (the official image)
+ * or the chromadb npm CLI of the offline image. The server's /api/v2/version only names the HTTP
+ * API (1.0.0 on both 1.0 and 1.4). TARGET_UNAVAILABLE when neither answers with a version.
+ */
+async function cliVersion(c: StartedTestContainer, where: string): Promise<string> {
+  const r = await c.exec(['sh', '-c', `if command -v chroma >/dev/null 2>&1; then exec chroma --version; else exec node ${OFFLINE_CLI} --version; fi`]);
+  const m = /chroma (\d+\.\d+\.\d+\S*)/.exec(r.output);
+  if (!m) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: \`chroma --version\` in the container gave no version (exit ${r.exitCode}): ${r.output.trim().slice(-300)}`);
+  return m[1]!;
+}
+
 async function startNow(spec: ChromaContainerSpec, where: string, imageId: string): Promise<StartedChromaContainer> {
   const t0 = Date.now();
   const timeoutMs = Math.round((spec.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) * startTimeoutScale());
   const gc = new GuardedContainer(spec.image, spec.target)
     .loopbackPort(CHROMA_PORT)
+    // docker stop sends SIGINT: Chroma 1.4.4 exits on it in < 3 s, but on SIGTERM it logs
+    // "Received SIGTERM, shutting down service" and hangs until docker's SIGKILL (measured).
+    .stopWithSigint()
     .withLabels(containerLabels(spec.runId, spec.target))
-    .withWaitStrategy(Wait.forLogMessage(/Listening on/))
+    .withWaitStrategy(Wait.forLogMessage(/[Ll]istening on/)) // 1.0: `Listening on …`; 1.4: `Frontend server listening on address`
     .withStartupTimeout(timeoutMs);
   let started: StartedTestContainer;
   try {
@@ -108,9 +126,10 @@ async function startNow(spec: ChromaContainerSpec, where: string, imageId: strin
   try {
     await waitForHeartbeat(port, t0 + timeoutMs, where);
     const probe = await createChromaStore({ host: '127.0.0.1', port });
-    const s = await probe.serverInfo();
+    const api = (await probe.serverInfo()).components.chromaApi!;
     await probe.close();
-    info = { serverVersion: s.server, components: s.components, image: spec.image, imageId };
+    const release = await cliVersion(started, where);
+    info = { serverVersion: `Chroma ${release} (API ${api})`, components: { chroma: release, chromaApi: api }, image: spec.image, imageId };
     checkExpected(info.components, spec.expect, where);
   } catch (err) {
     const logs = await lastLogLines(id);

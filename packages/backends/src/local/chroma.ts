@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
@@ -64,8 +65,21 @@ export function chromaBindings(engine: LocalChromaEngine, where: string): { modu
 }
 
 /**
+ * The Chroma release of the bindings, from their CLI (`chroma --version` → `chroma 1.0.0`): the
+ * server's /api/v2/version only names the HTTP API (1.0.0 on both 1.0 and 1.4). TARGET_UNAVAILABLE
+ * when the CLI does not answer.
+ */
+export function chromaCliVersion(module: string, where: string): string {
+  const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(module)}).cli(['chroma', '--version'])`], { encoding: 'utf8', timeout: 30_000 });
+  const m = /chroma (\d+\.\d+\.\d+\S*)/.exec(r.stdout ?? '');
+  if (!m) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: \`chroma --version\` of ${module} gave no version (exit ${r.status ?? r.signal}): ${(r.stdout + r.stderr).trim().slice(-300)}`);
+  return m[1]!;
+}
+
+/**
  * Start Chroma's server natively on this host (local provider): the pinned bindings' `chroma run`
- * (chroma-launcher.js) on a free loopback port with a temp data dir. Ready = `/api/v2/heartbeat`
+ * (chroma-launcher.js) on a free loopback port with a temp data dir. The release comes from the
+ * bindings' CLI (`chroma --version`). Ready = `/api/v2/heartbeat`
  * answers AND a real client call succeeds (chromadb client: heartbeat, max batch size, version),
  * within `startTimeoutMs × MM_START_TIMEOUT_SCALE`. Versions are checked against `spec.expect`.
  * The server is killed and its dir removed on stop, on exit, on SIGINT / SIGTERM, and by itself
@@ -76,17 +90,18 @@ export function chromaBindings(engine: LocalChromaEngine, where: string): { modu
 export async function startLocalChroma(spec: LocalChromaSpec): Promise<StartedLocalChroma> {
   const where = `${spec.target} (local ${spec.engine})`;
   const bindings = chromaBindings(spec.engine, where);
+  const release = chromaCliVersion(bindings.module, where);
   const t0 = Date.now();
   const deadline = t0 + Math.round((spec.startTimeoutMs ?? 30_000) * startTimeoutScale());
   const port = await freeLoopbackPort();
   const proc = spawnLocal('chroma', LAUNCHER, (dir) => [bindings.module, dir, '127.0.0.1', String(port)]);
-  let version: string;
+  let api: string;
   try {
     await waitUntilReady(proc, deadline, where, async () => (await fetch(`http://127.0.0.1:${port}/api/v2/heartbeat`, { signal: AbortSignal.timeout(1_000) })).ok);
     const probe = await createChromaStore({ host: '127.0.0.1', port });
-    version = (await probe.serverInfo()).components.chroma!;
+    api = (await probe.serverInfo()).components.chromaApi!;
     await probe.close();
-    checkExpected({ chroma: version, bindings: bindings.version }, spec.expect, where);
+    checkExpected({ chroma: release, chromaApi: api, bindings: bindings.version }, spec.expect, where);
   } catch (err) {
     await proc.stop(0);
     if (err instanceof MemoryMatrixError && err.code === 'TARGET_UNAVAILABLE') throw err;
@@ -101,7 +116,7 @@ export async function startLocalChroma(spec: LocalChromaSpec): Promise<StartedLo
     pid: proc.pid,
     connection: { host: '127.0.0.1', port },
     dataDir: proc.dataDir,
-    info: { serverVersion: `Chroma ${version} (chromadb-js-bindings ${bindings.version}, native)`, components: { chroma: version, bindings: bindings.version } },
+    info: { serverVersion: `Chroma ${release} (API ${api}, chromadb-js-bindings ${bindings.version}, native)`, components: { chroma: release, chromaApi: api, bindings: bindings.version } },
     startMs,
     async connect() {
       const store = await createChromaStore({ host: '127.0.0.1', port });
