@@ -144,3 +144,23 @@ test('scores of a 64-d collection agree with the float64 reference within 1e-6',
   }
   expect(max).toBeLessThan(1e-6);
 });
+
+/**
+ * What Chroma itself does with the same data through its own client — the reasons for the record
+ * layout in codec.ts. If a Chroma release changes one of these, this test says which.
+ */
+test('Chroma on its own: null metadata dropped, floats re-parsed inexactly, cosine embeddings not bit-exact, upsert merges metadata, 0 ≠ false in where', async () => {
+  const { ChromaClient } = await import('chromadb');
+  const client = new ChromaClient({ host: '127.0.0.1', port: server.port });
+  const col = await client.createCollection({ name: collName('raw'), embeddingFunction: null, configuration: { hnsw: { space: 'cosine' } } });
+  const v = Array.from(Float32Array.from([0.5, 1e-8, 3, 1e9]));
+  await col.add({ ids: ['a', 'b'], embeddings: [v, [1, 0, 0, 0]], metadatas: [{ k: null, f: 9134.887323404293, old: 'x' }, { p: false }] });
+  const g = await col.get({ ids: ['a'], include: ['metadatas', 'embeddings'] as never });
+  expect(g.metadatas[0]).toEqual({ f: 9134.887323404291, old: 'x' }); // null gone, float 1 ulp off
+  expect(g.embeddings[0]).not.toEqual(v); // 3 → 2.9999998
+  await col.upsert({ ids: ['a'], embeddings: [v], metadatas: [{ n: 1 }] });
+  expect((await col.get({ ids: ['a'], include: ['metadatas'] as never })).metadatas[0]).toMatchObject({ n: 1, old: 'x' }); // merged
+  expect((await col.get({ where: { p: 0 } })).ids).toEqual([]);
+  expect((await col.get({ where: { p: false } })).ids).toEqual(['b']);
+  await client.deleteCollection({ name: col.name });
+});
