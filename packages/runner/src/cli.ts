@@ -32,7 +32,8 @@ export function buildProgram(): Command {
     .option('--shard <i/n>', 'run only shard i of n (cells split deterministically by target name)')
     .addOption(new Option('--image-source <source>', 'container images: registry (pull official), debian (build offline), auto (local, else pull, else build)').choices(['registry', 'debian', 'auto']).default('auto'))
     .addOption(new Option('-c, --check <id>', 'run only these checks (C03 or topk-exact; repeatable)').argParser(collect).default([]))
-    .action(async (o: { backend: string[]; profile: string; dataset: string; reportDir: string; updateGolden: boolean; shard?: string; check: string[]; imageSource: 'registry' | 'debian' | 'auto' }) => {
+    .option('--repeat <n>', 'C05: rebuild the ANN index and replay the queries n times (1-20); the report gives the spread of recall@k and a run below the floor whose mean over the repeats is above it is noise, not a failure')
+    .action(async (o: { backend: string[]; profile: string; dataset: string; reportDir: string; updateGolden: boolean; shard?: string; check: string[]; repeat?: string; imageSource: 'registry' | 'debian' | 'auto' }) => {
       const report = await runMatrix({
         backends: o.backend,
         profile: o.profile,
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
         updateGolden: o.updateGolden,
         shard: o.shard,
         checks: o.check,
+        repeat: o.repeat,
         imageSource: o.imageSource,
         argv: process.argv.slice(2),
       });

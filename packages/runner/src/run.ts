@@ -31,7 +31,7 @@ import { durabilityRows, type CellReport, type MatrixReport } from './report/mod
 import { cellQueries } from './report/queries';
 import { settleReport, writeReports } from './report/write';
 import { MatrixRuntime } from './runtime';
-import { parseShard, selectTargets } from './select';
+import { catalogFile, parseRepeat, parseShard, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
 
 /** Options of one `memory-matrix run`. */
@@ -44,6 +44,8 @@ export interface RunOptions {
   updateGolden: boolean;
   shard?: string;
   checks: string[];
+  /** `--repeat n`: C05 replays the index path n times on fresh index builds (as given; validated by parseRepeat). */
+  repeat?: string;
   /** Where container images come from: registry | debian | auto (default). */
   imageSource?: ImageSource;
   argv: string[];
@@ -102,8 +104,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const catalog = loadCatalog();
+    const catalog = loadCatalog(catalogFile());
     const shard = parseShard(opts.shard);
+    const repeat = parseRepeat(opts.repeat);
     const docker = await dockerStatus();
     report.host = { docker: docker.available, dockerReason: docker.reason };
     if (docker.available) {
@@ -152,6 +155,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         runId: runIdOf(startedAt),
         imageSource: opts.imageSource,
         checks,
+        repeat,
         log: (l) => progress.log(l),
         progress: (phase, done, total) => progress.update(target.name, phase, done, total),
         onStarted: (backend, startMs) => {
@@ -218,6 +222,8 @@ export interface TargetCellHooks {
   runId: string;
   imageSource?: ImageSource;
   checks?: readonly CheckDefinition[];
+  /** C05 index-path replays (CellConfig.repeat); default 1. */
+  repeat?: number;
   log?: (line: string) => void;
   progress?: CellConfig['progress'];
   onStarted?: (backend: StartedBackend, startMs: number) => void;
@@ -263,6 +269,7 @@ export function registerTargetCell(
         faults: b.faults, // container targets with durability configurations (C15, C16, C23)
         // A fresh instance of the same target for checks that change server-wide settings (C19); never for a user's URL.
         spawn: target.provider === 'url' ? undefined : () => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log: hooks.log }),
+        repeat: hooks.repeat,
       };
     },
     {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
 
@@ -9,6 +10,28 @@ export function parseShard(spec: string | undefined): { index: number; count: nu
   const n = m ? Number(m[2]) : NaN;
   if (!m || n < 1 || i < 1 || i > n) throw new MemoryMatrixError('USAGE', `--shard "${spec}": expected i/n with 1 ≤ i ≤ n, e.g. --shard 2/3`);
   return { index: i, count: n };
+}
+
+/**
+ * The target catalog file: `MM_CATALOG` (a path, relative to the working directory) when set —
+ * e.g. a copy of matrix/targets.yaml with another expected version or index — else the
+ * repository's matrix/targets.yaml. The CLI and the jest matrix both read it through here.
+ */
+export function catalogFile(): string | undefined {
+  const f = process.env.MM_CATALOG;
+  return f ? path.resolve(f) : undefined;
+}
+
+/** Most repeats `--repeat` accepts (each rebuilds the ANN index of every vector cell). */
+export const MAX_REPEAT = 20;
+
+/** `--repeat n` (C05 index-path replays, c05-repeat.ts): an integer 1..MAX_REPEAT; default 1; USAGE otherwise. */
+export function parseRepeat(spec: string | undefined): number {
+  if (spec === undefined) return 1;
+  if (!/^\d+$/.test(spec) || Number(spec) < 1 || Number(spec) > MAX_REPEAT) {
+    throw new MemoryMatrixError('USAGE', `--repeat "${spec}": expected an integer from 1 to ${MAX_REPEAT} (how many times C05 rebuilds the ANN index and replays the queries), e.g. --repeat 3`);
+  }
+  return Number(spec);
 }
 
 /**

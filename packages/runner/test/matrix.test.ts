@@ -7,11 +7,11 @@ import { loadCatalog } from '@memory-matrix/backends';
 import { loadGoldenDataset, type TestRuntime } from "@memory-matrix/spec";
 import { loadExpectation } from '../src/golden';
 import { datasetDir, registerTargetCell, runIdOf } from '../src/run';
-import { selectTargets } from '../src/select';
+import { catalogFile, parseRepeat, selectTargets } from '../src/select';
 import { containerGate } from './docker-gate';
 import { targetsFromEnv } from './env';
 
-const catalog = loadCatalog();
+const catalog = loadCatalog(catalogFile()); // MM_CATALOG: another targets.yaml, as for the CLI
 const dataset = loadGoldenDataset(datasetDir(process.env.MM_DATASET ?? 'agent-memories'));
 const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
 const { expectation } = loadExpectation(dataset, { update: false, tieEpsilon });
@@ -25,5 +25,5 @@ if (!docker) console.warn(`matrix.test: container targets skipped: ${gate}; runn
 const { targets } = selectTargets(catalog, { backends: targetsFromEnv(), profile: process.env.MM_PROFILE ?? 'default', docker, shard: null });
 const runId = runIdOf(new Date());
 for (const target of targets) {
-  registerTargetCell(rt, target, dataset, expectation, { runId });
+  registerTargetCell(rt, target, dataset, expectation, { runId, repeat: parseRepeat(process.env.MM_REPEAT) }); // MM_REPEAT: the env twin of --repeat
 }

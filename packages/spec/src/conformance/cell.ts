@@ -42,6 +42,11 @@ export interface CellConfig {
    * provider cannot start one (url targets: a user's server). Throws TARGET_UNAVAILABLE.
    */
   spawn?(): Promise<SpawnedInstance>;
+  /**
+   * How many times C05 replays the golden queries on the index path, each after a fresh index
+   * build (`--repeat n`, c05-repeat.ts); integer ≥ 1, default 1.
+   */
+  repeat?: number;
 }
 
 /** An instance started by `CellConfig.spawn` (structurally a backends `StartedBackend`). */
