@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerBin, dockerEngine, inspectImage } from './docker';
@@ -125,8 +125,11 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
     ]);
     // Setup steps that fetch over TLS (e.g. npm) trust what the host trusts: the host's CA bundle
     // is copied in as $MM_HOST_CA for the setup steps only and removed before the import.
-    const hostCa = hostCaBundle();
-    if (hostCa) copyFileSync(hostCa, join(dir, HOST_CA_IN_ROOTFS));
+    const hostCa = existsSync(join(dir, 'usr/bin/env')) ? hostCaBundle() : undefined;
+    if (hostCa) {
+      mkdirSync(join(dir, 'tmp'), { recursive: true });
+      copyFileSync(hostCa, join(dir, HOST_CA_IN_ROOTFS));
+    }
     for (const [i, snippet] of recipe.setup.entries()) {
       const env = hostCa ? ['/usr/bin/env', `MM_HOST_CA=/${HOST_CA_IN_ROOTFS}`] : [];
       await run(`setup[${i}]`, 'chroot', [dir, ...env, '/bin/sh', '-ec', snippet]);
