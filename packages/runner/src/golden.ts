@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import {
   ExactOracle,
   MemoryMatrixError,
   parseExpectation,
+  readGoldenFile,
   serializeExpectation,
   type Expectation,
   type GoldenDataset,
@@ -42,7 +43,8 @@ export function computeOracleExpectation(dataset: GoldenDataset, tieEpsilon: num
 
 /**
  * Read the recorded oracle expectation. Missing → GOLDEN_MISSING (unless `update`, which
- * re-records it atomically first); recorded for another dataset version → GOLDEN_INVALID.
+ * re-records it atomically first); recorded for another dataset version, or for another dataset
+ * name or metric than manifest.json declares → GOLDEN_INVALID naming the file and both values.
  */
 export function loadExpectation(dataset: GoldenDataset, opts: { update: boolean; tieEpsilon: number }): { expectation: Expectation; file: string; sha256: string } {
   const file = expectationFile(dataset);
@@ -55,8 +57,16 @@ export function loadExpectation(dataset: GoldenDataset, opts: { update: boolean;
   } else if (!existsSync(file)) {
     throw new MemoryMatrixError('GOLDEN_MISSING', `expectation ${file} is missing; record it from the exact oracle with --update-golden`);
   }
-  const text = readFileSync(file, 'utf8');
+  const text = readGoldenFile(file).toString('utf8'); // unreadable → GOLDEN_MISSING naming the file
   const expectation = parseExpectation(text, file);
+  // The fingerprint covers the data files, not manifest.json: a manifest edited to another name or
+  // metric (e.g. after re-embedding) must not reuse an expectation recorded under the old one.
+  const m = dataset.manifest;
+  for (const [field, recorded, now] of [['dataset', expectation.header.dataset, m.name], ['metric', expectation.header.metric, m.metric]] as const) {
+    if (recorded !== now) {
+      throw new MemoryMatrixError('GOLDEN_INVALID', `${file}:1: recorded for ${field} "${recorded}" but ${path.join(dataset.dir, 'manifest.json')} says "${now}"; re-record with --update-golden`);
+    }
+  }
   if (expectation.header.datasetSha256 !== dataset.datasetSha256) {
     throw new MemoryMatrixError(
       'GOLDEN_INVALID',

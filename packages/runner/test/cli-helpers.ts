@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,12 +10,12 @@ export const REPO = path.resolve(RUNNER_DIR, '..', '..');
 export const GOLDEN = path.join(REPO, 'golden-data', 'agent-memories');
 
 /** Run the real CLI (`tsx src/cli.ts …`) in a child process, as `pnpm matrix …` does. */
-export function cli(args: string[], opts: { cwd?: string } = {}): { status: number | null; stdout: string; stderr: string; report?: MatrixReport; reportDir: string } {
+export function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-report-'));
   const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--report-dir', reportDir, ...args], {
     cwd: opts.cwd ?? REPO,
     encoding: 'utf8',
-    env: childEnv(),
+    env: { ...childEnv(), ...opts.env },
     timeout: 240_000,
   });
   let report: MatrixReport | undefined;
@@ -25,6 +25,36 @@ export function cli(args: string[], opts: { cwd?: string } = {}): { status: numb
     report = undefined;
   }
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, report, reportDir };
+}
+
+/** What `cli` returns: exit status, output, and report.json when one was written. */
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  report?: MatrixReport;
+  reportDir: string;
+}
+
+/**
+ * The first line of what the CLI said about the failure: the run's error (`CODE: message`), else
+ * the first cell's error, else the first stderr line (commander's usage errors).
+ */
+export function firstErrorLine(r: CliResult): string {
+  const e = r.report?.error ?? r.report?.cells.find((c) => c.error)?.error;
+  const text = e ? `${e.code ?? 'ERROR'}: ${e.message}` : r.stderr.split('\n').find((l) => l.trim()) ?? '';
+  return text.split('\n')[0]!;
+}
+
+/**
+ * The bad-input table (case → exit code → first line of the message): when MM_BAD_INPUT_TABLE
+ * names a file, every recorded case appends one markdown row to it.
+ */
+export function recordCase(name: string, r: CliResult): void {
+  const file = process.env.MM_BAD_INPUT_TABLE;
+  if (!file) return;
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  appendFileSync(file, `| ${cell(name)} | ${r.status} | \`${cell(firstErrorLine(r)).replace(/`/g, "'")}\` |\n`);
 }
 
 /** The environment of a child CLI: ours minus jest's worker marker (the child is not in jest's sandbox). */

@@ -4,11 +4,12 @@
  */
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { cli, copyGolden, rewriteWithManifest } from './cli-helpers';
+import { cli, copyGolden, recordCase, rewriteWithManifest } from './cli-helpers';
 
 describe('memory-matrix CLI: could not run (exit 2)', () => {
   test('unknown target names the target and lists the known ones', () => {
     const r = cli(['--backend', 'pgvector@pg99']);
+    recordCase('unknown target `--backend pgvector@pg99`', r);
     expect(r.status).toBe(2);
     expect(r.stdout).toContain('unknown target "pgvector@pg99"');
     expect(r.stdout).toContain('pgvector@pglite-pg18');
@@ -18,9 +19,11 @@ describe('memory-matrix CLI: could not run (exit 2)', () => {
 
   test('malformed flags: unknown option and a bad shard', () => {
     const a = cli(['--bogus']);
+    recordCase('unknown option `--bogus`', a);
     expect(a.status).toBe(2);
     expect(a.stderr).toContain("unknown option '--bogus'");
     const b = cli(['--shard', '3/2']);
+    recordCase('bad shard `--shard 3/2`', b);
     expect(b.status).toBe(2);
     expect(b.stdout).toContain('--shard "3/2"');
   });
@@ -32,6 +35,7 @@ describe('memory-matrix CLI: could not run (exit 2)', () => {
     buf[4096] ^= 0xff;
     writeFileSync(f32, buf);
     const r = cli(['--backend', 'pgvector@pglite-pg18', '--dataset', dir]);
+    recordCase('sha256 mismatch (one byte of memories.f32 flipped)', r);
     expect(r.status).toBe(2);
     expect(r.report?.error?.code).toBe('GOLDEN_CHECKSUM');
     expect(r.report?.error?.message).toContain('memories.f32');
@@ -45,6 +49,7 @@ describe('memory-matrix CLI: could not run (exit 2)', () => {
     const buf = readFileSync(path.join(dir, 'memories.f32'));
     rewriteWithManifest(dir, 'memories.f32', buf.subarray(0, buf.length - 4));
     const r = cli(['--backend', 'pgvector@pglite-pg18', '--dataset', dir]);
+    recordCase('wrong dimension (memories.f32 one float short, manifest fixed)', r);
     expect(r.status).toBe(2);
     expect(r.report?.error?.code).toBe('GOLDEN_INVALID');
     expect(r.report?.error?.message).toMatch(/memories\.(f32|jsonl).*:\d+/);
@@ -56,6 +61,7 @@ describe('memory-matrix CLI: could not run (exit 2)', () => {
     const dir = copyGolden();
     rmSync(path.join(dir, 'expected'), { recursive: true });
     const r = cli(['--backend', 'pgvector@pglite-pg18', '--dataset', dir]);
+    recordCase('expectation missing (expected/ removed)', r);
     expect(r.status).toBe(2);
     expect(r.report?.error?.code).toBe('GOLDEN_MISSING');
     expect(r.report?.error?.message).toContain('--update-golden');

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startTarget, type StartedBackend } from '@memory-matrix/backends';
-import { cli, RUNNER_DIR, REPO } from './cli-helpers';
+import { cli, recordCase, RUNNER_DIR, REPO } from './cli-helpers';
 import { describeWithContainers } from './docker-gate';
 
 const projectContainers = (): string[] =>
@@ -86,14 +86,27 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
       }
     }, 180_000);
 
-    test('a user without CREATE, and a database without the extension: exit 2, nothing written', () => {
+    test('a user without CREATE, and a database without the extension: exit 2, nothing written', async () => {
       const u = new URL(url);
       const reader = cli(['--backend', `pgvector@url=postgres://reader@${u.host}/postgres`]);
+      recordCase('url target without permission (role without CREATE)', reader);
       expect(reader.status).toBe(2);
       expect(reader.report?.cells[0].error?.message).toContain('may not CREATE');
       const novector = cli(['--backend', `pgvector@url=postgres://postgres@${u.host}/novector`]);
+      recordCase('url target without the vector extension', novector);
       expect(novector.status).toBe(2);
       expect(novector.report?.cells[0].error?.message).toContain('vector extension is not installed');
+      for (const db of ['postgres', 'novector']) {
+        const c = new Client({ connectionString: url.replace(/\/postgres$/, `/${db}`) });
+        await c.connect();
+        try {
+          // nothing written: no table of ours, and the extension was not created in a database we do not own
+          expect((await c.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'mm\\_%'`)).rows).toEqual([]);
+          if (db === 'novector') expect((await c.query(`SELECT 1 FROM pg_extension WHERE extname = 'vector'`)).rows).toEqual([]);
+        } finally {
+          await c.end();
+        }
+      }
     }, 120_000);
   });
 });

@@ -6,3 +6,4 @@ export * from './fingerprint';
 export * from './load';
 export * from './serialize';
 export * from './write';
+export * from './read';

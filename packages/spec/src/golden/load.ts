@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '../errors';
 import type { MemoryRecord } from '../types';
 import { datasetSha256 } from './fingerprint';
 import { readGoldenManifest, type GoldenManifest } from './manifest';
+import { readGoldenFile } from './read';
 import { memoryLineSchema, parseJsonLines, queryLineSchema, type MemoryLine, type QueryLine } from './records';
 import { GOLDEN_DATA_FILES, type GoldenDataFile, type GoldenDataset, type GoldenQuery } from './types';
 import { checkRows, decodeF32 } from './vectors';
@@ -47,7 +48,7 @@ function readDataFiles(root: string, manifest: GoldenManifest, verify: boolean):
   for (const name of GOLDEN_DATA_FILES) {
     const file = path.join(root, name);
     if (!existsSync(file)) throw new MemoryMatrixError('GOLDEN_MISSING', `${file} is missing (listed in ${path.join(root, 'manifest.json')})`);
-    const buf = readFileSync(file);
+    const buf = readGoldenFile(file);
     const want = manifest.files[name];
     if (verify && buf.length !== want.bytes) {
       throw new MemoryMatrixError('GOLDEN_CHECKSUM', `${file}: ${buf.length} bytes, manifest.json files["${name}"].bytes says ${want.bytes}`);
@@ -74,3 +75,4 @@ function checkCounts(root: string, manifest: GoldenManifest, memLines: MemoryLin
     }
   }
 }
+

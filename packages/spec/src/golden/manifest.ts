@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readGoldenFile } from './read';
 import path from 'node:path';
 import { z } from 'zod';
 import { MemoryMatrixError } from '../errors';
@@ -55,5 +56,5 @@ export function readGoldenManifest(dir: string): GoldenManifest {
   const file = path.join(dir, 'manifest.json');
   if (!existsSync(dir)) throw new MemoryMatrixError('GOLDEN_MISSING', `golden dataset folder ${dir} is missing`);
   if (!existsSync(file)) throw new MemoryMatrixError('GOLDEN_MISSING', `${file} is missing`);
-  return parseGoldenManifest(readFileSync(file, 'utf8'), file);
+  return parseGoldenManifest(readGoldenFile(file).toString('utf8'), file);
 }
