@@ -37,6 +37,7 @@ export const CHROMA_CAPABILITIES: Capabilities = capabilities({
   delete: true,
   reopen: true,
   quantized: false,
+  timeDecay: true,
 });
 
 /**

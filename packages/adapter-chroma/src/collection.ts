@@ -1,6 +1,6 @@
-import { MemoryMatrixError, type CollectionSpec, type MemoryCollection, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
+import { MemoryMatrixError, rerankWithDecay, validateDecay, type CollectionSpec, type MemoryCollection, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
 import type { Collection } from 'chromadb';
-import { chunks, decodeRecord, encodeMetadata, filterToWhere } from './codec';
+import { chunks, decodeRecord, encodeMetadata, filterToWhere, RESERVED } from './codec';
 import type { StoreContext } from './context';
 import { chromaToCanonical } from './scores';
 import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
@@ -97,27 +97,44 @@ export class ChromaMemoryCollection implements MemoryCollection {
    * code units). Chroma's HNSW is asked for k + TIE_WINDOW neighbours under the filter's `where`;
    * the adapter converts, re-sorts and cuts at k. `minScore` is a post-filter on the canonical
    * float64 score (so every target cuts at the same value). `scan: 'exact'` → CAPABILITY_MISSING
-   * (Chroma has no exact path). `now` is not used. Throws DIMENSION_MISMATCH, INVALID_VECTOR,
-   * INVALID_INPUT, BACKEND_ERROR.
+   * (Chroma has no exact path). With `decay` (and `now`): the decayed top-k by spec
+   * `rerankWithDecay` over HNSW candidates with their stored createdAt (`mm.at`); Chroma cannot
+   * compute it server-side. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
    */
   async recall(q: RecallQuery): Promise<RecallHit[]> {
     validateQuery(q, this.spec.dim, this.spec.metric, this.spec.name);
     if (q.scan === 'exact') throw new MemoryMatrixError('CAPABILITY_MISSING', `chroma: collection ${this.spec.name}: Chroma has no exact scan (recall goes through its HNSW index)`);
     const where = filterToWhere(q.filter);
     if (where === null) return [];
+    const decay = validateDecay(q, this.spec.metric, `chroma: collection ${this.spec.name}: recall`);
+    if (decay !== null) {
+      const total = await this.ctx.run('count', this.chromaName, () => this.handle.count());
+      const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total, where: `chroma: collection ${this.chromaName}` }, (n) => this.similar(q.vector, n, where, true));
+      return r.hits;
+    }
+    const hits = await this.similar(q.vector, q.k + TIE_WINDOW, where, false);
+    const kept = q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+    return kept.slice(0, q.k);
+  }
+
+  /** Chroma's `n` nearest under `where`, canonical scores, sorted by score then id; with `withCreatedAt` each hit's stored createdAt. */
+  private async similar(vector: Float32Array, n: number, where: unknown, withCreatedAt: boolean): Promise<Array<RecallHit & { createdAt: string }>> {
+    const include = withCreatedAt ? ['distances', 'metadatas'] : ['distances'];
     const res = await this.ctx.run('query', this.chromaName, () =>
-      this.handle.query({ queryEmbeddings: [Array.from(q.vector)], nResults: q.k + TIE_WINDOW, where: where as never, include: ['distances'] as never }),
+      this.handle.query({ queryEmbeddings: [Array.from(vector)], nResults: n, where: where as never, include: include as never }),
     );
     const ids = res.ids[0] ?? [];
     const dists = (res.distances?.[0] ?? []) as Array<number | null>;
+    const metas = (res.metadatas?.[0] ?? []) as Array<Record<string, unknown> | null>;
     const hits = ids.map((id, i) => {
       const d = dists[i];
       if (typeof d !== 'number') throw new MemoryMatrixError('BACKEND_ERROR', `chroma: query on collection ${this.chromaName}: no distance for id ${id} at rank ${i + 1}`);
-      return { id, score: chromaToCanonical(this.spec.metric, d) };
+      const at = withCreatedAt ? metas[i]?.[RESERVED.createdAt] : '';
+      if (typeof at !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `chroma: query on collection ${this.chromaName}: id ${id} has no ${RESERVED.createdAt} metadata`);
+      return { id, score: chromaToCanonical(this.spec.metric, d), createdAt: at };
     });
     hits.sort((a, b) => (b.score !== a.score ? b.score - a.score : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const kept = q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
-    return kept.slice(0, q.k);
+    return hits;
   }
 
   /** Full records of the ids that exist (unordered), fetched in chunks of the max batch. */

@@ -1,7 +1,6 @@
-import { FLOAT32_MAX, MEMORY_KINDS, MemoryMatrixError, validateVector, type CollectionSpec, type IndexConfig, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from '@memory-matrix/spec';
+import { FLOAT32_MAX, MEMORY_KINDS, MemoryMatrixError, parseInstant, validateDecay, validateVector, type CollectionSpec, type IndexConfig, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from '@memory-matrix/spec';
 
 const NAME_RE = /^[a-z0-9_]{1,48}$/;
-const ISO_INSTANT = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function invalid(message: string): MemoryMatrixError {
@@ -85,10 +84,7 @@ export function validateRecord(r: MemoryRecord, index: number, dim: number, metr
   checkText(r.namespace, `${where}: namespace`);
   checkText(r.text, `${where}: text`);
   if (!MEMORY_KINDS.includes(r.kind)) throw invalid(`${where}: kind must be one of ${MEMORY_KINDS.join(', ')}, got ${JSON.stringify(r.kind)}`);
-  const m = typeof r.createdAt === 'string' ? ISO_INSTANT.exec(r.createdAt) : null;
-  if (!m || Number(m[1]) < 1 || Number.isNaN(Date.parse(r.createdAt)) || new Date(r.createdAt).toISOString() !== r.createdAt) {
-    throw invalid(`${where}: createdAt must be a UTC instant YYYY-MM-DDTHH:MM:SS.sssZ, got ${JSON.stringify(r.createdAt)}`);
-  }
+  parseInstant(r.createdAt, `chroma: ${where}: createdAt`); // canonical ms or µs instant, UTC only (spec time.ts)
   validateMetadata(r.metadata, where);
   if (Object.prototype.toString.call(r.embedding) !== '[object Float32Array]') throw invalid(`${where}: embedding must be a Float32Array`);
   validateChromaVector(r.embedding, dim, metric, `chroma: ${where}`);
@@ -118,6 +114,7 @@ export function validateQuery(q: RecallQuery, dim: number, metric: Metric, coll:
   if (q.minScore !== undefined && (typeof q.minScore !== 'number' || Number.isNaN(q.minScore))) throw invalid(`${where}: minScore must be a number, got ${String(q.minScore)}`);
   if (q.scan !== undefined && q.scan !== 'exact' && q.scan !== 'index') throw invalid(`${where}: scan must be 'exact' or 'index', got ${String(q.scan)}`);
   validateFilter(q.filter, where);
+  validateDecay(q, metric, `chroma: ${where}`);
 }
 
 /** Ids for get/delete: an array of strings. */
