@@ -50,11 +50,11 @@ export interface PhaseResult {
  * One pressure phase on `store` (an instance the check owns): limit = used memory + BUDGET_BYTES
  * under `policy`, then units of 40 golden memories (a new collection each, when the target has
  * vectors) and 20 messages (a history session each, when it has history) until about 2.5 × the
- * budget is written (sized from the first 8 units, and extended while no key has been evicted
- * and no write has failed, up to 4000 units). `stopOnError` ends the phase at the first failed
- * write (noeviction); else failures are counted and writing goes on. The limit is lifted
- * (maxmemory 0) before the audit, which reads every unit back through the contract. Units are
- * dropped at the end.
+ * budget is written (sized from the first 8 units, and extended while no write has failed and
+ * fewer than a tenth of the keys written have been evicted, up to 4000 units). `stopOnError`
+ * ends the phase at the first failed write (noeviction); else failures are counted and writing
+ * goes on. The limit is lifted (maxmemory 0) before the audit, which reads every unit back
+ * through the contract. Units are dropped at the end.
  */
 export async function pressurePhase(cell: LiveCell, store: MemoryStore, policy: string, tag: string, stopOnError: boolean): Promise<PhaseResult> {
   const caps = cell.config.capabilities;
@@ -86,8 +86,10 @@ export async function pressurePhase(cell: LiveCell, store: MemoryStore, policy: 
         // and client buffers), before any eviction can have happened (they use < 1/4 of the budget).
         const perUnit = (now.usedBytes - before.usedBytes) / SIZING_UNITS;
         if (i === SIZING_UNITS - 1 && now.evictedKeys === before.evictedKeys) planned = Math.min(MAX_UNITS, Math.max(SIZING_UNITS, Math.ceil((OVERSHOOT * BUDGET_BYTES) / Math.max(1, perUnit))));
-        // The estimate can be low (encodings grow unevenly): go on until the limit has shown itself.
-        if (i === planned - 1 && now.evictedKeys === before.evictedKeys && r.error === null) planned = Math.min(MAX_UNITS, planned + 25);
+        // The estimate can be low (encodings grow unevenly): go on until the limit has shown itself
+        // — a write failed, or at least a tenth of the keys written were evicted.
+        const evicted = now.evictedKeys - before.evictedKeys;
+        if (i === planned - 1 && r.error === null && evicted < Math.max(1, 0.1 * (now.keys - before.keys + evicted))) planned = Math.min(MAX_UNITS, planned + 25);
       }
     }
     const after = await store.memoryPolicy!();
