@@ -23,6 +23,7 @@ const tolerancesSchema = z.object({
   tieEpsilon: z.number().nonnegative(),
   annRecallFloor: z.number().min(0).max(1),
   annRecallFloorPerQuery: z.number().min(0).max(1),
+  annShortfallMax: z.number().min(0).max(1),
 });
 
 const offlineSchema = z
