@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
 import { bench } from './commands/bench';
 import { imagesBuild, imagesList } from './commands/images';
@@ -7,7 +7,12 @@ import { mergeCommand } from './commands/merge';
 import { runMatrix } from './run';
 import { TOOL_VERSION } from './version';
 
-const collect = (v: string, acc: string[]): string[] => [...acc, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+/** Repeatable / comma-separated option values; an empty value is a usage error, not "all". */
+const collect = (v: string, acc: string[]): string[] => {
+  const items = v.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw new InvalidArgumentError('empty value (give a target / check, or leave the option out)');
+  return [...acc, ...items];
+};
 
 /**
  * The `memory-matrix` CLI (`pnpm matrix …`). Exit status: 0 all checks pass, 1 a check failed,

@@ -73,5 +73,14 @@ export function loadExpectation(dataset: GoldenDataset, opts: { update: boolean;
       `${file}:1: datasetSha256 ${expectation.header.datasetSha256} was recorded for another version of ${dataset.manifest.name} (now ${dataset.datasetSha256}); re-record with --update-golden`,
     );
   }
+  // Every query needs its line: a missing one is bad golden data (exit 2 now), not a check failure later.
+  const have = new Set(expectation.entries.map((e) => e.query));
+  const missing = dataset.queries.filter((q) => !have.has(q.id)).map((q) => q.id);
+  if (missing.length) {
+    throw new MemoryMatrixError(
+      'GOLDEN_INVALID',
+      `${file}: no expectation line for query ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''} of ${dataset.manifest.name}; re-record with --update-golden`,
+    );
+  }
   return { expectation, file, sha256: createHash('sha256').update(text).digest('hex') };
 }

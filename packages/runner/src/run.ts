@@ -1,3 +1,4 @@
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   loadGoldenDataset,
@@ -89,9 +90,13 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   };
   const progress = new Progress();
   const started: StartedBackend[] = [];
+  let interrupted = false;
   const onSignal = (sig: NodeJS.Signals): void => {
+    // From here on nothing more is recorded: checks still running fail only because their backend
+    // is being stopped, which is not a verdict on the target. The report lists what completed.
+    interrupted = true;
     progress.log(`\n${sig}: stopping ${started.length} backend(s) and writing the partial report…`);
-    report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}` };
+    report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the checks that completed before it` };
     report.exitCode = 2;
     void Promise.allSettled(started.map((b) => b.stop())).finally(() => {
       finish(report, opts.reportDir, t0);
@@ -104,6 +109,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    ensureReportDir(opts.reportDir);
     const catalog = loadCatalog(catalogFile());
     const shard = parseShard(opts.shard);
     const repeat = parseRepeat(opts.repeat);
@@ -119,7 +125,11 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile, docker: docker.available, shard });
     out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
     const checks = selectChecks(opts.checks);
-    if (checks.length === 0) throw new MemoryMatrixError('USAGE', `--check ${opts.checks.join(',')} selects no check; ids are C01…C25 or names like topk-exact`);
+    const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
+    const unknown = opts.checks.filter((c) => !known.includes(c.toLowerCase()));
+    if (unknown.length || (opts.checks.length && checks.length === 0)) {
+      throw new MemoryMatrixError('USAGE', `--check ${unknown.map((u) => JSON.stringify(u)).join(', ')}: no such check; checks are ${selectChecks([]).map((c) => `${c.id} ${c.name}`).join(', ')}`);
+    }
 
     const dataset = loadGoldenDataset(datasetDir(opts.dataset));
     const m = dataset.manifest;
@@ -166,11 +176,19 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
           cell.image = backend.info.image ?? null;
           cell.imageId = backend.info.imageId ?? null;
         },
-        sink: { record: (r: CheckResult) => cell.checks.push(r) },
+        sink: { record: (r: CheckResult) => void (interrupted || cell.checks.push(r)) },
         onCellReady: (live) => (entry.live = live),
       });
     }
-    const result = await rt.run((t) => progress.log(`${t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○'} ${t.suite} › ${t.title}${t.status === 'failed' && t.error && !('result' in t.error) ? ` — ${t.error.message.split('\n')[0]}` : ''}`));
+    // A setup error fails every test of its cell with the same error: print its message once.
+    const shown = new Set<Error>();
+    const result = await rt.run((t) => {
+      if (interrupted) return;
+      const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
+      const err = t.status === 'failed' && t.error && !('result' in t.error) && !shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
+      if (t.error) shown.add(t.error);
+      progress.log(`${mark} ${t.suite} › ${t.title}${err}`);
+    });
     progress.stop();
     for (const [name, entry] of cells) {
       const suite = `${name} × ${m.name}`;
@@ -214,7 +232,28 @@ function finish(report: MatrixReport, dir: string, t0: number): void {
   settleReport(report);
   report.finishedAt = new Date().toISOString();
   report.durationMs = performance.now() - t0;
-  writeReports(report, dir);
+  try {
+    writeReports(report, dir);
+  } catch (e) {
+    // Only when the report dir itself is unusable (checked up front, so this run did nothing):
+    // the console still says why; the exit status says the run was not carried out.
+    process.stderr.write(`memory-matrix: cannot write the reports to ${dir}: ${(e as Error).message}\n`);
+    report.exitCode = 2;
+  }
+}
+
+/**
+ * Make sure the report dir can be written BEFORE any backend starts, so a typo does not cost a
+ * whole run's results. USAGE naming the flag and the reason (a file in the way, no permission).
+ */
+function ensureReportDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+  } catch (e) {
+    throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write reports there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+  }
 }
 
 /** Hooks of `registerTargetCell`. */

@@ -22,7 +22,10 @@ const rt: TestRuntime = { describe, test, beforeAll, afterAll };
 const gate = containerGate([...catalog.targets.values()].filter((t) => t.provider === 'container' && t.offline));
 const docker = process.env.CI === 'true' || gate === '';
 if (!docker) console.warn(`matrix.test: container targets skipped: ${gate}; running the profile's embedded fallback`);
-const { targets } = selectTargets(catalog, { backends: targetsFromEnv(), profile: process.env.MM_PROFILE ?? 'default', docker, shard: null });
+// jest runs the pr-gate profile by default (pgvector in containers and embedded, durability and
+// upgrade checks included); `.ci/run` runs `pnpm matrix` over the whole default profile right after,
+// so running every target twice would only double CI time. MM_PROFILE / MM_TARGETS choose others.
+const { targets } = selectTargets(catalog, { backends: targetsFromEnv(), profile: process.env.MM_PROFILE ?? 'pr-gate', docker, shard: null });
 const runId = runIdOf(new Date());
 for (const target of targets) {
   registerTargetCell(rt, target, dataset, expectation, { runId, repeat: parseRepeat(process.env.MM_REPEAT) }); // MM_REPEAT: the env twin of --repeat

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerBin } from '../images/docker';
 import { describeExit, execStreaming, succeeded } from '../images/exec';
-import { CONTAINER_LABELS, labelFilterArgs } from './labels';
+import { CONTAINER_LABELS, OWNER, labelFilterArgs } from './labels';
 
 /** A container of this project, as `docker ps -a` lists it. */
 export interface ProjectContainer {
@@ -18,9 +18,11 @@ export interface ProjectContainer {
   name: string;
   /** Value of `memory-matrix.pid`: the process that started it (NaN when missing). */
   pid: number;
+  /** Value of `memory-matrix.owner` (`<host>:<pid namespace>`; '' on containers of older versions). */
+  owner: string;
 }
 
-const FORMAT = `{{.ID}}\t{{.Label "${CONTAINER_LABELS.run}"}}\t{{.Label "${CONTAINER_LABELS.target}"}}\t{{.State}}\t{{.Names}}\t{{.Label "${CONTAINER_LABELS.pid}"}}`;
+const FORMAT = `{{.ID}}\t{{.Label "${CONTAINER_LABELS.run}"}}\t{{.Label "${CONTAINER_LABELS.target}"}}\t{{.State}}\t{{.Names}}\t{{.Label "${CONTAINER_LABELS.pid}"}}\t{{.Label "${CONTAINER_LABELS.owner}"}}`;
 
 /** Label conditions for one run, or for the whole project when `runId` is undefined. */
 function runConditions(runId?: string): string[] {
@@ -41,8 +43,8 @@ export async function listRunContainers(runId?: string): Promise<ProjectContaine
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => {
-      const [id = '', run = '', target = '', state = '', name = '', pid = ''] = l.split('\t');
-      return { id, runId: run, target, state, name, pid: pid === '' ? NaN : Number(pid) };
+      const [id = '', run = '', target = '', state = '', name = '', pid = '', owner = ''] = l.split('\t');
+      return { id, runId: run, target, state, name, pid: pid === '' ? NaN : Number(pid), owner };
     });
 }
 
@@ -62,6 +64,16 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
+ * Whether the process that started a container/volume is gone: its owner label names this host
+ * and PID namespace (or is absent: older versions) and its pid is not alive here. An owner in
+ * another namespace or host is never judged dead from here.
+ */
+export function ownerDead(owner: string, pid: number): boolean {
+  if (owner !== '' && owner !== OWNER) return false;
+  return !processAlive(pid);
+}
+
+/**
  * Force-removes (with anonymous volumes) containers of this project and resolves with what was
  * removed.
  * - `runId` given: every container of that run.
@@ -77,7 +89,7 @@ export async function removeRunContainers(
   opts: { includeLiveOwners?: boolean } = {},
 ): Promise<ProjectContainer[]> {
   let found = await listRunContainers(runId);
-  if (runId === undefined && !opts.includeLiveOwners) found = found.filter((c) => !processAlive(c.pid));
+  if (runId === undefined && !opts.includeLiveOwners) found = found.filter((c) => ownerDead(c.owner, c.pid));
   if (found.length === 0) return [];
   const r = await execStreaming(dockerBin(), ['rm', '-f', '-v', ...found.map((c) => c.id)], { timeoutMs: 60_000 });
   // A container that vanished between ps and rm ("No such container") is already what we want.

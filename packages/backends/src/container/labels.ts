@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
 /**
  * Labels every container this project starts carries. Cleanup finds containers by them:
  * all of the project (`memory-matrix.run` present), one run (`memory-matrix.run=<runId>`), or
@@ -8,7 +10,24 @@ export const CONTAINER_LABELS = {
   run: 'memory-matrix.run',
   target: 'memory-matrix.target',
   pid: 'memory-matrix.pid',
+  owner: 'memory-matrix.owner',
 } as const;
+
+/**
+ * Where the starting process lives: `<hostname>:<pid namespace>` (e.g. `ci-7:pid:[4026531836]`).
+ * A pid means something only in its own namespace on its own host: cleanup judges a container's
+ * owner dead only when this matches and the pid is gone, so runs in another container, another
+ * PID namespace or on another machine sharing the engine keep their containers.
+ */
+export const OWNER: string = (() => {
+  let ns = '';
+  try {
+    ns = readlinkSync('/proc/self/ns/pid');
+  } catch {
+    ns = 'unknown-ns';
+  }
+  return `${hostname()}:${ns}`;
+})();
 
 /** Labels for a container of `target` started by this process in run `runId`. */
 export function containerLabels(runId: string, target: string): Record<string, string> {
@@ -16,6 +35,7 @@ export function containerLabels(runId: string, target: string): Record<string, s
     [CONTAINER_LABELS.run]: runId,
     [CONTAINER_LABELS.target]: target,
     [CONTAINER_LABELS.pid]: String(process.pid),
+    [CONTAINER_LABELS.owner]: OWNER,
   };
 }
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerBin } from '../images/docker';
 import { describeExit, execStreaming, succeeded } from '../images/exec';
-import { processAlive } from '../container/cleanup';
+import { ownerDead } from '../container/cleanup';
 import { registerRun } from '../container/guard';
 import { CONTAINER_LABELS, containerLabels } from '../container/labels';
 import { docker } from './docker-ops';
@@ -22,6 +22,8 @@ export interface ProjectVolume {
   target: string;
   /** The process that created it (NaN when missing). */
   pid: number;
+  /** `<host>:<pid namespace>` of that process ('' on volumes of older versions). */
+  owner: string;
 }
 
 const live = new Set<string>();
@@ -55,7 +57,7 @@ export async function removeVolume(name: string, where: string): Promise<void> {
 /** Volumes of this project (all runs), or of one run. Throws TARGET_UNAVAILABLE when no engine answers. */
 export async function listProjectVolumes(runId?: string): Promise<ProjectVolume[]> {
   const filter = runId === undefined ? CONTAINER_LABELS.run : `${CONTAINER_LABELS.run}=${runId}`;
-  const format = `{{.Name}}\t{{.Label "${CONTAINER_LABELS.run}"}}\t{{.Label "${CONTAINER_LABELS.target}"}}\t{{.Label "${CONTAINER_LABELS.pid}"}}`;
+  const format = `{{.Name}}\t{{.Label "${CONTAINER_LABELS.run}"}}\t{{.Label "${CONTAINER_LABELS.target}"}}\t{{.Label "${CONTAINER_LABELS.pid}"}}\t{{.Label "${CONTAINER_LABELS.owner}"}}`;
   const out = await docker(['volume', 'ls', '--filter', `label=${filter}`, '--format', format], 'volume cleanup').catch((err: Error) => {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', err.message, { cause: err });
   });
@@ -63,8 +65,8 @@ export async function listProjectVolumes(runId?: string): Promise<ProjectVolume[
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => {
-      const [name = '', run = '', target = '', pid = ''] = l.split('\t');
-      return { name, runId: run, target, pid: pid === '' ? NaN : Number(pid) };
+      const [name = '', run = '', target = '', pid = '', owner = ''] = l.split('\t');
+      return { name, runId: run, target, pid: pid === '' ? NaN : Number(pid), owner };
     });
 }
 
@@ -75,7 +77,7 @@ export async function listProjectVolumes(runId?: string): Promise<ProjectVolume[
  * when no engine answers, BACKEND_ERROR when a removal fails (naming the volume).
  */
 export async function removeLeftoverVolumes(): Promise<ProjectVolume[]> {
-  const dead = (await listProjectVolumes()).filter((v) => !processAlive(v.pid));
+  const dead = (await listProjectVolumes()).filter((v) => ownerDead(v.owner, v.pid));
   for (const v of dead) {
     // Retried (3 attempts, 1 s apart) because a `docker create` the dead process had already
     // issued can still complete and attach a new container to the volume after we looked.

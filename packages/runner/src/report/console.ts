@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { capabilityLine, capabilityMatrix } from './capabilities';
 import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
 import { durabilityRows, type MatrixReport } from './model';
+import { checkTables, tableSummary } from './tables';
 
 /**
  * The console summary: one row per check, one column per target (pass / FAIL / skip), then
@@ -31,8 +32,8 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
         }),
       ]);
     }
-    table.push(['recall@10 (mean)', ...cells.map((x) => fmt(headlineRecall(x)))]);
-    table.push(['recall@10 (worst query)', ...cells.map((x) => fmt(headlineRecallMin(x)))]);
+    table.push(['recall@k (mean)', ...cells.map((x) => fmt(headlineRecall(x)))]);
+    table.push(['recall@k (worst query)', ...cells.map((x) => fmt(headlineRecallMin(x)))]);
     table.push(['max |Δscore|', ...cells.map((x) => fmt(headlineMaxDelta(x)))]);
     table.push(['server', ...cells.map((x) => (x.components.postgres ? `pg ${x.components.postgres} / pgvector ${x.components.pgvector ?? '?'}` : (x.serverVersion ?? '–')))]);
     out.push(table.toString());
@@ -57,6 +58,7 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
       if (r.failures.length > 5) out.push(`  … ${r.failures.length - 5} more in report.json`);
     }
   }
+  for (const t of checkTables(report)) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   const s = report.summary;
   out.push(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''));

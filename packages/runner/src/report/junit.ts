@@ -12,9 +12,18 @@ export function renderJUnit(report: MatrixReport): string {
     tests: report.summary.passed + report.summary.failed + report.summary.skipped,
     failures: report.summary.failed,
     skipped: report.summary.skipped,
+    errors: report.summary.cellErrors + (report.error ? 1 : 0),
     time: (report.durationMs / 1000).toFixed(3),
   });
   const ds = report.dataset?.name ?? 'no-dataset';
+  if (report.error) {
+    // A run that could not be carried out must not look green to a JUnit-only gate.
+    root
+      .ele('testsuite', { name: 'memory-matrix run', tests: 1, failures: 0, errors: 1, skipped: 0 })
+      .ele('testcase', { classname: 'memory-matrix', name: 'run' })
+      .ele('error', { message: report.error.message, type: report.error.code })
+      .txt(`${report.error.code}: ${report.error.message}`);
+  }
   for (const cell of report.cells) {
     const suite = root.ele('testsuite', {
       name: `${cell.target} × ${ds}`,

@@ -1,6 +1,7 @@
 import { capabilityGlyph, capabilityMatrix } from './capabilities';
 import { fmt, glyph, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
 import { durabilityRows, type MatrixReport } from './model';
+import { checkTables, tableMarkdown } from './tables';
 
 const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -26,8 +27,8 @@ export function renderMarkdown(report: MatrixReport): string {
         return r ? glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '') : '–';
       }).join(' | ')} |`);
     }
-    lines.push(`| recall@10 (mean) | ${cells.map((c) => fmt(headlineRecall(c))).join(' | ')} |`);
-    lines.push(`| recall@10 (worst query) | ${cells.map((c) => fmt(headlineRecallMin(c))).join(' | ')} |`);
+    lines.push(`| recall@k (mean) | ${cells.map((c) => fmt(headlineRecall(c))).join(' | ')} |`);
+    lines.push(`| recall@k (worst query) | ${cells.map((c) => fmt(headlineRecallMin(c))).join(' | ')} |`);
     lines.push(`| max \\|Δscore\\| | ${cells.map((c) => fmt(headlineMaxDelta(c))).join(' | ')} |`, '');
     lines.push('| target | provider | server | components | image | index |', '|---|---|---|---|---|---|');
     for (const c of cells) {
@@ -62,5 +63,10 @@ export function renderMarkdown(report: MatrixReport): string {
     }
   }
   for (const t of report.skippedTargets) lines.push(`- skipped target **${esc(t.target)}**: ${esc(t.reason)}`);
+  const tables = checkTables(report);
+  if (tables.length) {
+    lines.push('', '### Check tables', '');
+    for (const t of tables) lines.push(...tableMarkdown(t.target, t.table));
+  }
   return lines.join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
 import type { Failure } from '../comparator';
 import type { FigureTable } from '../conformance/result';
 import { summarize } from '../stats';
+import { tieGroups } from '../comparator';
 import { indexReplay, judgeRepeats } from './c05-repeat';
 import { type CheckDefinition, type CheckOutcome, failure } from './check';
 
@@ -51,7 +52,18 @@ export const c05AnnRecall: CheckDefinition = {
     }
     const v = judgeRepeats(perRun, annRecallFloor, annRecallFloorPerQuery);
     for (const row of rows) if (v.noiseRuns.includes(row[0] as number)) row[6] = 'noise';
+    // A query whose whole expected top-k is one cluster of identical vectors (a tie group at least
+    // k wide) is not held to the per-query floor: HNSW graphs (pgvector, hnswlib, Vector Sets) link
+    // exact duplicates to each other at distance 0 and may leave the whole cluster unreachable in
+    // one build and not in the next (q-0263, 8 duplicates, k 5: recall 0 in about half of pgvector's
+    // builds). Such queries are listed in the notes and the figure `duplicateClusterBelowFloor`.
+    const clusterQueries = v.failingQueries.filter((qid) => {
+      const exp = cell.expectationFor(qid);
+      const q = cell.dataset.queries.find((x) => x.id === qid)!;
+      return exp.hits.length >= q.k && tieGroups(exp.hits, cell.config.tolerances.tieEpsilon)[0].length >= q.k;
+    });
     for (const qid of v.failingQueries) {
+      if (clusterQueries.includes(qid)) continue;
       const recall = v.perQuery.get(qid)!;
       const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${k}`;
       failures.push(failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, { queryId: qid, expected: annRecallFloorPerQuery, actual: recall }));
@@ -62,6 +74,7 @@ export const c05AnnRecall: CheckDefinition = {
       failures.push(failure(cell, 'recall', `mean recall@k ${v.spread.mean.toFixed(4)} over ${q.count} queries${repeats > 1 ? ` and ${repeats} runs` : ''} < floor ${annRecallFloor}${spread}`, { expected: annRecallFloor, actual: v.spread.mean }));
     }
     const notes = [
+      ...clusterQueries.map((qid) => `duplicate cluster: query ${qid} (its whole top-k is one group of identical vectors) has recall@k ${v.perQuery.get(qid)!.toFixed(3)} < ${annRecallFloorPerQuery}; HNSW may leave exact duplicates unreachable — reported, not failed`),
       ...v.noiseRuns.map((r) => `noise: run ${r} mean recall@k ${v.runMeans[r - 1]!.toFixed(4)} < floor ${annRecallFloor}, but the mean over ${repeats} runs is ${v.spread.mean.toFixed(4)} (stdev ${v.spread.stdev.toExponential(1)})`),
       ...(v.noiseQueries.length ? [`noise: ${v.noiseQueries.length} queries fell below the per-query floor ${annRecallFloorPerQuery} in some run but not on average (${v.noiseQueries.slice(0, 5).join(', ')}${v.noiseQueries.length > 5 ? ', …' : ''})`] : []),
       ...(repeats > 1 ? ['each repeat after the first rebuilds the index on a fresh collection (no backend here takes an index seed: seed null)'] : []),
@@ -83,6 +96,7 @@ export const c05AnnRecall: CheckDefinition = {
         runRecallStdev: v.spread.stdev,
         noiseRuns: v.noiseRuns.length,
         noiseQueries: v.noiseQueries.length,
+        duplicateClusterBelowFloor: clusterQueries.length,
       },
       failures,
       notes,
