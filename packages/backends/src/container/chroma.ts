@@ -3,9 +3,9 @@ import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
 import { createChromaStore } from '@memory-matrix/adapter-chroma';
 import { dockerEngine, inspectImage } from '../images/docker';
 import { checkExpected } from '../embedded/versions';
-import { registerRun, unregisterContainer } from './guard';
+import { registerRun } from './guard';
 import { containerLabels } from './labels';
-import { forceRemove, GuardedContainer, inStartSlot, lastLogLines, startTimeoutScale } from './start';
+import { failStart, forceRemove, GuardedContainer, inStartSlot, lastLogLines, startTimeoutScale, stopStarted } from './start';
 
 /** What to start: one `chroma` container target from a local image. */
 export interface ChromaContainerSpec {
@@ -132,10 +132,7 @@ async function startNow(spec: ChromaContainerSpec, where: string, imageId: strin
     info = { serverVersion: `Chroma ${release} (API ${api})`, components: { chroma: release, chromaApi: api }, image: spec.image, imageId };
     checkExpected(info.components, spec.expect, where);
   } catch (err) {
-    const logs = await lastLogLines(id);
-    await forceRemove(id);
-    if (err instanceof MemoryMatrixError && !logs) throw err;
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${(err as Error).message}${logs ? `; container log: ${logs}` : ''}`, { cause: err });
+    return failStart(id, err);
   }
   const startMs = Date.now() - t0;
   const stores = new Set<MemoryStore>();
@@ -153,19 +150,7 @@ async function startNow(spec: ChromaContainerSpec, where: string, imageId: strin
       return store;
     },
     stop() {
-      stopping ??= (async () => {
-        await Promise.allSettled([...stores].map((s) => s.close()));
-        stores.clear();
-        try {
-          await started.stop({ remove: true, removeVolumes: true, timeout: 10_000 });
-        } catch (err) {
-          await forceRemove(id);
-          if (!/no such container|404/i.test(String((err as Error).message))) {
-            throw new MemoryMatrixError('BACKEND_ERROR', `${where}: stopping container ${id.slice(0, 12)} failed: ${(err as Error).message}`, { cause: err });
-          }
-        }
-        unregisterContainer(id);
-      })();
+      stopping ??= stopStarted(started, id, stores, where);
       return stopping;
     },
   };

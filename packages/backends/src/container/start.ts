@@ -182,10 +182,7 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
     versions = await readPgVersions(connection, where);
     checkExpected(versions.components, spec.expect, where); // same rule as the embedded provider
   } catch (err) {
-    const logs = await lastLogLines(id);
-    await forceRemove(id);
-    if (err instanceof MemoryMatrixError && !logs) throw err;
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${(err as Error).message}${logs ? `; container log: ${logs}` : ''}`, { cause: err });
+    return failStart(id, err);
   }
   const startMs = Date.now() - t0;
   let stopping: Promise<void> | undefined;
@@ -214,20 +211,39 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
       return store;
     },
     stop() {
-      stopping ??= (async () => {
-        await Promise.allSettled([...stores].map((s) => s.close())); // close() is idempotent
-        stores.clear();
-        try {
-          await started.stop({ remove: true, removeVolumes: true, timeout: 10_000 });
-        } catch (err) {
-          await forceRemove(id); // stop failed (e.g. already gone): make sure nothing stays
-          if (!/no such container|404/i.test(String((err as Error).message))) {
-            throw new MemoryMatrixError('BACKEND_ERROR', `${where}: stopping container ${id.slice(0, 12)} failed: ${(err as Error).message}`, { cause: err });
-          }
-        }
-        unregisterContainer(id);
-      })();
+      stopping ??= stopStarted(started, id, stores, where);
       return stopping;
     },
   };
+}
+
+/**
+ * A container start failed after `docker create`: remove it and throw TARGET_UNAVAILABLE with the
+ * container's last log lines (or the original MemoryMatrixError when there are none). Shared by
+ * every container kind.
+ */
+export async function failStart(id: string, err: unknown): Promise<never> {
+  const logs = await lastLogLines(id);
+  await forceRemove(id);
+  if (err instanceof MemoryMatrixError && !logs) throw err;
+  throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${(err as Error).message}${logs ? `; container log: ${logs}` : ''}`, { cause: err });
+}
+
+/**
+ * Stop a started container of any kind: close the stores `connect()` opened (close() is
+ * idempotent), stop and remove it with its anonymous volumes (10 s grace), force-remove it when
+ * that fails; an error other than "already gone" is BACKEND_ERROR naming `where`.
+ */
+export async function stopStarted(started: { stop(o: { remove: boolean; removeVolumes: boolean; timeout: number }): Promise<unknown> }, id: string, stores: Set<{ close(): Promise<void> }>, where: string): Promise<void> {
+  await Promise.allSettled([...stores].map((s) => s.close()));
+  stores.clear();
+  try {
+    await started.stop({ remove: true, removeVolumes: true, timeout: 10_000 });
+  } catch (err) {
+    await forceRemove(id); // stop failed (e.g. already gone): make sure nothing stays
+    if (!/no such container|404/i.test(String((err as Error).message))) {
+      throw new MemoryMatrixError('BACKEND_ERROR', `${where}: stopping container ${id.slice(0, 12)} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  unregisterContainer(id);
 }
