@@ -3,7 +3,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import path from 'node:path';
 import { bench } from './commands/bench';
 import { imagesBuild, imagesList } from './commands/images';
+import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
+import { registerMigrateCommand } from './commands/migrate';
+import { registerSampleCommand } from './commands/sample';
 import { runMatrix } from './run';
 import { TOOL_VERSION } from './version';
 
@@ -69,6 +72,9 @@ export function buildProgram(): Command {
     .action((files: string[], o: { reportDir: string }) => {
       process.exitCode = mergeCommand(files, path.resolve(o.reportDir), (l) => process.stdout.write(l + '\n'));
     });
+  registerBaselineCommands(program);
+  registerMigrateCommand(program);
+  registerSampleCommand(program);
   const images = program.command('images').description('offline container images built from Debian packages');
   images
     .command('build')
