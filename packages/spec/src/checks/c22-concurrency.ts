@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Failure } from '../comparator';
 import type { ChatHistory, ChatMessage } from '../history';
-import { type CheckDefinition, failure, needs } from './check';
+import type { LiveCell } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+import { type CheckDefinition, failure } from './check';
 import { checkPrefix, openCheckHistory } from './c17-history-roundtrip';
+import { upsertConcurrency } from './c22-upsert';
 
 /** Writers (one client each), single appends per writer, and the size of each writer's one batch. */
 const WRITERS = 4;
@@ -10,88 +13,115 @@ const SINGLES = 20;
 const BATCH = 5;
 
 /**
- * C22 concurrency: several clients append to ONE session at the same time — each writer awaits its
- * own appends in order (one message per call, plus one call of 5 in the middle), the writers
- * interleave freely. Read from a new client: nothing lost, nothing duplicated, each writer's
- * messages in its own order, each batch contiguous (one append call is atomic).
+ * C22 concurrency, on every target that stores vectors or chat history (each part where the
+ * capability is present):
+ * - vectors + upsert: several clients upsert into one collection at once (`c22-upsert.ts`);
+ * - history: several clients append to ONE session at the same time — each writer awaits its own
+ *   appends in order (one message per call, plus one call of 5 in the middle), the writers
+ *   interleave freely. Read from a new client: nothing lost, nothing duplicated, each writer's
+ *   messages in its own order, each batch contiguous (one append call is atomic).
+ * History figures are prefixed `history/`, vector figures `upsert/`.
  */
 export const c22Concurrency: CheckDefinition = {
   id: 'C22',
   name: 'concurrency',
-  requires: needs('history'),
+  requires: (caps) => (caps.history || (caps.vectors && caps.upsert) ? null : 'capability: history or vectors + upsert'),
   async run(cell) {
+    const figures: Record<string, Figure> = {};
     const failures: Failure[] = [];
-    const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', message, extra));
-    const prefix = checkPrefix(cell, 'c22');
-    const sessionId = `s-${randomBytes(4).toString('hex')}`;
-    const writers: ChatHistory[] = [];
-    for (let w = 0; w < WRITERS; w++) writers.push(await openCheckHistory(cell, { sessionId, keyPrefix: prefix }));
-    const at = new Date(Date.UTC(2024, 4, 1, 9, 30)).getTime();
-    const msg = (w: number, seq: number, batch: boolean): ChatMessage => ({
-      role: w % 2 ? 'assistant' : 'user',
-      content: `writer ${w} message ${seq}${batch ? ' (batch)' : ''} — 並行 ✍️`,
-      createdAt: new Date(at + w * 1000 + seq).toISOString(),
-      metadata: { writer: w, seq, batch },
-    });
-    try {
-      const t0 = performance.now();
-      await Promise.all(
-        writers.map(async (h, w) => {
-          let seq = 0;
-          for (let i = 0; i < SINGLES; i++) {
-            if (i === SINGLES / 2) {
-              await h.append(Array.from({ length: BATCH }, () => msg(w, seq++, true)));
-            }
-            await h.append([msg(w, seq++, false)]);
-          }
-        }),
-      );
-      const ms = performance.now() - t0;
-      const reader = await openCheckHistory(cell, { sessionId, keyPrefix: prefix });
-      writers.push(reader);
-      const got = await reader.read();
-      const expected = WRITERS * (SINGLES + BATCH);
-      if (got.length !== expected) fail(`${got.length} messages after ${WRITERS} concurrent writers appended ${expected}`, { expected, actual: got.length });
-      const seen = new Set<string>();
-      const lastSeq = new Map<number, number>();
-      let duplicates = 0;
-      let orderViolations = 0;
-      let interleaved = 0;
-      got.forEach((m, i) => {
-        const w = Number(m.metadata.writer);
-        const seq = Number(m.metadata.seq);
-        const key = `${w}/${seq}`;
-        if (seen.has(key)) {
-          duplicates++;
-          fail(`writer ${w} message ${seq} appears twice (again at position ${i + 1})`, { rank: i + 1 });
-        }
-        seen.add(key);
-        const prev = lastSeq.get(w) ?? -1;
-        if (seq <= prev) {
-          orderViolations++;
-          fail(`writer ${w}: message ${seq} at position ${i + 1} comes after its message ${prev}`, { rank: i + 1, expected: `> ${prev}`, actual: seq });
-        }
-        lastSeq.set(w, Math.max(prev, seq));
-        if (i > 0 && Number(got[i - 1]!.metadata.writer) !== w) interleaved++;
-      });
-      let lost = 0;
-      let splitBatches = 0;
-      for (let w = 0; w < WRITERS; w++) {
-        for (let seq = 0; seq < SINGLES + BATCH; seq++) {
-          if (!seen.has(`${w}/${seq}`)) {
-            lost++;
-            fail(`writer ${w} message ${seq} is lost`, { expected: 'present', actual: 'missing' });
-          }
-        }
-        const positions = got.map((m, i) => (Number(m.metadata.writer) === w && m.metadata.batch === true ? i : -1)).filter((i) => i >= 0);
-        if (positions.length === BATCH && positions[BATCH - 1]! - positions[0]! !== BATCH - 1) {
-          splitBatches++;
-          fail(`writer ${w}'s batch of ${BATCH} (one append call) is split: positions ${positions.map((p) => p + 1).join(', ')}`);
-        }
-      }
-      return { figures: { writers: WRITERS, messages: got.length, lost, duplicates, orderViolations, splitBatches, writerSwitches: interleaved, writeMs: ms }, failures };
-    } finally {
-      await Promise.allSettled(writers.map((h) => h.clear()));
+    const caps = cell.config.capabilities;
+    if (caps.vectors && caps.upsert) {
+      const v = await upsertConcurrency(cell);
+      Object.assign(figures, v.figures);
+      failures.push(...v.failures);
     }
+    if (caps.history) {
+      const h = await historyConcurrency(cell);
+      for (const [k, val] of Object.entries(h.figures)) figures[`history/${k}`] = val;
+      failures.push(...h.failures);
+    }
+    const f = (k: string) => figures[k] ?? '–';
+    const rows: Figure[][] = [];
+    if (caps.vectors && caps.upsert) rows.push(['upsert, one collection', f('upsert/writers'), f('upsert/calls'), f('upsert/distinct'), f('upsert/lost'), f('upsert/duplicated'), `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed`, f('upsert/writeMs')]);
+    if (caps.history) rows.push(['append, one session', f('history/writers'), WRITERS * (SINGLES + 1), WRITERS * (SINGLES + BATCH), f('history/lost'), f('history/duplicates'), `${f('history/orderViolations')} out of order, ${f('history/splitBatches')} split batches`, f('history/writeMs')]);
+    const tables = [{ title: 'C22 concurrency', columns: ['writes', 'writers', 'calls', 'distinct items', 'lost', 'duplicated', 'order / consistency', 'ms'], rows }];
+    return { figures, failures, tables };
   },
 };
+
+/** C22, history part (see `c22Concurrency`). */
+async function historyConcurrency(cell: LiveCell): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
+  const failures: Failure[] = [];
+  const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', message, extra));
+  const prefix = checkPrefix(cell, 'c22');
+  const sessionId = `s-${randomBytes(4).toString('hex')}`;
+  const writers: ChatHistory[] = [];
+  for (let w = 0; w < WRITERS; w++) writers.push(await openCheckHistory(cell, { sessionId, keyPrefix: prefix }));
+  const at = new Date(Date.UTC(2024, 4, 1, 9, 30)).getTime();
+  const msg = (w: number, seq: number, batch: boolean): ChatMessage => ({
+    role: w % 2 ? 'assistant' : 'user',
+    content: `writer ${w} message ${seq}${batch ? ' (batch)' : ''} — 並行 ✍️`,
+    createdAt: new Date(at + w * 1000 + seq).toISOString(),
+    metadata: { writer: w, seq, batch },
+  });
+  try {
+    const t0 = performance.now();
+    await Promise.all(
+      writers.map(async (h, w) => {
+        let seq = 0;
+        for (let i = 0; i < SINGLES; i++) {
+          if (i === SINGLES / 2) {
+            await h.append(Array.from({ length: BATCH }, () => msg(w, seq++, true)));
+          }
+          await h.append([msg(w, seq++, false)]);
+        }
+      }),
+    );
+    const ms = performance.now() - t0;
+    const reader = await openCheckHistory(cell, { sessionId, keyPrefix: prefix });
+    writers.push(reader);
+    const got = await reader.read();
+    const expected = WRITERS * (SINGLES + BATCH);
+    if (got.length !== expected) fail(`${got.length} messages after ${WRITERS} concurrent writers appended ${expected}`, { expected, actual: got.length });
+    const seen = new Set<string>();
+    const lastSeq = new Map<number, number>();
+    let duplicates = 0;
+    let orderViolations = 0;
+    let interleaved = 0;
+    got.forEach((m, i) => {
+      const w = Number(m.metadata.writer);
+      const seq = Number(m.metadata.seq);
+      const key = `${w}/${seq}`;
+      if (seen.has(key)) {
+        duplicates++;
+        fail(`writer ${w} message ${seq} appears twice (again at position ${i + 1})`, { rank: i + 1 });
+      }
+      seen.add(key);
+      const prev = lastSeq.get(w) ?? -1;
+      if (seq <= prev) {
+        orderViolations++;
+        fail(`writer ${w}: message ${seq} at position ${i + 1} comes after its message ${prev}`, { rank: i + 1, expected: `> ${prev}`, actual: seq });
+      }
+      lastSeq.set(w, Math.max(prev, seq));
+      if (i > 0 && Number(got[i - 1]!.metadata.writer) !== w) interleaved++;
+    });
+    let lost = 0;
+    let splitBatches = 0;
+    for (let w = 0; w < WRITERS; w++) {
+      for (let seq = 0; seq < SINGLES + BATCH; seq++) {
+        if (!seen.has(`${w}/${seq}`)) {
+          lost++;
+          fail(`writer ${w} message ${seq} is lost`, { expected: 'present', actual: 'missing' });
+        }
+      }
+      const positions = got.map((m, i) => (Number(m.metadata.writer) === w && m.metadata.batch === true ? i : -1)).filter((i) => i >= 0);
+      if (positions.length === BATCH && positions[BATCH - 1]! - positions[0]! !== BATCH - 1) {
+        splitBatches++;
+        fail(`writer ${w}'s batch of ${BATCH} (one append call) is split: positions ${positions.map((p) => p + 1).join(', ')}`);
+      }
+    }
+    return { figures: { writers: WRITERS, messages: got.length, lost, duplicates, orderViolations, splitBatches, writerSwitches: interleaved, writeMs: Math.round(ms) }, failures };
+  } finally {
+    await Promise.allSettled(writers.map((h) => h.clear()));
+  }
+}

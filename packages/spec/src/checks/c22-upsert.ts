@@ -1,0 +1,161 @@
+import type { MemoryCollection } from '../adapter';
+import type { Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+import { referenceScore } from '../scores';
+import type { MemoryRecord } from '../types';
+import { failure } from './check';
+import { describeDifference, sampleRecords } from './sampling';
+
+/** Concurrent writers, each on its own client (store). */
+export const UPSERT_WRITERS = 4;
+/** Memories only one writer writes (per writer), in batches of `DISJOINT_BATCH`. */
+const DISJOINT_PER_WRITER = 60;
+const DISJOINT_BATCH = 10;
+/** Memories every writer writes, `REVISIONS` times each, in batches of `SHARED_BATCH`. */
+const SHARED = 24;
+const SHARED_BATCH = 8;
+const REVISIONS = 3;
+
+/** The version of a shared memory written by writer `w` in revision `rev`. */
+interface Version {
+  writer: number;
+  rev: number;
+  record: MemoryRecord;
+}
+
+/**
+ * C22, vector part: `UPSERT_WRITERS` clients upsert into ONE collection (with the cell's ANN index
+ * built) at the same time.
+ * - Disjoint ids: each writer writes its own memories in batches; afterwards every one is present
+ *   exactly as written (nothing lost, nothing changed).
+ * - Shared ids: every writer writes the same memories `REVISIONS` times, each version with its own
+ *   text, metadata and embedding. Each writer's writes are sequential, so the last committed write of
+ *   a memory is some writer's LAST revision: the stored memory must equal one such version in every
+ *   field at once (a memory whose text comes from one write and embedding from another is torn; an
+ *   earlier revision is a lost update).
+ * - Count is disjoint + shared (no duplicate rows); a recall with each shared memory's stored
+ *   embedding returns its id exactly once.
+ * Figures: writers, written upserts, count, lost, changed, duplicated, torn, stale, writeMs.
+ */
+export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
+  const failures: Failure[] = [];
+  const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', message, extra));
+  const pool = sampleRecords(cell.dataset.memories, UPSERT_WRITERS * DISJOINT_PER_WRITER + SHARED * (1 + UPSERT_WRITERS * REVISIONS));
+  const disjoint = Array.from({ length: UPSERT_WRITERS }, (_, w) => pool.slice(w * DISJOINT_PER_WRITER, (w + 1) * DISJOINT_PER_WRITER));
+  let next = UPSERT_WRITERS * DISJOINT_PER_WRITER;
+  const shared = pool.slice(next, (next += SHARED));
+  const donors = pool.slice(next);
+  const version = (w: number, rev: number, i: number): Version => {
+    const base = shared[i]!;
+    const donor = donors[(w * REVISIONS + rev) * SHARED + i]!;
+    return {
+      writer: w,
+      rev,
+      record: { ...base, text: `${base.text} [writer ${w} rev ${rev}]`, metadata: { ...base.metadata, c22writer: w, c22rev: rev }, embedding: donor.embedding },
+    };
+  };
+
+  const spec = cell.collectionSpec('c22v', cell.config.index);
+  const { collection } = await cell.scratch('c22v', spec);
+  // Seed, then build the index, so the concurrent writes also maintain an existing ANN index.
+  await collection.upsert(shared.slice(0, 1));
+  await collection.buildIndex();
+  const clients: MemoryCollection[] = [];
+  for (let w = 0; w < UPSERT_WRITERS; w++) clients.push(await (await cell.connect()).openCollection(spec.name));
+
+  let upserts = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    clients.map(async (col, w) => {
+      const own = disjoint[w]!;
+      let d = 0;
+      for (let rev = 0; rev < REVISIONS; rev++) {
+        // Interleave: a disjoint batch, then this revision of the shared memories, batch by batch.
+        for (let s = 0; s < SHARED; s += SHARED_BATCH) {
+          if (d < own.length) {
+            await col.upsert(own.slice(d, d + DISJOINT_BATCH));
+            d += DISJOINT_BATCH;
+            upserts++;
+          }
+          // Writers walk the shared ids in different orders so their batches overlap in time.
+          const idx = Array.from({ length: Math.min(SHARED_BATCH, SHARED - s) }, (_, j) => (s + j + w * SHARED_BATCH) % SHARED);
+          await col.upsert(idx.map((i) => version(w, rev, i).record));
+          upserts++;
+        }
+      }
+      for (; d < own.length; d += DISJOINT_BATCH, upserts++) await col.upsert(own.slice(d, d + DISJOINT_BATCH));
+    }),
+  );
+  const writeMs = performance.now() - t0;
+
+  const reader = await (await cell.connect()).openCollection(spec.name);
+  const expectedCount = UPSERT_WRITERS * DISJOINT_PER_WRITER + SHARED;
+  const count = await reader.count();
+  if (count !== expectedCount) fail(`count ${count} after ${UPSERT_WRITERS} concurrent writers upserted ${expectedCount} distinct memories`, { expected: expectedCount, actual: count });
+
+  let lost = 0;
+  let changed = 0;
+  const all = disjoint.flat();
+  const got = new Map((await reader.get(all.map((r) => r.id))).map((r) => [r.id, r]));
+  for (const r of all) {
+    const b = got.get(r.id);
+    if (!b) {
+      lost++;
+      fail(`memory ${r.id} (written once, by one writer) is lost`, { id: r.id, expected: 'present', actual: 'missing' });
+      continue;
+    }
+    const diff = describeDifference(r, b);
+    if (diff) {
+      changed++;
+      fail(`memory ${r.id} (written once, by one writer): ${diff}`, { id: r.id });
+    }
+  }
+
+  let torn = 0;
+  let stale = 0;
+  let duplicated = 0;
+  let notRecalled = 0;
+  const back = new Map((await reader.get(shared.map((r) => r.id))).map((r) => [r.id, r]));
+  for (let i = 0; i < SHARED; i++) {
+    const id = shared[i]!.id;
+    const b = back.get(id);
+    if (!b) {
+      lost++;
+      fail(`shared memory ${id} (upserted ${UPSERT_WRITERS * REVISIONS} times by ${UPSERT_WRITERS} writers) is lost`, { id, expected: 'present', actual: 'missing' });
+      continue;
+    }
+    const m = /\[writer (\d+) rev (\d+)\]$/.exec(b.text);
+    const byText = m ? version(Number(m[1]), Number(m[2]), i) : undefined;
+    const diff = byText ? describeDifference(byText.record, b) : `text ${JSON.stringify(b.text.slice(-40))} is none of the written versions`;
+    if (diff) {
+      torn++;
+      fail(`shared memory ${id} is torn: its text says writer ${m?.[1] ?? '?'} rev ${m?.[2] ?? '?'}, but ${diff}`, { id });
+    } else if (byText!.rev !== REVISIONS - 1) {
+      stale++;
+      fail(`shared memory ${id} holds writer ${byText!.writer}'s revision ${byText!.rev}, but every writer's last write was revision ${REVISIONS - 1} (a lost update)`, { id, expected: `rev ${REVISIONS - 1}`, actual: `rev ${byText!.rev}` });
+    }
+    const hits = await reader.recall({ vector: b.embedding, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+    const self = hits.filter((h) => h.id === id);
+    const n = self.length;
+    // The index must hold the same version as the record: its own embedding scores as a vector with
+    // itself (referenceScore) within the score tolerance; another writer's vector in the index scores less.
+    const selfScore = referenceScore(cell.dataset.manifest.metric, b.embedding, b.embedding);
+    if (n >= 1 && Math.abs(self[0]!.score - selfScore) > cell.config.tolerances.scoreTolerance) {
+      torn++;
+      fail(`recall with the stored embedding of ${id} scores it ${self[0]!.score.toFixed(6)}, not ${selfScore.toFixed(6)}: the index holds another version's vector than get() returns`, { id, expected: selfScore, actual: self[0]!.score });
+    }
+    if (n === 0) {
+      notRecalled++;
+      if (cell.config.capabilities.exactScan) fail(`an exact recall with the stored embedding of ${id} does not return it`, { id, expected: 'present', actual: 'missing' });
+    }
+    if (n > 1) {
+      duplicated += n - 1;
+      fail(`recall with the stored embedding of ${id} returns it ${n} times`, { id, expected: 1, actual: n });
+    }
+  }
+  return {
+    figures: { 'upsert/writers': UPSERT_WRITERS, 'upsert/calls': upserts, 'upsert/distinct': expectedCount, 'upsert/count': count, 'upsert/lost': lost, 'upsert/changed': changed, 'upsert/duplicated': duplicated, 'upsert/torn': torn, 'upsert/stale': stale, 'upsert/notRecalled': notRecalled, 'upsert/writeMs': Math.round(writeMs) },
+    failures,
+  };
+}
