@@ -1,4 +1,4 @@
-import type { CollectionSpec, MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '@memory-matrix/spec';
+import type { CollectionSpec, MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ident, isoTimestampSql, literalToVector } from './codec';
 import type { StoreContext } from './context';
 import { createIndexSql } from './ddl';
@@ -6,6 +6,7 @@ import { recallPlan, whereClause } from './recall-sql';
 import { pgvectorToCanonical } from './scores';
 import { validateFilter, validateIds, validateQuery } from './validate';
 import { upsertRecords } from './upsert';
+import { scanTable } from './scan';
 
 /**
  * One collection = one table created by this adapter (see ddl.ts). Implements the spec's
@@ -63,6 +64,11 @@ export class PgvectorCollection implements MemoryCollection {
       const r = byId.get(id);
       return r ? [r] : [];
     });
+  }
+
+  /** One keyset page of the table in UTF-8 byte order of id, rows as `get` reads them (scan.ts). */
+  scan(opts: ScanOptions): Promise<MemoryRecord[]> {
+    return scanTable(this.ctx, this.table, opts);
   }
 
   /** Delete by id; returns how many rows existed (each id counted once). */

@@ -61,4 +61,22 @@ export interface MemoryCollection {
   buildIndex(): Promise<void>;
   /** Top-k by canonical score, non-increasing, ties broken by id ascending (C07). */
   recall(query: RecallQuery): Promise<RecallHit[]>;
+  /**
+   * One page of the whole collection, keyset-paginated in id order (UTF-8 byte order, spec
+   * `compareIdsBytes`): up to `limit` records whose id sorts strictly after `after` (from the
+   * start when absent), ascending; exactly min(limit, records left) of them, so a short page (or `[]`) is the last. Records are as stored: text,
+   * metadata, createdAt byte for byte, `embedding` the float32 vector the store keeps for the
+   * memory (where the backend's index holds another copy, e.g. Redis int8, the adapter README
+   * says which one is returned). Not a snapshot: writes between pages may or may not show.
+   * Optional for adapters outside this repo; all three here implement it (migration, sampler).
+   * Throws INVALID_INPUT (limit not an integer 1..MAX_SCAN_LIMIT, `after` not a string),
+   * PAYLOAD_UNSUPPORTED (a stored record it cannot decode, naming key and id), BACKEND_ERROR.
+   */
+  scan?(opts: ScanOptions): Promise<MemoryRecord[]>;
+}
+
+/** `MemoryCollection.scan` page request: `after` an id (exclusive) or absent, `limit` 1..MAX_SCAN_LIMIT records. */
+export interface ScanOptions {
+  after?: string;
+  limit: number;
 }

@@ -17,3 +17,6 @@ export * from './time';
 export * from './decay';
 export * from './decay-rerank';
 export * from './eviction';
+export * from './scan';
+export * from './scan-conformance';
+export * from './record-diff';
