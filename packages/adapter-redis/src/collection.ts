@@ -8,12 +8,14 @@ import {
   type RecallFilter,
   type RecallHit,
   type RecallQuery,
+  type ScanOptions,
 } from '@memory-matrix/spec';
 import { filterExpression, matchesNothing, recordAttributes } from './attributes';
 import { createdAtOf, decodeDoc, encodeDoc, f32Blob } from './codec';
 import { ADAPTER, execReplies, type StoreContext } from './context';
 import type { collectionKeys } from './keys';
 import { redisVsimToCanonical } from './scores';
+import { scanDocs } from './scan';
 import { validateFilter, validateQuery, validateRecords } from './validate';
 
 /** Quantization of a collection's vector set: `q8` (int8, the Redis default) or `noquant` (float32). */
@@ -76,6 +78,14 @@ export class RedisVectorCollection implements MemoryCollection {
       });
       return out;
     });
+  }
+
+  /**
+   * One keyset page in UTF-8 byte order of id (scan.ts): records from the docs hash, the
+   * embedding as the float32 the adapter wrote (not the vector set's int8 copy under q8).
+   */
+  scan(opts: ScanOptions): Promise<MemoryRecord[]> {
+    return scanDocs(this.ctx, this.keys, this.spec.dim, this.spec.name, opts);
   }
 
   /** VREM + HDEL in one MULTI/EXEC; returns how many ids were in the vector set. */
