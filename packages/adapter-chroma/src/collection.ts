@@ -1,8 +1,9 @@
-import { MemoryMatrixError, rerankWithDecay, validateDecay, type CollectionSpec, type MemoryCollection, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
+import { MemoryMatrixError, rerankWithDecay, validateDecay, type CollectionSpec, type MemoryCollection, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery, type ScanOptions } from '@memory-matrix/spec';
 import type { Collection } from 'chromadb';
 import { chunks, decodeRecord, encodeMetadata, filterToWhere, RESERVED } from './codec';
 import type { StoreContext } from './context';
 import { chromaToCanonical } from './scores';
+import { scanCollection } from './scan';
 import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
 
 /**
@@ -68,6 +69,11 @@ export class ChromaMemoryCollection implements MemoryCollection {
       const r = found.get(id);
       return r ? [r] : [];
     });
+  }
+
+  /** One keyset page in UTF-8 byte order of id (scan.ts); records decoded as `get` decodes them. */
+  scan(opts: ScanOptions): Promise<MemoryRecord[]> {
+    return scanCollection(this.ctx, this.handle, this.chromaName, this.spec.name, opts);
   }
 
   /** Delete by id; returns how many existed (each id once). Chroma's delete reports no count, so existence is read first. */
