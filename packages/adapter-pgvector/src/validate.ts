@@ -1,10 +1,12 @@
 import {
-  MEMORY_KINDS,
   MemoryMatrixError,
-  parseInstant,
-  validateDecay,
+  checkStoredText,
+  validateIdList,
+  validateMemoryRecord,
+  validateRecallFilter,
+  validateRecallQuery,
   type CollectionSpec,
-  type Metadata,
+  type InputRules,
   type Metric,
   type MemoryRecord,
   type RecallFilter,
@@ -22,7 +24,6 @@ import {
 export const MAX_DIM = 16000;
 export const MAX_INDEXED_DIM = 2000;
 const NAME = /^[a-z0-9_]{1,48}$/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `pgvector: ${message}`);
@@ -30,9 +31,7 @@ function invalid(message: string): MemoryMatrixError {
 
 /** A string PostgreSQL `text`/`jsonb` stores byte-identically: no NUL, no lone UTF-16 surrogate. */
 function checkText(value: unknown, where: string): void {
-  if (typeof value !== 'string') throw invalid(`${where} must be a string, got ${typeof value}`);
-  if (value.includes('\u0000')) throw invalid(`${where} contains a NUL character, which PostgreSQL text cannot store`);
-  if (LONE_SURROGATE.test(value)) throw invalid(`${where} contains a lone UTF-16 surrogate, which UTF-8 cannot store`);
+  checkStoredText(value, where, PG_RULES);
 }
 
 /** Collection name `[a-z0-9_]{1,48}` (spec `CollectionSpec.name`). */
@@ -79,96 +78,25 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
   }
 }
 
-/**
- * Validate one vector: a `Float32Array` of exactly `dim` finite components, not all zero under
- * cosine. `where` names the record (id and index) or the query.
- */
-export function validateVector(v: unknown, dim: number, metric: Metric, where: string): asserts v is Float32Array {
-  if (!ArrayBuffer.isView(v) || Object.prototype.toString.call(v) !== '[object Float32Array]') {
-    throw invalid(`${where}: embedding must be a Float32Array`);
-  }
-  const a = v as Float32Array;
-  if (a.length !== dim) {
-    throw new MemoryMatrixError('DIMENSION_MISMATCH', `pgvector: ${where}: vector has ${a.length} components, the collection's dimension is ${dim}`);
-  }
-  let allZero = true;
-  for (let i = 0; i < dim; i++) {
-    const x = a[i]!;
-    if (!Number.isFinite(x)) {
-      throw new MemoryMatrixError('INVALID_VECTOR', `pgvector: ${where}: component ${i} is ${x}; vectors must have finite components`);
-    }
-    if (x !== 0) allZero = false;
-  }
-  if (allZero && metric === 'cosine') {
-    throw new MemoryMatrixError('INVALID_VECTOR', `pgvector: ${where}: zero vector under the cosine metric (cosine similarity is undefined for it)`);
-  }
-}
+/** pgvector's limits on top of the contract (spec record-validation.ts): text and jsonb hold no NUL, jsonb loses −0. */
+export const PG_RULES: InputRules = { adapter: 'pgvector', rejectNul: true, rejectNegativeZero: true };
 
-/** Metadata: a plain object of JSON scalars that jsonb stores exactly (finite numbers, not −0). */
-export function validateMetadata(m: unknown, where: string, allowNegativeZero = false): asserts m is Metadata {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw invalid(`${where}: metadata must be a plain object`);
-  for (const [key, value] of Object.entries(m)) {
-    checkText(key, `${where}: metadata key`);
-    const at = `${where}: metadata.${key}`;
-    if (value === null || typeof value === 'boolean') continue;
-    if (typeof value === 'string') checkText(value, at);
-    else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw invalid(`${at} is ${value}; JSON has no NaN/Infinity`);
-      if (Object.is(value, -0) && !allowNegativeZero) throw invalid(`${at} is -0, which jsonb stores as 0`);
-    } else throw invalid(`${at} must be a string, number, boolean or null, got ${Array.isArray(value) ? 'array' : typeof value}`);
-  }
-}
-
-/** Validate one record (position `index` in the call) against the collection. */
+/** One record (position `index` in the call) against the table's dim and metric (spec `validateMemoryRecord`). */
 export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, table: string): void {
-  if (typeof r !== 'object' || r === null) throw invalid(`table ${table}: record ${index} is not an object`);
-  const where = `table ${table}: record ${JSON.stringify(r.id)} (index ${index})`;
-  checkText(r.id, `${where}: id`);
-  if (r.id.length < 1 || r.id.length > 256) throw invalid(`${where}: id must be 1..256 characters`);
-  checkText(r.namespace, `${where}: namespace`);
-  checkText(r.text, `${where}: text`);
-  if (!MEMORY_KINDS.includes(r.kind)) throw invalid(`${where}: kind must be one of ${MEMORY_KINDS.join(', ')}, got ${JSON.stringify(r.kind)}`);
-  checkCreatedAt(r.createdAt, where);
-  validateMetadata(r.metadata, where);
-  validateVector(r.embedding, dim, metric, where);
+  validateMemoryRecord(r, index, dim, metric, `table ${table}`, PG_RULES);
 }
 
-/** Canonical instant (spec time.ts: ms or µs, UTC `Z`, offsets rejected); INVALID_INPUT naming the record. */
-function checkCreatedAt(s: unknown, where: string): void {
-  parseInstant(s, `pgvector: ${where}: createdAt`);
-}
-
-/** Validate a recall filter (all parts optional; arrays may be empty = match nothing). */
+/** A recall/count filter (spec `validateRecallFilter`). */
 export function validateFilter(f: RecallFilter | undefined, where: string): void {
-  if (f === undefined) return;
-  if (typeof f !== 'object' || f === null) throw invalid(`${where}: filter must be an object`);
-  if (f.namespaces !== undefined) {
-    if (!Array.isArray(f.namespaces)) throw invalid(`${where}: filter.namespaces must be an array`);
-    f.namespaces.forEach((n, i) => checkText(n, `${where}: filter.namespaces[${i}]`));
-  }
-  if (f.kinds !== undefined) {
-    if (!Array.isArray(f.kinds)) throw invalid(`${where}: filter.kinds must be an array`);
-    for (const k of f.kinds) if (!MEMORY_KINDS.includes(k)) throw invalid(`${where}: filter.kinds has unknown kind ${JSON.stringify(k)}`);
-  }
-  if (f.metadata !== undefined) validateMetadata(f.metadata, `${where}: filter`, true);
+  validateRecallFilter(f, where, PG_RULES);
 }
 
-/** Validate a recall query: vector, k in 1..1000, finite minScore, scan mode, filter. */
+/** A recall query against the table (spec `validateRecallQuery`). */
 export function validateQuery(q: RecallQuery, dim: number, metric: Metric, table: string): void {
-  const where = `table ${table}: recall`;
-  if (typeof q !== 'object' || q === null) throw invalid(`${where}: query must be an object`);
-  validateVector(q.vector, dim, metric, `${where} query vector`);
-  if (!Number.isInteger(q.k) || q.k < 1 || q.k > 1000) throw invalid(`${where}: k must be an integer in 1..1000, got ${q.k}`);
-  if (q.minScore !== undefined && (typeof q.minScore !== 'number' || Number.isNaN(q.minScore))) {
-    throw invalid(`${where}: minScore must be a number, got ${String(q.minScore)}`);
-  }
-  if (q.scan !== undefined && q.scan !== 'exact' && q.scan !== 'index') throw invalid(`${where}: scan must be 'exact' or 'index', got ${String(q.scan)}`);
-  validateFilter(q.filter, where);
-  validateDecay(q, metric, `pgvector: ${where}`);
+  validateRecallQuery(q, dim, metric, `table ${table}`, PG_RULES);
 }
 
-/** Ids for get/delete: an array of strings (any string; unknown ids are simply not found). */
+/** Ids for get/delete (spec `validateIdList`). */
 export function validateIds(ids: unknown, where: string): asserts ids is string[] {
-  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw invalid(`${where}: ids must be an array of strings`);
-  ids.forEach((id: string, i) => checkText(id, `${where}: ids[${i}]`));
+  validateIdList(ids, where, PG_RULES);
 }

@@ -17,6 +17,7 @@ export * from './time';
 export * from './decay';
 export * from './decay-rerank';
 export * from './eviction';
+export * from './record-validation';
 export * from './scan';
 export * from './scan-conformance';
 export * from './record-diff';

@@ -1,0 +1,118 @@
+import { validateDecay } from './decay';
+import { MemoryMatrixError } from './errors';
+import { validateVector } from './scores';
+import { parseInstant } from './time';
+import { MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from './types';
+
+/**
+ * Input validation every adapter runs BEFORE anything is sent to its backend, so a bad record or
+ * query fails the whole call with nothing written (CHECKS.md C11, C12). One set of rules for the
+ * contract (adapter.ts, types.ts); each adapter passes its backend's own limits as `InputRules`.
+ * Every message starts with `<adapter>:` and names the where (collection/table, record id and
+ * index, field). Codes: INVALID_INPUT, DIMENSION_MISMATCH / INVALID_VECTOR (from the vector check).
+ */
+
+/** A backend's limits on top of the contract's. */
+export interface InputRules {
+  /** Message prefix, e.g. `pgvector`. */
+  adapter: string;
+  /** The backend's text cannot hold U+0000 (PostgreSQL `text`/`jsonb`). */
+  rejectNul?: boolean;
+  /** Metadata numbers must not be −0 (stores that keep JSON: jsonb, Redis attribute JSON, lose the sign). */
+  rejectNegativeZero?: boolean;
+  /** Metadata keys must not be empty (Chroma). */
+  rejectEmptyKey?: boolean;
+  /** The vector check; default spec `validateVector` (Chroma adds its float32 overflow guard). */
+  vector?: (v: ArrayLike<number>, dim: number, metric: Metric, where: string) => void;
+}
+
+/** Largest id length in UTF-16 code units (types.ts `MemoryRecord.id`). */
+export const MAX_ID_LENGTH = 256;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function invalid(rules: InputRules, message: string): MemoryMatrixError {
+  return new MemoryMatrixError('INVALID_INPUT', `${rules.adapter}: ${message}`);
+}
+
+/** A string the backend stores byte-identically: well-formed Unicode (no lone surrogate), no NUL where the backend forbids it. */
+export function checkStoredText(value: unknown, where: string, rules: InputRules): asserts value is string {
+  if (typeof value !== 'string') throw invalid(rules, `${where} must be a string, got ${typeof value}`);
+  if (rules.rejectNul && value.includes('\u0000')) throw invalid(rules, `${where} contains a NUL character, which ${rules.adapter} cannot store`);
+  if (LONE_SURROGATE.test(value)) throw invalid(rules, `${where} contains a lone UTF-16 surrogate, which UTF-8 cannot store`);
+}
+
+/**
+ * Metadata: a plain object of JSON scalars (string, finite number, boolean, null). `allowNegativeZero`
+ * for filters (−0 equals 0 there). INVALID_INPUT naming `where` and the key.
+ */
+export function checkMetadata(m: unknown, where: string, rules: InputRules, allowNegativeZero = false): asserts m is Metadata {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw invalid(rules, `${where}: metadata must be a plain object`);
+  for (const [key, value] of Object.entries(m)) {
+    checkStoredText(key, `${where}: metadata key`, rules);
+    if (rules.rejectEmptyKey && key === '') throw invalid(rules, `${where}: metadata key must not be empty`);
+    const at = `${where}: metadata.${key}`;
+    if (value === null || typeof value === 'boolean') continue;
+    if (typeof value === 'string') checkStoredText(value, at, rules);
+    else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw invalid(rules, `${at} is ${value}; JSON has no NaN/Infinity`);
+      if (rules.rejectNegativeZero && !allowNegativeZero && Object.is(value, -0)) throw invalid(rules, `${at} is -0, which ${rules.adapter} stores as 0`);
+    } else throw invalid(rules, `${at} must be a string, number, boolean or null, got ${Array.isArray(value) ? 'array' : typeof value}`);
+  }
+}
+
+/**
+ * One record of an upsert (position `index` in the call): id 1..256 characters, namespace, text,
+ * a known kind, a canonical instant (time.ts), metadata, and a `Float32Array` embedding of length
+ * `dim` valid under `metric`. `scope` names the collection, e.g. `table mm_x`.
+ */
+export function validateMemoryRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, scope: string, rules: InputRules): void {
+  if (typeof r !== 'object' || r === null) throw invalid(rules, `${scope}: record ${index} is not an object`);
+  const where = `${scope}: record ${JSON.stringify(r.id)} (index ${index})`;
+  checkStoredText(r.id, `${where}: id`, rules);
+  if (r.id.length < 1 || r.id.length > MAX_ID_LENGTH) throw invalid(rules, `${where}: id must be 1..${MAX_ID_LENGTH} characters`);
+  checkStoredText(r.namespace, `${where}: namespace`, rules);
+  checkStoredText(r.text, `${where}: text`, rules);
+  if (!MEMORY_KINDS.includes(r.kind)) throw invalid(rules, `${where}: kind must be one of ${MEMORY_KINDS.join(', ')}, got ${JSON.stringify(r.kind)}`);
+  parseInstant(r.createdAt, `${rules.adapter}: ${where}: createdAt`);
+  checkMetadata(r.metadata, where, rules);
+  checkVector(r.embedding, dim, metric, `${where}: embedding`, rules);
+}
+
+/** A `Float32Array` of length `dim` that the rules' vector check accepts. */
+function checkVector(v: unknown, dim: number, metric: Metric, where: string, rules: InputRules): void {
+  if (Object.prototype.toString.call(v) !== '[object Float32Array]') throw invalid(rules, `${where} must be a Float32Array`);
+  (rules.vector ?? validateVector)(v as Float32Array, dim, metric, `${rules.adapter}: ${where}`);
+}
+
+/** A recall/count filter (every part optional; empty lists match nothing); kinds must be known kinds. */
+export function validateRecallFilter(f: RecallFilter | undefined, where: string, rules: InputRules): void {
+  if (f === undefined) return;
+  if (typeof f !== 'object' || f === null) throw invalid(rules, `${where}: filter must be an object`);
+  if (f.namespaces !== undefined) {
+    if (!Array.isArray(f.namespaces)) throw invalid(rules, `${where}: filter.namespaces must be an array`);
+    f.namespaces.forEach((n, i) => checkStoredText(n, `${where}: filter.namespaces[${i}]`, rules));
+  }
+  if (f.kinds !== undefined) {
+    if (!Array.isArray(f.kinds)) throw invalid(rules, `${where}: filter.kinds must be an array`);
+    for (const k of f.kinds) if (!MEMORY_KINDS.includes(k)) throw invalid(rules, `${where}: filter.kinds has unknown kind ${JSON.stringify(k)}`);
+  }
+  if (f.metadata !== undefined) checkMetadata(f.metadata, `${where}: filter`, rules, true);
+}
+
+/** A recall query: vector (DIMENSION_MISMATCH / INVALID_VECTOR), k 1..1000, minScore, scan, filter, decay. */
+export function validateRecallQuery(q: RecallQuery, dim: number, metric: Metric, scope: string, rules: InputRules): void {
+  const where = `${scope}: recall`;
+  if (typeof q !== 'object' || q === null) throw invalid(rules, `${where}: query must be an object`);
+  checkVector(q.vector, dim, metric, `${where} query vector`, rules);
+  if (!Number.isInteger(q.k) || q.k < 1 || q.k > 1000) throw invalid(rules, `${where}: k must be an integer in 1..1000, got ${q.k}`);
+  if (q.minScore !== undefined && (typeof q.minScore !== 'number' || Number.isNaN(q.minScore))) throw invalid(rules, `${where}: minScore must be a number, got ${String(q.minScore)}`);
+  if (q.scan !== undefined && q.scan !== 'exact' && q.scan !== 'index') throw invalid(rules, `${where}: scan must be 'exact' or 'index', got ${String(q.scan)}`);
+  validateRecallFilter(q.filter, where, rules);
+  validateDecay(q, metric, `${rules.adapter}: ${where}`);
+}
+
+/** Ids for get/delete: an array of strings (unknown ids are simply not found). */
+export function validateIdList(ids: unknown, where: string, rules: InputRules): asserts ids is string[] {
+  if (!Array.isArray(ids)) throw invalid(rules, `${where}: ids must be an array of strings`);
+  ids.forEach((id: unknown, i) => checkStoredText(id, `${where}: ids[${i}]`, rules));
+}
