@@ -28,7 +28,7 @@ import {
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';
-import { durabilityRows, type CellReport, type MatrixReport } from './report/model';
+import { durabilityRows, emptyReport, type CellReport, type MatrixReport } from './report/model';
 import { cellQueries } from './report/queries';
 import { settleReport, writeReports } from './report/write';
 import { MatrixRuntime } from './runtime';
@@ -70,24 +70,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const startedAt = new Date();
   const t0 = performance.now();
-  const report: MatrixReport = {
-    format: 'memory-matrix-report',
-    version: 1,
-    tool: { name: 'memory-matrix', version: TOOL_VERSION, node: process.version },
-    startedAt: startedAt.toISOString(),
-    finishedAt: startedAt.toISOString(),
-    durationMs: 0,
-    argv: opts.argv.map(redactUrl),
-    profile: opts.backends.length ? null : opts.profile,
-    shard: opts.shard ?? null,
-    host: { docker: false, dockerReason: '' },
-    dataset: null,
-    expectation: null,
-    cells: [],
-    skippedTargets: [],
-    summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
-    exitCode: 0,
-  };
+  const report: MatrixReport = emptyReport(opts.argv.map(redactUrl), startedAt.toISOString(), { profile: opts.backends.length ? null : opts.profile, shard: opts.shard ?? null });
   const progress = new Progress();
   const started: StartedBackend[] = [];
   let interrupted = false;

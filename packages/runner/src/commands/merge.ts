@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { renderConsole } from '../report/console';
-import type { MatrixReport } from '../report/model';
+import { emptyReport, type MatrixReport } from '../report/model';
 import { settleReport, writeReports } from '../report/write';
 import { TOOL_VERSION } from '../version';
 
@@ -122,7 +122,7 @@ export function mergeCommand(files: string[], reportDir: string, out: (line: str
     report = mergeReports(files.map(readReport));
   } catch (e) {
     const err = e as { code?: string; message?: string };
-    report = emptyReport(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
+    report = failedMerge(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
   }
   writeReports(report, reportDir);
   out(renderConsole(report));
@@ -130,25 +130,6 @@ export function mergeCommand(files: string[], reportDir: string, out: (line: str
   return report.exitCode;
 }
 
-function emptyReport(files: string[], error: { code: string; message: string }): MatrixReport {
-  const now = new Date().toISOString();
-  return settleReport({
-    format: 'memory-matrix-report',
-    version: 1,
-    tool: { name: 'memory-matrix', version: TOOL_VERSION, node: process.version },
-    startedAt: now,
-    finishedAt: now,
-    durationMs: 0,
-    argv: ['merge', ...files],
-    profile: null,
-    shard: null,
-    host: { docker: false, dockerReason: '' },
-    dataset: null,
-    expectation: null,
-    cells: [],
-    skippedTargets: [],
-    summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
-    error,
-    exitCode: 2,
-  });
+function failedMerge(files: string[], error: { code: string; message: string }): MatrixReport {
+  return settleReport({ ...emptyReport(['merge', ...files], new Date().toISOString()), error, exitCode: 2 });
 }

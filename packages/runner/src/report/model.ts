@@ -1,6 +1,7 @@
 import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type IndexConfig } from '@memory-matrix/spec';
 import type { CapabilityMatrix } from './capabilities';
 import type { CellQueries } from './queries';
+import { TOOL_VERSION } from '../version';
 
 /**
  * report.json, version 1. Every run writes it, including runs that could not be carried out
@@ -35,6 +36,31 @@ export interface MatrixReport {
   durability?: DurabilityRow[];
   /** Set by `memory-matrix merge`: the shard reports this report joins, in argument order. */
   mergedFrom?: Array<{ file: string; shard: string | null; startedAt: string; exitCode: number; toolVersion: string }>;
+}
+
+/**
+ * A report with nothing run yet: no cells, zero summary, exit 0, started and finished at `startedAt`
+ * (ISO-8601). `argv` as it should appear in the report (passwords already removed by the caller).
+ */
+export function emptyReport(argv: string[], startedAt: string, opts: { profile?: string | null; shard?: string | null } = {}): MatrixReport {
+  return {
+    format: 'memory-matrix-report',
+    version: 1,
+    tool: { name: 'memory-matrix', version: TOOL_VERSION, node: process.version },
+    startedAt,
+    finishedAt: startedAt,
+    durationMs: 0,
+    argv,
+    profile: opts.profile ?? null,
+    shard: opts.shard ?? null,
+    host: { docker: false, dockerReason: '' },
+    dataset: null,
+    expectation: null,
+    cells: [],
+    skippedTargets: [],
+    summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
+    exitCode: 0,
+  };
 }
 
 export interface CellReport {
