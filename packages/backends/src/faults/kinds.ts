@@ -1,5 +1,6 @@
 import type { ConnectOptions, MemoryStore } from '@memory-matrix/spec';
 import { postgresFaultKind } from './postgres-kind';
+import { redisFaultKind } from './redis-kind';
 
 /** Where a fault instance's server answers: the mapped port on loopback, and its container. */
 export interface FaultEndpoint {
@@ -54,6 +55,7 @@ export interface FaultKind {
 /** Fault implementations by container kind. */
 export const FAULT_KINDS: Partial<Record<string, FaultKind>> = {
   postgres: postgresFaultKind,
+  redis: redisFaultKind,
 };
 
 /** Whether container kind `kind` has a fault implementation (catalog capability `faults`). */

@@ -1,6 +1,74 @@
-import type { Command } from 'commander';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import { MemoryMatrixError, METRICS, type Metric } from '@memory-matrix/spec';
+import { DEFAULT_TABLE, parseColumns } from '../sample/columns';
+import { formatRedactionTable } from '../sample/format';
+import { runSample } from '../sample/sampler';
+import type { Stratify } from '../sample/source';
+import { REPO_ROOT } from '../version';
 
-/** Registers the `sample` command(s) on the CLI program. (Stub: being built.) */
+const int = (flag: string, v: string, min: number): number => {
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new MemoryMatrixError('USAGE', `${flag} ${v}: expected an integer ≥ ${min}`);
+  return Number(v);
+};
+
+/** `--from`: a postgres:// URL or `pgvector@url=postgres://…`; anything else is USAGE. */
+export function parseFrom(from: string): string {
+  const url = /^pgvector@url=(.+)$/.exec(from)?.[1] ?? from;
+  let u: URL | undefined;
+  try {
+    u = new URL(url);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')) {
+    throw new MemoryMatrixError('USAGE', `--from ${from.replace(/(\/\/[^:/@]+):[^@]*@/, '$1@')}: expected postgres://user@host:port/db or pgvector@url=postgres://… (the sampler reads an existing store; catalog targets start empty)`);
+  }
+  return url;
+}
+
+/**
+ * Registers `memory-matrix sample`: reads memories with embeddings from a user's pgvector table,
+ * samples reproducibly, optionally redacts personal details, and writes a golden dataset with its
+ * oracle expectation (so `pnpm matrix --dataset <dir>` runs on it) and sample-provenance.json.
+ * Prints the redaction table. Exit 0 on success, 2 on any error (USAGE names the flag or column).
+ */
 export function registerSampleCommand(program: Command): void {
-  void program;
+  program
+    .command('sample')
+    .description('sample memories (with embeddings) from a real pgvector store into a golden dataset, reproducibly, with --redact for personal details')
+    .requiredOption('--from <url>', 'postgres://user:pw@host:port/db or pgvector@url=postgres://… (the password is never printed or written)')
+    .option('--table <[schema.]table>', 'table holding the memories', DEFAULT_TABLE)
+    .option('--columns <mapping>', 'field=column,… for id,text,embedding,metadata,created_at,namespace,kind; "none" unsets, metadata.<key> reads a metadata key (defaults: LangChain PGVector id,document,embedding,cmetadata,namespace=collection_id)')
+    .requiredOption('--n <count>', 'memories in the dataset')
+    .option('--queries <count>', 'held-out queries sampled in addition to --n (default: n/10, at least 1)')
+    .option('--k <k>', 'top-k of each query', '10')
+    .requiredOption('--seed <s>', 'non-negative integer seed: same store + same seed → same bytes')
+    .addOption(new Option('--stratify <by>', 'proportional sample per namespace, kind or created_at quartile').choices(['namespace', 'kind', 'age']))
+    .option('--redact', 'replace e-mail addresses, phone numbers, card numbers, person names and street addresses in text and metadata by [EMAIL] [PHONE] [CARD] [NAME] [ADDRESS]', false)
+    .option('--out <dir>', 'dataset folder (default golden-data/<name>)')
+    .option('--name <name>', 'dataset name', 'sample')
+    .addOption(new Option('--metric <metric>', 'metric of the expectations').choices(METRICS as unknown as string[]).default('cosine'))
+    .option('--embedding-model <id>', 'embedding model id recorded in the manifest (default <table>.<embedding column>)')
+    .option('--licence <text>', 'licence of the sampled data, recorded in the manifest', "the source store's (not relicensed by sampling)")
+    .option('--overwrite', 'replace an existing dataset folder', false)
+    .action(async (o: { from: string; table: string; columns?: string; n: string; queries?: string; k: string; seed: string; stratify?: Stratify; redact: boolean; out?: string; name: string; metric: Metric; embeddingModel?: string; licence: string; overwrite: boolean }) => {
+      const url = parseFrom(o.from);
+      const columns = parseColumns(o.columns);
+      const n = int('--n', o.n, 1);
+      const queries = o.queries === undefined ? Math.max(1, Math.round(n / 10)) : int('--queries', o.queries, 1);
+      const out = path.resolve(o.out ?? path.join(REPO_ROOT, 'golden-data', o.name));
+      const say = (l: string) => process.stdout.write(l + '\n');
+      const { dir, provenance: p } = await runSample({
+        url, table: o.table, columns, n, queries, k: int('--k', o.k, 1), seed: int('--seed', o.seed, 0), stratify: o.stratify, redact: o.redact,
+        out, name: o.name, metric: o.metric, embeddingModel: o.embeddingModel ?? `${o.table}.${columns.embedding}`, licence: o.licence, overwrite: o.overwrite,
+      });
+      say(`sampled ${p.sample.memories} memories + ${p.sample.queries} held-out queries from ${p.source.url} ${p.source.table} (${p.source.eligibleRows} eligible of ${p.source.rows} rows), seed ${p.sample.seed}${p.sample.stratify ? `, stratified by ${p.sample.stratify}` : ''}`);
+      if (p.sample.stratify) for (const s of p.sample.strata) say(`  stratum ${s.stratum || '(empty)'}: ${s.sampled} of ${s.rows}`);
+      if (p.redaction) {
+        say(`redaction (${p.redaction.stringsChanged} of ${p.redaction.strings} strings changed; embeddings unchanged):`);
+        for (const l of formatRedactionTable(p.redaction.table)) say(l);
+      } else say('not redacted (pass --redact to replace personal details)');
+      say(`wrote ${path.relative(process.cwd(), dir) || dir}: manifest.json, memories.jsonl/.f32, queries.jsonl/.f32, expected/oracle.jsonl, sample-provenance.json`);
+    });
 }

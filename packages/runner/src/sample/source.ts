@@ -1,0 +1,168 @@
+/**
+ * Read memories from a user's own PostgreSQL + pgvector table, read-only, in one REPEATABLE READ
+ * READ ONLY transaction (one snapshot for the scan and the fetch): a server-side cursor streams
+ * only (id, stratum) in batches of `SCAN_BATCH` rows for the sampler, then the chosen rows are
+ * fetched whole (text, embedding, metadata, …) by id in batches. Never all rows in memory.
+ */
+import { Client, escapeIdentifier, escapeLiteral } from 'pg';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { mappedColumns, type ColumnMapping, type FieldSource } from './columns';
+
+export const SCAN_BATCH = 2000;
+const FETCH_BATCH = 500;
+
+export type Stratify = 'namespace' | 'kind' | 'age';
+
+/** One row as read: every field as text; `metadata` the JSON text; `createdAt` ISO-8601 UTC (ms) or null. */
+export interface SourceRow {
+  id: string;
+  text: string;
+  embedding: string;
+  metadata: string | null;
+  createdAt: string | null;
+  namespace: string | null;
+  kind: string | null;
+}
+
+/** What the provenance records about the source. */
+export interface SourceInfo {
+  table: string;
+  serverVersion: string;
+  pgvector: string | null;
+  rows: number;
+  eligibleRows: number;
+  columnTypes: Record<string, string>;
+  ageCutpoints?: string[];
+}
+
+const qname = (table: string) => table.split('.').map((p) => escapeIdentifier(p)).join('.');
+const iso = (expr: string) => `to_char((${expr})::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** An open read-only snapshot of the user's table. Call `close()` in every case. */
+export class PgSource {
+  private constructor(private readonly client: Client, private readonly from: string, private readonly m: ColumnMapping, readonly info: SourceInfo) {}
+
+  /**
+   * Connect, check the table and every mapped column (USAGE naming the field and column when one
+   * is missing or of an unusable type), and open the snapshot.
+   * Throws TARGET_UNAVAILABLE when the server does not answer (message names `label`).
+   */
+  static async open(url: string, label: string, table: string, m: ColumnMapping): Promise<PgSource> {
+    if (!/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/.test(table)) throw new MemoryMatrixError('USAGE', `--table "${table}" is not [schema.]table`);
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    try {
+      await client.connect();
+    } catch (e) {
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${label}: cannot connect: ${(e as Error).message}`, { cause: e });
+    }
+    try {
+      const reg = (await client.query<{ oid: string | null }>('SELECT to_regclass($1)::oid::text AS oid', [table])).rows[0]!.oid;
+      if (!reg) throw new MemoryMatrixError('USAGE', `${label}: table "${table}" does not exist (give it with --table)`);
+      const cols = (await client.query<{ name: string; type: string }>('SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::oid AND attnum > 0 AND NOT attisdropped ORDER BY attnum', [reg])).rows;
+      const types = new Map(cols.map((c) => [c.name, c.type]));
+      const columnTypes: Record<string, string> = {};
+      for (const { field, column } of mappedColumns(m)) {
+        const type = types.get(column);
+        if (!type) throw new MemoryMatrixError('USAGE', `--columns: field "${field}" maps to column "${column}", which table ${table} does not have (its columns: ${cols.map((c) => c.name).join(', ')})`);
+        if (field === 'embedding' && !/^(vector\b|real\[\]|double precision\[\])/.test(type)) throw new MemoryMatrixError('USAGE', `--columns: embedding column "${column}" of ${table} is ${type}; expected pgvector vector(n), real[] or double precision[]`);
+        if (field === 'metadata' && type !== 'json' && type !== 'jsonb') throw new MemoryMatrixError('USAGE', `--columns: metadata column "${column}" of ${table} is ${type}; expected json or jsonb`);
+        columnTypes[column] = type;
+      }
+      const meta = (await client.query<{ version: string; ext: string | null; rows: string }>(`SELECT version() AS version, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS ext, (SELECT count(*) FROM ${qname(table)})::text AS rows`)).rows[0]!;
+      await client.query(`SET TIME ZONE 'UTC'`);
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const info: SourceInfo = { table, serverVersion: meta.version, pgvector: meta.ext, rows: Number(meta.rows), eligibleRows: 0, columnTypes };
+      return new PgSource(client, qname(table), m, info);
+    } catch (e) {
+      await client.end().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private expr(s: FieldSource | null): string {
+    if (!s) return 'NULL::text';
+    return 'column' in s ? `(${escapeIdentifier(s.column)})::text` : `(${escapeIdentifier(this.m.metadata!)} ->> ${escapeLiteral(s.metadataKey)})`;
+  }
+
+  private get createdExpr(): string {
+    return this.m.created_at ? iso(this.expr(this.m.created_at)) : 'NULL::text';
+  }
+
+  private get eligible(): string {
+    return `${escapeIdentifier(this.m.text)} IS NOT NULL AND (${escapeIdentifier(this.m.text)})::text <> '' AND ${escapeIdentifier(this.m.embedding)} IS NOT NULL`;
+  }
+
+  private stratumExpr(by: Stratify | undefined): string {
+    if (!by) return `''`;
+    const src = by === 'age' ? this.m.created_at : by === 'kind' ? this.m.kind : this.m.namespace;
+    if (!src) throw new MemoryMatrixError('USAGE', `--stratify ${by}: no ${by === 'age' ? 'created_at' : by} column is mapped (give --columns ${by === 'age' ? 'created_at' : by}=<column>)`);
+    return by === 'age' ? this.createdExpr : `coalesce(${this.expr(src)}, '')`;
+  }
+
+  /**
+   * Stream (id, stratum) of every eligible row (non-empty text, non-null embedding) through a
+   * server-side cursor. For `age` the stratum is the created_at quartile `age-q1` (oldest) …
+   * `age-q4`, by cut points from percentile_disc (recorded in `info.ageCutpoints`).
+   * Throws BACKEND_ERROR naming the table when the query fails (e.g. a created_at that is not a timestamp).
+   */
+  async scan(by: Stratify | undefined, onRow: (id: string, stratum: string) => void): Promise<void> {
+    const stratum = this.stratumExpr(by);
+    let cuts: string[] = [];
+    try {
+      if (by === 'age') {
+        cuts = (await this.client.query<{ c: string[] }>(`SELECT percentile_disc(ARRAY[0.25,0.5,0.75]) WITHIN GROUP (ORDER BY ${stratum} COLLATE "C") AS c FROM ${this.from} WHERE ${this.eligible}`)).rows[0]!.c ?? [];
+        this.info.ageCutpoints = cuts;
+      }
+      await this.client.query(`DECLARE mm_sample_scan NO SCROLL CURSOR FOR SELECT (${escapeIdentifier(this.m.id)})::text AS id, ${stratum} AS s FROM ${this.from} WHERE ${this.eligible}`);
+      for (;;) {
+        const { rows } = await this.client.query<{ id: string; s: string | null }>(`FETCH ${SCAN_BATCH} FROM mm_sample_scan`);
+        for (const r of rows) {
+          this.info.eligibleRows += 1;
+          const s = r.s ?? '';
+          onRow(r.id, by === 'age' ? `age-q${1 + cuts.filter((c) => s > c).length}` : s);
+        }
+        if (rows.length < SCAN_BATCH) break;
+      }
+      await this.client.query('CLOSE mm_sample_scan');
+    } catch (e) {
+      if (e instanceof MemoryMatrixError) throw e;
+      throw new MemoryMatrixError('BACKEND_ERROR', `reading ${this.info.table}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  /** Fetch the given ids whole. Throws INVALID_INPUT naming an id that matches two rows or none. */
+  async fetch(ids: string[]): Promise<SourceRow[]> {
+    const out: SourceRow[] = [];
+    const idx = `(${escapeIdentifier(this.m.id)})::text`;
+    for (let i = 0; i < ids.length; i += FETCH_BATCH) {
+      const batch = ids.slice(i, i + FETCH_BATCH);
+      let rows: SourceRow[];
+      try {
+        rows = (
+          await this.client.query<SourceRow>(
+            `SELECT ${idx} AS id, (${escapeIdentifier(this.m.text)})::text AS text, (${escapeIdentifier(this.m.embedding)})::text AS embedding,
+                    ${this.m.metadata ? `(${escapeIdentifier(this.m.metadata)})::text` : 'NULL::text'} AS metadata, ${this.createdExpr} AS "createdAt",
+                    ${this.expr(this.m.namespace)} AS namespace, ${this.expr(this.m.kind)} AS kind
+               FROM ${this.from} WHERE ${idx} = ANY($1::text[]) AND ${this.eligible}`,
+            [batch],
+          )
+        ).rows;
+      } catch (e) {
+        throw new MemoryMatrixError('BACKEND_ERROR', `reading ${this.info.table}: ${(e as Error).message}`, { cause: e });
+      }
+      const seen = new Map<string, number>();
+      for (const r of rows) seen.set(r.id, (seen.get(r.id) ?? 0) + 1);
+      for (const id of batch) {
+        if (seen.get(id) !== 1) throw new MemoryMatrixError('INVALID_INPUT', `${this.info.table}: id ${JSON.stringify(id)} (column ${this.m.id}) matches ${seen.get(id) ?? 0} rows; the id column must be unique`);
+      }
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  /** End the snapshot and the connection. */
+  async close(): Promise<void> {
+    await this.client.query('ROLLBACK').catch(() => undefined);
+    await this.client.end().catch(() => undefined);
+  }
+}
