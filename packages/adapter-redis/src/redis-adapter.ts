@@ -34,6 +34,14 @@ export interface RedisConnectOptions extends RedisStoreOptions {
   port: number;
   /** Connect timeout, ms. Default 5000. */
   connectTimeoutMs?: number;
+  /**
+   * Client-side limit per command, ms (ioredis `commandTimeout`): a command without a reply by then
+   * rejects with "Command timed out" (BACKEND_ERROR from the store) — the only limit that ends a
+   * call against a frozen server (`docker pause`). Its late reply, if any, is discarded. Default none.
+   */
+  commandTimeoutMs?: number;
+  /** `CLIENT SETNAME` of the connection (and of every reconnect): `[!-~]{1,63}`, no spaces. Default none. */
+  clientName?: string;
 }
 
 /**
@@ -71,14 +79,24 @@ export const REDIS_HISTORY_ONLY_CAPABILITIES: Capabilities = capabilities({ hist
  * was lost (`autoResendUnfulfilledCommands: false`) and no retry of a command across a reconnect
  * (`maxRetriesPerRequest: 0`): a dropped connection surfaces as an error (C23), never as a
  * silent double RPUSH. `'error'` events are absorbed (commands in flight still reject).
+ * `commandTimeoutMs` / `clientName`: see `RedisConnectOptions`. Throws INVALID_INPUT for a bad
+ * client name or a timeout that is not a positive integer of ms.
  */
-export function redisClient(o: { host: string; port: number; connectTimeoutMs?: number }): Redis {
+export function redisClient(o: { host: string; port: number; connectTimeoutMs?: number; commandTimeoutMs?: number; clientName?: string }): Redis {
+  if (o.clientName !== undefined && !/^[!-~]{1,63}$/.test(o.clientName)) {
+    throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: clientName must be 1-63 printable ASCII characters without spaces (CLIENT SETNAME), got ${JSON.stringify(o.clientName)}`);
+  }
+  for (const [field, v] of [['connectTimeoutMs', o.connectTimeoutMs], ['commandTimeoutMs', o.commandTimeoutMs]] as const) {
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${field} must be a positive integer of milliseconds, got ${String(v)}`);
+  }
   const client = new Redis({
     host: o.host,
     port: o.port,
     protocol: 2,
     lazyConnect: true,
     connectTimeout: o.connectTimeoutMs ?? 5_000,
+    ...(o.commandTimeoutMs !== undefined ? { commandTimeout: o.commandTimeoutMs } : {}),
+    ...(o.clientName !== undefined ? { connectionName: o.clientName } : {}),
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     enableOfflineQueue: true,
