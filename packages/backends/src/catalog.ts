@@ -89,6 +89,21 @@ const profileSchema = z.object({
   fallbackTargets: z.array(z.string()).optional(),
   checks: z.array(z.string()).optional(),
   thresholds: z.record(z.number()).optional(),
+  /**
+   * Gate thresholds of `memory-matrix diff` (baseline vs candidate, per scan path): lowest top-k
+   * overlap of one query and mean over the queries (fractions in [0, 1], tie-aware), largest
+   * |Δ canonical score| of an id in both (score units), largest rank shift beyond the id's baseline
+   * tie group (ranks). Beyond any → FAIL; a change within them → DRIFT.
+   */
+  diff: z
+    .object({
+      minOverlap: z.number().min(0).max(1),
+      minMeanOverlap: z.number().min(0).max(1),
+      maxScoreDelta: z.number().nonnegative(),
+      maxRankShift: z.number().int().nonnegative(),
+    })
+    .strict()
+    .optional(),
 });
 
 const catalogSchema = z.object({

@@ -1,0 +1,126 @@
+import { accessSync, constants, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { dockerStatus, redactUrl, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
+import { reportJson } from '../report/write';
+import { runIdOf } from '../run';
+import { TOOL_VERSION } from '../version';
+import { checkSameDataset, compareBaselines, overallVerdict } from './compare';
+import { readBaseline, writeBaseline } from './file';
+import type { Baseline, DiffReport, DiffSide } from './model';
+import { applyIndexOverride, recordBaseline } from './record';
+import { renderDiffConsole, renderDiffMarkdown } from './render';
+import { baselineCatalog, classifyInput, loadGoldenInputs, prepareProviders, profileThresholds, type GoldenInputs } from './setup';
+
+/** Options of `memory-matrix diff`. */
+export interface DiffOptions {
+  /** A catalog target (recorded live) or a baseline.json. */
+  baseline: string;
+  candidate: string;
+  profile: string;
+  /** `key=value` overrides of the candidate's index (live candidates only). */
+  index: string[];
+  dataset: string;
+  reportDir: string;
+  imageSource?: ImageSource;
+  argv: string[];
+}
+
+/** A side before it is recorded: a baseline read from a file, or a target to record. */
+type Pending = { kind: 'file'; file: string; baseline: Baseline } | { kind: 'target'; target: ResolvedTarget; catalogIndex: ResolvedTarget['index']; override: Record<string, number> | null };
+
+/**
+ * `memory-matrix diff`: baseline vs candidate per scan path (compare.ts). Each side is a baseline
+ * file or a target recorded live (record.ts, the same code as `record`; the recording is kept as
+ * `<report-dir>/baseline.json` / `candidate.json`). Everything that can be checked before a backend
+ * starts is (report dir, profile thresholds, inputs, --index, dataset of file sides). Writes
+ * diff.json and diff.md into `reportDir` in every case the dir is usable, prints the console table,
+ * returns the exit status: 0 PASS or DRIFT, 1 FAIL, 2 the diff could not run.
+ */
+export async function diffCommand(o: DiffOptions, log: (line: string) => void): Promise<DiffReport> {
+  const report: DiffReport = {
+    format: 'memory-matrix-diff',
+    version: 1,
+    tool: { name: 'memory-matrix', version: TOOL_VERSION, node: process.version },
+    createdAt: new Date().toISOString(),
+    argv: o.argv.map(redactUrl),
+    profile: o.profile,
+    thresholds: null,
+    dataset: null,
+    baseline: null,
+    candidate: null,
+    cells: [],
+    notCompared: [],
+    verdict: null,
+    exitCode: 2,
+  };
+  let dirOk = false;
+  try {
+    ensureDir(o.reportDir);
+    dirOk = true;
+    const catalog = baselineCatalog();
+    const thresholds = profileThresholds(catalog, o.profile);
+    report.thresholds = { ...thresholds };
+    const sides: Pending[] = [o.baseline, o.candidate].map((spec, i) => {
+      const c = classifyInput(catalog, spec);
+      if (c.kind === 'file') return { kind: 'file', file: c.file, baseline: readBaseline(c.file) };
+      const { index, override } = i === 1 ? applyIndexOverride(c.target.name, c.target.index, o.index) : { index: c.target.index, override: null };
+      return { kind: 'target', target: { ...c.target, index }, catalogIndex: c.target.index, override };
+    });
+    if (o.index.length && sides[1]!.kind === 'file') throw new MemoryMatrixError('USAGE', `--index applies to a candidate recorded live; ${o.candidate} is a baseline file (recorded with its own index)`);
+    let golden: GoldenInputs | undefined;
+    const live = sides.filter((s): s is Extract<Pending, { kind: 'target' }> => s.kind === 'target');
+    if (live.length) {
+      golden = loadGoldenInputs(catalog, o.dataset);
+      const ds = { label: `--dataset ${o.dataset}`, name: golden.dataset.manifest.name, sha256: golden.dataset.datasetSha256 };
+      for (const s of sides) if (s.kind === 'file') checkSameDataset({ label: `baseline file ${s.file}`, ...s.baseline.dataset }, ds);
+      const docker = (await dockerStatus()).available;
+      await prepareProviders(live.map((s) => s.target), docker, log);
+      for (const [i, s] of sides.entries()) {
+        if (s.kind !== 'target') continue;
+        const b = await recordBaseline(s.target, { ...golden, runId: runIdOf(new Date()), imageSource: o.imageSource, docker, argv: report.argv, override: s.override, catalogIndex: s.catalogIndex, log });
+        const file = path.join(o.reportDir, i === 0 ? 'baseline.json' : 'candidate.json');
+        writeBaseline(b, file);
+        sides[i] = { kind: 'file', file, baseline: b };
+        (i === 0 ? (report.baseline = side(b, 'live', file)) : (report.candidate = side(b, 'live', file)));
+      }
+    }
+    const [a, b] = sides.map((s) => (s as Extract<Pending, { kind: 'file' }>).baseline) as [Baseline, Baseline];
+    report.baseline ??= side(a, 'file', (sides[0] as { file: string }).file);
+    report.candidate ??= side(b, 'file', (sides[1] as { file: string }).file);
+    report.dataset = a.dataset;
+    Object.assign(report, compareBaselines(a, b, thresholds));
+    report.verdict = overallVerdict(report.cells);
+    report.exitCode = report.verdict === 'FAIL' ? 1 : 0;
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
+    report.exitCode = 2;
+  }
+  if (dirOk) writeDiff(report, o.reportDir);
+  log(renderDiffConsole(report));
+  if (dirOk) log(`diff: ${path.relative(process.cwd(), o.reportDir) || '.'}/{diff.json,diff.md}`);
+  return report;
+}
+
+const side = (b: Baseline, source: DiffSide['source'], file: string): DiffSide => ({ target: b.target, source, file: path.relative(process.cwd(), file) || file, provenance: b.provenance });
+
+/** The report dir must be writable before anything starts (USAGE naming it). */
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+  } catch (e) {
+    throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write the diff there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+  }
+}
+
+/** diff.json and diff.md, each to a temporary name in `dir` then renamed into place. */
+function writeDiff(report: DiffReport, dir: string): void {
+  for (const [name, text] of [['diff.json', reportJson(report)], ['diff.md', renderDiffMarkdown(report)]] as const) {
+    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, path.join(dir, name));
+  }
+}

@@ -1,0 +1,81 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { reportJson } from '../report/write';
+import type { Baseline } from './model';
+
+/** Folder of recorded baselines, relative to the working directory: `matrix-baselines/`. */
+export const BASELINE_DIR = 'matrix-baselines';
+
+/**
+ * Default file of a target's baseline: `matrix-baselines/<target>.json` under `cwd`; characters
+ * other than letters, digits, `@ . _ -` (a url target's `/`, `:`, parentheses) become `_`.
+ */
+export function defaultBaselineFile(target: string, cwd = process.cwd()): string {
+  return path.resolve(cwd, BASELINE_DIR, `${target.replace(/[^A-Za-z0-9@._-]/g, '_')}.json`);
+}
+
+/**
+ * Write a baseline atomically: to `<file>.tmp-<pid>` in the same folder (created if missing), then
+ * renamed over `file`, so a reader never sees half a baseline. Errors propagate as USAGE naming the file.
+ */
+export function writeBaseline(baseline: Baseline, file: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, reportJson(baseline));
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new MemoryMatrixError('USAGE', `cannot write baseline ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+  }
+}
+
+const indexSchema = z.object({ type: z.enum(['none', 'hnsw', 'ivfflat']) }).passthrough();
+const runSchema = z.object({
+  scan: z.enum(['exact', 'index']),
+  index: indexSchema,
+  oracleRecall: z.object({ mean: z.number(), min: z.number() }),
+  queries: z.array(
+    z.object({ query: z.string().min(1), k: z.number().int().min(1), ids: z.array(z.string()), scores: z.array(z.number()), ms: z.number() }).refine((q) => q.ids.length === q.scores.length, 'ids and scores differ in length'),
+  ),
+});
+const baselineSchema = z.object({
+  format: z.literal('memory-matrix-baseline'),
+  version: z.literal(1),
+  target: z.string().min(1),
+  backend: z.string(),
+  provider: z.string(),
+  provenance: z.object({ tolerances: z.record(z.number()) }).passthrough(),
+  dataset: z.object({ name: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).passthrough(),
+  runs: z.object({ index: runSchema, exact: runSchema.optional() }),
+  clusterQueries: z.array(z.string()).optional(),
+});
+
+/**
+ * Read and validate a baseline file. INVALID_INPUT naming the file when it cannot be read, is not
+ * JSON, is a report.json (which keeps per-query figures against the oracle, not every query's
+ * top-k, so it cannot stand for a baseline), or breaks the schema (with the field path).
+ */
+export function readBaseline(file: string): Baseline {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new MemoryMatrixError('INVALID_INPUT', `baseline ${file}: cannot read it: ${(e as Error).message}`, { cause: e });
+  }
+  const fmt = (parsed as { format?: unknown } | null)?.format;
+  if (fmt === 'memory-matrix-report') {
+    throw new MemoryMatrixError(
+      'INVALID_INPUT',
+      `baseline ${file} is a report.json: it keeps each query's figures against the oracle (and the worst queries' lists), not every query's top-k ids and scores; record a baseline instead: memory-matrix record --backend <target> (or pass the target name to diff)`,
+    );
+  }
+  const r = baselineSchema.safeParse(parsed);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new MemoryMatrixError('INVALID_INPUT', `baseline ${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (not a memory-matrix baseline of version 1?)`);
+  }
+  return parsed as Baseline;
+}

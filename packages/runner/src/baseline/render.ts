@@ -1,0 +1,88 @@
+import Table from 'cli-table3';
+import pc from 'picocolors';
+import type { IndexConfig } from '@memory-matrix/spec';
+import type { DiffReport, DiffSide } from './model';
+import { fmt } from './verdict';
+
+const indexText = (i: IndexConfig): string => (i.type === 'hnsw' ? `hnsw m ${i.m} efC ${i.efConstruction} ef ${i.efSearch}` : i.type === 'ivfflat' ? `ivfflat lists ${i.lists} probes ${i.probes}` : 'none');
+const exp = (x: number | undefined): string => (x === undefined ? '–' : x === 0 ? '0' : x.toExponential(1));
+const sideText = (s: DiffSide): string => {
+  const c = s.provenance.components;
+  const versions = Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ');
+  return `${s.target} (${s.source === 'file' ? s.file : 'recorded live'}; ${versions || s.provenance.serverVersion}${s.provenance.imageId ? `; image ${s.provenance.imageId.slice(0, 19)}` : ''}${s.provenance.indexOverride ? `; --index ${Object.entries(s.provenance.indexOverride).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''})`;
+};
+
+/** Rows shared by the console table and the markdown table, one per cell. */
+function rows(r: DiffReport): string[][] {
+  return r.cells.map((c) => [
+    c.scan,
+    c.verdict,
+    `${indexText(c.baselineIndex)} → ${indexText(c.candidateIndex)}`,
+    fmt(c.figures.meanOverlap!),
+    fmt(c.figures.minOverlap!),
+    `${c.figures.changedQueries} / ${c.figures.queries}`,
+    String(c.figures.failedQueries),
+    String(c.figures.maxRankShift),
+    exp(c.figures.maxAbsScoreDelta),
+    `${fmt(c.figures.baselineOracleRecallMean!)} → ${fmt(c.figures.candidateOracleRecallMean!)}`,
+  ]);
+}
+const HEAD = ['scan', 'verdict', 'index (baseline → candidate)', 'mean overlap', 'min overlap', 'changed queries', 'failed queries', 'max rank shift', 'max |Δscore|', 'recall@k vs oracle'];
+
+/** Console summary of a diff: sides, one row per cell with its verdict, reasons, the worst queries. */
+export function renderDiffConsole(r: DiffReport, color = process.stdout.isTTY): string {
+  const c = color ? pc : pc.createColors(false);
+  const out: string[] = [];
+  if (r.baseline && r.candidate) out.push(`baseline  ${sideText(r.baseline)}`, `candidate ${sideText(r.candidate)}`);
+  if (r.thresholds) out.push(`profile ${r.profile}: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (r.cells.length) {
+    const t = new Table({ head: HEAD, style: { head: [], border: [] } });
+    for (const row of rows(r)) t.push(row.map((x, i) => (i !== 1 ? x : x === 'FAIL' ? c.red(x) : x === 'DRIFT' ? c.yellow(x) : c.green(x))));
+    out.push(t.toString());
+  }
+  for (const n of r.notCompared) out.push(c.yellow(`${n.scan} scan not compared: ${n.reason}`));
+  for (const cell of r.cells) {
+    for (const why of cell.reasons) out.push(c.red(`${cell.scan} ${cell.verdict}: ${why}`));
+    for (const n of cell.notes) out.push(c.yellow(`${cell.scan} note: ${n}`));
+    const shown = cell.worst.slice(0, 5);
+    if (shown.length) out.push(`${cell.scan}: worst queries`);
+    for (const q of shown) {
+      const what = q.failures.length ? q.failures.join('; ') : `${q.query}: overlap ${fmt(q.overlap)}, max rank shift ${q.maxRankShift}, max |Δscore| ${exp(q.maxAbsScoreDelta)}${q.missing.length ? `, missing ${q.missing.slice(0, 5).join(', ')}` : ''}`;
+      out.push(`  - ${what}`);
+    }
+  }
+  if (r.error) out.push(c.red(`error ${r.error.code}: ${r.error.message}`));
+  out.push(r.verdict ? `verdict: ${r.verdict}` : 'verdict: none (the diff could not run)');
+  return out.join('\n');
+}
+
+const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** diff.md: GitHub-flavoured markdown for `$GITHUB_STEP_SUMMARY` or a PR comment. */
+export function renderDiffMarkdown(r: DiffReport): string {
+  const icon = r.verdict === 'PASS' ? '✅' : r.verdict === 'DRIFT' ? '🟡' : r.verdict === 'FAIL' ? '❌' : '⚠️';
+  const lines = [`# memory-matrix diff — ${icon} ${r.verdict ?? 'could not run'}`, ''];
+  if (r.baseline && r.candidate) lines.push(`- **baseline** ${esc(sideText(r.baseline))}`, `- **candidate** ${esc(sideText(r.candidate))}`);
+  if (r.dataset) lines.push(`- dataset **${r.dataset.name}** v${r.dataset.version} (${r.dataset.queries} queries, sha256 \`${r.dataset.sha256.slice(0, 12)}\`)`);
+  if (r.thresholds) lines.push(`- profile \`${r.profile}\`: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  lines.push('');
+  if (r.error) lines.push(`> **${r.error.code}**: ${esc(r.error.message)}`, '');
+  if (r.cells.length) {
+    lines.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`);
+    for (const row of rows(r)) lines.push(`| ${row.map((x, i) => (i === 1 ? `**${x}**` : esc(x))).join(' | ')} |`);
+    lines.push('');
+  }
+  for (const n of r.notCompared) lines.push(`- ${n.scan} scan not compared: ${esc(n.reason)}`);
+  for (const cell of r.cells) {
+    for (const why of cell.reasons) lines.push(`- **${cell.scan} ${cell.verdict}**: ${esc(why)}`);
+    for (const n of cell.notes) lines.push(`- ${cell.scan} note: ${esc(n)}`);
+    if (!cell.worst.length) continue;
+    lines.push('', `<details><summary>${cell.scan}: ${cell.worst.length} worst quer${cell.worst.length === 1 ? 'y' : 'ies'}</summary>`, '');
+    lines.push('| query | k | overlap | missing | new | max rank shift | max \\|Δscore\\| | thresholds crossed |', '|---|---|---|---|---|---|---|---|');
+    for (const q of cell.worst) {
+      lines.push(`| ${esc(q.query)} | ${q.k} | ${fmt(q.overlap)} | ${esc(q.missing.slice(0, 5).join(', ') || '–')} | ${esc(q.added.slice(0, 5).join(', ') || '–')} | ${q.maxRankShift} | ${exp(q.maxAbsScoreDelta)} | ${esc(q.failures.join('; ') || '–')} |`);
+    }
+    lines.push('', '</details>');
+  }
+  return lines.join('\n') + '\n';
+}
