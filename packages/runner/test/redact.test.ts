@@ -1,0 +1,120 @@
+/** Redaction detectors and the sampler's pure parts (mapping, allocation, vector text), on hand-written strings. */
+import { LOOSE, STRICT, luhnValid } from '../src/sample/detectors';
+import { newTally, redactText, redactValue, redactionTable } from '../src/sample/redact';
+import { parseColumns } from '../src/sample/columns';
+import { allocate, StratifiedReservoir } from '../src/sample/select';
+import { parseVectorText } from '../src/sample/vector-text';
+import { flattenMetadata } from '../src/sample/records';
+
+describe('redactText: each category', () => {
+  test.each([
+    ['e-mail', 'write to jane.doe+news@mail.example.co.uk today', 'write to [EMAIL] today'],
+    ['obfuscated e-mail local part', 'To: e$@vmeng.com', 'To: [EMAIL]'],
+    ['NANP phone', 'call (555) 123-4567 or 555.987.6543 or +1 415-555-0100', 'call [PHONE] or [PHONE] or [PHONE]'],
+    ['international phone', 'London +44 20 7946 0958, Paris +33 1 23 45 67 89, Dublin 00 353 818 304 304', 'London [PHONE], Paris [PHONE], Dublin [PHONE]'],
+    ['national phone with trunk 0', 'booking line 0871 246 0002 (UK only)', 'booking line [PHONE] (UK only)'],
+    ['phone after a phone word', 'Tel/Fax: 44-870-136-7079', 'Tel/Fax: [PHONE]'],
+    ['card (Luhn-valid)', 'card 4111 1111 1111 1111 exp 12/25', 'card [CARD] exp 12/25'],
+    ['street address', 'visit 1600 Pennsylvania Avenue NW or 221B Baker Street', 'visit [ADDRESS] NW or [ADDRESS]'],
+    ['address with unit and city/state/zip', '716 Congress, Suite 200\nAustin, TX  78701', '[ADDRESS]\n[ADDRESS]'],
+    ['P.O. Box', 'mail P.O. Box 1234 please', 'mail [ADDRESS] please'],
+    ['first + last name', 'President Robert Mugabe spoke', 'President [NAME] spoke'],
+    ['display name before <e-mail>', 'From: "John Smith" <john@example.com>', 'From: "[NAME]" <[EMAIL]>'],
+    ['display name after e-mail', 'From: guido@python.org (Guido van Rossum)', 'From: [EMAIL] ([NAME])'],
+    ['greeting and signature', 'Hi Robert,\nsee you.\n\nRegards,\nPeter\n', 'Hi [NAME],\nsee you.\n\nRegards,\n[NAME]\n'],
+    ['quoted signature line', '> thanks\n> Dave\n', '> thanks\n> [NAME]\n'],
+    ['"wrote:" attribution', 'Reza B\'Far wrote:\n> text', '[NAME] wrote:\n> text'],
+    ['title', 'ask Dr. Watson', 'ask Dr. [NAME]'],
+  ])('%s', (_name, input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+
+  test('things that are not personal details stay', () => {
+    const s = 'Date 2002-08-22 12:36:23, IP 192.168.1.100, order 1234567890123, version 2.2_20000822, In June we go. Will it work? 4111-1111-1111-1112';
+    expect(redactText(s)).toBe(s);
+  });
+
+  test('overlapping detections are joined, nothing survives half-redacted', () => {
+    expect(redactText('6822 22nd Avenue North\nSaint Petersburg, FL 33710-3918')).not.toMatch(/\d{5}|Petersburg/);
+  });
+
+  test('Luhn', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(luhnValid('79927398713')).toBe(true);
+  });
+});
+
+describe('redaction of metadata and the table', () => {
+  test('strings inside metadata are redacted recursively; numbers, booleans, keys kept', () => {
+    const t = newTally();
+    const v = redactValue({ from: 'Jane Doe <jane@x.org>', n: 3, ok: false, to: ['bob@y.com'], nested: { phone: '+44 20 7946 0958' } }, t);
+    expect(v).toEqual({ from: '[NAME] <[EMAIL]>', n: 3, ok: false, to: ['[EMAIL]'], nested: { phone: '[PHONE]' } });
+    const table = redactionTable(t);
+    const row = (c: string) => table.find((r) => r.category === c)!;
+    expect(row('email')).toMatchObject({ detected: 2, remaining: 0, fractionRemaining: 0 });
+    expect(row('phone')).toMatchObject({ detected: 1, remaining: 0 });
+    expect(row('name')).toMatchObject({ detected: 1, remaining: 0 });
+    expect(row('all').detected).toBe(4);
+    expect(t.strings).toBe(3);
+  });
+
+  test('the loose pass is independent: it counts what the strict pass leaves (a bad-Luhn card)', () => {
+    const t = newTally();
+    redactText('card 4111 1111 1111 1112', t);
+    expect(t.before.card).toBe(0);
+    expect(t.looseBefore.card).toBe(1);
+    expect(t.looseAfter.card).toBe(1);
+    expect(redactionTable(t).find((r) => r.category === 'card')!.looseFractionRemaining).toBe(1);
+  });
+
+  test('strict detectors find nothing in placeholders', () => {
+    const s = '[EMAIL] [PHONE] [CARD] [NAME] [ADDRESS]';
+    for (const d of [...Object.values(STRICT), ...Object.values(LOOSE)]) expect(d(s)).toEqual([]);
+  });
+});
+
+describe('sampler parts', () => {
+  test('--columns: defaults are LangChain PGVector; metadata keys; errors name the entry', () => {
+    expect(parseColumns(undefined)).toMatchObject({ id: 'id', text: 'document', embedding: 'embedding', metadata: 'cmetadata', namespace: { column: 'collection_id' }, kind: null, created_at: null });
+    expect(parseColumns('namespace=metadata.folder,created_at=created_at,kind=none')).toMatchObject({ namespace: { metadataKey: 'folder' }, created_at: { column: 'created_at' }, kind: null });
+    expect(() => parseColumns('txt=body')).toThrow(/unknown field "txt"/);
+    expect(() => parseColumns('text')).toThrow(/"text" is not field=column/);
+    expect(() => parseColumns('text=body; drop table x')).toThrow(/not a column name/);
+    expect(() => parseColumns('id=none')).toThrow(/"id" is required/);
+    expect(() => parseColumns('metadata=none,kind=metadata.k')).toThrow(/needs a metadata column/);
+  });
+
+  test('allocate: largest remainder, sums to total, never above a stratum', () => {
+    expect(allocate([2500, 1400, 250, 500, 1396], 330)).toEqual([137, 76, 14, 27, 76]);
+    expect(allocate([1, 1, 1], 2)).toEqual([1, 1, 0]);
+    expect(allocate([3, 4], 10)).toEqual([3, 4]);
+  });
+
+  test('reservoir: the same seed picks the same ids whatever the read order; another seed others', () => {
+    const ids = Array.from({ length: 500 }, (_, i) => `m${i}`);
+    const pick = (seed: number, order: string[]) => {
+      const r = new StratifiedReservoir(seed, 40);
+      for (const id of order) r.add(id, Number(id.slice(1)) % 5 === 0 ? 'a' : 'b');
+      return r.choose(40).map((s) => [s.stratum, s.rows, [...s.chosen].sort()]);
+    };
+    const a = pick(1, ids);
+    expect(pick(1, [...ids].reverse())).toEqual(a);
+    expect(pick(2, ids)).not.toEqual(a);
+    expect(a.map(([s, rows, c]) => [s, rows, (c as string[]).length])).toEqual([['a', 100, 8], ['b', 400, 32]]);
+  });
+
+  test('vector text: pgvector and array forms, exact float32, errors name the place', () => {
+    const f = new Float32Array([0.1, -2.5e-7, 1 / 3]);
+    const text = `[${Array.from(f, String).join(',')}]`;
+    expect(Array.from(parseVectorText(text, 'w'))).toEqual(Array.from(f));
+    expect(Array.from(parseVectorText('{1,2.5}', 'w'))).toEqual([1, 2.5]);
+    expect(() => parseVectorText('[1,NaN]', 't id 7: embedding')).toThrow(/t id 7: embedding: component 1/);
+    expect(() => parseVectorText('[]', 'w')).toThrow(/empty vector/);
+  });
+
+  test('metadata flattening: nested objects to dotted keys, arrays to JSON text', () => {
+    expect(flattenMetadata({ a: { b: 1, c: { d: 'x' } }, e: [1, 2], f: null })).toEqual({ 'a.b': 1, 'a.c.d': 'x', e: '[1,2]', f: null });
+    expect(flattenMetadata('s')).toEqual({ value: 's' });
+  });
+});
