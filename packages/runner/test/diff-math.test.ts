@@ -9,7 +9,7 @@ import path from 'node:path';
 import { diffQuery } from '../src/baseline/query-diff';
 import { judgeCell, judgeQuery, type DiffThresholds } from '../src/baseline/verdict';
 import { compareBaselines } from '../src/baseline/compare';
-import { readBaseline } from '../src/baseline/file';
+import { defaultBaselineFile, readBaseline } from '../src/baseline/file';
 import { applyIndexOverride } from '../src/baseline/record';
 import type { Baseline } from '../src/baseline/model';
 
@@ -170,6 +170,11 @@ describe('inputs', () => {
     writeFileSync(bad, JSON.stringify({ ...baseline('pgvector@x', SHA, false), runs: {} }));
     expect(() => readBaseline(bad)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining(`baseline ${bad}: runs.index: Required`) }));
     expect(() => readBaseline(path.join(dir, 'none.json'))).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('none.json: cannot read it: ENOENT') }));
+  });
+
+  test('defaultBaselineFile: matrix-baselines/<target>.json under the working directory, url names made file-safe', () => {
+    expect(defaultBaselineFile('pgvector@pg17', '/w')).toBe('/w/matrix-baselines/pgvector@pg17.json');
+    expect(defaultBaselineFile('pgvector@url(db.local:5432/app)', '/w')).toBe('/w/matrix-baselines/pgvector@url_db.local_5432_app_.json');
   });
 
   test('applyIndexOverride: fields of the index type only, positive integers', () => {
