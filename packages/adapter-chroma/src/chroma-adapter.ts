@@ -2,9 +2,10 @@ import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec
 import { ChromaClient } from 'chromadb';
 import { chromaName } from './codec';
 import { ChromaMemoryCollection } from './collection';
-import { ADAPTER, chromaErrorName, StoreContext, wrapBackendError } from './context';
+import { ADAPTER, chromaErrorName, StoreContext } from './context';
 import { createConfiguration, isOurs, markerMetadata, specFromStored } from './marker';
 import { metricOfSpace } from './scores';
+import { ChromaTransport, type ChromaTimeouts } from './transport';
 import { validateName, validateSpec } from './validate';
 
 /** Options of `createChromaStore`. */
@@ -18,6 +19,10 @@ export interface ChromaStoreOptions {
   /** Chroma tenant / database; default the server's (`default_tenant` / `default_database`). */
   tenant?: string;
   database?: string;
+  /** Client-side limits (connect, whole request); see `ChromaTransport`. Ignored when `transport` is given. */
+  timeouts?: ChromaTimeouts;
+  /** The HTTP transport to use (e.g. one a fault injector watches); the store closes it. Default: a new one with `timeouts`. */
+  transport?: ChromaTransport;
 }
 
 /**
@@ -50,16 +55,25 @@ export async function createChromaStore(opts: ChromaStoreOptions = {}): Promise<
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 8000;
   const where = `${host}:${port}`;
-  const client = new ChromaClient({ host, port, ssl: opts.ssl ?? false, tenant: opts.tenant, database: opts.database });
+  const transport = opts.transport ?? new ChromaTransport(opts.timeouts);
+  // chromadb spreads fetchOptions into every Request; undici keeps its `dispatcher` (transport.ts).
+  const client = new ChromaClient({ host, port, ssl: opts.ssl ?? false, tenant: opts.tenant, database: opts.database, fetchOptions: { dispatcher: transport } as unknown as RequestInit });
+  const ctx = new StoreContext(client, 0, where, transport);
   let maxBatch: number;
   try {
-    await client.heartbeat();
-    maxBatch = await client.getMaxBatchSize();
+    maxBatch = await ctx.run(`connect to ${where}`, undefined, async () => {
+      await client.heartbeat();
+      return client.getMaxBatchSize();
+    });
   } catch (err) {
-    throw wrapBackendError(err, `connect to ${where}`);
+    await transport.close();
+    throw err;
   }
-  if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new MemoryMatrixError('BACKEND_ERROR', `chroma: ${where} reports max batch size ${maxBatch}`);
-  return new ChromaStore(new StoreContext(client, maxBatch, where));
+  if (!Number.isInteger(maxBatch) || maxBatch < 1) {
+    await transport.close();
+    throw new MemoryMatrixError('BACKEND_ERROR', `chroma: ${where} reports max batch size ${maxBatch}`);
+  }
+  return new ChromaStore(new StoreContext(client, maxBatch, where, transport));
 }
 
 /** The Chroma `MemoryStore`. Collections are Chroma collections `mm_<name>` carrying a marker. */
@@ -144,8 +158,9 @@ export class ChromaStore implements MemoryStore {
     });
   }
 
-  /** Idempotent; later calls on this store or its collections throw BACKEND_ERROR (the HTTP client holds no connection of its own). */
+  /** Idempotent; later calls on this store or its collections throw BACKEND_ERROR. Closes the store's HTTP transport (its connection pool). */
   async close(): Promise<void> {
     this.ctx.closed = true;
+    await this.ctx.transport?.close();
   }
 }

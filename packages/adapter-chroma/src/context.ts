@@ -1,5 +1,6 @@
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { ChromaClient } from 'chromadb';
+import type { ChromaTransport } from './transport';
 
 /** Adapter name (`MemoryStore.adapter`). */
 export const ADAPTER = 'chroma';
@@ -32,15 +33,26 @@ export class StoreContext {
     readonly maxBatch: number,
     /** e.g. `127.0.0.1:8000` (messages). */
     readonly where: string,
+    /** The client's HTTP transport (timeouts, requests in flight); closed with the store. */
+    readonly transport?: ChromaTransport,
   ) {}
 
-  /** Runs `fn`, wrapping client errors as BACKEND_ERROR; throws BACKEND_ERROR after `close()`. */
+  /**
+   * Runs `fn`, wrapping client errors as BACKEND_ERROR; throws BACKEND_ERROR after `close()`.
+   * When the transport cut one of the call's requests (client request timeout, connection cut),
+   * the message says so (the chromadb client reports any fetch failure as "Failed to connect").
+   */
   async run<T>(op: string, coll: string | undefined, fn: () => Promise<T>): Promise<T> {
     if (this.closed) throw new MemoryMatrixError('BACKEND_ERROR', `chroma: ${op}${coll ? ` on collection ${coll}` : ''}: the store was closed`);
+    const t0 = Date.now();
     try {
       return await fn();
     } catch (err) {
-      throw wrapBackendError(err, op, coll);
+      const e = wrapBackendError(err, op, coll);
+      const why = e.code === 'BACKEND_ERROR' ? this.transport?.failureOf(t0) : undefined;
+      if (!why) throw e;
+      // The cut is the cause; the chromadb client's own text ("Failed to connect to chromadb. Make sure …") says nothing more.
+      throw new MemoryMatrixError('BACKEND_ERROR', `chroma: ${op}${coll ? ` on collection ${coll}` : ''} failed: ${why} (chromadb client: ${chromaErrorName(err) || 'error'})`, { cause: err });
     }
   }
 }

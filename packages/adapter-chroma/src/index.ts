@@ -3,3 +3,4 @@ export { ChromaMemoryCollection, TIE_WINDOW } from './collection';
 export { chromaToCanonical, CHROMA_SPACE, metricOfSpace } from './scores';
 export { chromaName, encodeMetadata, decodeRecord, encodeVector, decodeVector, filterToWhere, RESERVED } from './codec';
 export { MARKER, createConfiguration, specFromStored } from './marker';
+export { ChromaTransport, WRITE_PATH, type ChromaTimeouts, type LiveRequest } from './transport';

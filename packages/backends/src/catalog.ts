@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TOLERANCES, MemoryMatrixError, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { adapterCapabilities } from './adapters';
+import { localFaultSupported } from './faults/chroma-local';
 import { faultKindSupported } from './faults/kinds';
 import { parseUrlTarget, urlTargetName } from './url';
 import { parseDocument } from 'yaml';
@@ -24,6 +25,7 @@ const tolerancesSchema = z.object({
   annRecallFloor: z.number().min(0).max(1),
   annRecallFloorPerQuery: z.number().min(0).max(1),
   annShortfallMax: z.number().min(0).max(1),
+  faultClientTimeoutMs: z.number().int().positive(),
 });
 
 const offlineSchema = z
@@ -179,8 +181,8 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   for (const t of targets.values()) {
     if (t.upgradeFrom === undefined) continue;
     const from = targets.get(t.upgradeFrom);
-    if (!from || from.backend !== t.backend || !from.capabilities.faults) {
-      throw new MemoryMatrixError('USAGE', `${file}: target ${t.name}: upgradeFrom ${t.upgradeFrom} must name a ${t.backend} target of this catalog with durability configurations (a container target)`);
+    if (!from || from.backend !== t.backend || !(from.capabilities.faults || (from.durability !== undefined && localFaultSupported(from)))) {
+      throw new MemoryMatrixError('USAGE', `${file}: target ${t.name}: upgradeFrom ${t.upgradeFrom} must name a ${t.backend} target of this catalog with durability configurations (a container target, or a local Chroma target)`);
     }
     t.upgradeFromTarget = from;
   }

@@ -55,7 +55,8 @@ async function startContainerTarget(target: ResolvedTarget, ctx: StartContext): 
   }
   if (kind === 'chroma') {
     const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
-    return startChromaContainer({ target: target.name, image, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
+    const started = await startChromaContainer({ target: target.name, image, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
+    return withFaults(started, target, { runId: ctx.runId, image, imageSource: ctx.imageSource, log: ctx.log });
   }
   if (kind !== 'postgres') {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: container kind "${kind}" is not supported by this build`);

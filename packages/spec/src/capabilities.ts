@@ -93,6 +93,10 @@ export function capabilities(partial: Partial<Capabilities>): Capabilities {
  *   rows that may be missing (per selectivity × k point of C04). 0 by default: a target that
  *   post-filters its index declares its measured margin in matrix/targets.yaml, with the reason.
  *   The exact path never has a margin.
+ * - `faultClientTimeoutMs` (optional): the client-side request/query timeout, in ms, of the
+ *   faulted client in C23, for a target whose ordinary requests take longer than C23's default
+ *   (1.5 s): it must exceed the slowest unfaulted request of the check, so that only the fault
+ *   ends a call. Absent = C23's default.
  */
 export interface Tolerances {
   scoreTolerance: number;
@@ -100,6 +104,7 @@ export interface Tolerances {
   annRecallFloor: number;
   annRecallFloorPerQuery: number;
   annShortfallMax: number;
+  faultClientTimeoutMs?: number;
 }
 
 export const DEFAULT_TOLERANCES: Tolerances = {

@@ -4,6 +4,7 @@ import { startTimeoutScale } from '../container/start';
 import { resolveImage, type ImageSource } from '../image-source';
 import type { StartedBackend } from '../types';
 import { containerState } from './docker-ops';
+import { LocalChromaFaultTarget } from './chroma-local';
 import { ContainerFaultTarget } from './instance';
 import { FAULT_KINDS } from './kinds';
 import { createVolume, removeVolume } from './volumes';
@@ -30,6 +31,7 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
   const configurations = target.durability ?? [];
   if (configurations.length === 0) throw new MemoryMatrixError('INVALID_INPUT', `${target.name}: no durability configurations in the catalog`);
   const instances = new Set<ContainerFaultTarget>();
+  const locals = new Set<LocalChromaFaultTarget>(); // upgradeFrom instances of a local target
   const volumeOf = new WeakMap<FaultTarget, string>();
   const users = new Map<string, number>();
   let disposed = false;
@@ -47,7 +49,12 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
     const kind = FAULT_KINDS[kindName];
     if (!kind) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${t.name}: container kind ${kindName} has no fault implementation (packages/backends/src/faults/kinds.ts)`);
     let volume: string;
-    if (storageOf) {
+    let seedFrom: string | undefined;
+    if (storageOf instanceof LocalChromaFaultTarget) {
+      if (storageOf.running()) throw new MemoryMatrixError('INVALID_INPUT', `${t.name}: the storage of ${storageOf.target} is still in use by its running server; shutdown() or kill() it first`);
+      seedFrom = storageOf.hostDataDir; // a host directory: copied into a new volume (the directory stays the local instance's)
+      volume = await createVolume(ctx.runId, t.name);
+    } else if (storageOf) {
       const v = volumeOf.get(storageOf);
       if (!v || !(storageOf instanceof ContainerFaultTarget)) throw new MemoryMatrixError('INVALID_INPUT', `${t.name}: storageOf must be an instance started by this fault control`);
       if ((await containerState(storageOf.containerId, t.name)).status === 'running') {
@@ -67,7 +74,8 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
         volume,
         dataDir: t.start?.dataDir ?? kind.dataDir,
         startTimeoutMs: Math.round((t.start?.timeoutMs ?? 60_000) * startTimeoutScale()),
-        adoptStorage: storageOf !== undefined && storageOf.spec.image !== image,
+        adoptStorage: storageOf instanceof ContainerFaultTarget && storageOf.spec.image !== image,
+        seedFrom,
         onStopped: async () => {
           instances.delete(inst);
           await release(volume, t.name);
@@ -94,12 +102,18 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
     upgradeFrom: from
       ? {
           target: from.name,
-          start: async () => startOn(from, await resolveImage(from, ctx.imageSource ?? 'auto', ctx.log), from.durability![0]!),
+          start: async () => {
+            if (from.provider !== 'local') return startOn(from, await resolveImage(from, ctx.imageSource ?? 'auto', ctx.log), from.durability![0]!);
+            if (disposed) throw new MemoryMatrixError('BACKEND_ERROR', `${target.name}: fault control already disposed`);
+            const l = await LocalChromaFaultTarget.start(from, from.durability?.[0] ?? configurations[0]!);
+            locals.add(l);
+            return l;
+          },
         }
       : undefined,
     async dispose() {
       disposed = true;
-      const errors = (await Promise.allSettled([...instances].map((i) => i.stop()))).filter((r) => r.status === 'rejected');
+      const errors = (await Promise.allSettled([...instances, ...locals].map((i) => i.stop()))).filter((r) => r.status === 'rejected');
       if (errors.length) throw new MemoryMatrixError('BACKEND_ERROR', `${target.name}: stopping fault instances failed: ${String((errors[0] as PromiseRejectedResult).reason)}`);
     },
   };

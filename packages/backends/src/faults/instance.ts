@@ -21,6 +21,8 @@ export interface InstanceSpec {
   onStopped?: () => Promise<void>;
   /** The volume holds data another image wrote: run the kind's `adoptStorageCmd` first. */
   adoptStorage?: boolean;
+  /** A host directory (a local instance's storage) whose contents are copied into the new volume first (`cp -a` in a one-off container of `image`, the directory mounted read-only). */
+  seedFrom?: string;
 }
 
 /**
@@ -54,6 +56,9 @@ export class ContainerFaultTarget implements FaultTarget {
     const baseCmd = spec.configuration.args?.length ? await imageCmd(spec.image, where) : [];
     const labels = Object.entries({ ...containerLabels(spec.runId, spec.target), 'memory-matrix.fault': spec.configuration.name }).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
     registerRun(spec.runId);
+    if (spec.seedFrom) {
+      await docker(['run', '--rm', ...labels, '--user', 'root', '--entrypoint', 'cp', '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, '--mount', `type=bind,src=${spec.seedFrom},dst=/mm-seed,readonly`, spec.image, '-a', '/mm-seed/.', `${spec.dataDir}/`], `${where}: copy ${spec.seedFrom} into the volume`, 300_000);
+    }
     const adopt = spec.adoptStorage ? spec.kind.adoptStorageCmd?.(spec.dataDir) : undefined;
     if (adopt) {
       await docker(['run', '--rm', ...labels, '--user', adopt.user, '--entrypoint', adopt.entrypoint, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, spec.image, ...adopt.args], `${where}: adopt the data directory`, 120_000);

@@ -1,4 +1,5 @@
 import type { ConnectOptions, MemoryStore } from '@memory-matrix/spec';
+import { chromaFaultKind } from './chroma-kind';
 import { postgresFaultKind } from './postgres-kind';
 import { redisFaultKind } from './redis-kind';
 
@@ -55,6 +56,7 @@ export interface FaultKind {
 /** Fault implementations by container kind. */
 export const FAULT_KINDS: Partial<Record<string, FaultKind>> = {
   postgres: postgresFaultKind,
+  chroma: chromaFaultKind,
   redis: redisFaultKind,
 };
 

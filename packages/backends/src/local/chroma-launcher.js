@@ -9,22 +9,26 @@
  *    died of a signal, or was killed with -9),
  * removing its data dir first in each case, so no server or temp dir outlives the process that
  * started it.
- * argv: <bindings module path> <data dir> <host> <port>
+ * argv: <bindings module path> <data dir> <host> <port> [keep]
+ * With `keep` (fault instances, packages/backends/src/faults/chroma-local.ts) the data dir is kept
+ * when the launcher ends on SIGTERM / SIGINT or the server thread ends (the caller restarts on it
+ * and removes it), and removed only when the parent is gone.
  */
 const { Worker } = require('node:worker_threads');
 
-const [bindings, dataDir, host, port] = process.argv.slice(2);
+const [bindings, dataDir, host, port, mode] = process.argv.slice(2);
+const keep = mode === 'keep';
 if (!bindings || !dataDir || !host || !port) {
   process.stderr.write('usage: chroma-launcher.js <bindings> <dataDir> <host> <port>\n');
   process.exit(2);
 }
 const { rmSync } = require('node:fs');
 /** Remove the data dir (the parent's stop() removes it too; this covers a parent that died) and end at once. */
-const die = () => {
+const die = (orphaned = false) => {
   process.removeAllListeners('SIGTERM');
   process.removeAllListeners('SIGINT');
   try {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keep || orphaned) rmSync(dataDir, { recursive: true, force: true });
   } finally {
     process.kill(process.pid, 'SIGKILL');
   }
@@ -43,7 +47,7 @@ worker.on('exit', (code) => {
 });
 const parent = process.ppid;
 setInterval(() => {
-  if (process.ppid !== parent) die();
+  if (process.ppid !== parent) die(true);
 }, 250);
-process.on('SIGTERM', die);
-process.on('SIGINT', die);
+process.on('SIGTERM', () => die());
+process.on('SIGINT', () => die());

@@ -4,7 +4,8 @@ import type { LiveCell } from '../conformance/cell';
 import { toRecallQuery } from '../conformance/cell';
 import type { GoldenQuery } from '../golden';
 import { ExactOracle } from '../oracle';
-import type { MemoryRecord } from '../types';
+import { hasCode } from '../errors';
+import type { MemoryRecord, RecallHit } from '../types';
 import { failure } from './check';
 import { describeDifference } from './sampling';
 
@@ -113,6 +114,15 @@ export async function auditAfterRestart(
   };
 }
 
+/**
+ * The audit of a restart that came back without the collection (COLLECTION_MISSING: the whole
+ * dataset is gone, e.g. Redis without persistence): every acknowledged write is lost, nothing is
+ * present, there is nothing else to compare.
+ */
+export function auditOfMissingCollection(ledger: WriteLedger): AuditResult {
+  return { present: 0, count: 0, lost: [...ledger.acked.keys()].sort(), phantomInFlight: [], phantomUnknown: [], unaccountedRows: 0, duplicated: 0, changed: [], topkQueries: 0, topkFailedQueries: 0, indexRecallMean: null, failures: [] };
+}
+
 async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: MemoryRecord[], queries: GoldenQuery[], where: string, withIndex: boolean) {
   const dim = cell.dataset.manifest.dim;
   const vectors = new Float32Array(rows.length * dim);
@@ -122,29 +132,53 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
   const failures: Failure[] = [];
   const failedQueries = new Set<string>();
   const recalls: number[] = [];
+  // A target without an exact scan (capability exactScan false: Redis q8, whose TRUTH scan ranks
+  // the int8-quantised vectors) is held to recall@k against the floor on that path, not tie groups.
+  const exactMode = cell.config.capabilities.exactScan === false ? 'ann' : 'exact';
+  const scanRecalls: number[] = [];
   let dupHits = 0;
   for (const q of queries) {
     const expected = oracle.topK(toRecallQuery(q, 'exact'), tieEpsilon);
     const opts = { k: q.k, tieEpsilon, scoreTolerance, scoreOf: (id: string) => oracle.score(id, q.vector), matches: (id: string) => oracle.matches(id, q.filter) };
     const ctx = { dataset: cell.datasetName, target: `${cell.target} ${where}`, queryId: q.id };
-    const exact = compareHits(expected, await collection.recall(toRecallQuery(q, 'exact')), ctx, { ...opts, mode: 'exact' });
-    if (exact.failures.length) failedQueries.add(q.id);
-    dupHits += exact.failures.filter((f) => f.kind === 'duplicate-id').length;
-    failures.push(...exact.failures);
+    const exactHits = await exactOrNone(collection, q);
+    if (exactHits !== null) {
+      const exact = compareHits(expected, exactHits, ctx, { ...opts, mode: exactMode });
+      if (exactMode === 'ann') scanRecalls.push(exact.recallAtK);
+      if (exact.failures.length) failedQueries.add(q.id);
+      dupHits += exact.failures.filter((f) => f.kind === 'duplicate-id').length;
+      failures.push(...exact.failures);
+    }
     if (withIndex) {
       const ann = compareHits(expected, await collection.recall(toRecallQuery(q, 'index')), ctx, { ...opts, mode: 'ann' });
       recalls.push(ann.recallAtK);
-      const structural = ann.failures.filter((f) => f.kind === 'duplicate-id' || f.kind === 'unexpected-id' || f.kind === 'filter');
+      // Without any exact path (Chroma) the index path is the only top-k: its order and scores count too.
+      const kinds = exactHits === null ? ['duplicate-id', 'unexpected-id', 'filter', 'order', 'nan-score', 'score'] : ['duplicate-id', 'unexpected-id', 'filter'];
+      const structural = ann.failures.filter((f) => kinds.includes(f.kind));
       dupHits += structural.filter((f) => f.kind === 'duplicate-id').length;
       if (structural.length) failedQueries.add(q.id);
       failures.push(...structural);
     }
+  }
+  const scanRecall = scanRecalls.length ? scanRecalls.reduce((a, b) => a + b, 0) / scanRecalls.length : null;
+  if (scanRecall !== null && scanRecall < annRecallFloor) {
+    failures.push(failure(cell, 'recall', `${where}: the "exact" scan (not exact on this target: capability exactScan false) has recall@k ${scanRecall.toFixed(4)} after the restart on average over ${scanRecalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: scanRecall }));
   }
   const recall = recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null;
   if (recall !== null && recall < annRecallFloor) {
     failures.push(failure(cell, 'recall', `${where}: index-scan recall@k after the restart is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: recall }));
   }
   return { failed: failedQueries.size, recall, failures, dupHits };
+}
+
+/** The exact-scan hits of `q`, or null when the adapter has no exact path at all (CAPABILITY_MISSING: Chroma answers only through its HNSW). */
+async function exactOrNone(collection: MemoryCollection, q: GoldenQuery): Promise<RecallHit[] | null> {
+  try {
+    return await collection.recall(toRecallQuery(q, 'exact'));
+  } catch (e) {
+    if (hasCode(e, 'CAPABILITY_MISSING')) return null;
+    throw e;
+  }
 }
 
 /** The first ids of a list, for messages: `a, b, c … (+n more)`. */

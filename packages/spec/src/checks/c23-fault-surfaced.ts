@@ -3,7 +3,8 @@ import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { requireFaults, type ClientTimeouts, type FaultTarget } from '../durability';
-import type { MemoryRecord } from '../types';
+import { hasCode } from '../errors';
+import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
 import { type CheckDefinition, failure, needs } from './check';
 import { batchAtomic, describeWrite, judgeSurfaced, retryCompletes, settle, type Settled } from './c23-steps';
 
@@ -16,8 +17,19 @@ const messageOf = (s: Settled): string | null => (s.how === 'rejected' ? s.messa
  * them (the statement, then the ROLLBACK on the same connection) before it rejects.
  */
 export const C23_TIMEOUTS: Required<ClientTimeouts> = { connectMs: 1_500, queryMs: 1_500, statementMs: 1_500 };
-/** A faulted call that has neither resolved nor rejected after this long is a hang. */
+/** A faulted call that has neither resolved nor rejected after this long is a hang (at least two client timeouts and 5 s). */
 const HANG_LIMIT_MS = 20_000;
+
+/**
+ * The faulted client's limits on `cell`: `C23_TIMEOUTS`, or every limit set to the target's
+ * declared `tolerances.faultClientTimeoutMs` (Chroma: one request of a C23 batch takes seconds),
+ * and the hang limit that goes with them.
+ */
+export function c23Timeouts(cell: LiveCell): { timeouts: Required<ClientTimeouts>; hangMs: number } {
+  const ms = cell.config.tolerances.faultClientTimeoutMs;
+  const timeouts = ms === undefined ? C23_TIMEOUTS : { connectMs: ms, queryMs: ms, statementMs: ms };
+  return { timeouts, hangMs: Math.max(HANG_LIMIT_MS, 2 * timeouts.queryMs + 5_000) };
+}
 const CLIENT = 'mm-c23';
 
 /**
@@ -55,10 +67,11 @@ async function runSteps(cell: LiveCell, ft: FaultTarget) {
   const sizeA = Math.min(2 * chunk, Math.floor((golden.length - 50) * 0.4));
   const sizeB = Math.min(3 * chunk, golden.length - 50 - sizeA);
   const [base, batchA, batchB] = [golden.slice(0, 50), golden.slice(50, 50 + sizeA), golden.slice(50 + sizeA, 50 + sizeA + sizeB)];
-  const store = await ft.connect({ clientName: CLIENT, timeouts: C23_TIMEOUTS });
-  const reader = await ft.connect({ timeouts: C23_TIMEOUTS });
+  const { timeouts } = c23Timeouts(cell);
+  const store = await ft.connect({ clientName: CLIENT, timeouts });
+  const reader = await ft.connect({ timeouts });
   const failures: Failure[] = [];
-  const figures: Record<string, Figure> = { clientTimeouts: `connect ${C23_TIMEOUTS.connectMs} ms, query ${C23_TIMEOUTS.queryMs} ms, statement ${C23_TIMEOUTS.statementMs} ms`, batchPause: batchA.length, batchDrop: batchB.length };
+  const figures: Record<string, Figure> = { clientTimeouts: `connect ${timeouts.connectMs} ms, query ${timeouts.queryMs} ms, statement ${timeouts.statementMs} ms`, batchPause: batchA.length, batchDrop: batchB.length };
   try {
     const col = await store.createCollection(cell.collectionSpec('c23'));
     await col.upsert(base);
@@ -81,30 +94,38 @@ async function pauseDuringWrite(cell: LiveCell, ft: FaultTarget, col: MemoryColl
   await ft.pause();
   let s;
   try {
-    s = await settle(col.upsert(batch), HANG_LIMIT_MS);
+    s = await settle(col.upsert(batch), c23Timeouts(cell).hangMs);
   } finally {
     await ft.unpause();
   }
   Object.assign(figures, { pauseWrite: s.how === 'rejected' ? s.code : s.how, pauseWriteMs: Math.round(s.ms), pauseWriteMessage: messageOf(s) });
   const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
   figures.pauseWritePresentAfter = a.present;
+  if (a.firstRead !== a.present) figures.pauseWritePresentFirstRead = a.firstRead; // landed in pieces after the client gave up
   const out = judgeSurfaced(cell, s, what, 'docker pause of the server', `${a.present} of ${batch.length} memories present after unpause`);
   return [...out, ...a.failures, ...(await retryCompletes(cell, col, reader, batch, what))];
 }
 
 async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, figures: Record<string, Figure>): Promise<Failure[]> {
   const q = cell.dataset.queries[0]!;
-  const query = { vector: q.vector, k: 10, scan: 'exact' as const };
-  const before = await col.recall(query);
+  let query: RecallQuery = { vector: q.vector, k: 10, scan: 'exact' };
+  let before: RecallHit[];
+  try {
+    before = await col.recall(query);
+  } catch (e) {
+    if (!hasCode(e, 'CAPABILITY_MISSING')) throw e;
+    query = { ...query, scan: 'index' }; // no exact path at all (Chroma: HNSW only); the same index query twice answers the same
+    before = await col.recall(query);
+  }
   await ft.pause();
   let s;
   try {
-    s = await settle(col.recall(query), HANG_LIMIT_MS);
+    s = await settle(col.recall(query), c23Timeouts(cell).hangMs);
   } finally {
     await ft.unpause();
   }
   Object.assign(figures, { pauseQuery: s.how === 'rejected' ? s.code : s.how, pauseQueryMs: Math.round(s.ms), pauseQueryMessage: messageOf(s) });
-  const out = judgeSurfaced(cell, s, `recall (query ${q.id}, k 10, exact) on collection ${col.spec.name}`, 'docker pause of the server');
+  const out = judgeSurfaced(cell, s, `recall (query ${q.id}, k 10, ${query.scan}) on collection ${col.spec.name}`, 'docker pause of the server');
   const after = await col.recall(query);
   if (JSON.stringify(after) !== JSON.stringify(before)) {
     out.push(failure(cell, 'fault-recovery', `recall of query ${q.id} after unpause differs from before the pause: ${JSON.stringify(after.slice(0, 3))} vs ${JSON.stringify(before.slice(0, 3))}`, { queryId: q.id }));
@@ -126,10 +147,11 @@ async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollecti
     seen = false;
     figures.dropError = String((e as Error).message ?? e);
   }
-  const s = await settle(write, HANG_LIMIT_MS, t0);
+  const s = await settle(write, c23Timeouts(cell).hangMs, t0);
   Object.assign(figures, { dropMidBatch: s.how === 'rejected' ? s.code : s.how, dropSessions: dropped, dropMs: Math.round(s.ms), dropMessage: messageOf(s) });
   const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
   figures.dropPresentAfter = a.present;
+  if (a.firstRead !== a.present) figures.dropPresentFirstRead = a.firstRead;
   const out: Failure[] = [];
   const after = `${a.present} of ${batch.length} memories present afterwards`;
   if (!seen || dropped === 0) {

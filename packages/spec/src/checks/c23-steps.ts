@@ -50,21 +50,38 @@ export function judgeSurfaced(cell: LiveCell, s: Settled, what: string, fault: s
 }
 
 /**
- * After recovery, a batch must have landed fully (every memory identical to what was written) or
- * not at all. Reads through a NEW client. Returns how many of the batch are present, and failures.
+ * How long a partial first read waits for the batch to finish landing: a server that received a
+ * whole request before the fault may still be applying it after the client gave up (Chroma applies
+ * one add in pieces that readers see); "after recovery" is once it has finished.
  */
-export async function batchAtomic(cell: LiveCell, reader: MemoryStore, collection: string, batch: MemoryRecord[], what: string): Promise<{ present: number; failures: Failure[] }> {
-  const back = await (await reader.openCollection(collection)).get(batch.map((r) => r.id));
+export const SETTLE_MS = 30_000;
+
+/**
+ * After recovery, a batch must have landed fully (every memory identical to what was written) or
+ * not at all. Reads through a NEW client; a partial first read is read again every 500 ms for up to
+ * `SETTLE_MS` until the batch is complete (a batch still partial then fails). Returns how many of
+ * the batch are present, how many the first read saw, and failures.
+ */
+export async function batchAtomic(cell: LiveCell, reader: MemoryStore, collection: string, batch: MemoryRecord[], what: string): Promise<{ present: number; firstRead: number; failures: Failure[] }> {
+  const col = await reader.openCollection(collection);
+  const ids = batch.map((r) => r.id);
+  let back = await col.get(ids);
+  const firstRead = back.length;
+  const t0 = Date.now();
+  while (back.length !== 0 && back.length !== batch.length && Date.now() - t0 < SETTLE_MS) {
+    await new Promise((r) => setTimeout(r, 500));
+    back = await col.get(ids);
+  }
   const failures: Failure[] = [];
   if (back.length !== 0 && back.length !== batch.length) {
-    failures.push(failure(cell, 'fault-partial', `${what}: after recovery ${back.length} of ${batch.length} memories are present (a batch must land fully or not at all)`, { expected: `0 or ${batch.length}`, actual: back.length }));
+    failures.push(failure(cell, 'fault-partial', `${what}: after recovery ${back.length} of ${batch.length} memories are present (first read ${firstRead}, still partial ${Math.round((Date.now() - t0) / 1000)} s later; a batch must land fully or not at all)`, { expected: `0 or ${batch.length}`, actual: back.length }));
   }
   const byId = new Map(batch.map((r) => [r.id, r]));
   for (const b of back) {
     const diff = describeDifference(byId.get(b.id)!, b);
     if (diff) failures.push(failure(cell, 'fault-partial', `${what}: memory ${b.id} present after recovery but changed: ${diff}`, { id: b.id }));
   }
-  return { present: back.length, failures };
+  return { present: back.length, firstRead, failures };
 }
 
 /** A retry of the faulted write must complete: resolve, then every memory of the batch present and identical. */
