@@ -25,6 +25,8 @@ describe('redactText: each category', () => {
     ['quoted signature line', '> thanks\n> Dave\n', '> thanks\n> [NAME]\n'],
     ['"wrote:" attribution', 'Reza B\'Far wrote:\n> text', '[NAME] wrote:\n> text'],
     ['title', 'ask Dr. Watson', 'ask Dr. [NAME]'],
+    ['second pass: a number the first replacement brought in reach', 'Phone: +44 (0)707 53 57 57, (0)707 53 57 57 |', 'Phone: [PHONE], [PHONE] |'],
+    ['non-ASCII e-mail local part', 'From: \u00e9n\u00e8\u00e7@dogma.slashnull.org', 'From: [EMAIL]'],
   ])('%s', (_name, input, expected) => {
     expect(redactText(input)).toBe(expected);
   });

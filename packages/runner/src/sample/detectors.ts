@@ -43,8 +43,8 @@ export function luhnValid(d: string): boolean {
   return sum % 10 === 0;
 }
 
-// Local part: RFC 5322 atext and dots (so obfuscated "e$@host.com" or "!!!@host.org" count too).
-const EMAIL = /[A-Za-z0-9._%+'!#$&*=?^`{|}~-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}/;
+// Local part: RFC 5322 atext, dots and non-ASCII (mis-decoded) characters (so obfuscated "e$@host.com" or "!!!@host.org" count too).
+const EMAIL = /[A-Za-z0-9._%+'!#$&*=?^`{|}~\u00a0-\uffff-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}/;
 const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/;
 // NANP: optional +1, area code with or without parentheses, 3-4 digits with a separator.
 const PHONE_NANP = /(?<![\w+.-])(?:\+?1[ .-]?)?(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w-]|\.\d)/;

@@ -44,9 +44,30 @@ export function countDetections(text: string, detectors: typeof STRICT): Categor
  * joined: a span that overlaps the one before it extends it (so nothing detected survives
  * partially), and the joined span takes the placeholder of its first detection (earlier start,
  * then the longer span, then category order email, card, phone, address, name).
+ * The result is redacted again (at most 3 passes in all) while that changes it.
  * When `tally` is given, the string's before/after counts are added to it.
  */
 export function redactText(text: string, tally?: RedactionTally): string {
+  // A replacement can bring a detail into a detector's reach (e.g. a second number after
+  // "Phone: [PHONE], "): redact again until the strict detectors find nothing (at most 3 passes).
+  let out = redactOnce(text);
+  for (let pass = 1; pass < 3; pass += 1) {
+    const again = redactOnce(out);
+    if (again === out) break;
+    out = again;
+  }
+  if (tally) {
+    add(tally.before, countDetections(text, STRICT));
+    add(tally.after, countDetections(out, STRICT));
+    add(tally.looseBefore, countDetections(text, LOOSE));
+    add(tally.looseAfter, countDetections(out, LOOSE));
+    tally.strings += 1;
+    if (out !== text) tally.changed += 1;
+  }
+  return out;
+}
+
+function redactOnce(text: string): string {
   const found: Array<{ span: Span; cat: Category; rank: number }> = [];
   CATEGORIES.forEach((cat, rank) => {
     for (const span of mergeSpans(STRICT[cat](text))) found.push({ span, cat, rank });
@@ -65,14 +86,6 @@ export function redactText(text: string, tally?: RedactionTally): string {
     at = k.span[1];
   }
   out += text.slice(at);
-  if (tally) {
-    add(tally.before, countDetections(text, STRICT));
-    add(tally.after, countDetections(out, STRICT));
-    add(tally.looseBefore, countDetections(text, LOOSE));
-    add(tally.looseAfter, countDetections(out, LOOSE));
-    tally.strings += 1;
-    if (out !== text) tally.changed += 1;
-  }
   return out;
 }
 
