@@ -77,12 +77,13 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
       report.exitCode = 2;
     }
   };
+  let interrupted = false;
   const onSignal = (sig: NodeJS.Signals): void => {
+    // From here on the run's own errors (its backends are being stopped) are not a verdict.
+    interrupted = true;
     out(`\n${sig}: stopping ${started.length} backend(s) and writing the partial report…`);
-    report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}` };
-    report.verdict = 'error';
-    report.exitCode = 2;
     void Promise.allSettled(started.map((b) => b.stop())).finally(() => {
+      Object.assign(report, { verdict: 'error', exitCode: 2, error: { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds what completed before it` } });
       finish();
       process.exit(sig === 'SIGINT' ? 130 : 143);
     });
@@ -159,15 +160,18 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
     if (report.tamper) report.tamper.detected = result.checks.some((c) => c.name === 'text' && c.failures.some((f) => f.startsWith(`${opts.tamper}: text differs`)));
   } catch (e) {
     const err = e as { code?: string; message?: string };
-    report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
-    report.verdict = 'error';
-    report.exitCode = 2;
+    if (!interrupted) {
+      report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
+      report.verdict = 'error';
+      report.exitCode = 2;
+    }
   } finally {
     for (const c of cleanups) await c().catch((e: unknown) => out(`cleanup: ${(e as Error).message}`));
     await Promise.allSettled(started.map((s) => s.stop()));
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
+  if (interrupted) return new Promise<MigrationReport>(() => undefined); // the signal handler writes the report and exits
   finish();
   out(renderMigrationConsole(report));
   out(`reports: ${opts.reportDir}/{migrate.json,migrate.md}`);
