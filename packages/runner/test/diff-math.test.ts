@@ -40,6 +40,23 @@ describe('diffQuery: overlap', () => {
     expect(d).toMatchObject({ overlap: 2 / 3, common: 2, tieSwaps: 0, missing: ['z'], added: ['w'] });
   });
 
+  test('ties across k: a newcomer scoring inside the boundary tie group range (± ε) of the baseline stands for a member it cut', () => {
+    // baseline boundary group {y, z} spans scores [0.5 − 0.8ε, 0.5]; w at 0.5 + 0.9ε is 1.7ε from z but inside the range + ε
+    const d = diffQuery('q', 3, h(['x', 0.9], ['y', 0.5], ['z', 0.5 - 0.8e-5]), h(['x', 0.9], ['y', 0.5], ['w', 0.5 + 0.9e-5]), EPS);
+    expect(d).toMatchObject({ overlap: 1, tieSwaps: 1, missing: [], added: [] });
+    // a newcomer ABOVE the baseline's boundary is a change (the baseline's index missed it), not a tie: 2 of 3
+    const better = diffQuery('q', 3, h(['x', 0.9], ['y', 0.5], ['z', 0.4]), h(['x', 0.9], ['v', 0.7], ['y', 0.5]), EPS);
+    expect(better).toMatchObject({ overlap: 2 / 3, tieSwaps: 0, missing: ['z'], added: ['v'] });
+  });
+
+  test('a duplicate cluster cut by k: one member of it in the candidate counts, the rest is missing (1 of 5)', () => {
+    // q-0263 on one pgvector@pg18 build: baseline 5 of a group of 8 identical vectors (score 1); candidate 1 of them + 4 others
+    const a = h(['c1', 1], ['c2', 1], ['c3', 1], ['c4', 1], ['c5', 1]);
+    const b = h(['c6', 1], ['f1', 0.78], ['f2', 0.77], ['f3', 0.77], ['f4', 0.75]);
+    const d = diffQuery('q-0263', 5, a, b, EPS);
+    expect(d).toMatchObject({ overlap: 0.2, common: 0, tieSwaps: 1, missing: ['c1', 'c2', 'c3', 'c4'], added: ['f1', 'f2', 'f3', 'f4'] });
+  });
+
   test('missing ids: a short candidate is never excused by ties (3 asked, 2 returned: 2/3)', () => {
     const d = diffQuery('q', 3, h(['x', 0.9], ['y', 0.5], ['z', 0.5]), h(['x', 0.9], ['y', 0.5]), EPS);
     expect(d).toMatchObject({ overlap: 2 / 3, baselineCount: 3, candidateCount: 2, missing: ['z'], added: [] });

@@ -62,11 +62,15 @@ function tieSpans(hits: RecallHit[], eps: number): Map<string, [number, number]>
   return spans;
 }
 
-/** Ids of the last tie group of a list cut by k (empty when the list is shorter than k: nothing was cut). */
-function boundaryGroup(hits: RecallHit[], k: number, eps: number): Set<string> {
-  if (hits.length < k || hits.length === 0) return new Set();
+/**
+ * Score range [lowest, highest] of the last tie group of a list cut by k (spec `tieGroups`, chained
+ * within `eps`); null when the list is shorter than k (nothing was cut).
+ */
+function boundaryRange(hits: RecallHit[], k: number, eps: number): [number, number] | null {
+  if (hits.length < k || hits.length === 0) return null;
   const groups = tieGroups(hits, eps);
-  return new Set(groups[groups.length - 1]!.map((h) => h.id));
+  const last = groups[groups.length - 1]!;
+  return [last[last.length - 1]!.score, last[0]!.score];
 }
 
 /**
@@ -74,9 +78,11 @@ function boundaryGroup(hits: RecallHit[], k: number, eps: number): Set<string> {
  * Rules (DESIGN.md "tie group": order inside a tie group is not a difference; the group cut by k is
  * compared as a subset):
  * - overlap = min(1, (|A ∩ B| + tieSwaps) / n), n = min(k, max(|A|, |B|)); n = 0 gives 1.
- * - tieSwaps: when both lists were cut by k and their last scores are within `tieEpsilon`, an id
- *   only in A from A's boundary tie group and an id only in B from B's boundary tie group are the
- *   same tie group cut differently: min(#such in A, #such in B) pairs are excused.
+ * - tieSwaps (ties across k): when A was cut by k, its last tie group (`tieGroups`, scores
+ *   [lo, hi]) may continue past k. An id only in B whose candidate score is in [lo − ε, hi + ε] is
+ *   another member of that group, standing for a member only in A of the same group:
+ *   min(#such in B, #such in A) pairs are excused (left out of `missing` / `added`). A short B is
+ *   never excused for being short.
  * - rank change of a common id: its candidate rank r outside the rank span [s, e] of its baseline
  *   tie group; shift = r − e when r > e, r − s when r < s (0 inside the span).
  * - score delta of a common id: candidate score − baseline score.
@@ -92,20 +98,23 @@ export function diffQuery(query: string, k: number, baseline: RecallHit[], candi
   const onlyA = A.filter((h) => !bById.has(h.id)).map((h) => h.id);
   const onlyB = B.filter((h) => !aById.has(h.id)).map((h) => h.id);
   const common = A.length - onlyA.length;
+  // Ties across k: A's boundary tie group continues past k, so an id only in B whose score lies in
+  // that group's range (± eps) is another member of it, as good as the member A kept.
   let tieSwaps = 0;
   let missing = onlyA;
   let added = onlyB;
-  const lastA = A[A.length - 1];
-  const lastB = B[B.length - 1];
-  if (A.length === k && B.length === k && lastA && lastB && Math.abs(lastA.score - lastB.score) <= tieEpsilon) {
-    const edgeA = boundaryGroup(A, k, tieEpsilon);
-    const edgeB = boundaryGroup(B, k, tieEpsilon);
-    const excusableA = onlyA.filter((id) => edgeA.has(id));
-    const excusableB = onlyB.filter((id) => edgeB.has(id));
-    tieSwaps = Math.min(excusableA.length, excusableB.length);
-    // The excused ones are the last tieSwaps of each side (lowest ranks first to go).
-    const dropA = new Set(excusableA.slice(excusableA.length - tieSwaps));
-    const dropB = new Set(excusableB.slice(excusableB.length - tieSwaps));
+  const edge = boundaryRange(A, k, tieEpsilon);
+  if (edge) {
+    const [lo, hi] = edge;
+    const tied = onlyB.filter((id) => {
+      const sc = bById.get(id)!.score;
+      return sc >= lo - tieEpsilon && sc <= hi + tieEpsilon;
+    });
+    // Each tied newcomer stands for one member of A's boundary group that B left out (lowest ranks first).
+    const leftOut = onlyA.filter((id) => aById.get(id)!.score <= hi + tieEpsilon && aById.get(id)!.score >= lo - tieEpsilon);
+    tieSwaps = Math.min(tied.length, leftOut.length);
+    const dropA = new Set(leftOut.slice(leftOut.length - tieSwaps));
+    const dropB = new Set(tied.slice(0, tieSwaps));
     missing = onlyA.filter((id) => !dropA.has(id));
     added = onlyB.filter((id) => !dropB.has(id));
   }
