@@ -12,7 +12,7 @@ import {
 } from '@memory-matrix/spec';
 import { filterExpression, matchesNothing, recordAttributes } from './attributes';
 import { createdAtOf, decodeDoc, encodeDoc, f32Blob } from './codec';
-import { ADAPTER, execReplies, type StoreContext } from './context';
+import { ADAPTER, execReplies, unitsFor, type StoreContext } from './context';
 import type { collectionKeys } from './keys';
 import { redisVsimToCanonical } from './scores';
 import { scanDocs } from './scan';
@@ -49,7 +49,11 @@ export class RedisVectorCollection implements MemoryCollection {
     readonly quantization: Quantization,
   ) {}
 
-  /** All records validated first; then ONE MULTI/EXEC of VADD … SETATTR + HSET per record (atomic for other clients). */
+  /**
+   * All records validated first; then ONE MULTI/EXEC of VADD … SETATTR + HSET per record: atomic
+   * (other clients see all or none; a connection lost before EXEC discards it whole; with AOF the
+   * transaction is logged whole, a truncated one is dropped at load). Time limit: `StoreContext.execScaled`.
+   */
   async upsert(records: MemoryRecord[]): Promise<void> {
     const recs = validateRecords(records, this.spec.dim, this.spec.name);
     if (recs.length === 0) return;
@@ -62,7 +66,7 @@ export class RedisVectorCollection implements MemoryCollection {
         tx.call('VADD', this.keys.vset, 'FP32', f32Blob(r.embedding), r.id, QUANT_FLAG[this.quantization], 'EF', efc, 'M', m, 'SETATTR', recordAttributes(r));
         tx.hset(this.keys.docs, r.id, encodeDoc(r));
       }
-      execReplies(await tx.exec(), `upsert of ${recs.length} memories into ${this.keys.vset}`);
+      execReplies(await this.ctx.execScaled(tx, unitsFor(recs.length)), `upsert of ${recs.length} memories into ${this.keys.vset}`);
     });
   }
 
@@ -97,7 +101,7 @@ export class RedisVectorCollection implements MemoryCollection {
       const tx = this.ctx.client.multi();
       for (const id of unique) tx.call('VREM', this.keys.vset, id);
       tx.hdel(this.keys.docs, ...unique);
-      const replies = execReplies(await tx.exec(), `delete of ${unique.length} ids from ${this.keys.vset}`);
+      const replies = execReplies(await this.ctx.execScaled(tx, unitsFor(unique.length)), `delete of ${unique.length} ids from ${this.keys.vset}`);
       return replies.slice(0, unique.length).reduce<number>((n, r) => n + Number(r), 0);
     });
   }

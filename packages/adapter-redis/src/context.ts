@@ -31,6 +31,37 @@ export class StoreContext {
       throw wrapBackendError(err, `${what}${at}`);
     }
   }
+
+  /**
+   * `tx.exec()` with the client's per-command limit (`commandTimeoutMs`, ioredis `commandTimeout`)
+   * multiplied by `units` for the commands of this transaction only: one EXEC does all the work of
+   * a batch at once, so an upsert or delete of n records is allowed `unitsFor(n)` limits.
+   * Relies on ioredis sending a pipeline's commands synchronously inside `exec()`.
+   */
+  execScaled(tx: ReturnType<Redis['multi']>, units: number): ReturnType<ReturnType<Redis['multi']>['exec']> {
+    const opts = this.client.options;
+    const base = opts.commandTimeout;
+    if (base === undefined || units <= 1) return tx.exec();
+    opts.commandTimeout = base * units;
+    try {
+      return tx.exec();
+    } finally {
+      opts.commandTimeout = base;
+    }
+  }
+}
+
+/**
+ * Records per unit of a write's time limit (`StoreContext.execScaled`). Measured on Redis 8.0.2: a
+ * MULTI of 3,000 VADDs (384-d, M 16, EF 200) + HSETs took 1.5 s on an idle 2-core machine and
+ * 3.3 s at load 6.9 (≈1.1 ms per record, transfer + queueing + EXEC); 250 records are ≈0.3 s then,
+ * inside any limit ≥ 1 s, so a limit set for single commands also fits every chunk of a batch.
+ */
+export const RECORDS_PER_TIMEOUT_UNIT = 250;
+
+/** Units of a write of `n` records: ceil(n / RECORDS_PER_TIMEOUT_UNIT), at least 1. */
+export function unitsFor(n: number): number {
+  return Math.max(1, Math.ceil(n / RECORDS_PER_TIMEOUT_UNIT));
 }
 
 /** Pass MemoryMatrixErrors through; wrap anything else as BACKEND_ERROR naming `what`. */

@@ -37,7 +37,9 @@ export interface RedisConnectOptions extends RedisStoreOptions {
   /**
    * Client-side limit per command, ms (ioredis `commandTimeout`): a command without a reply by then
    * rejects with "Command timed out" (BACKEND_ERROR from the store) — the only limit that ends a
-   * call against a frozen server (`docker pause`). Its late reply, if any, is discarded. Default none.
+   * call against a frozen server (`docker pause`); a later reply is discarded. The commands of an
+   * upsert or delete of n records get ceil(n / 250) times the limit (`context.ts` unitsFor).
+   * Default none.
    */
   commandTimeoutMs?: number;
   /** `CLIENT SETNAME` of the connection (and of every reconnect): `[!-~]{1,63}`, no spaces. Default none. */

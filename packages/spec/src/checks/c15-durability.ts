@@ -1,9 +1,11 @@
+import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { durabilityFigures, requireFaults, type DurabilityConfiguration, type DurabilityFigures, type FaultTarget } from '../durability';
-import type { IndexConfig } from '../types';
-import { auditAfterRestart, type AckInfo, type WriteLedger } from './c15-audit';
+import { hasCode } from '../errors';
+import type { CollectionSpec, IndexConfig } from '../types';
+import { auditAfterRestart, auditOfMissingCollection, type AckInfo, type WriteLedger } from './c15-audit';
 import { roundRobin, writeUntilKilled } from './c15-writers';
 import { type CheckDefinition, failure, needs } from './check';
 import { every } from './sampling';
@@ -29,6 +31,9 @@ const TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
  * and index recall. Verdict: a configuration that promises durability (`durable: true`) fails on
  * any lost acknowledged write; one that does not reports exactly what was lost, as a note. Phantoms
  * of unknown origin, duplicates, changed content and wrong top-k fail in every configuration.
+ * A restart that comes back without the collection at all (Redis without persistence: the whole
+ * dataset is gone) audits as every acknowledged write lost; the collection is then created again,
+ * empty, before the next cycle, and the notes say so.
  */
 export const c15Durability: CheckDefinition = {
   id: 'C15',
@@ -75,6 +80,8 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
   // measure the memories written, not the set-up.
   await ft.shutdown();
   await ft.restart();
+  const recreated: string[] = [];
+  if (await ensureCollection(ft, spec)) recreated.push('after the clean restart of the set-up');
   const golden = cell.dataset.memories;
   const queries = every(cell.dataset.queries, AUDIT_QUERIES);
   const slice = Math.floor(golden.length / C15_CYCLES);
@@ -86,6 +93,7 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
   let restartMsMax = 0;
   for (let cycle = 1; cycle <= C15_CYCLES; cycle++) {
     const where = `${tag} cycle ${cycle}`;
+    if (cycle > 1 && (await ensureCollection(ft, spec))) recreated.push(`before cycle ${cycle}`);
     const stores = await Promise.all(Array.from({ length: WRITERS }, (_, w) => ft.connect({ clientName: `mm-c15-w${w + 1}`, timeouts: TIMEOUTS })));
     let log;
     try {
@@ -105,7 +113,8 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
     restartMsMax = Math.max(restartMsMax, restartMs);
     const reader = await ft.connect({ timeouts: TIMEOUTS });
     try {
-      const a = await auditAfterRestart(cell, await reader.openCollection(spec.name), ledger, queries, where, index.type !== 'none');
+      const col = await openUnlessMissing(reader, spec.name);
+      const a = col ? await auditAfterRestart(cell, col, ledger, queries, where, index.type !== 'none') : auditOfMissingCollection(ledger);
       const newlyLost = a.lost.filter((id) => !lostAll.has(id));
       newlyLost.forEach((id) => lostAll.add(id));
       failures.push(...a.failures);
@@ -116,7 +125,7 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
       fig.phantomUnknown = Math.max(fig.phantomUnknown, a.phantomUnknown.length + a.unaccountedRows);
       fig.duplicated = Math.max(fig.duplicated, a.duplicated);
       fig.changed = Math.max(fig.changed, a.changed.length);
-      perCycle.push(`cycle ${cycle}: ${cycleAcked} acknowledged (kill issued at ${log.ackedAtKill}, ${log.inFlight.length} batch(es) in flight, ${log.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${a.phantomInFlight.filter((id) => cycleInFlight.has(id)).length} of the in-flight present, restart ${Math.round(restartMs)} ms, top-k ${a.topkQueries - a.topkFailedQueries}/${a.topkQueries}${a.indexRecallMean === null ? '' : `, index recall ${a.indexRecallMean.toFixed(4)}`}`);
+      perCycle.push(`cycle ${cycle}: ${cycleAcked} acknowledged (kill issued at ${log.ackedAtKill}, ${log.inFlight.length} batch(es) in flight, ${log.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${a.phantomInFlight.filter((id) => cycleInFlight.has(id)).length} of the in-flight present, restart ${Math.round(restartMs)} ms, top-k ${a.topkQueries - a.topkFailedQueries}/${a.topkQueries}${a.indexRecallMean === null ? '' : `, index recall ${a.indexRecallMean.toFixed(4)}`}${col ? '' : `, the collection itself was gone after the restart (${a.present} memories present)`}`);
     } finally {
       await reader.close();
     }
@@ -129,10 +138,33 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
   for (const g of lostBatches(ledger, lostAll)) {
     if (g.ids.length !== g.size) failures.push(failure(cell, 'durability-partial', `${tag} cycle ${g.a.cycle}: batch ${g.a.batch} of writer ${g.a.writer} was acknowledged as one write but only ${g.ids.length} of its ${g.size} memories are lost (${g.ids.join(', ')}): a batch must survive or vanish whole`));
   }
+  if (recreated.length) notes.push(`${tag} the collection did not survive and was created again, empty: ${recreated.join(', ')}`);
   if (fig.lost > 0) {
     notes.push(`${tag} lost${config.durable ? '' : ' under this configuration (reported, not a failure)'}: ${fig.lost} acknowledged memories, all acknowledged at most ${lostWithinMs} ms before the kill landed: ${describeLost(ledger, lostAll)}`);
   }
   return { figures: fig, failures, notes, restartMsMax, lostWithinMs };
+}
+
+/** The collection `name` on `store`, or null when the store has no such collection (COLLECTION_MISSING). */
+async function openUnlessMissing(store: MemoryStore, name: string): Promise<MemoryCollection | null> {
+  try {
+    return await store.openCollection(name);
+  } catch (e) {
+    if (hasCode(e, 'COLLECTION_MISSING')) return null;
+    throw e;
+  }
+}
+
+/** Open `spec.name` on a new client, or create it (empty, index built) when a restart lost it; resolves true when it was created. */
+async function ensureCollection(ft: FaultTarget, spec: CollectionSpec): Promise<boolean> {
+  const s = await ft.connect({ timeouts: TIMEOUTS });
+  try {
+    if (await openUnlessMissing(s, spec.name)) return false;
+    await (await s.createCollection(spec)).buildIndex();
+    return true;
+  } finally {
+    await s.close();
+  }
 }
 
 function describeAck(a: AckInfo): string {
@@ -153,9 +185,15 @@ function lostBatches(ledger: WriteLedger, lost: Set<string>): Array<{ a: AckInfo
   return [...groups.values()].sort((x, y) => x.a.cycle - y.a.cycle || x.a.writer - y.a.writer || x.a.batch - y.a.batch);
 }
 
-/** `cycle 1 writer 2 batch 31 (10 of 10: mem-00301, mem-00303, …, acknowledged 412 ms before the kill)`: every lost id, by batch. */
+/** Lost batches listed with their ids in a note; the rest are counted (Redis without persistence loses thousands). */
+const LOST_BATCHES_LISTED = 20;
+
+/** `cycle 1 writer 2 batch 31 (10 of 10: mem-00301, mem-00303, …, acknowledged 412 ms before the kill)`: the lost ids by batch, the first `LOST_BATCHES_LISTED` batches. */
 function describeLost(ledger: WriteLedger, lost: Set<string>): string {
-  return lostBatches(ledger, lost)
+  const groups = lostBatches(ledger, lost);
+  const listed = groups
+    .slice(0, LOST_BATCHES_LISTED)
     .map(({ a, ids, size }) => `cycle ${a.cycle} writer ${a.writer} batch ${a.batch} (${ids.length} of ${size}: ${ids.join(', ')}, acknowledged ${a.msBeforeKill} ms before the kill)`)
     .join('; ');
+  return groups.length > LOST_BATCHES_LISTED ? `${listed}; … and ${groups.length - LOST_BATCHES_LISTED} more batches` : listed;
 }

@@ -47,7 +47,12 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
     else missing++;
     if (failures.length < 200) fail('upgrade-record', `memory ${r.id}: ${diff}`, { id: r.id }); // the figures carry the totals
   }
-  const { tieEpsilon, scoreTolerance } = cell.config.tolerances;
+  const { tieEpsilon, scoreTolerance, annRecallFloor } = cell.config.tolerances;
+  // Without an exact scan (capability exactScan false: Redis q8 ranks int8-quantised vectors) the
+  // oracle comparison is recall@k against the floor; the older version's answers, on the same
+  // quantised data, must still match tie group by tie group.
+  const oracleMode = cell.config.capabilities.exactScan === false ? 'ann' : 'exact';
+  const recalls: number[] = [];
   let maxDeltaVsOld = 0;
   let failedQueries = 0;
   for (const q of queries) {
@@ -57,13 +62,17 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
     const ctx = { dataset: cell.datasetName, target: `${cell.target} (${path})`, queryId: q.id };
     const opts = { k: q.k, mode: 'exact' as const, tieEpsilon, scoreTolerance, scoreOf: (id: string) => cell.oracle.score(id, q.vector), matches: (id: string) => cell.matches(id, q.filter) };
     const vsOld = compareHits({ hits: old, matching: exp.matching }, hits, { ...ctx, target: `${ctx.target} vs the older version` }, opts);
-    const vsOracle = compareHits(exp, hits, ctx, opts);
+    const vsOracle = compareHits(exp, hits, ctx, { ...opts, mode: oracleMode });
+    if (oracleMode === 'ann') recalls.push(vsOracle.recallAtK);
     maxDeltaVsOld = Math.max(maxDeltaVsOld, vsOld.maxAbsScoreDelta);
     if (vsOld.failures.length || vsOracle.failures.length) failedQueries++;
     failures.push(...vsOld.failures, ...vsOracle.failures);
   }
+  const recall = recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null;
+  if (recall !== null && recall < annRecallFloor) fail('upgrade-recall', `recall@k against the oracle is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: recall });
   return {
     figures: {
+      ...(recall === null ? {} : { [`${path}/oracleRecallMean`]: recall }),
       [`${path}/opened`]: true,
       [`${path}/count`]: count,
       [`${path}/missing`]: missing,

@@ -4,8 +4,11 @@ import { toRecallQuery } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { requireFaults, type FaultControl, type FaultTarget } from '../durability';
 import { MemoryMatrixError } from '../errors';
+import type { MemoryStore } from '../adapter';
 import type { RecallHit } from '../types';
 import { type BaselineAnswers, compareUpgraded } from './c16-compare';
+import { compareHistorySessions, writeHistorySessions, type HistoryBaseline } from './c16-history';
+import { checkMessages, checkPrefix } from './c17-history-roundtrip';
 import { type CheckDefinition, failure, needs } from './check';
 
 /** Records per upsert while the older version is loaded. */
@@ -23,15 +26,24 @@ const LOAD_CHUNK = 500;
  *    restored into a fresh instance of this target; it must answer the same — count, ids, text,
  *    metadata, embedding bit for bit, top-k ids tie group by tie group and scores within
  *    `scoreTolerance` of the older version's and of the oracle. A restore that fails is a failure.
- * 3. In place: the older instance is shut down cleanly and this target started on its storage.
- *    Refusing to start (pg: "database files are incompatible with server") is a LOUD failure of
- *    that path and passes; starting must then answer the same, never as an empty store.
+ * 3. In place: the older instance is shut down cleanly and this target started on its storage,
+ *    in its first durability configuration. Refusing to start (pg: "database files are
+ *    incompatible with server") is a LOUD failure of that path and passes; starting must then
+ *    answer the same, never as an empty store. When it opened the storage, it is killed (kill -9:
+ *    nothing rewritten) and started again in each further configuration, since configurations
+ *    may read other files (Redis: `appendonly yes` replays the AOF, `no` loads the RDB snapshot);
+ *    figure keys `direct/…` for the first, `direct@<configuration>/…` for the others.
  * At least one path must answer the same (else "no upgrade path").
+ *
+ * When the older target stores no vectors (its store's capabilities: Redis 7.0 has no Vector
+ * Sets), chat history is what it wrote: `SESSIONS` sessions (c16-history.ts), compared in place
+ * message by message and payload by payload; an empty result is a failure (`upgrade-empty`).
  */
 export const c16UpgradeGolden: CheckDefinition = {
   id: 'C16',
   name: 'upgrade-golden',
-  requires: needs('vectors', 'faults', 'upgrade'),
+  // Vectors, or chat history (the branch taken when the older version stores no vectors), then faults and upgrade.
+  requires: (caps) => (caps.vectors || caps.history ? needs('faults', 'upgrade')(caps) : 'capability: vectors'),
   timeoutMs: 6 * 60_000,
   async run(cell) {
     const faults = requireFaults(cell.config.faults, cell.target);
@@ -44,6 +56,10 @@ export const c16UpgradeGolden: CheckDefinition = {
     try {
       const old = await up.start();
       started.push(old);
+      if (!(await storesVectors(old))) {
+        const h = await historyUpgrade(cell, faults, old, started, figures);
+        return { figures, failures: h.failures, notes: h.notes };
+      }
       const { name, baseline, dump } = await writeOnOlder(cell, old, figures);
       let paths = 0;
       if (dump) {
@@ -52,9 +68,9 @@ export const c16UpgradeGolden: CheckDefinition = {
         if (r.ok) paths++;
       } else notes.push(`${up.target} has no dump format here (no exportCollection); only the in-place path was tried`);
       await old.shutdown();
-      const d = await directPath(cell, faults, old, started, name, baseline, figures);
+      const d = await directPaths(cell, faults, old, started, figures, (store, path) => compareUpgraded(cell, store, name, baseline, cell.dataset.queries, path));
       failures.push(...d.failures);
-      notes.push(d.note);
+      notes.push(...d.notes);
       if (d.ok) paths++;
       if (paths === 0 && failures.length === 0) failures.push(failure(cell, 'upgrade-path', `no upgrade path from ${up.target} to ${cell.target} answered: dump/restore unavailable and the in-place start was refused`));
     } finally {
@@ -111,28 +127,88 @@ async function restorePath(cell: LiveCell, faults: FaultControl, started: FaultT
   }
 }
 
-async function directPath(cell: LiveCell, faults: FaultControl, old: FaultTarget, started: FaultTarget[], name: string, baseline: BaselineAnswers, figures: Record<string, Figure>) {
-  let inPlace: FaultTarget;
-  try {
-    inPlace = await faults.start(faults.configurations[0]!.name, { storageOf: old });
-  } catch (e) {
-    const err = e as { code?: string; message?: string };
-    const loud = typeof err.code === 'string' && err.code !== '';
-    const why = firstReason(err.message ?? String(e));
-    figures['direct/opened'] = false;
-    figures['direct/refused'] = `${err.code ?? 'no code'}: ${why}`;
-    const failures = loud ? [] : [failure(cell, 'upgrade-direct', `starting ${cell.target} on the storage of ${old.target} failed without an error code: ${why}`)];
-    return { ok: false, failures, note: `in place: ${cell.target} refused the storage written by ${old.target}, loudly (${err.code}): ${why}` };
-  }
-  started.push(inPlace);
-  const store = await inPlace.connect();
-  try {
-    const r = await compareUpgraded(cell, store, name, baseline, cell.dataset.queries, 'direct');
+type Compare = (store: MemoryStore, path: string) => Promise<{ figures: Record<string, Figure>; failures: Failure[] }>;
+
+/**
+ * The in-place path (see the check's comment): this target on the older instance's storage in its
+ * first configuration, then — when that opened it — in each further one, each started on the
+ * storage of the previous (killed) instance. `compare` judges what a started instance answers.
+ */
+async function directPaths(cell: LiveCell, faults: FaultControl, old: FaultTarget, started: FaultTarget[], figures: Record<string, Figure>, compare: Compare) {
+  const failures: Failure[] = [];
+  const notes: string[] = [];
+  let ok = false;
+  let prev = old;
+  for (const [i, config] of faults.configurations.entries()) {
+    const path = i === 0 ? 'direct' : `direct@${config.name}`;
+    const how = i === 0 ? '' : ` in configuration ${config.name}`;
+    let inPlace: FaultTarget;
+    try {
+      inPlace = await faults.start(config.name, { storageOf: prev });
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      const loud = typeof err.code === 'string' && err.code !== '';
+      const why = firstReason(err.message ?? String(e));
+      figures[`${path}/opened`] = false;
+      figures[`${path}/refused`] = `${err.code ?? 'no code'}: ${why}`;
+      if (!loud) failures.push(failure(cell, 'upgrade-direct', `starting ${cell.target}${how} on the storage of ${old.target} failed without an error code: ${why}`));
+      notes.push(`in place: ${cell.target}${how} refused the storage written by ${old.target}, loudly (${err.code}): ${why}`);
+      if (i === 0) break;
+      continue;
+    }
+    started.push(inPlace);
+    const store = await inPlace.connect();
+    let r;
+    try {
+      if (i === 0) figures.newerServer ??= (await store.serverInfo()).server.split(' on ')[0] ?? null;
+      r = await compare(store, path);
+    } finally {
+      await store.close();
+    }
     Object.assign(figures, r.figures);
-    return { ok: r.failures.length === 0, failures: r.failures, note: `in place: ${cell.target} opened the storage written by ${old.target}${r.failures.length ? ' and answered differently' : ' and answered the same'}` };
+    failures.push(...r.failures);
+    if (r.failures.length === 0) ok = true;
+    notes.push(`in place: ${cell.target}${how} opened the storage written by ${old.target}${r.failures.length ? ' and answered differently' : ' and answered the same'}`);
+    if (i + 1 < faults.configurations.length) await inPlace.kill();
+    prev = inPlace;
+  }
+  return { ok, failures, notes };
+}
+
+/** Whether the older target's store keeps vectors (its adapter's capabilities as connected). */
+async function storesVectors(old: FaultTarget): Promise<boolean> {
+  const store = await old.connect();
+  try {
+    return store.capabilities.vectors;
   } finally {
     await store.close();
   }
+}
+
+/** The chat-history branch (older version without vectors): write on the older, clean shutdown, read in place. */
+async function historyUpgrade(cell: LiveCell, faults: FaultControl, old: FaultTarget, started: FaultTarget[], figures: Record<string, Figure>) {
+  if (!cell.config.capabilities.history) {
+    return { failures: [failure(cell, 'upgrade-path', `${old.target} stores no vectors and ${cell.target} has no chat history: nothing to carry over`)], notes: [] };
+  }
+  const store = await old.connect();
+  let baseline: HistoryBaseline;
+  try {
+    baseline = await writeHistorySessions(store, checkMessages(cell, 40), checkPrefix(cell, 'c16'));
+    figures.olderServer = (await store.serverInfo()).server.split(' on ')[0] ?? null;
+    figures.written = 'chat history';
+    figures.writtenSessions = baseline.sessions.length;
+    figures.writtenMessages = baseline.sessions.reduce((n, s) => n + s.messages.length, 0);
+  } finally {
+    await store.close();
+  }
+  await old.shutdown();
+  const d = await directPaths(cell, faults, old, started, figures, async (s, path) => {
+    const r = await compareHistorySessions(s, baseline, path);
+    return { figures: r.figures, failures: r.problems.map((p) => failure(cell, p.kind, p.message, { expected: p.expected, actual: p.actual })) };
+  });
+  const notes = [`${old.target} stores no vectors: chat history (${figures.writtenSessions} sessions, ${figures.writtenMessages} messages) was written and read in place`, ...d.notes];
+  if (!d.ok && d.failures.length === 0) d.failures.push(failure(cell, 'upgrade-path', `no upgrade path from ${old.target} to ${cell.target} answered: the in-place start was refused`));
+  return { failures: d.failures, notes };
 }
 
 /** The telling part of a start failure: the server's FATAL/ERROR/PANIC log line and its DETAIL, else the first line. */

@@ -30,6 +30,7 @@ export { needs } from './check';
 export { SELECTIVITY_BUCKETS, selectivityBucket } from './c04-topk-under-filter';
 export { describeIndex } from './c05-ann-recall';
 export { windowReference, messageDifference } from './c17-history-roundtrip';
+export { writeHistorySessions, compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './c16-history';
 export { loadLegacyHistoryCases, LEGACY_HISTORY_FILE, type LegacyHistoryCase } from './c20-serde-compat';
 
 /** Every implemented check of CHECKS.md, in id order. Registration order = report order. */
