@@ -61,9 +61,14 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
     const exp = cell.expectationFor(q.id);
     const ctx = { dataset: cell.datasetName, target: `${cell.target} (${path})`, queryId: q.id };
     const opts = { k: q.k, mode: 'exact' as const, tieEpsilon, scoreTolerance, scoreOf: (id: string) => cell.oracle.score(id, q.vector), matches: (id: string) => cell.matches(id, q.filter) };
-    const vsOld = compareHits({ hits: old, matching: exp.matching }, hits, { ...ctx, target: `${ctx.target} vs the older version` }, opts);
+    // Quantised scores move rows within scoreTolerance of a minScore across it: against the older
+    // version (same quantised data) the count is its own; against the oracle, `thresholdCount`.
+    const vsOld = compareHits({ hits: old, matching: oracleMode === 'ann' ? old.length : exp.matching }, hits, { ...ctx, target: `${ctx.target} vs the older version` }, opts);
     const vsOracle = compareHits(exp, hits, ctx, { ...opts, mode: oracleMode });
-    if (oracleMode === 'ann') recalls.push(vsOracle.recallAtK);
+    if (oracleMode === 'ann') {
+      recalls.push(vsOracle.recallAtK);
+      if (q.minScore !== undefined) vsOracle.failures = [...vsOracle.failures.filter((f) => f.kind !== 'count'), ...thresholdCount(cell, q, hits.length, ctx, scoreTolerance)];
+    }
     maxDeltaVsOld = Math.max(maxDeltaVsOld, vsOld.maxAbsScoreDelta);
     if (vsOld.failures.length || vsOracle.failures.length) failedQueries++;
     failures.push(...vsOld.failures, ...vsOracle.failures);
@@ -83,4 +88,18 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
     },
     failures,
   };
+}
+
+/**
+ * The count of a minScore query where scores carry `tol` of error (quantised storage): at least the
+ * rows whose oracle score is ≥ minScore + tol, at most those ≥ minScore − tol, both capped at k.
+ * Returns a `count` failure outside that range, else nothing.
+ */
+function thresholdCount(cell: LiveCell, q: GoldenQuery, returned: number, ctx: { dataset: string; target: string; queryId: string }, tol: number): Failure[] {
+  const all = cell.oracle.topK({ vector: q.vector, k: cell.dataset.memories.length, filter: q.filter }, 0).hits;
+  const t = q.minScore!;
+  const lo = Math.min(q.k, all.filter((h) => h.score >= t + tol).length);
+  const hi = Math.min(q.k, all.filter((h) => h.score >= t - tol).length);
+  if (returned >= lo && returned <= hi) return [];
+  return [{ ...ctx, kind: 'count', expected: `${lo}..${hi}`, actual: returned, message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: returned ${returned} results for minScore ${t}, expected ${lo}..${hi} (rows whose oracle score is within ${tol} of the threshold may fall either side)` }];
 }
