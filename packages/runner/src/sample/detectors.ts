@@ -65,11 +65,13 @@ const CAP = "[A-Z][a-z'’-]+";
 const TITLE_NAME = new RegExp(`\\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\\.?\\s+(${CAP}(?:\\s+${CAP})?)`);
 // "Name Surname <a@b>" / "\"Name\" <a@b>" and "a@b (Name Surname)": e-mail display names.
 const DISPLAY_BEFORE = /(?:^|(?<=[\s,:;]))"?([A-Z][\w.'’-]*(?:[ ,]+[A-Z][\w.'’-]*){0,3})"?\s*<[^<>\s]+@[^<>\s]+>/m;
+// Any display name (even "jwz" or "ILUG") opening a header line or a whole value: "From: jwz <a@b>", "jwz <a@b>".
+const HEADER_DISPLAY = /^(?:(?:From|To|Cc|Reply-To|Sender):[ \t]*)?"?([^"<>\n@:,]{1,60}?)"?[ \t]*<[^<>\s]+@[^<>\s]+>/m;
 const DISPLAY_AFTER = /[^\s<>()]+@[^\s<>()]+\s+\(([A-Z][\w.'’-]*(?:\s+(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos)\s+)?[A-Z][\w.'’-]*){0,3})\)/;
 const GREETING = new RegExp(`\\b(?:Hi|Hello|Hey|Dear|Thanks|Thank you|Cheers|Regards|Best|Sincerely|Yours|Love|Ciao)[,!]?\\s+(${CAP}(?:\\s+${CAP})?)\\b`);
 const SIGN_OFF = /^(?:--\s*|-- ?|(?:Best |Kind |Warm )?Regards,?|Thanks,?|Thank you,?|Cheers,?|Sincerely,?|Best,?|Yours,?|Later,?|Ciao,?)\s*$/im;
 // "Reza B'Far wrote:", "> John Smith writes:"
-const WROTE = /(?:^|\n)[> \t]*(?:On [^\n]{0,60}?,\s)?([A-Z][\w'’.-]*(?:[ ][A-Z][\w'’.-]*){0,2})\s+(?:wrote|writes|said):/;
+const WROTE = /(?:^|\n)[> |\t]*(?:On [^\n]{0,60}?,\s)?([A-Z][\w'’.-]*(?:[ ][A-Z][\w'’.-]*){0,2}(?:\s(?:&|and)\s[A-Z][\w'’.-]*(?:[ ][A-Z][\w'’.-]*)?)?)\s+(?:wrote|writes|said|says|asked|sez|mentioned|replied|posted):/;
 const INTRO = new RegExp(`\\b(?:[Mm]y name is|[Cc]all me|[Tt]his is|Behalf Of|From:|To:|Cc:)\\s+(${CAP}(?:\\s+${CAP}){0,2})`);
 // Listed first names that are also common English words, places or products: never redacted alone mid-sentence.
 const AMBIGUOUS = new Set('Any Free Perl Darwin Man Art Will May June Page Bill Mark Grant Rose Hope Faith Joy Dawn Drew Chase Chance Cliff Dale Glen Guy Hunter Lane Miles Rich Skip Sky Ward Max Penny Ruby Amber April August Holly Ivy Crystal Star Angel Christian Frank Gay Honey Iris Lily Violet Sandra Major Royal Price Bond Gene Kit Van Dean Earl Duke King Prince Baron Sterling Victor Reed Brook Forest Storm Rock Cash Sol Sunny Merry Mercy Tab Bud Buck Fern Flora Ginger Hazel Heath Jade Jay Jean Nat Opal Pearl Pierce Red Reg Rod Rusty Spike Win Wolf Lincoln Washington Jefferson Jackson Madison Monroe Austin Dallas Jordan Florence Georgia Virginia Carolina Adelaide Sydney Victoria Regina Chelsea Kent Cornell Yale Mac Ada Julia Dot Linus Field Hill Wood Noble Hardy Patience Charity Harmony Melody Constance Prudence Patrick Christmas Easter Trinity Liberty Justice Celeste Dominique Mercedes Porsche Lotus Java Ebony Ivory Sherry Brandy Candy Cherry Olive Rosemary Basil Sage Jasmine Poppy Daisy Heather Laurel Myrtle Marina Jasper Ernest Clement Constant Sterling Urban Royce Benz Morgan Dell Compaq Gateway'.split(' '));
@@ -118,6 +120,17 @@ function nameLineSpans(text: string): Span[] {
   return out;
 }
 
+/** A listed, unambiguous first name opening a line and addressed: "> Daniel, it's easy", "Eliza and I". */
+function vocativeSpans(text: string): Span[] {
+  const out: Span[] = [];
+  for (const m of text.matchAll(new RegExp(`^[ \\t>|]*(${CAP})(?=,\\s| and (?:I|me)\\b)`, 'gm'))) {
+    if (!firstNames().has(m[1]!) || AMBIGUOUS.has(m[1]!)) continue;
+    const start = m.index! + m[0].length - m[1]!.length;
+    out.push([start, start + m[1]!.length]);
+  }
+  return out;
+}
+
 /** A listed, unambiguous first name alone mid-sentence ("my daughter Tatum grabs"): after a lower-case word or comma. */
 function midSentenceSpans(text: string): Span[] {
   const out: Span[] = [];
@@ -133,8 +146,10 @@ const nameSpans: Detector = (t) => [
   ...spans(INTRO, t, (m) => /^(?:[Mm]y name|[Cc]all me)/.test(m[0]) || firstNames().has(m[1]!.split(/\s+/)[0]!), 1),
   ...nameLineSpans(t),
   ...midSentenceSpans(t),
+  ...vocativeSpans(t),
   ...spans(DISPLAY_BEFORE, t, (m) => firstNames().has(m[1]!.split(/[ ,]+/)[0]!.replace(/^"/, '')) || /\s/.test(m[1]!.trim()), 1),
   ...spans(DISPLAY_AFTER, t, () => true, 1),
+  ...spans(HEADER_DISPLAY, t, (m) => /\p{L}/u.test(m[1]!) && !/^\[[A-Z]+\]$/.test(m[1]!.trim()), 1),
   ...spans(TITLE_NAME, t, () => true, 1),
   ...spans(GREETING, t, (m) => firstNames().has(m[1]!.split(/\s+/)[0]!), 1),
   ...listedNameSpans(t),
