@@ -15,7 +15,9 @@ export const c11DimensionGuard: CheckDefinition = {
   requires: needs('vectors'),
   async run(cell) {
     const dim = cell.dataset.manifest.dim;
-    const [base, batch] = [sampleRecords(cell.dataset.memories.slice(0, 1000), 20), sampleRecords(cell.dataset.memories.slice(1000, 2000), 10)];
+    // Two disjoint halves of the dataset (any size ≥ 30): the base load and the batch with one bad record.
+    const half = Math.floor(cell.dataset.memories.length / 2);
+    const [base, batch] = [sampleRecords(cell.dataset.memories.slice(0, half), 20), sampleRecords(cell.dataset.memories.slice(half), 10)];
     const { collection } = await cell.scratch('c11');
     await collection.upsert(base);
     const bad = { ...batch[5], embedding: new Float32Array(dim + 1).fill(0.01) };

@@ -4,6 +4,7 @@ import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { referenceScore } from '../scores';
 import type { MemoryRecord } from '../types';
+import { MemoryMatrixError } from '../errors';
 import { failure } from './check';
 import { describeDifference, sampleRecords } from './sampling';
 
@@ -41,14 +42,20 @@ interface Version {
 export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
   const failures: Failure[] = [];
   const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', message, extra));
-  const pool = sampleRecords(cell.dataset.memories, UPSERT_WRITERS * DISJOINT_PER_WRITER + SHARED * (1 + UPSERT_WRITERS * REVISIONS));
-  const disjoint = Array.from({ length: UPSERT_WRITERS }, (_, w) => pool.slice(w * DISJOINT_PER_WRITER, (w + 1) * DISJOINT_PER_WRITER));
-  let next = UPSERT_WRITERS * DISJOINT_PER_WRITER;
-  const shared = pool.slice(next, (next += SHARED));
+  // Sizes shrink with small datasets (each version needs its own donor embedding): the full plan
+  // needs 552 distinct memories; below that, 40 % go to the disjoint writes and 60 % to the shared ones.
+  const n = cell.dataset.memories.length;
+  const perWriter = Math.min(DISJOINT_PER_WRITER, Math.floor((0.4 * n) / UPSERT_WRITERS));
+  const sharedCount = Math.min(SHARED, Math.floor((0.6 * n) / (1 + UPSERT_WRITERS * REVISIONS)));
+  if (perWriter < 1 || sharedCount < 1) throw new MemoryMatrixError('INVALID_INPUT', `C22: dataset ${cell.datasetName} has ${n} memories; concurrent upserts need at least ${Math.ceil((1 + UPSERT_WRITERS * REVISIONS) / 0.6)}`);
+  const pool = sampleRecords(cell.dataset.memories, UPSERT_WRITERS * perWriter + sharedCount * (1 + UPSERT_WRITERS * REVISIONS));
+  const disjoint = Array.from({ length: UPSERT_WRITERS }, (_, w) => pool.slice(w * perWriter, (w + 1) * perWriter));
+  let next = UPSERT_WRITERS * perWriter;
+  const shared = pool.slice(next, (next += sharedCount));
   const donors = pool.slice(next);
   const version = (w: number, rev: number, i: number): Version => {
     const base = shared[i]!;
-    const donor = donors[(w * REVISIONS + rev) * SHARED + i]!;
+    const donor = donors[(w * REVISIONS + rev) * sharedCount + i]!;
     return {
       writer: w,
       rev,
@@ -72,14 +79,14 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
       let d = 0;
       for (let rev = 0; rev < REVISIONS; rev++) {
         // Interleave: a disjoint batch, then this revision of the shared memories, batch by batch.
-        for (let s = 0; s < SHARED; s += SHARED_BATCH) {
+        for (let s = 0; s < sharedCount; s += SHARED_BATCH) {
           if (d < own.length) {
             await col.upsert(own.slice(d, d + DISJOINT_BATCH));
             d += DISJOINT_BATCH;
             upserts++;
           }
           // Writers walk the shared ids in different orders so their batches overlap in time.
-          const idx = Array.from({ length: Math.min(SHARED_BATCH, SHARED - s) }, (_, j) => (s + j + w * SHARED_BATCH) % SHARED);
+          const idx = Array.from({ length: Math.min(SHARED_BATCH, sharedCount - s) }, (_, j) => (s + j + w * SHARED_BATCH) % sharedCount);
           await col.upsert(idx.map((i) => version(w, rev, i).record));
           upserts++;
         }
@@ -90,7 +97,7 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
   const writeMs = performance.now() - t0;
 
   const reader = await (await cell.connect()).openCollection(spec.name);
-  const expectedCount = UPSERT_WRITERS * DISJOINT_PER_WRITER + SHARED;
+  const expectedCount = UPSERT_WRITERS * perWriter + sharedCount;
   const count = await reader.count();
   if (count !== expectedCount) fail(`count ${count} after ${UPSERT_WRITERS} concurrent writers upserted ${expectedCount} distinct memories`, { expected: expectedCount, actual: count });
 
@@ -117,7 +124,7 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
   let duplicated = 0;
   let notRecalled = 0;
   const back = new Map((await reader.get(shared.map((r) => r.id))).map((r) => [r.id, r]));
-  for (let i = 0; i < SHARED; i++) {
+  for (let i = 0; i < sharedCount; i++) {
     const id = shared[i]!.id;
     const b = back.get(id);
     if (!b) {
