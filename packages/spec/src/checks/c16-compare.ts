@@ -1,4 +1,5 @@
-import type { MemoryStore } from '../adapter';
+import type { MemoryCollection, MemoryStore } from '../adapter';
+import { hasCode } from '../errors';
 import { compareHits, type Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import { toRecallQuery } from '../conformance/cell';
@@ -47,7 +48,7 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
     else missing++;
     if (failures.length < 200) fail('upgrade-record', `memory ${r.id}: ${diff}`, { id: r.id }); // the figures carry the totals
   }
-  const { tieEpsilon, scoreTolerance, annRecallFloor } = cell.config.tolerances;
+  const { tieEpsilon, scoreTolerance, annRecallFloor, annShortfallMax } = cell.config.tolerances;
   // Without an exact scan (capability exactScan false: Redis q8 ranks int8-quantised vectors) the
   // oracle comparison is recall@k against the floor; the older version's answers, on the same
   // quantised data, must still match tie group by tie group.
@@ -55,8 +56,11 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
   const recalls: number[] = [];
   let maxDeltaVsOld = 0;
   let failedQueries = 0;
+  // Index-only targets (no exact path: Chroma): rows an ANN search under a filter can miss are
+  // judged in aggregate against annShortfallMax, as C04 does, not per query.
+  const short = { rows: 0, expected: 0, vsOlder: 0, olderRows: 0, queries: [] as string[] };
   for (const q of queries) {
-    const hits = await col.recall(toRecallQuery(q, 'exact'));
+    const { hits, scan } = await upgradeRecall(col, q);
     const old = baseline.hits.get(q.id) ?? [];
     const exp = cell.expectationFor(q.id);
     const ctx = { dataset: cell.datasetName, target: `${cell.target} (${path})`, queryId: q.id };
@@ -70,8 +74,22 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
       if (q.minScore !== undefined) vsOracle.failures = [...vsOracle.failures.filter((f) => f.kind !== 'count'), ...thresholdCount(cell, q, hits.length, ctx, scoreTolerance)];
     }
     maxDeltaVsOld = Math.max(maxDeltaVsOld, vsOld.maxAbsScoreDelta);
-    if (vsOld.failures.length || vsOracle.failures.length) failedQueries++;
-    failures.push(...vsOld.failures, ...vsOracle.failures);
+    let fs = [...vsOld.failures, ...vsOracle.failures];
+    if (scan === 'index') {
+      const want = Math.min(q.k, exp.matching);
+      short.rows += Math.max(0, want - hits.length);
+      short.expected += want;
+      short.vsOlder += Math.max(0, old.length - hits.length);
+      short.olderRows += old.length;
+      if (hits.length < want) short.queries.push(`${q.id} (${hits.length} of ${want}; older ${old.length})`);
+      fs = fs.filter((f) => f.kind !== 'count');
+    }
+    if (fs.length) failedQueries++;
+    failures.push(...fs);
+  }
+  if (short.expected > 0) {
+    if (short.rows > annShortfallMax * short.expected) fail('upgrade-shortfall', `index path: ${short.rows} of ${short.expected} rows missing (more than annShortfallMax ${annShortfallMax}): ${short.queries.join(', ')}`, { expected: `<= ${annShortfallMax * short.expected}`, actual: short.rows });
+    if (short.vsOlder > annShortfallMax * short.olderRows) fail('upgrade-shortfall', `index path: ${short.vsOlder} rows fewer than the older version returned (of ${short.olderRows}), more than annShortfallMax ${annShortfallMax}`, { expected: `<= ${annShortfallMax * short.olderRows}`, actual: short.vsOlder });
   }
   const recall = recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null;
   if (recall !== null && recall < annRecallFloor) fail('upgrade-recall', `recall@k against the oracle is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: recall });
@@ -85,6 +103,7 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
       [`${path}/queries`]: queries.length,
       [`${path}/failedQueries`]: failedQueries,
       [`${path}/maxAbsScoreDeltaVsOlder`]: maxDeltaVsOld,
+      ...(short.expected ? { [`${path}/indexShortfall`]: short.rows, [`${path}/indexShortfallVsOlder`]: short.vsOlder, [`${path}/indexShortQueries`]: short.queries.join(', ') } : {}),
     },
     failures,
   };
@@ -102,4 +121,14 @@ function thresholdCount(cell: LiveCell, q: GoldenQuery, returned: number, ctx: {
   const hi = Math.min(q.k, all.filter((h) => h.score >= t - tol).length);
   if (returned >= lo && returned <= hi) return [];
   return [{ ...ctx, kind: 'count', expected: `${lo}..${hi}`, actual: returned, message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: returned ${returned} results for minScore ${t}, expected ${lo}..${hi} (rows whose oracle score is within ${tol} of the threshold may fall either side)` }];
+}
+
+/** The exact top-k of `q`, or the index top-k when the adapter has no exact path at all (CAPABILITY_MISSING: Chroma answers only through its HNSW). */
+export async function upgradeRecall(col: MemoryCollection, q: GoldenQuery): Promise<{ hits: RecallHit[]; scan: 'exact' | 'index' }> {
+  try {
+    return { hits: await col.recall(toRecallQuery(q, 'exact')), scan: 'exact' };
+  } catch (e) {
+    if (hasCode(e, 'CAPABILITY_MISSING')) return { hits: await col.recall(toRecallQuery(q, 'index')), scan: 'index' };
+    throw e;
+  }
 }

@@ -1,12 +1,11 @@
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
-import { toRecallQuery } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { requireFaults, type FaultControl, type FaultTarget } from '../durability';
 import { MemoryMatrixError } from '../errors';
 import type { MemoryStore } from '../adapter';
 import type { RecallHit } from '../types';
-import { type BaselineAnswers, compareUpgraded } from './c16-compare';
+import { type BaselineAnswers, compareUpgraded, upgradeRecall } from './c16-compare';
 import { compareHistorySessions, writeHistorySessions, type HistoryBaseline } from './c16-history';
 import { checkMessages, checkPrefix } from './c17-history-roundtrip';
 import { type CheckDefinition, failure, needs } from './check';
@@ -89,7 +88,7 @@ async function writeOnOlder(cell: LiveCell, old: FaultTarget, figures: Record<st
     for (let i = 0; i < all.length; i += LOAD_CHUNK) await col.upsert(all.slice(i, i + LOAD_CHUNK));
     await col.buildIndex();
     const hits = new Map<string, RecallHit[]>();
-    for (const q of cell.dataset.queries) hits.set(q.id, await col.recall(toRecallQuery(q, 'exact')));
+    for (const q of cell.dataset.queries) hits.set(q.id, (await upgradeRecall(col, q)).hits);
     const baseline = { count: await col.count(), hits };
     figures.olderServer = (await store.serverInfo()).server.split(' on ')[0] ?? null;
     figures.written = all.length;
