@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkFingerprint, datasetSha256, loadGoldenDataset, readGoldenManifest, writeGoldenDataset, type GoldenDatasetInput } from '../src/golden';
@@ -69,6 +69,13 @@ describe('writeGoldenDataset', () => {
     expect(d.memories).toHaveLength(4);
     expect(d.manifest.counts.namespaces).toBe(2);
     expect(readdirSync(tmp)).toEqual(['copy']);
+  });
+  test('overwrite never replaces a plain file or a folder without manifest.json', () => {
+    const file = path.join(tmp, 'notes.txt');
+    writeFileSync(file, 'keep me');
+    expect(thrown(() => writeGoldenDataset(file, inputFrom(TINY), { overwrite: true })).message).toMatch(/not a golden dataset folder/);
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    rmSync(file);
   });
   test('wrong dimension → DIMENSION_MISMATCH, nothing written', () => {
     const input = inputFrom(TINY);

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog } from '@memory-matrix/backends';
-import { MemoryMatrixError, writeGoldenDataset, type GoldenQuery, type MemoryRecord, type Metric } from '@memory-matrix/spec';
+import { MemoryMatrixError, writeGoldenDataset, type GoldenDatasetInput, type GoldenQuery, type MemoryRecord, type Metric } from '@memory-matrix/spec';
 import { loadExpectation } from '../golden';
 import { TOOL_VERSION } from '../version';
 import { describeMapping, type ColumnMapping } from './columns';
@@ -16,6 +16,7 @@ import { newStats, toMemory } from './records';
 import { newTally, redactionTable } from './redact';
 import { sampleKey, StratifiedReservoir } from './select';
 import { PgSource, type Stratify } from './source';
+import { checkSampleOut, writeStaged } from './output';
 import { buildProvenance, safeUrl, type SampleProvenance } from './provenance';
 
 /** Options of one sampling run (the CLI's flags, parsed). */
@@ -54,6 +55,9 @@ export interface SampleResult {
  */
 export async function runSample(o: SampleOptions): Promise<SampleResult> {
   const label = safeUrl(o.url);
+  const outDir = checkSampleOut(o.out, o.overwrite);
+  // The catalog's widest tie epsilon records the expectation; read it before the store.
+  const tieEpsilon = Math.max(...[...loadCatalog().targets.values()].map((t) => t.tolerances.tieEpsilon));
   const source = await PgSource.open(o.url, label, o.table, o.columns);
   const want = o.n + o.queries;
   const reservoir = new StratifiedReservoir(o.seed, want);
@@ -98,34 +102,27 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   const unit = [...norms, ...queries.map((q) => Math.hypot(...q.vector))].every((x) => Math.abs(x - 1) <= 1e-3);
   const table = o.redact ? redactionTable(tally) : null;
   const provenance = buildProvenance({ o, label, info: source.info, mapping: describeMapping(o.columns), strata, memories: memories.length, queries: queries.length, dim, table, tally, stats, nameList: NAME_LIST_SOURCE, toolVersion: TOOL_VERSION });
-  const ds = writeGoldenDataset(
-    o.out,
-    {
-      manifest: {
-        format: 1,
-        name: o.name,
-        version: `sample-${o.seed}`,
-        dim,
-        metric: o.metric,
-        normalization: unit ? 'unit' : 'none',
-        embeddingModel: { id: o.embeddingModel, description: `Embeddings copied unchanged from ${o.table}.${o.columns.embedding} (${source.info.columnTypes[o.columns.embedding]}), parsed exactly from the PostgreSQL text form to float32.`, source: `${label} ${o.table}.${o.columns.embedding}` },
-        provenance: {
-          text: [{ source: `${label} table ${o.table}`, licence: o.licence, note: provenanceNote(provenance) }],
-          vectors: { source: `${label} table ${o.table} column ${o.columns.embedding}`, licence: o.licence, note: 'stored embeddings, not recomputed; computed by the source from the unredacted text' },
-          builder: `memory-matrix sample ${TOOL_VERSION} (packages/runner/src/sample)`,
-          seed: o.seed,
-        },
-      },
-      memories: memories as MemoryRecord[],
-      queries,
+  const manifest: GoldenDatasetInput['manifest'] = {
+    format: 1,
+    name: o.name,
+    version: `sample-${o.seed}`,
+    dim,
+    metric: o.metric,
+    normalization: unit ? 'unit' : 'none',
+    embeddingModel: { id: o.embeddingModel, description: `Embeddings copied unchanged from ${o.table}.${o.columns.embedding} (${source.info.columnTypes[o.columns.embedding]}), parsed exactly from the PostgreSQL text form to float32.`, source: `${label} ${o.table}.${o.columns.embedding}` },
+    provenance: {
+      text: [{ source: `${label} table ${o.table}`, licence: o.licence, note: provenanceNote(provenance) }],
+      vectors: { source: `${label} table ${o.table} column ${o.columns.embedding}`, licence: o.licence, note: 'stored embeddings, not recomputed; computed by the source from the unredacted text' },
+      builder: `memory-matrix sample ${TOOL_VERSION} (packages/runner/src/sample)`,
+      seed: o.seed,
     },
-    { overwrite: o.overwrite },
-  );
-  const catalog = loadCatalog();
-  const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
-  loadExpectation(ds, { update: true, tieEpsilon });
-  writeFileSync(path.join(ds.dir, 'sample-provenance.json'), JSON.stringify({ ...provenance, datasetSha256: ds.datasetSha256 }, null, 2) + '\n');
-  return { dir: ds.dir, provenance };
+  };
+  await writeStaged(outDir, (staging) => {
+    const ds = writeGoldenDataset(staging, { manifest, memories: memories as MemoryRecord[], queries });
+    loadExpectation(ds, { update: true, tieEpsilon });
+    writeFileSync(path.join(ds.dir, 'sample-provenance.json'), JSON.stringify({ ...provenance, datasetSha256: ds.datasetSha256 }, null, 2) + '\n');
+  });
+  return { dir: outDir, provenance };
 }
 
 function provenanceNote(p: SampleProvenance): string {

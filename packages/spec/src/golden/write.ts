@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '../errors';
 import type { MemoryRecord } from '../types';
@@ -21,8 +21,9 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /**
  * Write a golden dataset folder atomically: every file goes into a temporary sibling folder,
  * which is validated with `loadGoldenDataset` and then renamed to `dir`. Nothing is left
- * half-written. `opts.overwrite` (default false) replaces an existing `dir` whole (including any
- * expected/, since expectations belong to the old fingerprint).
+ * half-written. `opts.overwrite` (default false) replaces an existing dataset folder `dir` whole
+ * (including any expected/, since expectations belong to the old fingerprint); anything else at
+ * `dir` (a file, a folder without manifest.json) is never replaced.
  * Every `embedding` / `vector` must be a length-`dim` array (Float32Array normally).
  * Throws INVALID_INPUT (dir exists without overwrite, counts given and wrong), DIMENSION_MISMATCH,
  * or the loader's GOLDEN_INVALID naming the record in the temporary folder.
@@ -31,6 +32,9 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 export function writeGoldenDataset(dir: string, input: GoldenDatasetInput, opts: { overwrite?: boolean } = {}): GoldenDataset {
   const root = path.resolve(dir);
   if (existsSync(root) && !opts.overwrite) throw new MemoryMatrixError('INVALID_INPUT', `writeGoldenDataset: ${root} exists; pass { overwrite: true } to replace it`);
+  if (existsSync(root) && !(statSync(root).isDirectory() && existsSync(path.join(root, 'manifest.json')))) {
+    throw new MemoryMatrixError('INVALID_INPUT', `writeGoldenDataset: ${root} is not a golden dataset folder (no manifest.json); refusing to replace it`);
+  }
   const { manifest, memories, queries } = input;
   const dim = manifest.dim;
   memories.forEach((m) => checkDim(m.embedding, dim, `memory "${m.id}" embedding`));
