@@ -167,9 +167,17 @@ describe('inputs', () => {
   const SHA = 'a'.repeat(64);
 
   test('compareBaselines: a path recorded on one side only is listed as not compared', () => {
-    const r = compareBaselines(baseline('pgvector@x', SHA, true), baseline('chroma@y', SHA, false), T);
+    const exactScan = (t: string) => (t.startsWith('chroma') ? false : t.startsWith('redis') ? true : undefined);
+    const r = compareBaselines(baseline('pgvector@x', SHA, true), baseline('chroma@y', SHA, false), T, exactScan);
     expect(r.cells.map((c) => [c.scan, c.verdict])).toEqual([['index', 'PASS']]);
     expect(r.notCompared).toEqual([{ scan: 'exact', reason: 'candidate chroma@y has no exact scan (capability exactScan: false)' }]);
+    // both sides lack it, for different reasons: one clause per side, each naming it
+    const both = compareBaselines(baseline('redis@8.0', SHA, false), baseline('chroma@1.4', SHA, false), T, exactScan);
+    expect(both.notCompared).toEqual([
+      { scan: 'exact', reason: 'the baseline file of redis@8.0 has no exact-path results although redis@8.0 has capability exactScan: true; record it again; candidate chroma@1.4 has no exact scan (capability exactScan: false)' },
+    ]);
+    // a target the catalog does not know: no capability claimed
+    expect(compareBaselines(baseline('pgvector@url', SHA, false), baseline('pgvector@x', SHA, true), T).notCompared[0]!.reason).toBe('the baseline file of pgvector@url has no exact-path results');
   });
 
   test('compareBaselines: another dataset sha256 is INVALID_INPUT naming both sides', () => {

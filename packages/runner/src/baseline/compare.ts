@@ -21,10 +21,12 @@ const hitsOf = (q: BaselineRun['queries'][number]): RecallHit[] => q.ids.map((id
  * Diff two baselines of one dataset, one cell per scan path both recorded (index, then exact);
  * a path recorded on one side only goes to `notCompared` with the reason. Per query `diffQuery`,
  * per cell `judgeCell` under `thresholds`, with the larger tieEpsilon and scoreTolerance of the two
- * targets (a score delta within it is float noise, not a change). Throws INVALID_INPUT when the
+ * targets (a score delta within it is float noise, not a change). `exactScanOf`: the catalog's
+ * `capabilities.exactScan` of a target (undefined when not in the catalog), used to say why a path
+ * is missing (`lacks`). Throws INVALID_INPUT when the
  * datasets differ or a query is recorded on one side only (naming it).
  */
-export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThresholds): Pick<DiffReport, 'cells' | 'notCompared'> {
+export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThresholds, exactScanOf: (target: string) => boolean | undefined = () => undefined): Pick<DiffReport, 'cells' | 'notCompared'> {
   checkSameDataset({ label: `baseline ${a.target}`, ...a.dataset }, { label: `candidate ${b.target}`, ...b.dataset });
   const tieEpsilon = Math.max(a.provenance.tolerances.tieEpsilon ?? 0, b.provenance.tolerances.tieEpsilon ?? 0);
   const scoreTolerance = Math.max(a.provenance.tolerances.scoreTolerance ?? 0, b.provenance.tolerances.scoreTolerance ?? 0);
@@ -34,8 +36,8 @@ export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThres
     const ra = a.runs[scan];
     const rb = b.runs[scan];
     if (!ra || !rb) {
-      const who = [!ra ? `baseline ${a.target}` : null, !rb ? `candidate ${b.target}` : null].filter(Boolean).join(' and ');
-      notCompared.push({ scan, reason: `${who} has no ${scan} scan (capability exactScan: false)` });
+      const why = [!ra ? lacks('baseline', a.target, scan, exactScanOf(a.target)) : null, !rb ? lacks('candidate', b.target, scan, exactScanOf(b.target)) : null];
+      notCompared.push({ scan, reason: why.filter(Boolean).join('; ') });
       continue;
     }
     const byId = new Map(rb.queries.map((q) => [q.query, q]));
@@ -68,6 +70,18 @@ export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThres
     });
   }
   return { cells, notCompared };
+}
+
+/**
+ * Why `side`'s baseline of `target` has no `scan` run, one clause naming the side:
+ * `candidate chroma@1.4 has no exact scan (capability exactScan: false)` when the target cannot
+ * force one, else `the baseline file of redis@8.0 has no exact-path results (…)` — a target with
+ * the capability (or one the catalog does not know) records that path, so the file lost it.
+ */
+export function lacks(side: 'baseline' | 'candidate', target: string, scan: ScanMode, exactScan: boolean | undefined): string {
+  if (scan === 'exact' && exactScan === false) return `${side} ${target} has no exact scan (capability exactScan: false)`;
+  const cap = scan === 'exact' && exactScan === true ? ` although ${target} has capability exactScan: true; record it again` : '';
+  return `the ${side} file of ${target} has no ${scan}-path results${cap}`;
 }
 
 /** The run's verdict: FAIL if any cell failed, else DRIFT if any drifted, else PASS (null without cells). */

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerStatus, redactUrl, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
@@ -6,9 +6,10 @@ import { reportJson } from '../report/write';
 import { runIdOf } from '../run';
 import { TOOL_VERSION } from '../version';
 import { checkSameDataset, compareBaselines, overallVerdict } from './compare';
-import { readBaseline, writeBaseline } from './file';
+import { readBaseline, tmpFileOf, writeBaseline } from './file';
+import { signalExitCode, watchInterrupt } from './interrupt';
 import type { Baseline, DiffReport, DiffSide } from './model';
-import { applyIndexOverride, recordBaseline } from './record';
+import { applyIndexOverride, cannotRecord, recordBaseline } from './record';
 import { renderDiffConsole, renderDiffMarkdown } from './render';
 import { baselineCatalog, classifyInput, loadGoldenInputs, prepareProviders, profileThresholds, type GoldenInputs } from './setup';
 
@@ -33,9 +34,14 @@ type Pending = { kind: 'file'; file: string; baseline: Baseline } | { kind: 'tar
  * `memory-matrix diff`: baseline vs candidate per scan path (compare.ts). Each side is a baseline
  * file or a target recorded live (record.ts, the same code as `record`; the recording is kept as
  * `<report-dir>/baseline.json` / `candidate.json`). Everything that can be checked before a backend
- * starts is (report dir, profile thresholds, inputs, --index, dataset of file sides). Writes
- * diff.json and diff.md into `reportDir` in every case the dir is usable, prints the console table,
- * returns the exit status: 0 PASS or DRIFT, 1 FAIL, 2 the diff could not run.
+ * starts is (report dir, profile thresholds, inputs, a live side's `vectors` capability, --index,
+ * dataset of file sides). First the previous run's diff.json, diff.md, baseline.json and
+ * candidate.json are removed from `reportDir` (only those, and not a file given as an input), so no
+ * stale verdict is left next to this run's files. Writes diff.json and diff.md into `reportDir` in
+ * every case the dir is usable, prints the console table, returns the exit status: 0 PASS or
+ * DRIFT, 1 FAIL, 2 the diff could not run. On SIGINT / SIGTERM (interrupt.ts) the started backends
+ * are stopped, diff.json gets `error.code` INTERRUPTED, diff.md says so, INTERRUPTED is printed and
+ * the process exits 130 / 143 (the returned promise then never settles).
  */
 export async function diffCommand(o: DiffOptions, log: (line: string) => void): Promise<DiffReport> {
   const report: DiffReport = {
@@ -55,15 +61,27 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     exitCode: 2,
   };
   let dirOk = false;
+  const watch = watchInterrupt(log, (sig) => {
+    report.verdict = null;
+    report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig} before the diff was complete; no verdict` };
+    report.exitCode = signalExitCode(sig);
+    if (dirOk) writeDiff(report, o.reportDir);
+    log(renderDiffConsole(report));
+    if (dirOk) log(`diff: ${path.relative(process.cwd(), o.reportDir) || '.'}/{diff.json,diff.md}`);
+  });
   try {
     ensureDir(o.reportDir);
     dirOk = true;
+    clearPrevious(o.reportDir, [o.baseline, o.candidate].map((s) => path.resolve(s)));
+    for (const f of OWN_FILES) watch.pending(tmpFileOf(path.join(o.reportDir, f)));
     const catalog = baselineCatalog();
     const thresholds = profileThresholds(catalog, o.profile);
     report.thresholds = { ...thresholds };
     const sides: Pending[] = [o.baseline, o.candidate].map((spec, i) => {
       const c = classifyInput(catalog, spec);
       if (c.kind === 'file') return { kind: 'file', file: c.file, baseline: readBaseline(c.file) };
+      const refused = cannotRecord(c.target);
+      if (refused) throw new MemoryMatrixError('CAPABILITY_MISSING', `--${i === 0 ? 'baseline' : 'candidate'} ${spec}: ${refused}`);
       const { index, override } = i === 1 ? applyIndexOverride(c.target.name, c.target.index, o.index) : { index: c.target.index, override: null };
       return { kind: 'target', target: { ...c.target, index }, catalogIndex: c.target.index, override };
     });
@@ -78,7 +96,8 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
       await prepareProviders(live.map((s) => s.target), docker, log);
       for (const [i, s] of sides.entries()) {
         if (s.kind !== 'target') continue;
-        const b = await recordBaseline(s.target, { ...golden, runId: runIdOf(new Date()), imageSource: o.imageSource, docker, argv: report.argv, override: s.override, catalogIndex: s.catalogIndex, log });
+        const b = await recordBaseline(s.target, { ...golden, runId: runIdOf(new Date()), imageSource: o.imageSource, docker, argv: report.argv, override: s.override, catalogIndex: s.catalogIndex, log, watch });
+        if (watch.signal) break;
         const file = path.join(o.reportDir, i === 0 ? 'baseline.json' : 'candidate.json');
         writeBaseline(b, file);
         sides[i] = { kind: 'file', file, baseline: b };
@@ -89,14 +108,17 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     report.baseline ??= side(a, 'file', (sides[0] as { file: string }).file);
     report.candidate ??= side(b, 'file', (sides[1] as { file: string }).file);
     report.dataset = a.dataset;
-    Object.assign(report, compareBaselines(a, b, thresholds));
+    Object.assign(report, compareBaselines(a, b, thresholds, (t) => catalog.targets.get(t)?.capabilities.exactScan));
     report.verdict = overallVerdict(report.cells);
     report.exitCode = report.verdict === 'FAIL' ? 1 : 0;
   } catch (e) {
     const err = e as { code?: string; message?: string };
     report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
     report.exitCode = 2;
+  } finally {
+    if (!watch.signal) watch.dispose();
   }
+  if (watch.signal) return new Promise<DiffReport>(() => undefined); // the signal handler writes the report and exits
   if (dirOk) writeDiff(report, o.reportDir);
   log(renderDiffConsole(report));
   if (dirOk) log(`diff: ${path.relative(process.cwd(), o.reportDir) || '.'}/{diff.json,diff.md}`);
@@ -113,6 +135,26 @@ function ensureDir(dir: string): void {
     if (!statSync(dir).isDirectory()) throw new Error('not a directory');
   } catch (e) {
     throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write the diff there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+  }
+}
+
+/** What a diff writes into its report dir (removed at the start of the next one). */
+const OWN_FILES = ['diff.json', 'diff.md', 'baseline.json', 'candidate.json'] as const;
+
+/**
+ * Remove the previous run's diff.json, diff.md, baseline.json and candidate.json from `dir` (only
+ * those names, and none of `keep`: absolute paths of this run's inputs, e.g. `--baseline
+ * <dir>/baseline.json` re-used from the last run). USAGE naming the file when one cannot be removed.
+ */
+function clearPrevious(dir: string, keep: string[]): void {
+  for (const name of OWN_FILES) {
+    const f = path.join(dir, name);
+    if (keep.includes(f)) continue;
+    try {
+      rmSync(f, { force: true });
+    } catch (e) {
+      throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot remove the previous run's ${name} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+    }
   }
 }
 

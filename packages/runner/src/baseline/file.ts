@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MemoryMatrixError } from '@memory-matrix/spec';
@@ -16,12 +16,42 @@ export function defaultBaselineFile(target: string, cwd = process.cwd()): string
   return path.resolve(cwd, BASELINE_DIR, `${target.replace(/[^A-Za-z0-9@._-]/g, '_')}.json`);
 }
 
+/** The temporary file `writeBaseline` writes before the rename: `<file>.tmp-<pid>` (removed on Ctrl-C, interrupt.ts). */
+export const tmpFileOf = (file: string): string => `${file}.tmp-${process.pid}`;
+
+/**
+ * `record --out <file>`, checked before anything starts: a missing file (its folder is created
+ * when written) or an existing memory-matrix baseline (its JSON `format` is
+ * `memory-matrix-baseline`; replaced atomically) is fine. USAGE naming the file when it is a
+ * directory, or an existing file that is not a baseline (not JSON, or another `format`):
+ * `refusing to overwrite <file> (not a baseline: …)`.
+ */
+export function checkOutFile(file: string): void {
+  let st;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new MemoryMatrixError('USAGE', `--out ${file}: cannot check it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+  }
+  if (st.isDirectory()) throw new MemoryMatrixError('USAGE', `--out ${file} is a directory; give a file name, e.g. --out ${path.join(file, 'baseline.json')}`);
+  let format: unknown;
+  try {
+    format = (JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown } | null)?.format;
+  } catch (e) {
+    throw new MemoryMatrixError('USAGE', `--out: refusing to overwrite ${file} (not a baseline: not JSON)`, { cause: e });
+  }
+  if (format !== 'memory-matrix-baseline') {
+    throw new MemoryMatrixError('USAGE', `--out: refusing to overwrite ${file} (not a baseline: its format is ${format === undefined ? 'missing' : JSON.stringify(format)}, not "memory-matrix-baseline")`);
+  }
+}
+
 /**
  * Write a baseline atomically: to `<file>.tmp-<pid>` in the same folder (created if missing), then
  * renamed over `file`, so a reader never sees half a baseline. Errors propagate as USAGE naming the file.
  */
 export function writeBaseline(baseline: Baseline, file: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
+  const tmp = tmpFileOf(file);
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(tmp, reportJson(baseline));

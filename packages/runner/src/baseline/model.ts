@@ -102,6 +102,6 @@ export interface DiffReport {
   notCompared: Array<{ scan: string; reason: string }>;
   verdict: 'PASS' | 'DRIFT' | 'FAIL' | null;
   error?: { code: string; message: string };
-  /** 0 PASS or DRIFT, 1 FAIL, 2 could not run. */
-  exitCode: 0 | 1 | 2;
+  /** 0 PASS or DRIFT, 1 FAIL, 2 could not run, 130 / 143 interrupted by SIGINT / SIGTERM (`error.code` INTERRUPTED). */
+  exitCode: 0 | 1 | 2 | 130 | 143;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { LiveCell, MemoryMatrixError, tieGroups, type Expectation, type GoldenDataset, type IndexConfig, type ScanMode } from '@memory-matrix/spec';
 import { startTarget, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
 import { TOOL_VERSION, REPO_ROOT } from '../version';
+import type { InterruptWatch } from './interrupt';
 import type { Baseline, BaselineRun } from './model';
 
 /**
@@ -41,6 +42,17 @@ export interface RecordContext {
   override?: Record<string, number> | null;
   catalogIndex?: IndexConfig;
   log?: (line: string) => void;
+  /** Ctrl-C handling of the command (interrupt.ts): the started backend is tracked there until it is stopped. */
+  watch?: InterruptWatch;
+}
+
+/**
+ * The capability a target needs to be recorded: `vectors` (top-k recall). Returns the sentence
+ * naming the target and the capability when it lacks it (the caller refuses or skips it before
+ * anything starts), else null.
+ */
+export function cannotRecord(target: { name: string; capabilities: { vectors: boolean } }): string | null {
+  return target.capabilities.vectors ? null : `${target.name} has no capability vectors (it stores no embeddings and answers no top-k recall, so there is nothing to record or diff)`;
 }
 
 /**
@@ -56,6 +68,7 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
   const s0 = performance.now();
   log(`${target.name}: starting (${target.provider})…`);
   const backend = await startTarget(target, { runId: ctx.runId, imageSource: ctx.imageSource, log });
+  ctx.watch?.track(backend);
   const startMs = performance.now() - s0;
   const cell = new LiveCell({
     target: target.name,
@@ -116,6 +129,7 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
   } finally {
     await cell.dispose().catch((e: unknown) => log(`${target.name}: cleanup: ${(e as Error).message}`));
     await backend.stop();
+    ctx.watch?.release(backend);
   }
 }
 

@@ -17,6 +17,7 @@ function rows(r: DiffReport): string[][] {
   return r.cells.map((c) => [
     c.scan,
     c.verdict,
+    recallText(c),
     `${indexText(c.baselineIndex)} → ${indexText(c.candidateIndex)}`,
     fmt(c.figures.meanOverlap!),
     fmt(c.figures.minOverlap!),
@@ -24,10 +25,35 @@ function rows(r: DiffReport): string[][] {
     String(c.figures.failedQueries),
     String(c.figures.maxRankShift),
     exp(c.figures.maxAbsScoreDelta),
-    `${fmt(c.figures.baselineOracleRecallMean!)} → ${fmt(c.figures.candidateOracleRecallMean!)}`,
   ]);
 }
-const HEAD = ['scan', 'verdict', 'index (baseline → candidate)', 'mean overlap', 'min overlap', 'changed queries', 'failed queries', 'max rank shift', 'max |Δscore|', 'recall@k vs oracle'];
+const HEAD = ['scan', 'verdict', 'recall@k vs oracle (baseline → candidate)', 'index (baseline → candidate)', 'mean overlap', 'min overlap', 'changed queries', 'failed queries', 'max rank shift', 'max |Δscore|'];
+
+/** Mean recall@k of each side against the oracle (recorded in the baselines) and the change, e.g. `0.9520 → 0.9880 (+0.0360)`. */
+function recallText(c: DiffReport['cells'][number]): string {
+  const a = c.figures.baselineOracleRecallMean!;
+  const b = c.figures.candidateOracleRecallMean!;
+  const d = b - a;
+  return `${fmt(a)} → ${fmt(b)}${Math.abs(d) < 5e-5 ? ' (=)' : ` (${d > 0 ? '+' : '−'}${Math.abs(d).toFixed(4)})`}`;
+}
+
+/**
+ * What a changed cell's recall against the oracle says about the change, one sentence, or null when
+ * the cell is PASS or the recall did not move: the verdict judges change from the baseline, not
+ * quality, so a FAIL whose candidate recalls the oracle better (e.g. an int8 → float32 quantization
+ * change) is an improvement, and one that recalls worse a regression.
+ */
+function recallNote(c: DiffReport['cells'][number]): string | null {
+  const a = c.figures.baselineOracleRecallMean!;
+  const b = c.figures.candidateOracleRecallMean!;
+  if (c.verdict === 'PASS' || Math.abs(b - a) < 5e-5) return null;
+  return b > a
+    ? `${c.scan} ${c.verdict} is an improvement in recall: the candidate's recall@k vs oracle ${fmt(b)} > the baseline's ${fmt(a)} (the verdict judges change from the baseline, not quality)`
+    : `${c.scan} ${c.verdict} lowers recall: the candidate's recall@k vs oracle ${fmt(b)} < the baseline's ${fmt(a)}`;
+}
+
+/** The verdict line's recall summary per cell, e.g. ` (recall@k vs oracle: index 0.9520 → 0.9880 (+0.0360), exact 1 → 1 (=))`. */
+const verdictRecall = (r: DiffReport): string => (r.cells.length ? ` (recall@k vs oracle: ${r.cells.map((c) => `${c.scan} ${recallText(c)}`).join(', ')})` : '');
 
 /** Console summary of a diff: sides, one row per cell with its verdict, reasons, the worst queries. */
 export function renderDiffConsole(r: DiffReport, color = process.stdout.isTTY): string {
@@ -44,6 +70,8 @@ export function renderDiffConsole(r: DiffReport, color = process.stdout.isTTY): 
   for (const cell of r.cells) {
     for (const why of cell.reasons) out.push(c.red(`${cell.scan} ${cell.verdict}: ${why}`));
     for (const n of cell.notes) out.push(c.yellow(`${cell.scan} note: ${n}`));
+    const rn = recallNote(cell);
+    if (rn) out.push(rn);
     const shown = cell.worst.slice(0, 5);
     if (shown.length) out.push(`${cell.scan}: worst queries`);
     for (const q of shown) {
@@ -52,7 +80,8 @@ export function renderDiffConsole(r: DiffReport, color = process.stdout.isTTY): 
     }
   }
   if (r.error) out.push(c.red(`error ${r.error.code}: ${r.error.message}`));
-  out.push(r.verdict ? `verdict: ${r.verdict}` : 'verdict: none (the diff could not run)');
+  if (r.error?.code === 'INTERRUPTED') out.push(c.red(`INTERRUPTED: verdict none, exit ${r.exitCode}`));
+  else out.push(r.verdict ? `verdict: ${r.verdict}${verdictRecall(r)}` : 'verdict: none (the diff could not run)');
   return out.join('\n');
 }
 
@@ -61,7 +90,10 @@ const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 /** diff.md: GitHub-flavoured markdown for `$GITHUB_STEP_SUMMARY` or a PR comment. */
 export function renderDiffMarkdown(r: DiffReport): string {
   const icon = r.verdict === 'PASS' ? '✅' : r.verdict === 'DRIFT' ? '🟡' : r.verdict === 'FAIL' ? '❌' : '⚠️';
-  const lines = [`# memory-matrix diff — ${icon} ${r.verdict ?? 'could not run'}`, ''];
+  const interrupted = r.error?.code === 'INTERRUPTED';
+  const lines = [`# memory-matrix diff — ${icon} ${r.verdict ?? (interrupted ? 'INTERRUPTED' : 'could not run')}`, ''];
+  if (interrupted) lines.push(`**INTERRUPTED** — the diff was stopped before it finished (exit ${r.exitCode}); there is no verdict.`, '');
+  if (r.verdict) lines.push(`**${r.verdict}**${esc(verdictRecall(r))}`, '');
   if (r.baseline && r.candidate) lines.push(`- **baseline** ${esc(sideText(r.baseline))}`, `- **candidate** ${esc(sideText(r.candidate))}`);
   if (r.dataset) lines.push(`- dataset **${r.dataset.name}** v${r.dataset.version} (${r.dataset.queries} queries, sha256 \`${r.dataset.sha256.slice(0, 12)}\`)`);
   if (r.thresholds) lines.push(`- profile \`${r.profile}\`: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v}`).join(', ')}`);
@@ -76,6 +108,8 @@ export function renderDiffMarkdown(r: DiffReport): string {
   for (const cell of r.cells) {
     for (const why of cell.reasons) lines.push(`- **${cell.scan} ${cell.verdict}**: ${esc(why)}`);
     for (const n of cell.notes) lines.push(`- ${cell.scan} note: ${esc(n)}`);
+    const rn = recallNote(cell);
+    if (rn) lines.push(`- ${esc(rn)}`);
     if (!cell.worst.length) continue;
     lines.push('', `<details><summary>${cell.scan}: ${cell.worst.length} worst quer${cell.worst.length === 1 ? 'y' : 'ies'}</summary>`, '');
     lines.push('| query | k | overlap | missing | new | max rank shift | max \\|Δscore\\| | thresholds crossed |', '|---|---|---|---|---|---|---|---|');
