@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Pool, type PoolConfig } from 'pg';
+import { Client, Pool, type PoolConfig } from 'pg';
 import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
 import { createPgvectorStore, fromPgPool } from '@memory-matrix/adapter-pgvector';
 import type { ResolvedTarget } from './catalog';
@@ -41,8 +41,9 @@ export function urlTargetName(backend: string, url: string): string {
  */
 export async function startUrlTarget(target: ResolvedTarget & { url: string }): Promise<StartedBackend> {
   const t0 = performance.now();
-  const config: PoolConfig = { connectionString: target.url, max: 4, connectionTimeoutMillis: 10_000 };
   const prefix = `mm_${randomBytes(3).toString('hex')}_`;
+  // The sessions of this run are named after its table prefix, so `stop` can end them.
+  const config: PoolConfig = { connectionString: target.url, max: 4, connectionTimeoutMillis: 10_000, application_name: `memory-matrix ${prefix}` };
   const probe = new Pool({ ...config, max: 1 });
   let row: { version: string; ext: string | null; can_create: boolean; schema: string; usr: string };
   try {
@@ -65,12 +66,15 @@ export async function startUrlTarget(target: ResolvedTarget & { url: string }): 
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: user ${row.usr} may not CREATE tables in schema ${row.schema}; the run needs that to create its own ${prefix}* tables (nothing was written)`);
   }
   const stores = new Set<MemoryStore>();
+  let stopped = false;
   return {
     target: target.name,
     provider: 'url',
     startMs: performance.now() - t0,
     info: { serverVersion: row.version, components: { postgres: /PostgreSQL (\S+)/.exec(row.version)?.[1] ?? '?', pgvector: row.ext } },
     async connect() {
+      // After stop (Ctrl-C) checks still winding down must not create tables again.
+      if (stopped) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: the run is stopping; no new connection`);
       const store = await createPgvectorStore(fromPgPool(new Pool(config)), { tablePrefix: prefix, createExtension: false });
       stores.add(store);
       const close = store.close.bind(store);
@@ -80,8 +84,36 @@ export async function startUrlTarget(target: ResolvedTarget & { url: string }): 
       };
       return store;
     },
+    /**
+     * Drop every table of this run's prefix (a cell drops its own on success and failure; after
+     * Ctrl-C, or a cell that could not, they would stay in the user's database), after ending this
+     * run's own sessions so no lock of an interrupted statement holds the drop. Then close.
+     */
     async stop() {
+      stopped = true;
+      const leftover = await dropRunTables(config, prefix).catch((e: Error) => `could not drop its ${prefix}* tables: ${e.message}`);
       await Promise.allSettled([...stores].map((s) => s.close()));
+      if (typeof leftover === 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${target.name}: ${leftover}`);
     },
   };
+}
+
+/**
+ * End this run's other sessions (application_name `memory-matrix <prefix>`; a role may end its
+ * own sessions) and drop every table named `<prefix>*` in the current schema. Returns the
+ * number of tables dropped. Throws what pg throws (the caller names the target).
+ */
+async function dropRunTables(config: PoolConfig, prefix: string): Promise<number> {
+  const client = new Client({ ...config, application_name: `memory-matrix ${prefix} cleanup` });
+  await client.connect();
+  try {
+    await client.query(`SET lock_timeout = '10s'`);
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [`memory-matrix ${prefix}`]);
+    const like = `${prefix.replace(/_/g, '\\_')}%`;
+    const { rows } = await client.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1`, [like]);
+    for (const { t } of rows) await client.query(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}" CASCADE`);
+    return rows.length;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

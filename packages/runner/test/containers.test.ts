@@ -86,6 +86,33 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
       }
     }, 180_000);
 
+    test('Ctrl-C during loading into the user\'s server: exit 130, no mm_ table left there', async () => {
+      const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-url-sigint-'));
+      const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+      delete env.JEST_WORKER_ID;
+      const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--backend', `pgvector@url=${url}`, '--report-dir', reportDir], { cwd: REPO, env });
+      let err = '';
+      const loading = new Promise<void>((resolve) => {
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          if (err.includes('loading memories')) resolve();
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : null))));
+      await Promise.race([loading, exited]);
+      child.kill('SIGINT');
+      const code = await exited;
+      if (code !== 130) throw new Error(`exit ${code}; stderr:\n${err.slice(-2000)}`);
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      try {
+        expect((await c.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'mm\\_%'`)).rows).toEqual([]);
+        expect((await c.query('SELECT note FROM user_notes')).rows).toEqual([{ note: 'keep me' }]);
+      } finally {
+        await c.end();
+      }
+    }, 180_000);
+
     test('a user without CREATE, and a database without the extension: exit 2, nothing written', async () => {
       const u = new URL(url);
       const reader = cli(['--backend', `pgvector@url=postgres://reader@${u.host}/postgres`]);
