@@ -1,7 +1,7 @@
 import type { Failure } from '../comparator';
 import { hasCode } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
-import { describeDifference, sampleRecords } from './sampling';
+import { describeDifference, requireMemories, sampleRecords } from './sampling';
 
 /**
  * C11 dimension-guard: a write whose batch holds one vector of the wrong dimension fails with
@@ -9,19 +9,26 @@ import { describeDifference, sampleRecords } from './sampling';
  * land) and the memories already stored are intact. A recall with a wrong-dimension query vector
  * fails with the same code rather than returning an empty list.
  */
+/** Memories C11 needs: 3 in the stored base half, 3 in the poisoned batch. */
+export const C11_MIN_MEMORIES = 6;
+
 export const c11DimensionGuard: CheckDefinition = {
   id: 'C11',
   name: 'dimension-guard',
   requires: needs('vectors'),
   async run(cell) {
     const dim = cell.dataset.manifest.dim;
-    // Two disjoint halves of the dataset (any size ≥ 30): the base load and the batch with one bad record.
-    const half = Math.floor(cell.dataset.memories.length / 2);
+    // Two disjoint halves of the dataset: the base load (up to 20) and the batch (up to 10) with one
+    // bad record in the middle, valid records on both sides of it (so ≥ 3 in the batch: n ≥ 6).
+    const n = cell.dataset.memories.length;
+    requireMemories('C11', cell.datasetName, n, C11_MIN_MEMORIES, 'a stored base and a batch of ≥ 3 (valid, wrong-dimension, valid)');
+    const half = Math.floor(n / 2);
     const [base, batch] = [sampleRecords(cell.dataset.memories.slice(0, half), 20), sampleRecords(cell.dataset.memories.slice(half), 10)];
     const { collection } = await cell.scratch('c11');
     await collection.upsert(base);
-    const bad = { ...batch[5], embedding: new Float32Array(dim + 1).fill(0.01) };
-    const poisoned = [...batch.slice(0, 5), bad, ...batch.slice(6)];
+    const at = Math.min(5, Math.floor(batch.length / 2));
+    const bad = { ...batch[at]!, embedding: new Float32Array(dim + 1).fill(0.01) };
+    const poisoned = [...batch.slice(0, at), bad, ...batch.slice(at + 1)];
     const failures: Failure[] = [];
     const code = await errorCode(() => collection.upsert(poisoned));
     if (code !== 'DIMENSION_MISMATCH') {

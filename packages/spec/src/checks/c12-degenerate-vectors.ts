@@ -1,8 +1,9 @@
 import type { Failure } from '../comparator';
 import type { MemoryCollection } from '../adapter';
+import type { MemoryRecord } from '../types';
 import { type CheckDefinition, failure, needs } from './check';
 import { errorCode } from './c11-dimension-guard';
-import { sampleRecords } from './sampling';
+import { requireMemories, sampleRecords } from './sampling';
 
 /**
  * C12 degenerate-vectors: a zero vector under cosine (similarity undefined: 0/0) and vectors with
@@ -10,6 +11,9 @@ import { sampleRecords } from './sampling';
  * nothing of it landing, the stored memories intact — or, for queries, either rejected the same
  * way or handled identically on the exact and the index path (same ids, no NaN score).
  */
+/** Memories C12 needs: 1 stored, 3 in the rejected batches. */
+export const C12_MIN_MEMORIES = 4;
+
 export const c12DegenerateVectors: CheckDefinition = {
   id: 'C12',
   name: 'degenerate-vectors',
@@ -17,18 +21,22 @@ export const c12DegenerateVectors: CheckDefinition = {
   async run(cell) {
     const dim = cell.dataset.manifest.dim;
     const metric = cell.dataset.manifest.metric;
-    const base = sampleRecords(cell.dataset.memories, 30);
+    // Up to 30 stored memories plus 3 others (disjoint) for the rejected batches: n ≥ 4.
+    const total = cell.dataset.memories.length;
+    requireMemories('C12', cell.datasetName, total, C12_MIN_MEMORIES, '1 stored memory and a disjoint batch of 3');
+    const base = sampleRecords(cell.dataset.memories, Math.min(30, total - 3));
     const inBase = new Set(base.map((r) => r.id));
-    const extra = cell.dataset.memories.filter((r) => !inBase.has(r.id)).slice(0, 3);
+    const extra = cell.dataset.memories.filter((r) => !inBase.has(r.id)).slice(0, 3) as [MemoryRecord, MemoryRecord, MemoryRecord];
+    const slot = Math.min(7, dim - 1); // the component made NaN/±Inf: 7, or the last one when dim ≤ 7
     const { collection } = await cell.scratch('c12');
     await collection.upsert(base);
     await collection.buildIndex();
     const failures: Failure[] = [];
     const figures: Record<string, string | number | null> = {};
     const bad: Record<string, Float32Array> = {
-      nan: withComponent(extra[0].embedding, 7, Number.NaN),
-      posInf: withComponent(extra[0].embedding, 7, Number.POSITIVE_INFINITY),
-      negInf: withComponent(extra[0].embedding, 7, Number.NEGATIVE_INFINITY),
+      nan: withComponent(extra[0].embedding, slot, Number.NaN),
+      posInf: withComponent(extra[0].embedding, slot, Number.POSITIVE_INFINITY),
+      negInf: withComponent(extra[0].embedding, slot, Number.NEGATIVE_INFINITY),
     };
     if (metric === 'cosine') bad.zero = new Float32Array(dim);
     for (const [label, vec] of Object.entries(bad)) {

@@ -2,7 +2,7 @@ import type { Failure } from '../comparator';
 import { referenceScore } from '../scores';
 import { type CheckDefinition, failure, needs } from './check';
 import { errorCode } from './c11-dimension-guard';
-import { sampleRecords } from './sampling';
+import { requireMemories, sampleRecords } from './sampling';
 
 /**
  * Magnitudes the check asserts: unit golden vectors scaled by these factors keep finite scores,
@@ -19,13 +19,17 @@ export const PROBED_SCALES = [1e9, 1e15, 1e19] as const;
  * collection (one per factor) and queries with a scaled stored vector; compares scores (relative
  * to the scale for ip / l2) and ids with the float64 reference.
  */
+/** Memories C13 needs: a query memory and at least one other to order. */
+export const C13_MIN_MEMORIES = 2;
+
 export const c13NumericRange: CheckDefinition = {
   id: 'C13',
   name: 'numeric-range',
   requires: needs('vectors'),
   async run(cell) {
     const metric = cell.dataset.manifest.metric;
-    const base = sampleRecords(cell.dataset.memories, 40);
+    requireMemories('C13', cell.datasetName, cell.dataset.memories.length, C13_MIN_MEMORIES, 'an order of scaled scores');
+    const base = sampleRecords(cell.dataset.memories, 40); // min(40, n), distinct
     const failures: Failure[] = [];
     const figures: Record<string, string | number> = {};
     let largestFinite = 0;
@@ -40,7 +44,7 @@ export const c13NumericRange: CheckDefinition = {
         continue;
       }
       await collection.buildIndex();
-      const q = records[3].embedding;
+      const q = records[Math.min(3, records.length - 1)]!.embedding;
       const hits = await collection.recall({ vector: q, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
       const ref = records.map((r) => ({ id: r.id, score: referenceScore(metric, q, r.embedding) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
       const norm = metric === 'cosine' ? 1 : metric === 'ip' ? scale * scale : scale;

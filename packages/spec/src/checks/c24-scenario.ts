@@ -3,10 +3,11 @@ import { decayedScore, hyperbolicFlipMs } from '../decay';
 import { referenceScore } from '../scores';
 import { addMs, diffMs, formatInstant, parseInstant, type Instant } from '../time';
 import type { MemoryRecord, TimeDecay } from '../types';
+import { MemoryMatrixError } from '../errors';
 import { basis } from './synthetic';
 
 /**
- * C24's controlled scenario. Vectors are sums of n unit basis vectors, so against the query
+ * C24's controlled scenario (vectors: `scenarioVectors`, any dim ≥ 2). From 17 d, vectors are sums of n unit basis vectors, so against the query
  * e0 their cosine is exactly 1/√n: 1 (n = 1), 0.5 (n = 4), 0.25 (n = 16) — exact in float32, in
  * float64 and in Redis' int8 quantization (every component is 0 or the same value), so every
  * target computes the same similarities and the flip instants are exact. Instants are relative to
@@ -16,7 +17,7 @@ import { basis } from './synthetic';
  *   c24-a     1     0
  *   c24-b     0.5   200
  *   c24-c     0.25  450
- *   c24-sub-1 1*    450.250   (* against the second query e100; 0 against e0)
+ *   c24-sub-1 1*    450.250   (* against the second query e100 — e16 below 117 d, −e1 below 17 d; 0 against e0)
  *   c24-sub-2 1*    450.750   the two differ by 0.5 ms: microsecond timestamps
  *
  * Hyperbolic flips (decay.ts, t* = t_X + a·D/(a − b) − h):
@@ -30,32 +31,81 @@ import { basis } from './synthetic';
 
 export const T0 = '2024-05-01T09:30:00.000Z';
 export const HALF_LIFE_MS = 100;
+/** Axis of the sub-millisecond pair and of the second query when dim ≥ 117 (unchanged layout). */
 const DIRECTION_SUB = 100;
 
-/** One memory of the scenario: id, number of basis vectors summed, offset from T0 in ms, query axis. */
-const LAYOUT: ReadonlyArray<{ id: string; n: number; at: number; axis: number }> = [
-  { id: 'c24-a', n: 1, at: 0, axis: 0 },
-  { id: 'c24-b', n: 4, at: 200, axis: 0 },
-  { id: 'c24-c', n: 16, at: 450, axis: 0 },
-  { id: 'c24-sub-1', n: 1, at: 450.25, axis: DIRECTION_SUB },
-  { id: 'c24-sub-2', n: 1, at: 450.75, axis: DIRECTION_SUB },
+/** One memory of the scenario: id, its similarity to query e0 (1, 0.5, 0.25; 'sub' = the pair), offset from T0 in ms. */
+const LAYOUT: ReadonlyArray<{ id: string; sim: 1 | 0.5 | 0.25 | 'sub'; at: number }> = [
+  { id: 'c24-a', sim: 1, at: 0 },
+  { id: 'c24-b', sim: 0.5, at: 200 },
+  { id: 'c24-c', sim: 0.25, at: 450 },
+  { id: 'c24-sub-1', sim: 'sub', at: 450.25 },
+  { id: 'c24-sub-2', sim: 'sub', at: 450.75 },
 ];
 
-/** The scenario's memories in `dim` dimensions (dim ≥ 117). */
+/** The scenario's vectors in `dim` dimensions: one per similarity, the pair's, and the two queries (all `Float32Array(dim)`, never zero). */
+export interface ScenarioVectors {
+  sim: Record<1 | 0.5 | 0.25, Float32Array>;
+  sub: Float32Array;
+  q1: Float32Array;
+  q2: Float32Array;
+  /** 'basis-sum' (exact: components 0 or 1) or 'plane' (dim < 17: unit vectors in the e0/e1 plane, float32-rounded). */
+  construction: 'basis-sum' | 'plane';
+}
+
+/**
+ * The vectors of the scenario for any `dim` ≥ 2 (throws INVALID_INPUT below).
+ * - dim ≥ 17, 'basis-sum': the memory of similarity 1/√n to e0 is the sum of e0 … e(n−1) (n = 1, 4,
+ *   16: cosines exactly 1, 0.5, 0.25 in float32, float64 and int8, every component 0 or the same
+ *   value); the pair and the second query are e(s) with s = 100 when dim ≥ 117 (the layout used
+ *   since C24 was written, so 384-d datasets see the same bytes) else s = 16 — orthogonal to the
+ *   first 16 axes either way.
+ * - 2 ≤ dim < 17, 'plane': a sum of 16 basis vectors does not fit, and no vector with rational
+ *   components in one plane makes an exact 60° angle (its tangent would be √3), so the memories
+ *   are the float32 unit vectors (s, √(1 − s²)) in the e0/e1 plane for s = 1, 0.5, 0.25; the pair
+ *   and the second query are −e1 (similarity 0 to e0, negative to b and c, so they never enter
+ *   query e0's top 3 and b, c never enter e1's top 2). The similarities are then 1, 0.5, 0.25
+ *   within float32 rounding (≈ 6e-8): `predictedFlips` and `decayedReference` compute them from
+ *   these float32 vectors in float64, so the flip instants stay exact for the stored vectors (they
+ *   move by < 1e-4 ms from 300 / 500 / 600: 2.0e-5 ms measured at 2–16 d; the score gap then is
+ *   < 1e-7, far inside tieEpsilon). A backend that quantizes to int8 is not exact here.
+ */
+export function scenarioVectors(dim: number): ScenarioVectors {
+  if (!Number.isInteger(dim) || dim < 2) throw new MemoryMatrixError('INVALID_INPUT', `C24: dimension ${dim}: the time-decay scenario needs at least 2 dimensions`);
+  if (dim >= 17) {
+    const sum = (n: number) => {
+      const v = new Float32Array(dim);
+      for (let i = 0; i < n; i++) v[i] = 1;
+      return v;
+    };
+    const s = dim >= DIRECTION_SUB + 17 ? DIRECTION_SUB : 16;
+    return { sim: { 1: sum(1), 0.5: sum(4), 0.25: sum(16) }, sub: basis(dim, s), q1: basis(dim, 0), q2: basis(dim, s), construction: 'basis-sum' };
+  }
+  const plane = (c: number) => {
+    const v = new Float32Array(dim);
+    v[0] = c;
+    v[1] = Math.sqrt(1 - c * c);
+    return v;
+  };
+  return { sim: { 1: plane(1), 0.5: plane(0.5), 0.25: plane(0.25) }, sub: basis(dim, 1, -1), q1: basis(dim, 0), q2: basis(dim, 1, -1), construction: 'plane' };
+}
+
+/** The scenario's memories in `dim` dimensions (dim ≥ 2; see `scenarioVectors`). */
 export function scenarioRecords(dim: number): MemoryRecord[] {
   const t0 = parseInstant(T0, 'C24 T0');
-  return LAYOUT.map(({ id, n, at, axis }) => {
-    const v = new Float32Array(dim);
-    for (let i = 0; i < n; i++) v[axis + i] = 1;
+  const vs = scenarioVectors(dim);
+  return LAYOUT.map(({ id, sim, at }) => {
+    const v = Float32Array.from(sim === 'sub' ? vs.sub : vs.sim[sim]);
     return { id, namespace: 'c24', text: `C24 time-decay memory ${id}`, kind: 'episode', createdAt: formatInstant(addMs(t0, at)), metadata: { check: 'C24' }, embedding: v };
   });
 }
 
-/** The two queries: e0 (k = 3, the flips) and e100 (k = 2, the sub-millisecond pair). */
+/** The two queries: e0 (k = 3, the flips) and the pair's direction (k = 2, the sub-millisecond pair; named e100 as in the 384-d layout). */
 export function scenarioQueries(dim: number): Array<{ name: string; vector: Float32Array; k: number }> {
+  const vs = scenarioVectors(dim);
   return [
-    { name: 'e0', vector: basis(dim, 0), k: 3 },
-    { name: 'e100', vector: basis(dim, DIRECTION_SUB), k: 2 },
+    { name: 'e0', vector: vs.q1, k: 3 },
+    { name: 'e100', vector: vs.q2, k: 2 },
   ];
 }
 

@@ -56,9 +56,12 @@ export const c24TimeDecay: CheckDefinition = {
     const flipRows: FigureTable['rows'] = [];
     const figures: Record<string, string | number | boolean | null> = { halfLifeMs: HALF_LIFE_MS, steps: STEPS_MS.length };
     for (const f of flips) {
-      const rank = (ms: number, id: string) => (orders.get(`hyperbolic@${ms}`) ?? []).indexOf(id);
-      const before = rank(f.atMs - 1, f.newer) >= 0 && rank(f.atMs - 1, f.newer) < rank(f.atMs - 1, f.older);
-      const after = rank(f.atMs + 1, f.older) >= 0 && rank(f.atMs + 1, f.older) < rank(f.atMs + 1, f.newer);
+      // t* ± 1 ms, recalled at exactly those instants: t* is an integer step (300, 500, 600) for the
+      // basis-sum vectors, off it by < 1e-4 ms for the float32-rounded plane vectors (dim < 17).
+      const ids = async (ms: number) => orders.get(`hyperbolic@${ms}`) ?? (await recall(q1, ms, { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS })).map((h) => h.id);
+      const [idsBefore, idsAfter] = [await ids(f.atMs - 1), await ids(f.atMs + 1)];
+      const before = idsBefore.indexOf(f.newer) >= 0 && idsBefore.indexOf(f.newer) < idsBefore.indexOf(f.older);
+      const after = idsAfter.indexOf(f.older) >= 0 && idsAfter.indexOf(f.older) < idsAfter.indexOf(f.newer);
       const atHits = await recall(q1, f.atMs, { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS });
       const sx = atHits.find((h) => h.id === f.older)?.score;
       const sy = atHits.find((h) => h.id === f.newer)?.score;

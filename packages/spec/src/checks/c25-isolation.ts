@@ -1,5 +1,6 @@
 import type { Failure } from '../comparator';
 import type { MemoryRecord } from '../types';
+import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
 
 /**
@@ -13,13 +14,7 @@ export const c25Isolation: CheckDefinition = {
   name: 'isolation',
   requires: needs('vectors', 'filterNamespace', 'delete'),
   async run(cell) {
-    const byNs = new Map<string, MemoryRecord[]>();
-    for (const m of cell.dataset.memories) byNs.set(m.namespace, [...(byNs.get(m.namespace) ?? []), m]);
-    const sizes = [...byNs.entries()].filter(([, v]) => v.length >= 20).sort((x, y) => x[0].localeCompare(y[0]));
-    const [nsA, a] = sizes[0];
-    const [nsB, b] = sizes[1];
-    const A = a.slice(0, 40);
-    const B = b.slice(0, 40);
+    const { nsA, nsB, A, B, note } = isolationUsers(cell.datasetName, cell.dataset.memories);
     const { collection } = await cell.scratch('c25');
     await collection.upsert([...A, ...B]);
     const failures: Failure[] = [];
@@ -42,6 +37,34 @@ export const c25Isolation: CheckDefinition = {
     if (bLeft.length !== B.length) failures.push(failure(cell, 'isolation', `deleting ${nsA}'s memories removed ${B.length - bLeft.length} of ${nsB}'s`, { expected: B.length, actual: bLeft.length }));
     const bCount = await collection.count({ namespaces: [nsB] });
     if (bCount !== B.length) failures.push(failure(cell, 'isolation', `count of ${nsB} after deleting ${nsA} is ${bCount}, expected ${B.length}`, { expected: B.length, actual: bCount }));
-    return { figures: { namespaceA: nsA, namespaceB: nsB, perNamespace: A.length, deleted }, failures };
+    return { figures: { namespaceA: nsA, namespaceB: nsB, perNamespace: A.length, perNamespaceB: B.length, deleted }, failures, notes: note ? [note] : [] };
   },
 };
+
+/** Memories C25 needs when the dataset has fewer than two namespaces of ≥ 2 memories (split into two users of ≥ 2). */
+export const C25_MIN_MEMORIES = 4;
+
+/**
+ * The two users of C25 (up to 40 memories each, disjoint): the first two namespaces by name with
+ * ≥ 20 memories (the golden layout); else the two largest namespaces with ≥ 2 memories each; else
+ * (e.g. a sample of one LangChain collection) the first ≤ 80 memories split into halves and
+ * relabelled `c25-user-a` / `c25-user-b` (copies: ids, text and vectors unchanged), said in `note`.
+ * Throws INVALID_INPUT below `C25_MIN_MEMORIES` memories.
+ */
+export function isolationUsers(datasetName: string, memories: MemoryRecord[]): { nsA: string; nsB: string; A: MemoryRecord[]; B: MemoryRecord[]; note: string | null } {
+  const byNs = new Map<string, MemoryRecord[]>();
+  for (const m of memories) byNs.set(m.namespace, [...(byNs.get(m.namespace) ?? []), m]);
+  const big = [...byNs.entries()].filter(([, v]) => v.length >= 20).sort((x, y) => x[0].localeCompare(y[0]));
+  if (big.length >= 2) return { nsA: big[0]![0], nsB: big[1]![0], A: big[0]![1].slice(0, 40), B: big[1]![1].slice(0, 40), note: null };
+  const two = [...byNs.entries()].filter(([, v]) => v.length >= 2).sort((x, y) => y[1].length - x[1].length || x[0].localeCompare(y[0]));
+  if (two.length >= 2) {
+    const [[nsA, a], [nsB, b]] = two as [[string, MemoryRecord[]], [string, MemoryRecord[]]];
+    return { nsA, nsB, A: a.slice(0, 40), B: b.slice(0, 40), note: `fewer than two namespaces hold 20 memories; users are the two largest: ${nsA} (${a.length}) and ${nsB} (${b.length})` };
+  }
+  if (memories.length < C25_MIN_MEMORIES) throw new MemoryMatrixError('INVALID_INPUT', `C25: dataset ${datasetName} has ${memories.length} memories; two users of ≥ 2 memories each need at least ${C25_MIN_MEMORIES}`);
+  const pool = memories.slice(0, 80);
+  const half = Math.floor(pool.length / 2);
+  const A = pool.slice(0, half).map((m) => ({ ...m, namespace: 'c25-user-a' }));
+  const B = pool.slice(half).map((m) => ({ ...m, namespace: 'c25-user-b' }));
+  return { nsA: 'c25-user-a', nsB: 'c25-user-b', A, B, note: `no two namespaces hold ≥ 2 memories; ${pool.length} memories split into two users c25-user-a (${A.length}) and c25-user-b (${B.length}) by relabelling the namespace` };
+}

@@ -1,14 +1,16 @@
+import { MemoryMatrixError } from '../errors';
 import type { MemoryRecord } from '../types';
 
 /**
- * A deterministic sample of `n` records: every record `must` selects (up to n), then an even
- * stride over the rest. No randomness, so every target sees the same sample.
+ * A deterministic sample of min(`n`, records.length) DISTINCT records: every record `must` selects
+ * (up to n), then an even stride over the rest. No randomness, so every target sees the same
+ * sample. On a dataset smaller than `n` it returns every record once (never a duplicate).
  */
 export function sampleRecords(records: MemoryRecord[], n: number, must: (r: MemoryRecord) => boolean = () => false): MemoryRecord[] {
   const picked = records.filter(must).slice(0, n);
   const ids = new Set(picked.map((r) => r.id));
   const rest = records.filter((r) => !ids.has(r.id));
-  const need = n - picked.length;
+  const need = Math.min(n - picked.length, rest.length);
   if (need > 0 && rest.length > 0) {
     const stride = rest.length / need;
     for (let i = 0; i < need && Math.floor(i * stride) < rest.length; i++) picked.push(rest[Math.floor(i * stride)]);
@@ -44,4 +46,12 @@ export function describeDifference(a: MemoryRecord, b: MemoryRecord): string | n
     if (!Object.is(a.embedding[i], b.embedding[i])) return `embedding[${i}] expected ${a.embedding[i]} got ${b.embedding[i]}`;
   }
   return null;
+}
+
+/**
+ * Throws INVALID_INPUT `<check>: dataset <name> has <have> memories; <what> needs at least <need>`
+ * when a dataset is too small for a check to mean anything (never a TypeError or a false failure).
+ */
+export function requireMemories(check: string, datasetName: string, have: number, need: number, what: string): void {
+  if (have < need) throw new MemoryMatrixError('INVALID_INPUT', `${check}: dataset ${datasetName} has ${have} memories; ${what} needs at least ${need}`);
 }
