@@ -95,6 +95,9 @@ export function buildProgram(): Command {
 
 /** Entry point: parse, run, map usage errors to exit 2. */
 export async function main(argv = process.argv): Promise<void> {
+  // `pnpm matrix …` runs this script from the repository root; relative paths (--report-dir,
+  // --dataset, --out, --baseline …) are meant from where the user typed the command (INIT_CWD).
+  if (process.env.npm_lifecycle_event === 'matrix' && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
   try {
     await buildProgram().parseAsync(argv);
   } catch (e) {
