@@ -64,7 +64,7 @@ describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvect
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-sample-'));
   const COLS = 'id=id,text=body,embedding=emb,metadata=meta,created_at=created,namespace=ns,kind=kind';
   const sample = (out: string, extra: string[]) =>
-    run(['sample', '--from', url.replace('postgres@', 'postgres:hunter2@'), '--table', 'mem', '--columns', COLS, '--n', '60', '--queries', '8', '--out', path.join(tmp, out), '--name', out, ...extra]);
+    run(['sample', '--from', url.replace('postgres@', 'postgres:hunter2@'), '--table', 'mem', '--columns', COLS, '--n', '60', '--queries', '10', '--out', path.join(tmp, out), '--name', out, ...extra]);
 
   beforeAll(async () => {
     server = await startTarget({ ...pg17 }, { runId: `sample-test-${process.pid}` });
@@ -98,7 +98,7 @@ describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvect
   test('redacts text, metadata and personal namespaces; embeddings exactly as stored; run --dataset passes', () => {
     const r = sample('redacted', ['--seed', '11', '--redact']);
     if (r.status !== 0) throw new Error(`exit ${r.status}\n${r.stderr}\n${r.stdout}`);
-    expect(r.stdout).toMatch(/sampled 60 memories \+ 8 held-out queries from postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres mem \(240 eligible of 241 rows\)/);
+    expect(r.stdout).toMatch(/sampled 60 memories \+ 10 held-out queries from postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres mem \(240 eligible of 241 rows\)/);
     expect(r.stdout + r.stderr).not.toContain('hunter2');
     expect(r.stdout).toMatch(/\| all +\| +\d+ \| +0 \| +0\.00 % \|/);
     const dir = path.join(tmp, 'redacted');
@@ -107,7 +107,7 @@ describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvect
     expect(text).toContain('met [NAME] at [ADDRESS]; call [PHONE] or mail [EMAIL]. Card [CARD].');
     expect(text).toContain('"author":"[NAME] <[EMAIL]>"');
     const ds = loadGoldenDataset(dir);
-    expect(ds.manifest).toMatchObject({ dim: DIM, metric: 'cosine', normalization: 'unit', counts: { memories: 60, queries: 8 } });
+    expect(ds.manifest).toMatchObject({ dim: DIM, metric: 'cosine', normalization: 'unit', counts: { memories: 60, queries: 10 } });
     expect(ds.memories.some((m) => m.namespace.startsWith('ns-'))).toBe(true);
     expect(ds.memories.every((m) => !m.namespace.includes('@'))).toBe(true);
     for (const m of ds.memories) {
@@ -166,7 +166,7 @@ describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvect
       [['--table', 'nosuch'], /table "nosuch" does not exist/],
     ];
     for (const [extra, re] of cases) {
-      const r = run(['sample', '--from', url, '--table', 'mem', '--n', '5', '--seed', '1', '--out', path.join(tmp, 'bad'), ...extra]);
+      const r = run(['sample', '--from', url, '--table', 'mem', '--n', '60', '--seed', '1', '--out', path.join(tmp, 'bad'), ...extra]);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(re);
     }

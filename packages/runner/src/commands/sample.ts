@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { MemoryMatrixError, METRICS, type Metric } from '@memory-matrix/spec';
+import { MemoryMatrixError, METRICS, CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES, type Metric } from '@memory-matrix/spec';
 import { DEFAULT_TABLE, parseColumns } from '../sample/columns';
 import { formatRedactionTable } from '../sample/format';
 import { runSample } from '../sample/sampler';
@@ -27,11 +27,15 @@ export function parseFrom(from: string): string {
   return url;
 }
 
+const minimums = (): string => Object.entries(CHECK_MIN_MEMORIES).map(([c, m]) => `${c} ${m}`).join(', ');
+
 /**
  * Registers `memory-matrix sample`: reads memories with embeddings from a user's pgvector table,
  * samples reproducibly, optionally redacts personal details, and writes a golden dataset with its
  * oracle expectation (so `pnpm matrix --dataset <dir>` runs on it) and sample-provenance.json.
  * Prints the redaction table. Exit 0 on success, 2 on any error (USAGE names the flag or column).
+ * Refuses, before reading the store: `--n` below `MIN_DATASET_MEMORIES` (C23's 53), `--queries` below
+ * `MIN_DATASET_QUERIES` (C04's 10) (an existing `--out` is checked by `checkSampleOut`, also before the store).
  */
 export function registerSampleCommand(program: Command): void {
   program
@@ -40,8 +44,8 @@ export function registerSampleCommand(program: Command): void {
     .requiredOption('--from <url>', 'postgres://user:pw@host:port/db or pgvector@url=postgres://… (the password is never printed or written)')
     .option('--table <[schema.]table>', 'table holding the memories', DEFAULT_TABLE)
     .option('--columns <mapping>', 'field=column,… for id,text,embedding,metadata,created_at,namespace,kind; "none" unsets, metadata.<key> reads a metadata key (defaults: LangChain PGVector id,document,embedding,cmetadata,namespace=collection_id)')
-    .requiredOption('--n <count>', 'memories in the dataset')
-    .option('--queries <count>', 'held-out queries sampled in addition to --n (default: n/10, at least 1)')
+    .requiredOption('--n <count>', `memories in the dataset (at least ${MIN_DATASET_MEMORIES.count}: ${MIN_DATASET_MEMORIES.check} needs them)`)
+    .option('--queries <count>', `held-out queries sampled in addition to --n (default: n/10, at least ${MIN_DATASET_QUERIES.count}: ${MIN_DATASET_QUERIES.check} needs them)`)
     .option('--k <k>', 'top-k of each query', '10')
     .requiredOption('--seed <s>', 'non-negative integer seed: same store + same seed → same bytes')
     .addOption(new Option('--stratify <by>', 'proportional sample per namespace, kind or created_at quartile').choices(['namespace', 'kind', 'age']))
@@ -56,7 +60,9 @@ export function registerSampleCommand(program: Command): void {
       const url = parseFrom(o.from);
       const columns = parseColumns(o.columns);
       const n = int('--n', o.n, 1);
-      const queries = o.queries === undefined ? Math.max(1, Math.round(n / 10)) : int('--queries', o.queries, 1);
+      if (n < MIN_DATASET_MEMORIES.count) throw new MemoryMatrixError('USAGE', `--n ${n}: a dataset needs at least ${MIN_DATASET_MEMORIES.count} memories (after the held-out queries): check ${MIN_DATASET_MEMORIES.check} needs ${MIN_DATASET_MEMORIES.count}; the per-check minimums are ${minimums()}`);
+      const queries = o.queries === undefined ? Math.max(MIN_DATASET_QUERIES.count, Math.round(n / 10)) : int('--queries', o.queries, 1);
+      if (queries < MIN_DATASET_QUERIES.count) throw new MemoryMatrixError('USAGE', `--queries ${queries}: a dataset needs at least ${MIN_DATASET_QUERIES.count} held-out queries: check ${MIN_DATASET_QUERIES.check} replays 5 unfiltered ones per sweep point and every second query is a namespace-filter one`);
       const out = path.resolve(o.out ?? path.join(REPO_ROOT, 'golden-data', o.name));
       const say = (l: string) => process.stdout.write(l + '\n');
       const { dir, provenance: p } = await runSample({

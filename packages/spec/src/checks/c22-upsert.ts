@@ -17,6 +17,8 @@ const DISJOINT_BATCH = 10;
 const SHARED = 24;
 const SHARED_BATCH = 8;
 const REVISIONS = 3;
+/** Memories C22's upsert phase needs: one shared memory with its own donor per writer revision (1 + writers·revisions) within 60 % of the dataset. */
+export const C22_MIN_MEMORIES = Math.ceil((1 + UPSERT_WRITERS * REVISIONS) / 0.6);
 
 /** The version of a shared memory written by writer `w` in revision `rev`. */
 interface Version {
@@ -47,7 +49,7 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
   const n = cell.dataset.memories.length;
   const perWriter = Math.min(DISJOINT_PER_WRITER, Math.floor((0.4 * n) / UPSERT_WRITERS));
   const sharedCount = Math.min(SHARED, Math.floor((0.6 * n) / (1 + UPSERT_WRITERS * REVISIONS)));
-  if (perWriter < 1 || sharedCount < 1) throw new MemoryMatrixError('INVALID_INPUT', `C22: dataset ${cell.datasetName} has ${n} memories; concurrent upserts need at least ${Math.ceil((1 + UPSERT_WRITERS * REVISIONS) / 0.6)}`);
+  if (perWriter < 1 || sharedCount < 1) throw new MemoryMatrixError('INVALID_INPUT', `C22: dataset ${cell.datasetName} has ${n} memories; concurrent upserts need at least ${C22_MIN_MEMORIES}`);
   const pool = sampleRecords(cell.dataset.memories, UPSERT_WRITERS * perWriter + sharedCount * (1 + UPSERT_WRITERS * REVISIONS));
   const disjoint = Array.from({ length: UPSERT_WRITERS }, (_, w) => pool.slice(w * perWriter, (w + 1) * perWriter));
   let next = UPSERT_WRITERS * perWriter;

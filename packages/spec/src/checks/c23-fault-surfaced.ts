@@ -5,6 +5,7 @@ import type { Figure } from '../conformance/result';
 import { requireFaults, type ClientTimeouts, type FaultTarget } from '../durability';
 import { hasCode } from '../errors';
 import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
+import { requireMemories } from './sampling';
 import { type CheckDefinition, failure, needs } from './check';
 import { batchAtomic, describeWrite, judgeSurfaced, retryCompletes, settle, type Settled } from './c23-steps';
 
@@ -31,6 +32,8 @@ export function c23Timeouts(cell: LiveCell): { timeouts: Required<ClientTimeouts
   return { timeouts, hangMs: Math.max(HANG_LIMIT_MS, 2 * timeouts.queryMs + 5_000) };
 }
 const CLIENT = 'mm-c23';
+/** Memories C23 needs: 50 stored, then batches of ⌊0.4·(n − 50)⌋ ≥ 1 and the rest ≥ 1 for the two faults. */
+export const C23_MIN_MEMORIES = 53;
 
 /**
  * C23 fault-surfaced, on a fresh instance of the target (default configuration) whose client has
@@ -62,6 +65,7 @@ export const c23FaultSurfaced: CheckDefinition = {
 
 async function runSteps(cell: LiveCell, ft: FaultTarget) {
   const golden = cell.dataset.memories;
+  requireMemories('C23', cell.datasetName, golden.length, C23_MIN_MEMORIES, '50 stored memories and two non-empty faulted batches');
   const chunk = cell.config.capabilities.maxBatch ?? 1_000;
   // Multi-chunk batches where the dataset allows: 2 chunks for the pause, 3 for the drop.
   const sizeA = Math.min(2 * chunk, Math.floor((golden.length - 50) * 0.4));

@@ -32,6 +32,7 @@ export { describeIndex } from './c05-ann-recall';
 export { windowReference, messageDifference } from './c17-history-roundtrip';
 export { writeHistorySessions, compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './c16-history';
 export { loadLegacyHistoryCases, LEGACY_HISTORY_FILE, type LegacyHistoryCase } from './c20-serde-compat';
+export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from './minimums';
 
 /** Every implemented check of CHECKS.md, in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
