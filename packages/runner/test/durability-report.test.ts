@@ -5,6 +5,7 @@
  */
 import { durabilityFigures, readDurabilityFigures, type CheckResult, type DurabilityFigures } from '@memory-matrix/spec';
 import { renderConsole } from '../src/report/console';
+import { renderHtml } from '../src/report/html';
 import { renderMarkdown } from '../src/report/markdown';
 import { durabilityRows, type CellReport, type MatrixReport } from '../src/report/model';
 
@@ -78,4 +79,43 @@ test('console and markdown print the table', () => {
   expect(md).toContain('| pgvector@pg17 | synchronous_commit=off | not durable | 2300 | 130 | 10 | 0 | 0 | 0 | 5 | lost (not promised) |');
   const text = renderConsole(report, false);
   expect(text).toMatch(/pgvector@pg17 +│ synchronous_commit=off +│ not durable +│ 2300 +│ 130 /);
+});
+
+test('chat-history rows (C15 history part, "<configuration> (history)") read back, get their own verdicts and print with the same columns', () => {
+  const rows = [fig('aof-always', true, 0), fig('aof-always (history)', true, 0, { acknowledged: 2088, phantomInFlight: 18 }), fig('rdb (history)', false, 2466, { acknowledged: 2466, phantomInFlight: 0 })];
+  const figures = { ...durabilityFigures(rows), 'durability/aof-always (history)/reordered': 0, 'durability/aof-always (history)/unit': 'chat messages' };
+  expect(readDurabilityFigures(figures)).toEqual(rows);
+  // A failure of the history part names its row only: "[aof-always (history)]" is not "[aof-always]".
+  const failed = cell('redis@8.0', rows, ['agent-memories @ redis@8.0: [aof-always (history)] cycle 2 session c15h-s1: message c15h-s1#7 (sent as #8) is at position 9, after #9 which was sent later']);
+  // (the helper's extra `durability/default/restartMsMax` makes a row "default" of its own: left out here)
+  expect(durabilityRows([failed]).filter((r) => r.configuration !== 'default').map((r) => [r.configuration, r.verdict])).toEqual([
+    ['aof-always', 'pass'],
+    ['aof-always (history)', 'fail'],
+    ['rdb (history)', 'reported'],
+  ]);
+  const report = {
+    format: 'memory-matrix-report',
+    version: 1,
+    tool: { name: 'memory-matrix', version: '0', node: process.version },
+    startedAt: '2026-11-30T00:00:00.000Z',
+    finishedAt: '2026-11-30T00:00:01.000Z',
+    durationMs: 1000,
+    argv: [],
+    profile: null,
+    shard: null,
+    host: { docker: true, dockerReason: '' },
+    dataset: null,
+    expectation: null,
+    cells: [cell('redis@7.0', rows.slice(1))],
+    skippedTargets: [],
+    summary: { passed: 1, failed: 0, skipped: 0, cellErrors: 0 },
+    exitCode: 0,
+  } as MatrixReport;
+  report.durability = durabilityRows(report.cells);
+  expect(renderMarkdown(report)).toContain('| redis@7.0 | aof-always (history) | durable | 2088 | 0 | 18 | 0 | 0 | 0 | 5 | pass |');
+  expect(renderConsole(report, false)).toMatch(/redis@7\.0 +│ rdb \(history\) +│ not durable +│ 2466 +│ 2466 +│ 0 \/ 0 /);
+  // report.html embeds the rows and its client draws them (html.test.ts renders such a page in Chromium).
+  const html = renderHtml(report);
+  expect(html).toContain('"configuration":"aof-always (history)"');
+  expect(html).toContain('MM.durabilityTable');
 });

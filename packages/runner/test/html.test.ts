@@ -104,6 +104,14 @@ describe('report data behind the page', () => {
     writeFileSync(page2, renderHtml(r2));
     morePages.push([page2, 'skipped C03, C05 (capability: vectors)', 2]);
   });
+
+  test('durability table: C15 rows (memories and "(history)" chat messages) are embedded for the page', () => {
+    const row = { target: 'redis@8.0', durable: true, acknowledged: 2088, acknowledgedBatches: 696, lost: 0, phantomInFlight: 18, phantomUnknown: 0, duplicated: 0, changed: 0, cycles: 5, verdict: 'pass' as const };
+    const r3 = settleReport({ ...report, durability: [{ ...row, configuration: 'aof-always' }, { ...row, configuration: 'aof-always (history)' }, { ...row, configuration: 'rdb (history)', durable: false, lost: 2466, verdict: 'reported' as const }] });
+    const page3 = path.join(run.reportDir, 'variant-durability.html');
+    writeFileSync(page3, renderHtml(r3));
+    morePages.push([page3, 'aof-always (history)', 0]);
+  });
 });
 
 describe('report.html in Chromium (playwright-core, no network)', () => {
@@ -199,8 +207,8 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
     for (const v of Object.values(report.cells[0]!.components)) expect(prov).toContain(v);
   });
 
-  browserTest(title('a run that could not be carried out, and a target whose checks were skipped, render too'), async () => {
-    expect(morePages).toHaveLength(2);
+  browserTest(title('a run that could not be carried out, a target whose checks were skipped, and a durability table render too'), async () => {
+    expect(morePages).toHaveLength(3);
     for (const [file, shown, skipped] of morePages) {
       const p = await ctx.newPage();
       const errors: string[] = [];
@@ -212,6 +220,9 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
       expect(await p.locator('[data-mm="render-error"]').count()).toBe(0);
       expect(await p.locator('#app').innerText()).toContain(shown);
       expect(await p.locator('td[data-mm="check"][data-status="skipped"]').count()).toBe(skipped);
+      // The durability table shows one row per report.durability entry, with the same verdict.
+      const dur = (JSON.parse(readFileSync(file, 'utf8').match(/id="mm-report">([\s\S]*?)<\/script>/)![1]!) as MatrixReport).durability ?? [];
+      expect(await p.$$eval('tr[data-mm="durability"]', (els: any[]) => els.map((e) => `${e.dataset.configuration}/${e.dataset.verdict}`))).toEqual(dur.map((d) => `${d.configuration}/${d.verdict}`));
       expect(requests.slice(before)).toEqual(['file://' + file]);
       await p.close();
     }

@@ -6,6 +6,7 @@ import { durabilityFigures, requireFaults, type DurabilityConfiguration, type Du
 import { hasCode } from '../errors';
 import type { CollectionSpec, IndexConfig } from '../types';
 import { auditAfterRestart, auditOfMissingCollection, type AckInfo, type WriteLedger } from './c15-audit';
+import { runHistoryConfiguration } from './c15-history';
 import { roundRobin, writeUntilKilled } from './c15-writers';
 import { type CheckDefinition, failure, needs } from './check';
 import { every } from './sampling';
@@ -34,12 +35,18 @@ const TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
  * A restart that comes back without the collection at all (Redis without persistence: the whole
  * dataset is gone) audits as every acknowledged write lost; the collection is then created again,
  * empty, before the next cycle, and the notes say so.
+ * Targets with the `history` capability also run the chat-history part (c15-history.ts) on the
+ * same instance, after the memories: sessions appended in acknowledged `append()` calls, kill -9,
+ * restart, audit of lost / phantom / duplicated / reordered / changed messages; its rows are named
+ * `<configuration> (history)` and count messages. A target with history but no vectors (Redis 7.0)
+ * runs only that part; one with vectors only (pgvector) only the memories, as before.
  */
 export const c15Durability: CheckDefinition = {
   id: 'C15',
   name: 'durability',
-  requires: needs('vectors', 'faults'),
-  timeoutMs: 10 * 60_000,
+  // Vectors or chat history (either part runs), then faults.
+  requires: (caps) => (caps.vectors || caps.history ? needs('faults')(caps) : 'capability: vectors'),
+  timeoutMs: 20 * 60_000, // redis@8.0 runs both parts: 2 × 4 configurations × 5 kill cycles
   async run(cell) {
     const faults = requireFaults(cell.config.faults, cell.target);
     const rows: DurabilityFigures[] = [];
@@ -49,13 +56,23 @@ export const c15Durability: CheckDefinition = {
     for (const config of faults.configurations) {
       const ft = await faults.start(config.name);
       try {
-        const r = await runConfiguration(cell, ft, config);
-        rows.push(r.figures);
-        failures.push(...r.failures);
-        notes.push(...r.notes);
-        extra[`durability/${config.name}/restartMsMax`] = Math.round(r.restartMsMax);
-        extra[`durability/${config.name}/lostWithinMsOfKill`] = r.lostWithinMs;
-        extra[`durability/${config.name}/effective`] = Object.entries(ft.effective).map(([k, v]) => `${k}=${v}`).join(' ');
+        if (cell.config.capabilities.vectors) {
+          const r = await runConfiguration(cell, ft, config);
+          rows.push(r.figures);
+          failures.push(...r.failures);
+          notes.push(...r.notes);
+          extra[`durability/${config.name}/restartMsMax`] = Math.round(r.restartMsMax);
+          extra[`durability/${config.name}/lostWithinMsOfKill`] = r.lostWithinMs;
+          extra[`durability/${config.name}/effective`] = Object.entries(ft.effective).map(([k, v]) => `${k}=${v}`).join(' ');
+        }
+        if (cell.config.capabilities.history) {
+          const h = await runHistoryConfiguration(cell, ft, config, C15_CYCLES);
+          rows.push(h.figures);
+          failures.push(...h.failures);
+          notes.push(...h.notes);
+          Object.assign(extra, h.extra);
+          extra[`durability/${h.figures.configuration}/effective`] = Object.entries(ft.effective).map(([k, v]) => `${k}=${v}`).join(' ');
+        }
       } finally {
         await ft.stop();
       }

@@ -50,8 +50,9 @@ MM.provenance = (r) => {
       app.append(h('p', { class: 'error-msg', dataset: { mm: 'render-error' } }, `could not render ${name}: ${err && err.message}`));
     }
   };
-  const parts = { summary: MM.summary, checks: MM.checkMatrix, capabilities: MM.capabilityMatrix, recall: MM.recallChart, delta: MM.deltaChart, ranks: MM.rankChanges, provenance: MM.provenance };
-  for (const [name, part] of Object.entries(parts)) guarded(name, () => app.append(part(report)));
+  const parts = { summary: MM.summary, checks: MM.checkMatrix, capabilities: MM.capabilityMatrix, durability: MM.durabilityTable, recall: MM.recallChart, delta: MM.deltaChart, ranks: MM.rankChanges, provenance: MM.provenance };
+  // A part with nothing to show (the durability table without C15) returns null and is left out.
+  for (const [name, part] of Object.entries(parts)) guarded(name, () => { const el = part(report); if (el) app.append(el); });
   MM.later.forEach((draw, i) => guarded(`plot ${i + 1}`, draw));
   document.documentElement.dataset.mmRendered = 'true';
 })();

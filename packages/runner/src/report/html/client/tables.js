@@ -71,3 +71,21 @@ MM.capabilityMatrix = (r) => {
     })))));
   return MM.section('capabilities', 'Capabilities (target × capability)', h('div', { class: 'scroll' }, table));
 };
+
+/**
+ * C15 durability, target × configuration (report.durability, model.ts `durabilityRows`): the same
+ * columns as report.md; `<configuration> (history)` rows count chat messages, the others memories.
+ */
+MM.durabilityTable = (r) => {
+  const rows = r.durability || [];
+  if (!rows.length) return null; // C15 did not run: no section
+  const cols = ['target', 'configuration', 'promises', 'acknowledged', 'lost', 'phantom in flight', 'phantom unknown', 'duplicated', 'changed', 'cycles', 'verdict'];
+  const verdict = (v) => (v === 'fail' ? 'FAIL' : v === 'reported' ? 'lost (not promised)' : 'pass');
+  const table = h('table', { class: 'matrix', id: 'durability-table' },
+    h('thead', null, h('tr', null, ...cols.map((c) => h('th', null, c)))),
+    h('tbody', null, ...rows.map((x) => h('tr', { dataset: { mm: 'durability', target: x.target, configuration: x.configuration, verdict: x.verdict } },
+      h('th', { scope: 'row' }, x.target), h('td', null, x.configuration), h('td', null, x.durable ? 'durable' : 'not durable'),
+      ...[x.acknowledged, x.lost, x.phantomInFlight, x.phantomUnknown, x.duplicated, x.changed, x.cycles].map((v) => h('td', { class: 'num' }, String(v))),
+      h('td', { class: x.verdict === 'fail' ? 'st-failed' : x.verdict === 'reported' ? 'st-skipped' : 'st-passed' }, verdict(x.verdict))))));
+  return MM.section('durability', 'Durability (C15: acknowledged writes across kill -9 and restart on the same storage)', h('div', { class: 'scroll' }, table));
+};
