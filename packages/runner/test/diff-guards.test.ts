@@ -120,7 +120,7 @@ describe('Ctrl-C', () => {
     const r = await interrupt(['diff', '--baseline', TARGET, '--candidate', TARGET, '--report-dir', dir], /loaded 5111 memories/);
     if (r.code !== 130) throw new Error(`exit ${r.code}\n${r.out.slice(-3000)}`);
     expect(r.out).toContain('SIGINT: stopping 1 backend(s)');
-    expect(r.out).toContain('INTERRUPTED');
+    expect(r.out).toContain('INTERRUPTED: verdict none, exit 130');
     const report = JSON.parse(readFileSync(path.join(dir, 'diff.json'), 'utf8')) as DiffReport;
     expect(report).toMatchObject({ verdict: null, exitCode: 130, error: { code: 'INTERRUPTED' } });
     expect(readFileSync(path.join(dir, 'diff.md'), 'utf8')).toMatch(/^# memory-matrix diff — ⚠️ INTERRUPTED/);

@@ -87,7 +87,7 @@ describe('memory-matrix diff', () => {
     ]);
     expect(r.report.thresholds).toEqual({ minOverlap: 0.7, minMeanOverlap: 0.98, maxScoreDelta: 1e-3, maxRankShift: 3 });
     expect(r.out).toMatch(/│ index │ PASS/);
-    expect(r.out).toContain('verdict: PASS');
+    expect(r.out).toMatch(/verdict: PASS \(recall@k vs oracle: index 0\.\d{4} → 0\.\d{4} \(=\), exact 1 → 1 \(=\)\)/);
     expect(readFileSync(path.join(r.dir, 'diff.md'), 'utf8')).toMatch(/^# memory-matrix diff — ✅ PASS/);
   });
 
@@ -104,6 +104,12 @@ describe('memory-matrix diff', () => {
     const worst = index!.worst[0]!;
     expect(worst.failures[0]).toMatch(new RegExp(`^${worst.query}: overlap 0\\.\\d{4} < minOverlap 0\\.7 \\(\\d+ of \\d+ at k \\d+; missing mem-\\d{5}`));
     expect(r.out).toContain(`  - ${worst.failures[0]}`);
+    // each side's recall@k against the oracle next to the verdict: efSearch 2 recalls worse
+    const [ra, rb] = [index!.figures.baselineOracleRecallMean!, index!.figures.candidateOracleRecallMean!];
+    expect(rb).toBeLessThan(ra);
+    expect(r.out).toContain(`verdict: FAIL (recall@k vs oracle: index ${ra.toFixed(4)} → ${rb.toFixed(4)} (−${(ra - rb).toFixed(4)}), exact 1 → 1 (=))`);
+    expect(r.out).toContain(`index FAIL lowers recall: the candidate's recall@k vs oracle ${rb.toFixed(4)} < the baseline's ${ra.toFixed(4)}`);
+    expect(r.out).toMatch(/│ index │ FAIL +│ 0\.\d{4} → 0\.\d{4} \(−0\.\d{4}\) +│/);
     expect(r.report.candidate).toMatchObject({ target: TARGET, source: 'live', provenance: { indexOverride: { efSearch: 2 }, catalogIndex: { efSearch: 100 } } });
     // the live recording is kept next to diff.json and reads back as a baseline
     const kept = JSON.parse(readFileSync(path.join(r.dir, 'candidate.json'), 'utf8')) as Baseline;

@@ -115,6 +115,7 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     const err = e as { code?: string; message?: string };
     report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
     report.exitCode = 2;
+    await watch.checkpoint().catch(() => undefined); // a signal dispatched only now still interrupts
   } finally {
     if (!watch.signal) watch.dispose();
   }

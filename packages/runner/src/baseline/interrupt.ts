@@ -11,6 +11,13 @@ export interface InterruptWatch {
   /** A file being written (a baseline's `.tmp-<pid>`): removed on a signal (until `forget`). */
   pending(file: string): void;
   forget(file: string): void;
+  /**
+   * Let a pending signal be handled, then throw when one came (a plain Error: the caller sees
+   * `signal` set and treats it as the interruption). Needed between long steps: an embedded
+   * backend (PGlite) answers through promises that settle without a turn of the event loop, so a
+   * signal is only dispatched at a point like this one.
+   */
+  checkpoint(): Promise<void>;
   /** Removes the signal listeners (the command finished on its own). */
   dispose(): void;
 }
@@ -56,6 +63,10 @@ export function watchInterrupt(log: (line: string) => void, finish: (sig: NodeJS
     release: (b) => void started.delete(b),
     pending: (f) => void files.add(f),
     forget: (f) => void files.delete(f),
+    checkpoint: async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (signal) throw new Error(`interrupted by ${signal}`);
+    },
     dispose: () => {
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);

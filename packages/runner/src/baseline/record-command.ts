@@ -73,6 +73,7 @@ export async function recordCommand(o: RecordOptions, log: (line: string) => voi
         log(`memory-matrix: ${p.target.name}: ${err.code ?? 'ERROR'}: ${err.message ?? String(e)}`);
       }
     }
+    await watch.checkpoint().catch(() => undefined); // a signal dispatched only now still interrupts
   } finally {
     if (!watch.signal) watch.dispose();
   }

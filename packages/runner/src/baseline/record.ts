@@ -69,6 +69,7 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
   log(`${target.name}: starting (${target.provider})…`);
   const backend = await startTarget(target, { runId: ctx.runId, imageSource: ctx.imageSource, log });
   ctx.watch?.track(backend);
+  const checkpoint = async (): Promise<void> => ctx.watch?.checkpoint();
   const startMs = performance.now() - s0;
   const cell = new LiveCell({
     target: target.name,
@@ -80,10 +81,14 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
     connect: () => backend.connect(),
   });
   try {
+    await checkpoint();
     const loaded = await cell.loaded();
+    await checkpoint();
     log(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}; loaded ${ctx.dataset.memories.length} memories (${Math.round(loaded.loadMs)} ms), ${target.index.type} index (${Math.round(loaded.indexMs)} ms)`);
     const index = await replay(cell, 'index', target.index);
+    await checkpoint();
     const exact = target.capabilities.exactScan ? await replay(cell, 'exact', { type: 'none' }) : undefined;
+    await checkpoint();
     log(`${target.name}: replayed ${ctx.dataset.queries.length} queries on the index path${exact ? ' and the exact path' : ''}`);
     const m = ctx.dataset.manifest;
     return {

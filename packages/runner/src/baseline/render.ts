@@ -27,7 +27,7 @@ function rows(r: DiffReport): string[][] {
     exp(c.figures.maxAbsScoreDelta),
   ]);
 }
-const HEAD = ['scan', 'verdict', 'recall@k vs oracle (baseline → candidate)', 'index (baseline → candidate)', 'mean overlap', 'min overlap', 'changed queries', 'failed queries', 'max rank shift', 'max |Δscore|'];
+const HEAD = ['scan', 'verdict', 'recall@k vs oracle', 'index (baseline → candidate)', 'mean overlap', 'min overlap', 'changed queries', 'failed queries', 'max rank shift', 'max |Δscore|'];
 
 /** Mean recall@k of each side against the oracle (recorded in the baselines) and the change, e.g. `0.9520 → 0.9880 (+0.0360)`. */
 function recallText(c: DiffReport['cells'][number]): string {
