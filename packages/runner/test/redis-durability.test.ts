@@ -1,7 +1,7 @@
 /**
  * Redis durability and faults end to end, on real containers: the CLI runs C15, C16 and C23 on
  * redis@8.0 (C16 starts redis@7.0 too: chat history written by 7.0.15 read in place by 8.0.2) and
- * writes the durability table for the four persistence configurations; nothing of the run is left
+ * writes the durability table for the four persistence configurations, memories and chat history; nothing of the run is left
  * in `docker ps -a` / `docker volume ls`. Skipped without Docker or the images (a failure under CI=true).
  */
 import { spawnSync } from 'node:child_process';
@@ -26,20 +26,28 @@ describeWithContainers('redis durability and faults (CLI, real containers)', ['r
     if (r.status !== 0) throw new Error(`exit ${r.status}:\n${(r.stdout + r.stderr).slice(-4000)}`);
     const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8')) as MatrixReport;
     const rows = report.durability ?? [];
+    // Memories (Vector Sets) and chat history (rows "<configuration> (history)", counts of messages) per configuration.
     expect(rows.map((x) => [x.configuration, x.durable, x.cycles])).toEqual([
       ['aof-everysec', false, 5],
+      ['aof-everysec (history)', false, 5],
       ['aof-always', true, 5],
+      ['aof-always (history)', true, 5],
       ['rdb', false, 5],
+      ['rdb (history)', false, 5],
       ['none', false, 5],
+      ['none (history)', false, 5],
     ]);
     for (const x of rows) {
       expect(x.acknowledged).toBeGreaterThan(1000);
       expect(x).toMatchObject({ phantomUnknown: 0, duplicated: 0, changed: 0 });
     }
     const by = Object.fromEntries(rows.map((x) => [x.configuration, x]));
-    expect(by['aof-always']).toMatchObject({ lost: 0, verdict: 'pass' }); // fsync before the reply
-    expect(by.none!.lost).toBe(by.none!.acknowledged); // nothing persisted: the whole dataset is gone
-    expect(by.rdb!.lost).toBeGreaterThan(0); // no snapshot between the kills (save points 60 s and more)
+    for (const h of ['', ' (history)']) {
+      expect(by[`aof-always${h}`]).toMatchObject({ lost: 0, verdict: 'pass' }); // fsync before the reply
+      expect(by[`none${h}`]!.lost).toBe(by[`none${h}`]!.acknowledged); // nothing persisted: the whole dataset is gone
+      expect(by[`rdb${h}`]!.lost).toBeGreaterThan(0); // no snapshot between the kills (save points 60 s and more)
+    }
+    expect(report.cells[0]!.checks.find((c) => c.id === 'C15')!.figures).toMatchObject({ 'durability/aof-always (history)/reordered': 0, 'durability/aof-always (history)/unit': 'chat messages' });
     const checks = Object.fromEntries(report.cells[0]!.checks.map((c) => [c.id, c]));
     expect(checks.C16!.status).toBe('passed');
     expect(checks.C16!.figures).toMatchObject({ from: 'redis@7.0', written: 'chat history', writtenMessages: 480, 'direct/messages': 480, 'direct/payloadsDiffer': 0, 'direct@rdb/messages': 480, 'direct@rdb/missingSessions': 0 });
