@@ -13,8 +13,10 @@ const mem = (i: number, namespace = `user-${i % 3}`): MemoryRecord => ({
   embedding: Float32Array.from([1, i]),
 });
 
+const flips_exact = (recs: MemoryRecord[], q: Float32Array) => predictedFlips(recs, q).map((f) => f.atMs);
+
 describe('C24 scenario in low dimensions (scenarioVectors)', () => {
-  test.each([2, 3, 8, 16, 17, 32, 116, 117, 128, 384])('dim %i: no zero vector; flips at 300, 500, 600 ms (±1e-4); reference order brackets them', (dim) => {
+  test.each([2, 3, 4, 5, 8, 16, 17, 32, 116, 117, 128, 384])('dim %i: no zero vector; flips at 300, 500, 600 ms (±1e-4); reference order brackets them', (dim) => {
     const recs = scenarioRecords(dim);
     const qs = scenarioQueries(dim);
     for (const v of [...recs.map((r) => r.embedding), ...qs.map((q) => q.vector)]) {
@@ -27,7 +29,12 @@ describe('C24 scenario in low dimensions (scenarioVectors)', () => {
     expect(sims[1]).toBeCloseTo(0.5, 7);
     expect(sims[2]).toBeCloseTo(0.25, 7);
     expect(sims[3]).toBeLessThanOrEqual(0);
-    if (scenarioVectors(dim).construction === 'basis-sum') expect(sims.slice(0, 3)).toEqual([1, 0.5, 0.25]); // exact
+    if (scenarioVectors(dim).construction !== 'plane') {
+      expect(sims.slice(0, 3)).toEqual([1, 0.5, 0.25]); // exact
+      expect(flips_exact(recs, q1.vector)).toEqual([300, 500, 600]);
+      // int8-exact: every non-zero component of a vector has the same magnitude
+      for (const v of [...recs.map((r) => r.embedding), q1.vector, q2.vector]) expect(new Set([...v].filter((x) => x !== 0).map(Math.abs)).size).toBe(1);
+    }
     const flips = predictedFlips(recs, q1.vector);
     expect(flips.map((f) => [f.older, f.newer])).toEqual([['c24-a', 'c24-b'], ['c24-a', 'c24-c'], ['c24-b', 'c24-c']]);
     flips.forEach((f, i) => expect(Math.abs(f.atMs - [300, 500, 600][i]!)).toBeLessThan(1e-4));
@@ -49,7 +56,9 @@ describe('C24 scenario in low dimensions (scenarioVectors)', () => {
     expect([...v.sub].indexOf(1)).toBe(100);
     expect([...v.sim[0.25]].filter((x) => x === 1)).toHaveLength(16);
     expect(scenarioVectors(32).sub.indexOf(1)).toBe(16);
-    expect(scenarioVectors(8).construction).toBe('plane');
+    expect(scenarioVectors(16).construction).toBe('signed');
+    expect(scenarioVectors(5).construction).toBe('signed');
+    expect(scenarioVectors(4).construction).toBe('plane');
   });
 
   test('dim 1 is INVALID_INPUT, not a zero vector', () => {

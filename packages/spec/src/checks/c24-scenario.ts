@@ -17,7 +17,7 @@ import { basis } from './synthetic';
  *   c24-a     1     0
  *   c24-b     0.5   200
  *   c24-c     0.25  450
- *   c24-sub-1 1*    450.250   (* against the second query e100 — e16 below 117 d, −e1 below 17 d; 0 against e0)
+ *   c24-sub-1 1*    450.250   (* against the second query e100 — e16 below 117 d, −e4 below 17 d, −e1 below 5 d; 0 against e0)
  *   c24-sub-2 1*    450.750   the two differ by 0.5 ms: microsecond timestamps
  *
  * Hyperbolic flips (decay.ts, t* = t_X + a·D/(a − b) − h):
@@ -49,8 +49,8 @@ export interface ScenarioVectors {
   sub: Float32Array;
   q1: Float32Array;
   q2: Float32Array;
-  /** 'basis-sum' (exact: components 0 or 1) or 'plane' (dim < 17: unit vectors in the e0/e1 plane, float32-rounded). */
-  construction: 'basis-sum' | 'plane';
+  /** How they are built (see `scenarioVectors`): 'basis-sum' and 'signed' are exact, 'plane' float32-rounded. */
+  construction: 'basis-sum' | 'signed' | 'plane';
 }
 
 /**
@@ -60,33 +60,35 @@ export interface ScenarioVectors {
  *   value); the pair and the second query are e(s) with s = 100 when dim ≥ 117 (the layout used
  *   since C24 was written, so 384-d datasets see the same bytes) else s = 16 — orthogonal to the
  *   first 16 axes either way.
- * - 2 ≤ dim < 17, 'plane': a sum of 16 basis vectors does not fit, and no vector with rational
- *   components in one plane makes an exact 60° angle (its tangent would be √3), so the memories
- *   are the float32 unit vectors (s, √(1 − s²)) in the e0/e1 plane for s = 1, 0.5, 0.25; the pair
- *   and the second query are −e1 (similarity 0 to e0, negative to b and c, so they never enter
- *   query e0's top 3 and b, c never enter e1's top 2). The similarities are then 1, 0.5, 0.25
- *   within float32 rounding (≈ 6e-8): `predictedFlips` and `decayedReference` compute them from
- *   these float32 vectors in float64, so the flip instants stay exact for the stored vectors (they
- *   move by < 1e-4 ms from 300 / 500 / 600: 2.0e-5 ms measured at 2–16 d; the score gap then is
- *   < 1e-7, far inside tieEpsilon). A backend that quantizes to int8 is not exact here.
+ * - 5 ≤ dim < 17, 'signed': components in {0, ±1} over the first 5 axes. Query q1 = (1,1,1,1,0);
+ *   cos = q·v / (|q||v|) with |q| = |v| = 2: a = (1,1,1,1,0) → 4/4 = 1, b = (1,1,1,−1,0) → 2/4 = 0.5,
+ *   c = (1,1,−1,0,1) → 1/4 = 0.25 — exact in float32, float64 and int8 (every non-zero component
+ *   has the same magnitude). The pair and q2 are −e4: 0 against q1, 0 / 0 / −0.5 against a, b, c.
+ * - 2 ≤ dim < 5, 'plane': no vectors with rational components make an exact 60° angle in a plane
+ *   (its tangent would be √3), and 4 axes of {0, ±1} cannot give 1/4 (q·v is even when both have 4
+ *   non-zeros), so the memories are the float32 unit vectors (s, √(1 − s²)) in the e0/e1 plane
+ *   for s = 1, 0.5, 0.25, the pair and q2 −e1. The similarities are then 1, 0.5, 0.25 within
+ *   float32 rounding (≈ 6e-8): `predictedFlips` and `decayedReference` compute them from these
+ *   float32 vectors in float64, so the flip instants stay exact for the stored vectors (they move
+ *   by < 1e-4 ms from 300 / 500 / 600: 2.0e-5 ms measured; the score gap then is < 1e-7, far
+ *   inside tieEpsilon). A backend that quantizes to int8 (Redis' default) is NOT exact here.
  */
 export function scenarioVectors(dim: number): ScenarioVectors {
   if (!Number.isInteger(dim) || dim < 2) throw new MemoryMatrixError('INVALID_INPUT', `C24: dimension ${dim}: the time-decay scenario needs at least 2 dimensions`);
+  const vec = (head: number[]) => {
+    const v = new Float32Array(dim);
+    v.set(head);
+    return v;
+  };
   if (dim >= 17) {
-    const sum = (n: number) => {
-      const v = new Float32Array(dim);
-      for (let i = 0; i < n; i++) v[i] = 1;
-      return v;
-    };
+    const sum = (n: number) => vec(Array.from({ length: n }, () => 1));
     const s = dim >= DIRECTION_SUB + 17 ? DIRECTION_SUB : 16;
     return { sim: { 1: sum(1), 0.5: sum(4), 0.25: sum(16) }, sub: basis(dim, s), q1: basis(dim, 0), q2: basis(dim, s), construction: 'basis-sum' };
   }
-  const plane = (c: number) => {
-    const v = new Float32Array(dim);
-    v[0] = c;
-    v[1] = Math.sqrt(1 - c * c);
-    return v;
-  };
+  if (dim >= 5) {
+    return { sim: { 1: vec([1, 1, 1, 1]), 0.5: vec([1, 1, 1, -1]), 0.25: vec([1, 1, -1, 0, 1]) }, sub: basis(dim, 4, -1), q1: vec([1, 1, 1, 1]), q2: basis(dim, 4, -1), construction: 'signed' };
+  }
+  const plane = (c: number) => vec([c, Math.sqrt(1 - c * c)]);
   return { sim: { 1: plane(1), 0.5: plane(0.5), 0.25: plane(0.25) }, sub: basis(dim, 1, -1), q1: basis(dim, 0), q2: basis(dim, 1, -1), construction: 'plane' };
 }
 
@@ -100,7 +102,7 @@ export function scenarioRecords(dim: number): MemoryRecord[] {
   });
 }
 
-/** The two queries: e0 (k = 3, the flips) and the pair's direction (k = 2, the sub-millisecond pair; named e100 as in the 384-d layout). */
+/** The two queries: e0 (k = 3, the flips; (1,1,1,1) in 5–16 d) and the pair's direction (k = 2, the sub-millisecond pair); named e0 / e100 as in the 384-d layout. */
 export function scenarioQueries(dim: number): Array<{ name: string; vector: Float32Array; k: number }> {
   const vs = scenarioVectors(dim);
   return [

@@ -3,9 +3,10 @@ import type { FigureTable } from '../conformance/result';
 import type { MemoryCollection } from '../adapter';
 import type { RecallHit, TimeDecay } from '../types';
 import { formatInstant } from '../time';
+import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
 import { errorCode } from './c11-dimension-guard';
-import { at, decayedReference, HALF_LIFE_MS, predictedFlips, scenarioQueries, scenarioRecords, STEPS_MS } from './c24-scenario';
+import { at, decayedReference, HALF_LIFE_MS, predictedFlips, scenarioQueries, scenarioRecords, scenarioVectors, STEPS_MS } from './c24-scenario';
 
 /**
  * C24 time-decay: recall ranked by canonical similarity × decay(age at `now`) (decay.ts), on a
@@ -28,6 +29,11 @@ export const c24TimeDecay: CheckDefinition = {
     const { tieEpsilon, scoreTolerance } = cell.config.tolerances;
     const failures: Failure[] = [];
     const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'time-decay', message, extra));
+    // Below 5 d the scenario's vectors are float32-rounded (c24-scenario.ts 'plane'): exact for a
+    // float32 backend, not after int8 quantization, which would turn its flips into false failures.
+    if (cell.config.capabilities.quantized && scenarioVectors(dim).construction === 'plane') {
+      throw new MemoryMatrixError('INVALID_INPUT', `C24: dataset ${cell.datasetName} has dimension ${dim}; on a quantized target (${cell.target}) the time-decay scenario needs at least 5 dimensions (vectors exact under int8)`);
+    }
     const records = scenarioRecords(dim);
     const { collection } = await cell.scratch('c24', { metric: 'cosine', index: { type: 'none' } });
     await collection.upsert(records);
@@ -57,7 +63,7 @@ export const c24TimeDecay: CheckDefinition = {
     const figures: Record<string, string | number | boolean | null> = { halfLifeMs: HALF_LIFE_MS, steps: STEPS_MS.length };
     for (const f of flips) {
       // t* ± 1 ms, recalled at exactly those instants: t* is an integer step (300, 500, 600) for the
-      // basis-sum vectors, off it by < 1e-4 ms for the float32-rounded plane vectors (dim < 17).
+      // basis-sum vectors, off it by < 1e-4 ms for the float32-rounded plane vectors (dim < 5).
       const ids = async (ms: number) => orders.get(`hyperbolic@${ms}`) ?? (await recall(q1, ms, { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS })).map((h) => h.id);
       const [idsBefore, idsAfter] = [await ids(f.atMs - 1), await ids(f.atMs + 1)];
       const before = idsBefore.indexOf(f.newer) >= 0 && idsBefore.indexOf(f.newer) < idsBefore.indexOf(f.older);
