@@ -42,16 +42,19 @@ test('figures round-trip through the flat check figures (names with "=" and "_" 
   expect(readDurabilityFigures({ recallAtKMean: 1 })).toEqual([]);
 });
 
-test('verdicts: durable + lost → fail; not durable + lost → reported; unknown phantoms fail anywhere', () => {
+test('verdicts: durable + lost → fail; not durable + lost → reported; unknown phantoms fail a durable configuration, are reported otherwise', () => {
   const cells = [
     cell('pgvector@pg17', [fig('default', true, 0), fig('synchronous_commit=off', false, 130)]),
     cell('x@1', [fig('default', true, 2), fig('fast', false, 0, { phantomUnknown: 1 })], ['agent-memories @ x@1: [default] cycle 2: acknowledged write of m-1 is missing']),
+    cell('y@1', [fig('default', true, 0, { phantomUnknown: 1 }), fig('fast', false, 0, { duplicated: 1 })]),
   ];
   expect(durabilityRows(cells).map((r) => [r.target, r.configuration, r.verdict])).toEqual([
     ['pgvector@pg17', 'default', 'pass'],
     ['pgvector@pg17', 'synchronous_commit=off', 'reported'],
     ['x@1', 'default', 'fail'],
-    ['x@1', 'fast', 'fail'],
+    ['x@1', 'fast', 'reported'],
+    ['y@1', 'default', 'fail'],
+    ['y@1', 'fast', 'fail'],
   ]);
 });
 
