@@ -1,4 +1,4 @@
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, isMemoryMatrixError } from '@memory-matrix/spec';
 import type { ChromaClient } from 'chromadb';
 import type { ChromaTransport } from './transport';
 
@@ -15,9 +15,7 @@ export function chromaErrorName(err: unknown): string {
  * with the client's error as `cause`. A `MemoryMatrixError` passes through unchanged.
  */
 export function wrapBackendError(err: unknown, op: string, coll?: string): MemoryMatrixError {
-  if (err instanceof MemoryMatrixError || (typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' && (err as Error).name === 'MemoryMatrixError')) {
-    return err as MemoryMatrixError;
-  }
+  if (isMemoryMatrixError(err)) return err;
   const name = chromaErrorName(err);
   const msg = err instanceof Error ? err.message : String(err);
   return new MemoryMatrixError('BACKEND_ERROR', `chroma: ${op}${coll ? ` on collection ${coll}` : ''} failed: ${name ? `${name}: ` : ''}${msg}`, { cause: err });

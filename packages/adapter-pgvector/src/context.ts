@@ -1,4 +1,4 @@
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, isMemoryMatrixError } from '@memory-matrix/spec';
 import type { SqlClient } from './sql';
 
 /** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
@@ -43,13 +43,6 @@ export function wrapBackendError(err: unknown, what: string): MemoryMatrixError 
   return new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what} failed: ${message}${state}${detail}`, { cause: err });
 }
 
-/** True for a MemoryMatrixError from any copy of the spec module (jest may load two). */
-export function isMemoryMatrixError(err: unknown): err is MemoryMatrixError {
-  return (
-    err instanceof MemoryMatrixError ||
-    (err instanceof Error && err.name === 'MemoryMatrixError' && typeof (err as { code?: unknown }).code === 'string')
-  );
-}
 
 /** The SQLSTATE of a driver error, if any (pg and PGlite both put it in `code`). */
 export function sqlState(err: unknown): string | undefined {

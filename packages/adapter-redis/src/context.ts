@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, isMemoryMatrixError } from '@memory-matrix/spec';
 
 /** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
 export const ADAPTER = 'redis';
@@ -76,13 +76,6 @@ export function wrapBackendError(err: unknown, what: string): MemoryMatrixError 
   return new MemoryMatrixError(code, `${ADAPTER}: ${what} failed: ${full}`, { cause: err });
 }
 
-/** True for a MemoryMatrixError from any copy of the spec module (jest may load two). */
-export function isMemoryMatrixError(err: unknown): err is MemoryMatrixError {
-  return (
-    err instanceof MemoryMatrixError ||
-    (err instanceof Error && err.name === 'MemoryMatrixError' && typeof (err as { code?: unknown }).code === 'string')
-  );
-}
 
 /**
  * The results of `multi().exec()`: throws BACKEND_ERROR for an aborted transaction (null) or the

@@ -34,3 +34,12 @@ export class MemoryMatrixError extends Error {
 export function hasCode(err: unknown, code: ErrorCode): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 }
+
+/**
+ * True for a MemoryMatrixError from any copy of this module (jest may load two): an instance, or
+ * an Error named `MemoryMatrixError` with a string `code`. Adapters pass such errors through
+ * unchanged when they wrap backend errors.
+ */
+export function isMemoryMatrixError(err: unknown): err is MemoryMatrixError {
+  return err instanceof MemoryMatrixError || (err instanceof Error && err.name === 'MemoryMatrixError' && typeof (err as { code?: unknown }).code === 'string');
+}
