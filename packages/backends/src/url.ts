@@ -21,9 +21,12 @@ export function parseUrlTarget(name: string): { backend: 'pgvector'; url: string
   return { backend: 'pgvector', url: m[2] };
 }
 
-/** The URL with any password replaced by `***` (what reports and messages show). */
+/**
+ * `s` (a URL, or any text holding one) with every password replaced by `***`: the `user:pw@`
+ * part and libpq's `password=` / `sslpassword=` query parameters (what reports and messages show).
+ */
 export function redactUrl(s: string): string {
-  return s.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+  return s.replace(/(\/\/[^:/@\s]+:)[^@\s]*@/g, '$1***@').replace(/([?&](?:ssl)?password=)[^&#\s'"]*/gi, '$1***');
 }
 
 /** A report-safe target name for a URL: `pgvector@url(host:port/db)`. */

@@ -80,12 +80,12 @@ describe('diff: a reused --report-dir and a target without vectors', () => {
     expect(r.status).toBe(2);
     expect(readdirSync(dir).sort()).toEqual(['diff.json', 'diff.md', 'other.txt']);
     expect(readFileSync(path.join(dir, 'diff.md'), 'utf8')).toMatch(/^# memory-matrix diff — ⚠️ could not run/);
-    // a file of the last run given as this run's input is not removed
+    // a file this run writes given as this run's input: refused up front (it would be overwritten), not removed
     writeFileSync(path.join(dir, 'baseline.json'), '{"format": "stale"}');
     const kept = mm(['diff', '--baseline', path.join(dir, 'baseline.json'), '--candidate', TARGET, '--report-dir', dir]);
     expect(kept.status).toBe(2);
     expect(existsSync(path.join(dir, 'baseline.json'))).toBe(true);
-    expect((JSON.parse(readFileSync(path.join(dir, 'diff.json'), 'utf8')) as DiffReport).error!.message).toContain(`baseline ${path.join(dir, 'baseline.json')}: format`);
+    expect((JSON.parse(readFileSync(path.join(dir, 'diff.json'), 'utf8')) as DiffReport).error!.message).toContain(`--baseline ${path.join(dir, 'baseline.json')} is one of the files this diff writes`);
   });
 
   test('--candidate naming a target without capability vectors: exit 2 before anything starts', () => {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { checkSampleOut, writeStaged } from '../src/sample/output';
+import { safeUrl } from '../src/sample/provenance';
 
 describe('sample --out', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-sample-out-'));
@@ -15,6 +16,7 @@ describe('sample --out', () => {
     const ds = path.join(tmp, 'ds');
     mkdirSync(ds);
     writeFileSync(path.join(ds, 'manifest.json'), '{}');
+    writeFileSync(path.join(ds, 'sample-provenance.json'), JSON.stringify({ kind: 'memory-matrix-sample' }));
     expect(() => checkSampleOut(ds, false)).toThrow(/exists; pass --overwrite/);
     expect(checkSampleOut(ds, true, tmp)).toBe(ds);
   });
@@ -22,11 +24,13 @@ describe('sample --out', () => {
   test('--overwrite never replaces a file, a folder that is not a dataset, or the working directory', () => {
     const file = path.join(tmp, 'notes.txt');
     writeFileSync(file, 'keep me');
-    expect(() => checkSampleOut(file, true)).toThrow(/not a golden dataset folder/);
+    expect(() => checkSampleOut(file, true)).toThrow(/not a dataset folder made by/);
     const repo = path.join(tmp, 'repo');
     mkdirSync(path.join(repo, 'sub'), { recursive: true });
-    expect(() => checkSampleOut(repo, true)).toThrow(/not a golden dataset folder/);
-    writeFileSync(path.join(repo, 'manifest.json'), '{}');
+    expect(() => checkSampleOut(repo, true)).toThrow(/not a dataset folder made by/);
+    writeFileSync(path.join(repo, 'manifest.json'), '{"name":"My App","manifest_version":3}');
+    expect(() => checkSampleOut(repo, true)).toThrow(/not a dataset folder made by/); // a web app's manifest is not enough
+    writeFileSync(path.join(repo, 'sample-provenance.json'), JSON.stringify({ kind: 'memory-matrix-sample' }));
     expect(() => checkSampleOut(repo, true, path.join(repo, 'sub'))).toThrow(/holds the working directory/);
     expect(readFileSync(file, 'utf8')).toBe('keep me');
   });
@@ -42,5 +46,10 @@ describe('sample --out', () => {
     expect(readFileSync(path.join(ds, 'manifest.json'), 'utf8')).toBe('new');
     expect(existsSync(ds)).toBe(true);
     expect(readdirSync(tmp).filter((n) => n.includes('staging'))).toEqual([]);
+  });
+
+  test('the source URL in manifest and provenance carries no password, in either libpq form', () => {
+    expect(safeUrl('postgres://mm:pw@127.0.0.1:5432/postgres')).toBe('postgres://mm@127.0.0.1:5432/postgres');
+    expect(safeUrl('postgres://127.0.0.1:55432/postgres?user=mm&password=SMPpw55')).toBe('postgres://127.0.0.1:55432/postgres?user=mm&password=***');
   });
 });

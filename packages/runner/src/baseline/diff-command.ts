@@ -72,6 +72,11 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
   try {
     ensureDir(o.reportDir);
     dirOk = true;
+    // The run writes these files; an input among them would be overwritten by the other side's recording.
+    for (const [flag, spec] of [['--baseline', o.baseline], ['--candidate', o.candidate]] as const) {
+      const own = OWN_FILES.map((f) => path.join(o.reportDir, f));
+      if (own.includes(path.resolve(spec))) throw new MemoryMatrixError('USAGE', `${flag} ${spec} is one of the files this diff writes in --report-dir ${o.reportDir} (${OWN_FILES.join(', ')}); copy it elsewhere or choose another --report-dir`);
+    }
     clearPrevious(o.reportDir, [o.baseline, o.candidate].map((s) => path.resolve(s)));
     for (const f of OWN_FILES) watch.pending(tmpFileOf(path.join(o.reportDir, f)));
     const catalog = baselineCatalog();
@@ -79,7 +84,7 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     report.thresholds = { ...thresholds };
     const sides: Pending[] = [o.baseline, o.candidate].map((spec, i) => {
       const c = classifyInput(catalog, spec);
-      if (c.kind === 'file') return { kind: 'file', file: c.file, baseline: readBaseline(c.file) };
+      if (c.kind === 'file') return { kind: 'file', file: c.file, baseline: readBaseline(c.file, i === 0 ? 'baseline' : 'candidate') };
       const refused = cannotRecord(c.target);
       if (refused) throw new MemoryMatrixError('CAPABILITY_MISSING', `--${i === 0 ? 'baseline' : 'candidate'} ${spec}: ${refused}`);
       const { index, override } = i === 1 ? applyIndexOverride(c.target.name, c.target.index, o.index) : { index: c.target.index, override: null };

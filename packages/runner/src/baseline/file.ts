@@ -88,24 +88,24 @@ const baselineSchema = z.object({
  * JSON, is a report.json (which keeps per-query figures against the oracle, not every query's
  * top-k, so it cannot stand for a baseline), or breaks the schema (with the field path).
  */
-export function readBaseline(file: string): Baseline {
+export function readBaseline(file: string, role: 'baseline' | 'candidate' = 'baseline'): Baseline {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new MemoryMatrixError('INVALID_INPUT', `baseline ${file}: cannot read it: ${(e as Error).message}`, { cause: e });
+    throw new MemoryMatrixError('INVALID_INPUT', `${role} ${file}: cannot read it: ${(e as Error).message}`, { cause: e });
   }
   const fmt = (parsed as { format?: unknown } | null)?.format;
   if (fmt === 'memory-matrix-report') {
     throw new MemoryMatrixError(
       'INVALID_INPUT',
-      `baseline ${file} is a report.json: it keeps each query's figures against the oracle (and the worst queries' lists), not every query's top-k ids and scores; record a baseline instead: memory-matrix record --backend <target> (or pass the target name to diff)`,
+      `${role} ${file} is a report.json: it keeps each query's figures against the oracle (and the worst queries' lists), not every query's top-k ids and scores; record a baseline instead: memory-matrix record --backend <target> (or pass the target name to diff)`,
     );
   }
   const r = baselineSchema.safeParse(parsed);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    throw new MemoryMatrixError('INVALID_INPUT', `baseline ${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (not a memory-matrix baseline of version 1?)`);
+    throw new MemoryMatrixError('INVALID_INPUT', `${role} ${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (not a memory-matrix baseline of version 1?)`);
   }
   return parsed as Baseline;
 }

@@ -100,7 +100,7 @@ export function renderDiffMarkdown(r: DiffReport): string {
   lines.push('');
   if (r.error) lines.push(`> **${r.error.code}**: ${esc(r.error.message)}`, '');
   if (r.cells.length) {
-    lines.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`);
+    lines.push(`| ${HEAD.map((h) => h.replace(/\|/g, '\\|')).join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`);
     for (const row of rows(r)) lines.push(`| ${row.map((x, i) => (i === 1 ? `**${x}**` : esc(x))).join(' | ')} |`);
     lines.push('');
   }

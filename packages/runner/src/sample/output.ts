@@ -1,23 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 
 /**
  * Where `sample --out` may write. Checked before the store is read: an existing path is replaced
- * only with `--overwrite` AND only when it is a golden dataset folder (a directory holding
- * manifest.json) — never a plain file, an unrelated folder, or a folder holding the working
- * directory. Throws USAGE naming the path.
+ * only with `--overwrite` AND only when it is a dataset folder an earlier `sample` made (a
+ * directory holding manifest.json and sample-provenance.json of kind `memory-matrix-sample`) —
+ * never a plain file, another folder (a web app's manifest.json is not enough), or a folder holding
+ * the working directory. Throws USAGE naming the path.
  */
 export function checkSampleOut(out: string, overwrite: boolean, cwd = process.cwd()): string {
   const root = path.resolve(out);
   if (!existsSync(root)) return root;
   if (!overwrite) throw new MemoryMatrixError('USAGE', `--out ${root} exists; pass --overwrite to replace it (only a dataset folder made by \`sample\` is replaced)`);
-  const isDataset = statSync(root).isDirectory() && existsSync(path.join(root, 'manifest.json'));
-  if (!isDataset) throw new MemoryMatrixError('USAGE', `--out ${root}: refusing to replace it with --overwrite: it is not a golden dataset folder (no manifest.json)`);
+  if (!madeBySample(root)) throw new MemoryMatrixError('USAGE', `--out ${root}: refusing to replace it with --overwrite: it is not a dataset folder made by \`sample\` (no manifest.json + sample-provenance.json of kind memory-matrix-sample)`);
   const rel = path.relative(root, path.resolve(cwd));
   if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) throw new MemoryMatrixError('USAGE', `--out ${root}: refusing to replace the folder that holds the working directory ${cwd}`);
   return root;
+}
+
+/** A directory holding manifest.json and a sample-provenance.json whose `kind` is `memory-matrix-sample`. */
+function madeBySample(dir: string): boolean {
+  if (!statSync(dir).isDirectory() || !existsSync(path.join(dir, 'manifest.json'))) return false;
+  try {
+    return (JSON.parse(readFileSync(path.join(dir, 'sample-provenance.json'), 'utf8')) as { kind?: unknown }).kind === 'memory-matrix-sample';
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -10,13 +10,16 @@ import type { SourceInfo } from './source';
 
 /** A postgres URL without its password (user, host, port, database and parameters kept). */
 export function safeUrl(url: string): string {
+  let out: string;
   try {
     const u = new URL(url);
     u.password = '';
-    return u.toString();
+    out = u.toString();
   } catch {
-    return url.replace(/(\/\/[^:/@]+):[^@]*@/, '$1@');
+    out = url.replace(/(\/\/[^:/@]+):[^@]*@/, '$1@');
   }
+  // libpq also takes the password as a query parameter.
+  return out.replace(/([?&](?:ssl)?password=)[^&#\s'"]*/gi, '$1***');
 }
 
 /** sample-provenance.json (see the file comment). `sampledAt` is SOURCE_DATE_EPOCH when set, else now. */
