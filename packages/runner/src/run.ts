@@ -1,3 +1,4 @@
+import { signalExitCode } from './baseline/interrupt';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -83,7 +84,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.exitCode = 2;
     void Promise.allSettled(started.map((b) => b.stop())).finally(() => {
       finish(report, opts.reportDir, t0);
-      process.exit(sig === 'SIGINT' ? 130 : 143);
+      process.exit(signalExitCode(sig));
     });
   };
   // The container guard removes this run's containers synchronously on exit and on signals;

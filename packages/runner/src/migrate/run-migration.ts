@@ -1,3 +1,4 @@
+import { signalExitCode } from '../baseline/interrupt';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import {
@@ -85,7 +86,7 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
     void Promise.allSettled(started.map((b) => b.stop())).finally(() => {
       Object.assign(report, { verdict: 'error', exitCode: 2, error: { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds what completed before it` } });
       finish();
-      process.exit(sig === 'SIGINT' ? 130 : 143);
+      process.exit(signalExitCode(sig));
     });
   };
   installGuard({ exitOnSignal: false });
