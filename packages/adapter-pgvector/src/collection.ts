@@ -1,12 +1,12 @@
 import type { CollectionSpec, MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
-import { ident, isoTimestampSql, literalToVector } from './codec';
+import { ident, isoTimestampSql } from './codec';
 import type { StoreContext } from './context';
 import { createIndexSql } from './ddl';
 import { recallPlan, whereClause } from './recall-sql';
 import { pgvectorToCanonical } from './scores';
 import { validateFilter, validateIds, validateQuery } from './validate';
 import { upsertRecords } from './upsert';
-import { scanTable } from './scan';
+import { rowToRecord, scanTable } from './scan';
 
 /**
  * One collection = one table created by this adapter (see ddl.ts). Implements the spec's
@@ -47,19 +47,7 @@ export class PgvectorCollection implements MemoryCollection {
       return (await this.ctx.client.query(sql, [ids])).rows as Array<Record<string, unknown>>;
     });
     const byId = new Map<string, MemoryRecord>();
-    for (const row of rows) {
-      const id = row.id as string;
-      const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
-      byId.set(id, {
-        id,
-        namespace: row.namespace as string,
-        kind: row.kind as MemoryRecord['kind'],
-        text: row.text as string,
-        createdAt: row.created_at as string,
-        metadata: metadata as MemoryRecord['metadata'],
-        embedding: literalToVector(row.embedding as string, `table ${this.table} id ${id}`),
-      });
-    }
+    for (const row of rows) byId.set(row.id as string, rowToRecord(row, this.table));
     return ids.flatMap((id) => {
       const r = byId.get(id);
       return r ? [r] : [];

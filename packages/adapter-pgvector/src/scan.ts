@@ -26,17 +26,24 @@ export async function scanTable(ctx: StoreContext, table: string, opts: ScanOpti
       `FROM ${ident(table)} ${where} ORDER BY id COLLATE "C" LIMIT $1`;
     return (await ctx.client.query(sql, params)).rows as Array<Record<string, unknown>>;
   });
-  return rows.map((row) => {
-    const id = row.id as string;
-    const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
-    return {
-      id,
-      namespace: row.namespace as string,
-      kind: row.kind as MemoryRecord['kind'],
-      text: row.text as string,
-      createdAt: row.created_at as string,
-      metadata: metadata as MemoryRecord['metadata'],
-      embedding: literalToVector(row.embedding as string, `table ${table} id ${id}`),
-    };
-  });
+  return rows.map((row) => rowToRecord(row, table));
+}
+
+/**
+ * One row of `SELECT id, namespace, kind, text, <iso created_at>, metadata, embedding::text` as a
+ * MemoryRecord: metadata parsed when the driver returns jsonb as text (PGlite), the embedding
+ * parsed exactly from pgvector's text form (`Float32Array` of the column's dim).
+ */
+export function rowToRecord(row: Record<string, unknown>, table: string): MemoryRecord {
+  const id = row.id as string;
+  const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
+  return {
+    id,
+    namespace: row.namespace as string,
+    kind: row.kind as MemoryRecord['kind'],
+    text: row.text as string,
+    createdAt: row.created_at as string,
+    metadata: metadata as MemoryRecord['metadata'],
+    embedding: literalToVector(row.embedding as string, `table ${table} id ${id}`),
+  };
 }
