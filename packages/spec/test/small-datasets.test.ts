@@ -1,7 +1,7 @@
 import { referenceScore, type MemoryRecord } from '../src';
 import { at, decayedReference, HALF_LIFE_MS, predictedFlips, scenarioQueries, scenarioRecords, scenarioVectors } from '../src/checks/c24-scenario';
 import { isolationUsers } from '../src/checks/c25-isolation';
-import { requireMemories, sampleRecords } from '../src/checks/sampling';
+import { requireMemories, sampleRecords } from '../src/checks/helpers/sampling';
 
 const mem = (i: number, namespace = `user-${i % 3}`): MemoryRecord => ({
   id: `m-${String(i).padStart(3, '0')}`,

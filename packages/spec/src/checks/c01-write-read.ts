@@ -1,6 +1,6 @@
 import type { MemoryRecord } from '../types';
 import { type CheckDefinition, failure, needs } from './check';
-import { sampleRecords, describeDifference } from './sampling';
+import { sampleRecords, describeDifference } from './helpers/sampling';
 
 /**
  * C01 write-read: every written memory reads back byte-identical (text incl. CJK and emoji,

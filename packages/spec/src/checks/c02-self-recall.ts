@@ -1,7 +1,7 @@
 import type { Failure } from '../comparator';
 import type { ScanMode } from '../conformance/cell';
 import { type CheckDefinition, failure, needs } from './check';
-import { sampleRecords } from './sampling';
+import { sampleRecords } from './helpers/sampling';
 
 const SAMPLE = 200;
 

@@ -3,7 +3,7 @@ import type { LiveCell, ScanMode } from '../conformance/cell';
 import type { FigureTable } from '../conformance/result';
 import { recallAtK } from '../stats';
 import type { GoldenQuery } from '../golden';
-import { every } from './sampling';
+import { every } from './helpers/sampling';
 
 /** Selectivities of the sweep (fraction of all rows matching the filter) and the k values. */
 export const SWEEP_SELECTIVITIES = [0.001, 0.01, 0.1, 0.5] as const;

@@ -1,6 +1,6 @@
 import type { Failure } from '../comparator';
 import { type CheckDefinition, failure, needs } from './check';
-import { every } from './sampling';
+import { every } from './helpers/sampling';
 
 const SAMPLE = 40;
 const K = 50;

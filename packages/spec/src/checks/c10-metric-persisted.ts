@@ -1,7 +1,7 @@
 import type { Failure } from '../comparator';
 import { type CheckDefinition, failure, needs } from './check';
-import { PROBE_EXPECTED, probeVectors } from './c08-score-canonical';
-import { syntheticRecord } from './synthetic';
+import { PROBE_EXPECTED, probeVectors } from './helpers/probes';
+import { syntheticRecord } from './helpers/synthetic';
 
 /**
  * C10 metric-persisted: the metric chosen at creation is the one used after a reopen from a NEW

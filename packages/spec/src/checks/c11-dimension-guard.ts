@@ -1,7 +1,7 @@
 import type { Failure } from '../comparator';
-import { hasCode } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
-import { describeDifference, requireMemories, sampleRecords } from './sampling';
+import { errorCode } from './helpers/error-code';
+import { describeDifference, requireMemories, sampleRecords } from './helpers/sampling';
 
 /**
  * C11 dimension-guard: a write whose batch holds one vector of the wrong dimension fails with
@@ -51,15 +51,3 @@ export const c11DimensionGuard: CheckDefinition = {
     return { figures: { stored: base.length, rejectedBatch: poisoned.length, countAfter: count, writeError: code, queryError: qcode }, failures };
   },
 };
-
-/** The error code `fn` rejects with; `'<no code>'` for an error without one; null when it resolves. */
-export async function errorCode(fn: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await fn();
-    return null;
-  } catch (e) {
-    for (const c of ['DIMENSION_MISMATCH', 'INVALID_VECTOR', 'INVALID_INPUT', 'BACKEND_ERROR'] as const) if (hasCode(e, c)) return c;
-    const code = (e as { code?: unknown })?.code;
-    return typeof code === 'string' ? code : '<no code>';
-  }
-}

@@ -2,8 +2,8 @@ import type { Failure } from '../comparator';
 import type { MemoryCollection } from '../adapter';
 import type { MemoryRecord } from '../types';
 import { type CheckDefinition, failure, needs } from './check';
-import { errorCode } from './c11-dimension-guard';
-import { requireMemories, sampleRecords } from './sampling';
+import { errorCode } from './helpers/error-code';
+import { requireMemories, sampleRecords } from './helpers/sampling';
 
 /**
  * C12 degenerate-vectors: a zero vector under cosine (similarity undefined: 0/0) and vectors with

@@ -1,8 +1,8 @@
 import type { Failure } from '../comparator';
 import { referenceScore } from '../scores';
 import { type CheckDefinition, failure, needs } from './check';
-import { errorCode } from './c11-dimension-guard';
-import { requireMemories, sampleRecords } from './sampling';
+import { errorCode } from './helpers/error-code';
+import { requireMemories, sampleRecords } from './helpers/sampling';
 
 /**
  * Magnitudes the check asserts: unit golden vectors scaled by these factors keep finite scores,

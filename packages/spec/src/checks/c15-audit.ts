@@ -7,7 +7,7 @@ import { ExactOracle } from '../oracle';
 import { hasCode } from '../errors';
 import type { MemoryRecord, RecallHit } from '../types';
 import { failure } from './check';
-import { describeDifference } from './sampling';
+import { describeDifference } from './helpers/sampling';
 
 /** Where and when one memory's write was acknowledged. */
 export interface AckInfo {

@@ -9,7 +9,7 @@ import { auditAfterRestart, auditOfMissingCollection, type AckInfo, type WriteLe
 import { runHistoryConfiguration } from './c15-history';
 import { roundRobin, writeUntilKilled } from './c15-writers';
 import { type CheckDefinition, failure, needs } from './check';
-import { every } from './sampling';
+import { every } from './helpers/sampling';
 
 /** Kill cycles per configuration (the issue asks for at least 5). */
 export const C15_CYCLES = 5;

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../history';
 import type { SentMessage } from './c15-history-stream';
-import { messageDifference } from './c17-history-roundtrip';
+import { messageDifference } from './helpers/history';
 
 /** One problem found by `auditSession` (the check turns it into a Failure). */
 export interface HistoryAuditProblem {

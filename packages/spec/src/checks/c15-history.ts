@@ -7,7 +7,7 @@ import { MemoryMatrixError } from '../errors';
 import type { ChatHistory, ChatMessage } from '../history';
 import { auditSession } from './c15-history-audit';
 import { appendUntilKilled, type SentMessage } from './c15-history-stream';
-import { checkMessages, checkPrefix } from './c17-history-roundtrip';
+import { checkMessages, checkPrefix } from './helpers/history';
 import { failure } from './check';
 
 /** Sessions written concurrently (one writer and client each), messages per append() call. */

@@ -7,7 +7,7 @@ import type { Figure } from '../conformance/result';
 import type { GoldenQuery } from '../golden';
 import type { RecallHit } from '../types';
 import { failure } from './check';
-import { describeDifference } from './sampling';
+import { describeDifference } from './helpers/sampling';
 
 /** The older version's answers: exact top-k per query id, and its count. */
 export interface BaselineAnswers {

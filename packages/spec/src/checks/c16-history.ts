@@ -2,7 +2,7 @@ import type { MemoryStore } from '../adapter';
 import type { Figure } from '../conformance/result';
 import type { ChatMessage } from '../history';
 import { MemoryMatrixError } from '../errors';
-import { messageDifference } from './c17-history-roundtrip';
+import { messageDifference } from './helpers/history';
 
 /** Sessions written on the older version, and the one among them that carries a TTL. */
 const SESSIONS = 12;

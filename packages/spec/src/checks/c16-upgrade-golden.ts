@@ -7,7 +7,7 @@ import type { MemoryStore } from '../adapter';
 import type { RecallHit } from '../types';
 import { type BaselineAnswers, compareUpgraded, upgradeRecall } from './c16-compare';
 import { compareHistorySessions, writeHistorySessions, type HistoryBaseline } from './c16-history';
-import { checkMessages, checkPrefix } from './c17-history-roundtrip';
+import { checkMessages, checkPrefix } from './helpers/history';
 import { type CheckDefinition, failure, needs } from './check';
 
 /** Records per upsert while the older version is loaded. */

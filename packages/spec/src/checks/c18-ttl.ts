@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Failure } from '../comparator';
 import type { ChatHistory, HistoryKey } from '../history';
 import { type CheckDefinition, failure, needs } from './check';
-import { checkMessages, checkPrefix, openCheckHistory } from './c17-history-roundtrip';
+import { checkMessages, checkPrefix, openCheckHistory } from './helpers/history';
 
 /** TTL of the sliding / fixed sessions, ms, and the pause between their two writes. */
 const TTL_MS = 3_000;

@@ -2,7 +2,7 @@ import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { LiveCell } from '../conformance/cell';
 import type { ChatHistory, ChatMessage } from '../history';
 import type { MemoryRecord } from '../types';
-import { checkMessages } from './c17-history-roundtrip';
+import { checkMessages } from './helpers/history';
 
 /** Headroom above the instance's used memory that each phase allows, bytes. */
 export const BUDGET_BYTES = 4 * 1024 * 1024;

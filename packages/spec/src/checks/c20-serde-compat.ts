@@ -5,7 +5,7 @@ import type { Failure } from '../comparator';
 import { MemoryMatrixError } from '../errors';
 import type { ChatHistory, ChatMessage } from '../history';
 import { type CheckDefinition, failure, needs } from './check';
-import { checkMessages, checkPrefix, compareMessages, openCheckHistory } from './c17-history-roundtrip';
+import { checkMessages, checkPrefix, compareMessages, openCheckHistory } from './helpers/history';
 
 /** The committed legacy payloads (repository `golden-data/legacy/`, next to this source-only package). */
 export const LEGACY_HISTORY_FILE = path.resolve(__dirname, '..', '..', '..', '..', 'golden-data', 'legacy', 'history-payloads.json');

@@ -1,6 +1,6 @@
 import type { Failure } from '../comparator';
 import { type CheckDefinition, failure, needs } from './check';
-import { describeDifference, requireMemories, sampleRecords } from './sampling';
+import { describeDifference, requireMemories, sampleRecords } from './helpers/sampling';
 
 /**
  * C21 idempotent-upsert: writing the same memories twice yields one memory each; re-writing with

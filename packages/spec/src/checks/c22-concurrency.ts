@@ -4,7 +4,7 @@ import type { ChatHistory, ChatMessage } from '../history';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { type CheckDefinition, failure } from './check';
-import { checkPrefix, openCheckHistory } from './c17-history-roundtrip';
+import { checkPrefix, openCheckHistory } from './helpers/history';
 import { upsertConcurrency } from './c22-upsert';
 
 /** Writers (one client each), single appends per writer, and the size of each writer's one batch. */

@@ -6,7 +6,7 @@ import { referenceScore } from '../scores';
 import type { MemoryRecord } from '../types';
 import { MemoryMatrixError } from '../errors';
 import { failure } from './check';
-import { describeDifference, sampleRecords } from './sampling';
+import { describeDifference, sampleRecords } from './helpers/sampling';
 
 /** Concurrent writers, each on its own client (store). */
 export const UPSERT_WRITERS = 4;

@@ -5,7 +5,7 @@ import type { Figure } from '../conformance/result';
 import { requireFaults, type ClientTimeouts, type FaultTarget } from '../durability';
 import { hasCode } from '../errors';
 import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
-import { requireMemories } from './sampling';
+import { requireMemories } from './helpers/sampling';
 import { type CheckDefinition, failure, needs } from './check';
 import { batchAtomic, describeWrite, judgeSurfaced, retryCompletes, settle, type Settled } from './c23-steps';
 

@@ -3,7 +3,7 @@ import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { MemoryRecord } from '../types';
 import { failure } from './check';
-import { describeDifference } from './sampling';
+import { describeDifference } from './helpers/sampling';
 
 /** Error codes a fault may surface as (TIMEOUT for adapters that tell a timeout apart). */
 export const FAULT_CODES: readonly string[] = ['BACKEND_ERROR', 'TIMEOUT'];

@@ -4,7 +4,7 @@ import { referenceScore } from '../scores';
 import { addMs, diffMs, formatInstant, parseInstant, type Instant } from '../time';
 import type { MemoryRecord, TimeDecay } from '../types';
 import { MemoryMatrixError } from '../errors';
-import { basis } from './synthetic';
+import { basis } from './helpers/synthetic';
 
 /**
  * C24's controlled scenario (vectors: `scenarioVectors`, any dim ≥ 2). From 17 d, vectors are sums of n unit basis vectors, so against the query

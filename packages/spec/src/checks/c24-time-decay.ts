@@ -5,7 +5,7 @@ import type { RecallHit, TimeDecay } from '../types';
 import { formatInstant } from '../time';
 import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
-import { errorCode } from './c11-dimension-guard';
+import { errorCode } from './helpers/error-code';
 import { at, decayedReference, HALF_LIFE_MS, predictedFlips, scenarioQueries, scenarioRecords, scenarioVectors, STEPS_MS } from './c24-scenario';
 
 /**

@@ -29,7 +29,7 @@ export type { CheckDefinition, CheckOutcome } from './check';
 export { needs } from './check';
 export { SELECTIVITY_BUCKETS, selectivityBucket } from './c04-topk-under-filter';
 export { describeIndex } from './c05-ann-recall';
-export { windowReference, messageDifference } from './c17-history-roundtrip';
+export { windowReference, messageDifference } from './helpers/history';
 export { writeHistorySessions, compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './c16-history';
 export { loadLegacyHistoryCases, LEGACY_HISTORY_FILE, type LegacyHistoryCase } from './c20-serde-compat';
 export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from './minimums';

@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '../types';
+import type { MemoryRecord } from '../../types';
 
 /**
  * A memory with a hand-made vector for geometric identities (C08, C12, C13): the text says what

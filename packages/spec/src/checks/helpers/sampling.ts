@@ -1,5 +1,5 @@
-import { MemoryMatrixError } from '../errors';
-import type { MemoryRecord } from '../types';
+import { MemoryMatrixError } from '../../errors';
+import type { MemoryRecord } from '../../types';
 
 /**
  * A deterministic sample of min(`n`, records.length) DISTINCT records: every record `must` selects
