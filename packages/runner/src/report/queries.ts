@@ -1,4 +1,4 @@
-import type { CheckResult, LiveCell, RecallHit, ScanMode } from '@memory-matrix/spec';
+import type { JudgedReplay, RecallHit, ScanMode } from '@memory-matrix/spec';
 
 /** How many of the worst queries keep their full expected and actual id lists. */
 export const WORST_QUERIES_KEPT = 5;
@@ -19,8 +19,9 @@ export interface WorstQuery {
 
 /**
  * Per-query figures of one golden replay, column-wise (index i of every array is query `queryIds[i]`,
- * in dataset order). Each value is `LiveCell.compare` (spec/comparator.ts `compareHits` under the
- * target's tolerances) of that query in the mode the check used, so `max(maxAbsScoreDelta)` equals the check's `maxAbsScoreDelta` figure
+ * in dataset order). Each value is the comparison the check itself made of that query (its
+ * `JudgedReplay`: spec comparator.ts `compareHits` under the target's tolerances, in the mode the
+ * check used), so `max(maxAbsScoreDelta)` equals the check's `maxAbsScoreDelta` figure
  * and `min(recallAtK)` its `recallAtKMin`. Scores are canonical (higher = more similar); deltas are
  * absolute score units.
  */
@@ -47,27 +48,26 @@ export interface CellQueries {
 }
 
 /**
- * Per-query figures of the replays the cell's checks already ran: `exact` when C03 ran, `index`
- * when C05 ran over an ANN index. Reads the cell's cached query runs only (never queries the
- * backend again, so it works after the cell was disposed). A replay that failed with an error is
- * left out (the check's own error says why). Returns undefined when neither replay ran.
+ * Per-query figures of the replays the cell's checks judged (`CheckOutcome.replay`, delivered to
+ * the result sink): `exact` from C03's exact-scan replay, `index` from C05's index-scan replay
+ * (its first run; C05 judges none when the cell builds no ANN index). Nothing is compared or
+ * queried again. A check that stopped with an error judged no replay, so its series is left out
+ * (the check's own error says why). Returns undefined when no replay was judged.
  */
-export async function cellQueries(live: LiveCell, checks: readonly CheckResult[]): Promise<CellQueries | undefined> {
+export function cellQueries(replays: readonly JudgedReplay[]): CellQueries | undefined {
   const out: CellQueries = {};
-  const c03 = checks.find((c) => c.id === 'C03' && c.status !== 'skipped' && !c.error);
-  const c05 = checks.find((c) => c.id === 'C05' && c.status !== 'skipped' && !c.error && c.figures.index !== 'none');
-  if (c03) out.exact = await series(live, 'C03', 'exact');
-  if (c05) out.index = await series(live, 'C05', 'index');
+  const exact = replays.find((r) => r.check === 'C03' && r.scan === 'exact');
+  const index = replays.find((r) => r.check === 'C05' && r.scan === 'index');
+  if (exact) out.exact = series(exact, 'C03');
+  if (index) out.index = series(index, 'C05');
   return out.exact || out.index ? out : undefined;
 }
 
-async function series(live: LiveCell, check: 'C03' | 'C05', scan: ScanMode): Promise<QuerySeries> {
-  const runs = await live.queryRuns(scan);
-  const s: QuerySeries = { check, scan, queryIds: [], recallAtK: [], maxAbsScoreDelta: [], firstDifferingRank: [], kendallTau: [], worst: [] };
+function series(replay: JudgedReplay, check: 'C03' | 'C05'): QuerySeries {
+  const s: QuerySeries = { check, scan: replay.scan, queryIds: [], recallAtK: [], maxAbsScoreDelta: [], firstDifferingRank: [], kendallTau: [], worst: [] };
   const candidates: WorstQuery[] = [];
-  for (const [qid, run] of runs) {
-    const exp = live.expectationFor(qid);
-    const c = live.compare(run, scan === 'exact' ? 'exact' : 'ann');
+  for (const { run, expected: exp, comparison: c } of replay.queries) {
+    const qid = run.query.id;
     s.queryIds.push(qid);
     s.recallAtK.push(c.recallAtK);
     s.maxAbsScoreDelta.push(c.maxAbsScoreDelta);

@@ -12,13 +12,13 @@ export const c03TopkExact: CheckDefinition = {
   requires: needs('vectors', 'exactScan'),
   async run(cell) {
     const runs = await cell.queryRuns('exact');
+    const replay = cell.judge('C03', 'exact', 'exact', runs);
     const failures: Failure[] = [];
     const recalls: number[] = [];
     const deltas: number[] = [];
     const taus: number[] = [];
     let firstDiff: number | null = null;
-    for (const run of runs.values()) {
-      const c = cell.compare(run, 'exact');
+    for (const { comparison: c } of replay.queries) {
       recalls.push(c.recallAtK);
       deltas.push(c.maxAbsScoreDelta);
       if (c.kendallTau !== null) taus.push(c.kendallTau);
@@ -37,6 +37,7 @@ export const c03TopkExact: CheckDefinition = {
         failedQueries: new Set(failures.map((f) => f.queryId)).size,
       },
       failures,
+      replay,
     };
   },
 };

@@ -1,5 +1,5 @@
 import type { Failure } from '../comparator';
-import type { FigureTable } from '../conformance/result';
+import type { FigureTable, JudgedReplay } from '../conformance/result';
 import { summarize } from '../stats';
 import { tieGroups } from '../comparator';
 import { indexReplay, judgeRepeats } from './c05-repeat';
@@ -35,11 +35,14 @@ export const c05AnnRecall: CheckDefinition = {
     const rows: FigureTable['rows'] = [];
     let maxDelta = 0;
     let k = 10;
+    let judged: JudgedReplay | undefined; // run 1, the shared collection's replay: what the report draws
     for (let r = 1; r <= repeats; r++) {
       const replay = await indexReplay(cell, r);
       const recalls = new Map<string, number>();
-      for (const [qid, run] of replay.runs) {
-        const c = cell.compare(run, 'ann');
+      const runJudged = cell.judge('C05', 'index', 'ann', replay.runs);
+      if (r === 1) judged = runJudged;
+      for (const { run, comparison: c } of runJudged.queries) {
+        const qid = run.query.id;
         k = run.query.k;
         recalls.set(qid, c.recallAtK);
         maxDelta = Math.max(maxDelta, c.maxAbsScoreDelta);
@@ -102,6 +105,7 @@ export const c05AnnRecall: CheckDefinition = {
       },
       failures,
       notes,
+      ...(judged ? { replay: judged } : {}),
       tables: [{ title: `C05 ann-recall per run (${repeats} run${repeats > 1 ? 's' : ''}; spread min ${v.spread.min.toFixed(4)} / mean ${v.spread.mean.toFixed(4)} / max ${v.spread.max.toFixed(4)} / stdev ${v.spread.stdev.toExponential(1)})`, columns: ['run', 'index build ms', 'seed', 'mean recall@k', 'worst query recall@k', `queries < ${annRecallFloorPerQuery}`, 'verdict'], rows }],
     };
   },

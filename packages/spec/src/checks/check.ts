@@ -1,7 +1,7 @@
 import type { Capabilities } from '../capabilities';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
-import type { Figure, FigureTable } from '../conformance/result';
+import type { Figure, FigureTable, JudgedReplay } from '../conformance/result';
 
 /** What a check's `run` returns; the registrar turns it into a verdict. */
 export interface CheckOutcome {
@@ -9,6 +9,8 @@ export interface CheckOutcome {
   failures: Failure[];
   notes?: string[];
   tables?: FigureTable[];
+  /** The golden replay the check judged query by query (C03, C05); the report draws its per-query figures from it. */
+  replay?: JudgedReplay;
 }
 
 /**

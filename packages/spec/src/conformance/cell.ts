@@ -9,6 +9,7 @@ import { checkFingerprint } from '../golden';
 import { matchesFilter } from '../filter';
 import { ExactOracle } from '../oracle';
 import type { FaultControl } from '../durability';
+import type { JudgedReplay } from './result';
 import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '../types';
 
 /**
@@ -85,6 +86,8 @@ export class LiveCell {
   private readonly created: Array<{ store: MemoryStore; name: string }> = [];
   private golden?: Promise<{ store: MemoryStore; collection: MemoryCollection; loadMs: number; indexMs: number }>;
   private readonly runs = new Map<ScanMode, Promise<Map<string, QueryRun>>>();
+  private readonly comparisons = new WeakMap<QueryRun, Partial<Record<'exact' | 'ann', Comparison>>>();
+  private timing?: { loadMs: number; indexMs: number };
 
   constructor(readonly config: CellConfig) {
     const d = config.dataset;
@@ -175,9 +178,18 @@ export class LiveCell {
       await collection.buildIndex();
       this.config.progress?.('index', 1, 1);
       const t2 = performance.now();
-      return { store, collection, loadMs: t1 - t0, indexMs: t2 - t1 };
+      this.timing = { loadMs: t1 - t0, indexMs: t2 - t1 };
+      return { store, collection, ...this.timing };
     })();
     return this.golden;
+  }
+
+  /**
+   * Bulk-load and index-build times of the shared golden collection, ms, once it is loaded;
+   * undefined when no check loaded it (or the load failed). Never starts a load.
+   */
+  get loadTimings(): { loadMs: number; indexMs: number } | undefined {
+    return this.timing;
   }
 
   /** Every golden query run once in `scan` mode on the shared collection (cached per mode). */
@@ -207,8 +219,29 @@ export class LiveCell {
   /**
    * Compare one query run with its recorded expectation (comparator.ts) under this target's
    * tolerances: `scoreOf` from the float64 oracle, `matches` from the golden filter semantics.
+   * Computed once per run and mode: a second call with the same `run` object returns the same
+   * Comparison (C04 and C05 both judge the shared index replay). Callers must not mutate it.
    */
   compare(run: QueryRun, mode: 'exact' | 'ann'): Comparison {
+    const known = this.comparisons.get(run) ?? {};
+    const cached = known[mode];
+    if (cached) return cached;
+    const c = this.compareOnce(run, mode);
+    known[mode] = c;
+    this.comparisons.set(run, known);
+    return c;
+  }
+
+  /**
+   * Judge every run of a golden replay (dataset query order) with `compare`: the per-query
+   * comparisons a check returns as `CheckOutcome.replay` for the report.
+   */
+  judge(check: string, scan: ScanMode, mode: 'exact' | 'ann', runs: ReadonlyMap<string, QueryRun>): JudgedReplay {
+    const queries = [...runs.values()].map((run) => ({ run, expected: this.expectationFor(run.query.id), comparison: this.compare(run, mode) }));
+    return { check, scan, mode, queries };
+  }
+
+  private compareOnce(run: QueryRun, mode: 'exact' | 'ann'): Comparison {
     const q = run.query;
     return compareHits(this.expectationFor(q.id), run.hits, { dataset: this.datasetName, target: this.target, queryId: q.id }, {
       k: q.k,

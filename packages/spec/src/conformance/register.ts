@@ -1,6 +1,6 @@
 import { CHECKS, type CheckDefinition } from '../checks';
 import { LiveCell, type CellConfig } from './cell';
-import { CheckFailedError, type CheckResult, type ResultSink } from './result';
+import { CheckFailedError, type CheckRun, type ResultSink } from './result';
 import type { TestRuntime } from './runtime';
 
 /** Options of `registerConformance`. */
@@ -61,8 +61,8 @@ export function registerConformance(
         checkTitle(check),
         async () => {
           if (!cell) throw new Error(`${cellName.target}: the cell did not start (see the setup error)`);
-          const result = await runCheck(check, cell);
-          options.sink?.record(result);
+          const { result, replay } = await runCheck(check, cell);
+          options.sink?.record(result, replay);
           if (result.error) throw Object.assign(new Error(`${check.id} ${check.name}: ${result.error.message}`), { code: result.error.code });
           if (result.status === 'failed') throw new CheckFailedError(result);
         },
@@ -72,12 +72,16 @@ export function registerConformance(
   });
 }
 
-/** Run one check in a live cell and turn its outcome (or the error it threw) into a `CheckResult`. */
-export async function runCheck(check: CheckDefinition, cell: LiveCell): Promise<CheckResult> {
+/**
+ * Run one check in a live cell and turn its outcome (or the error it threw) into a `CheckResult`,
+ * with the golden replay it judged (`CheckOutcome.replay`) beside it. Never throws: an error the
+ * check threw becomes `result.error` (its `code` when it has one) and status `failed`.
+ */
+export async function runCheck(check: CheckDefinition, cell: LiveCell): Promise<CheckRun> {
   const t0 = performance.now();
   try {
     const out = await check.run(cell);
-    return {
+    const result: CheckRun['result'] = {
       id: check.id,
       name: check.name,
       status: out.failures.length ? 'failed' : 'passed',
@@ -87,9 +91,10 @@ export async function runCheck(check: CheckDefinition, cell: LiveCell): Promise<
       ...(out.tables ? { tables: out.tables } : {}),
       durationMs: performance.now() - t0,
     };
+    return out.replay ? { result, replay: out.replay } : { result };
   } catch (e) {
     const err = e as { code?: unknown; message?: unknown };
-    return {
+    const result: CheckRun['result'] = {
       id: check.id,
       name: check.name,
       status: 'failed',
@@ -99,5 +104,6 @@ export async function runCheck(check: CheckDefinition, cell: LiveCell): Promise<
       durationMs: performance.now() - t0,
       error: { code: typeof err?.code === 'string' ? err.code : undefined, message: String(err?.message ?? e) },
     };
+    return { result };
   }
 }

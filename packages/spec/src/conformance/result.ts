@@ -1,4 +1,6 @@
-import type { Failure } from '../comparator';
+import type { Comparison, Failure } from '../comparator';
+import type { ExpectationEntry } from '../expectation';
+import type { QueryRun, ScanMode } from './cell';
 
 /** A figure in a check's result: a number (recall@k, |Δscore|, ms …), a label, or null (n/a). */
 export type Figure = number | string | boolean | null;
@@ -35,9 +37,41 @@ export interface CheckResult {
   error?: { code?: string; message: string };
 }
 
-/** Where registered checks deliver their results (the runner's report; a no-op under jest). */
+/** One golden query as a check judged it: what the target returned, the expectation, and the comparison. */
+export interface JudgedQuery {
+  run: QueryRun;
+  /** The recorded expectation of `run.query` (boundary ties beyond k included). */
+  expected: ExpectationEntry;
+  /** `LiveCell.compare(run, mode)`: comparator.ts `compareHits` under the target's tolerances. */
+  comparison: Comparison;
+}
+
+/**
+ * A golden replay judged query by query, in dataset query order: C03 on the exact scan
+ * (`mode: 'exact'`), C05 on the index scan (its first run, `mode: 'ann'`). The report's per-query
+ * figures are drawn from it, so nothing compares a query a second time. Kept in memory only (not a
+ * field of `CheckResult`, which is report.json's shape).
+ */
+export interface JudgedReplay {
+  /** The check that judged it, e.g. `C03`. */
+  check: string;
+  scan: ScanMode;
+  mode: 'exact' | 'ann';
+  queries: JudgedQuery[];
+}
+
+/** A check's result together with the replay it judged, when it judged one (`CheckOutcome.replay`). */
+export interface CheckRun {
+  result: CheckResult;
+  replay?: JudgedReplay;
+}
+
+/**
+ * Where registered checks deliver their results (the runner's report; a no-op under jest):
+ * every check once, skipped ones at registration; `replay` when the check judged a golden replay.
+ */
 export interface ResultSink {
-  record(result: CheckResult): void;
+  record(result: CheckResult, replay?: JudgedReplay): void;
 }
 
 /** Thrown by a registered test when its check failed: the message lists the first failures. */
