@@ -30,9 +30,11 @@ import {
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';
-import { durabilityRows, emptyReport, type CellReport, type MatrixReport } from './report/model';
+import { emptyReport, type CellReport, type MatrixReport } from './report/model';
 import { cellQueries } from './report/queries';
-import { settleReport, writeReports } from './report/write';
+import { settleReport } from './report/settle';
+import { reportView, type ReportView } from './report/view';
+import { writeReports } from './report/write';
 import { MatrixRuntime } from './runtime';
 import { catalogFile, parseRepeat, parseShard, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
@@ -210,26 +212,31 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
-  finish(report, opts.reportDir, t0);
-  out(renderConsole(report));
+  const view = finish(report, opts.reportDir, t0);
+  out(renderConsole(view));
   out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report;
 }
 
-/** Summaries, capability matrix, exit code, and the four report files written atomically (report/write.ts). */
-function finish(report: MatrixReport, dir: string, t0: number): void {
-  report.durability = durabilityRows(report.cells);
-  settleReport(report);
-  report.finishedAt = new Date().toISOString();
-  report.durationMs = performance.now() - t0;
+/**
+ * Settle the report once (summary, capability matrix, durability table, exit code: report/settle.ts),
+ * derive its view, and write the four report files atomically (report/write.ts). Returns the view
+ * the console renders.
+ */
+function finish(report: MatrixReport, dir: string, t0: number): ReportView {
+  const settled = settleReport(report);
+  settled.finishedAt = new Date().toISOString();
+  settled.durationMs = performance.now() - t0;
+  const view = reportView(settled);
   try {
-    writeReports(report, dir);
+    writeReports(view, dir);
   } catch (e) {
     // Only when the report dir itself is unusable (checked up front, so this run did nothing):
     // the console still says why; the exit status says the run was not carried out.
     process.stderr.write(`memory-matrix: cannot write the reports to ${dir}: ${(e as Error).message}\n`);
     report.exitCode = 2;
   }
+  return view;
 }
 
 /**

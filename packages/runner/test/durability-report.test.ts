@@ -8,6 +8,8 @@ import { renderConsole } from '../src/report/console';
 import { renderHtml } from '../src/report/html';
 import { renderMarkdown } from '../src/report/markdown';
 import { durabilityRows, type CellReport, type MatrixReport } from '../src/report/model';
+import { settleReport } from '../src/report/settle';
+import { reportView } from '../src/report/view';
 
 const fig = (configuration: string, durable: boolean, lost: number, extra: Partial<DurabilityFigures> = {}): DurabilityFigures => ({
   configuration,
@@ -77,10 +79,11 @@ test('console and markdown print the table', () => {
     summary: { passed: 1, failed: 0, skipped: 0, cellErrors: 0 },
     exitCode: 0,
   } as MatrixReport;
-  const md = renderMarkdown(report);
+  const view = reportView(settleReport(report));
+  const md = renderMarkdown(view);
   expect(md).toContain('| pgvector@pg17 | default | durable | 2300 | 0 | 10 | 0 | 0 | 0 | 5 | pass |');
   expect(md).toContain('| pgvector@pg17 | synchronous_commit=off | not durable | 2300 | 130 | 10 | 0 | 0 | 0 | 5 | lost (not promised) |');
-  const text = renderConsole(report, false);
+  const text = renderConsole(view, false);
   expect(text).toMatch(/pgvector@pg17 +│ synchronous_commit=off +│ not durable +│ 2300 +│ 130 /);
 });
 
@@ -114,11 +117,13 @@ test('chat-history rows (C15 history part, "<configuration> (history)") read bac
     summary: { passed: 1, failed: 0, skipped: 0, cellErrors: 0 },
     exitCode: 0,
   } as MatrixReport;
-  report.durability = durabilityRows(report.cells);
-  expect(renderMarkdown(report)).toContain('| redis@7.0 | aof-always (history) | durable | 2088 | 0 | 18 | 0 | 0 | 0 | 5 | pass |');
-  expect(renderConsole(report, false)).toMatch(/redis@7\.0 +│ rdb \(history\) +│ not durable +│ 2466 +│ 2466 +│ 0 \/ 0 /);
+  const settled = settleReport(report);
+  expect(settled.durability).toEqual(durabilityRows(report.cells));
+  const view = reportView(settled);
+  expect(renderMarkdown(view)).toContain('| redis@7.0 | aof-always (history) | durable | 2088 | 0 | 18 | 0 | 0 | 0 | 5 | pass |');
+  expect(renderConsole(view, false)).toMatch(/redis@7\.0 +│ rdb \(history\) +│ not durable +│ 2466 +│ 2466 +│ 0 \/ 0 /);
   // report.html embeds the rows and its client draws them (html.test.ts renders such a page in Chromium).
-  const html = renderHtml(report);
+  const html = renderHtml(settled);
   expect(html).toContain('"configuration":"aof-always (history)"');
   expect(html).toContain('MM.durabilityTable');
 });

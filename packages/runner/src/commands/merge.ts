@@ -3,7 +3,9 @@ import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { renderConsole } from '../report/console';
 import { emptyReport, type MatrixReport } from '../report/model';
-import { settleReport, writeReports } from '../report/write';
+import { settleReport, type SettledReport } from '../report/settle';
+import { reportView } from '../report/view';
+import { writeReports } from '../report/write';
 import { TOOL_VERSION } from '../version';
 
 /** One input of a merge: the file it came from (as given) and its parsed report. */
@@ -43,12 +45,12 @@ function groups(inputs: ShardInput[], key: (i: ShardInput) => string | null): st
 /**
  * Join shard reports (runs with `--shard i/n`, or any runs of one dataset) into one report:
  * cells concatenated and ordered by target name, skipped targets concatenated, summary,
- * capability matrix and exit code recomputed (report/write.ts `settleReport`), a shard's run
+ * capability matrix, durability table and exit code settled anew (report/settle.ts), a shard's run
  * error kept (prefixed with its file). Throws USAGE naming the files when the inputs disagree:
  * dataset sha256 or expectation sha256 differ, the shards of an `i/n` series are not exactly
  * 1…n once each, or a target appears in two inputs.
  */
-export function mergeReports(inputs: ShardInput[]): MatrixReport {
+export function mergeReports(inputs: ShardInput[]): SettledReport {
   if (!inputs.length) throw new MemoryMatrixError('USAGE', 'merge needs at least one report.json');
   const dsDiff = groups(inputs, (i) => (i.report.dataset ? `dataset ${i.report.dataset.name} sha256 ${i.report.dataset.sha256}` : null));
   if (dsDiff) throw new MemoryMatrixError('USAGE', `the reports are of different datasets: ${dsDiff}`);
@@ -117,19 +119,20 @@ function checkShardSeries(inputs: ShardInput[]): void {
  * inputs cannot be merged.
  */
 export function mergeCommand(files: string[], reportDir: string, out: (line: string) => void): number {
-  let report: MatrixReport;
+  let report: SettledReport;
   try {
     report = mergeReports(files.map(readReport));
   } catch (e) {
     const err = e as { code?: string; message?: string };
     report = failedMerge(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
   }
-  writeReports(report, reportDir);
-  out(renderConsole(report));
+  const view = reportView(report);
+  writeReports(view, reportDir);
+  out(renderConsole(view));
   out(`merged ${files.length} report(s) into ${path.relative(process.cwd(), reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report.exitCode;
 }
 
-function failedMerge(files: string[], error: { code: string; message: string }): MatrixReport {
+function failedMerge(files: string[], error: { code: string; message: string }): SettledReport {
   return settleReport({ ...emptyReport(['merge', ...files], new Date().toISOString()), error, exitCode: 2 });
 }

@@ -1,16 +1,19 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { capabilityLine, capabilityMatrix } from './capabilities';
-import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
-import { durabilityRows, type MatrixReport } from './model';
-import { checkTables, tableSummary } from './tables';
+import { capabilityLine } from './capabilities';
+import { fmt } from './figures';
+import { tableSummary } from './tables';
+import type { ReportView } from './view';
 
 /**
- * The console summary: one row per check, one column per target (pass / FAIL / skip), then
- * recall@10 and max |Δscore| rows, then the first failures of each failed check.
+ * The console summary of a settled report's view (report/view.ts): one row per check, one column
+ * per target (pass / FAIL / skip), then the recall@k, max |Δscore| and server rows, the capability
+ * lines, the durability table, the first failures of each failed check, one line per check table,
+ * and the counts. `color`: ANSI colours (default: when stdout is a terminal).
  */
-export function renderConsole(report: MatrixReport, color = process.stdout.isTTY): string {
+export function renderConsole(view: ReportView, color = process.stdout.isTTY): string {
   const c = color ? pc : pc.createColors(false);
+  const { report, headlines } = view;
   const cells = report.cells;
   const out: string[] = [];
   if (cells.length) {
@@ -19,12 +22,11 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
       style: { head: [], border: [] },
       chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     });
-    const ids = [...new Map(cells.flatMap((x) => x.checks.map((k) => [k.id, `${k.id} ${k.name}`] as const))).entries()];
-    for (const [id, title] of ids) {
+    for (const row of view.checkRows) {
       table.push([
-        title,
-        ...cells.map((cell) => {
-          const r = cell.checks.find((k) => k.id === id);
+        row.title,
+        ...cells.map((cell, i) => {
+          const r = row.results[i];
           if (!r) return cell.status === 'error' ? c.red('error') : '–';
           if (r.status === 'passed') return c.green('pass');
           if (r.status === 'failed') return c.red(`FAIL (${r.failures.length || 'error'})`);
@@ -32,13 +34,13 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
         }),
       ]);
     }
-    table.push(['recall@k (mean)', ...cells.map((x) => fmt(headlineRecall(x)))]);
-    table.push(['recall@k (worst query)', ...cells.map((x) => fmt(headlineRecallMin(x)))]);
-    table.push(['max |Δscore|', ...cells.map((x) => fmt(headlineMaxDelta(x)))]);
-    table.push(['server', ...cells.map((x) => (x.components.postgres ? `pg ${x.components.postgres} / pgvector ${x.components.pgvector ?? '?'}` : (x.serverVersion ?? '–')))]);
+    table.push(['recall@k (mean)', ...headlines.map((h) => fmt(h.recallMean))]);
+    table.push(['recall@k (worst query)', ...headlines.map((h) => fmt(h.recallMin))]);
+    table.push(['max |Δscore|', ...headlines.map((h) => fmt(h.maxDelta))]);
+    table.push(['server', ...headlines.map((h) => h.server)]);
     out.push(table.toString());
-    for (const row of (report.capabilityMatrix ?? capabilityMatrix(cells)).targets) out.push(`capabilities ${row.target}: ${capabilityLine(row)}`);
-    const dur = report.durability ?? durabilityRows(cells);
+    for (const row of report.capabilityMatrix.targets) out.push(`capabilities ${row.target}: ${capabilityLine(row)}`);
+    const dur = report.durability;
     if (dur.length) {
       // C15: acknowledged writes and what kill -9 + restart did to them, per durability configuration.
       const t = new Table({ head: ['target', 'durability configuration', 'promises', 'acknowledged', 'lost', 'phantom (in flight / unknown)', 'duplicated', 'changed', 'cycles', 'verdict'], style: { head: [], border: [] } });
@@ -58,7 +60,7 @@ export function renderConsole(report: MatrixReport, color = process.stdout.isTTY
       if (r.failures.length > 5) out.push(`  … ${r.failures.length - 5} more in report.json`);
     }
   }
-  for (const t of checkTables(report)) out.push(tableSummary(t.target, t.table));
+  for (const t of view.tables) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   const s = report.summary;
   out.push(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''));

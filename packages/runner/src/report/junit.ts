@@ -1,12 +1,12 @@
 import { create } from 'xmlbuilder2';
-import type { MatrixReport } from './model';
+import type { SettledReport } from './settle';
 
 /**
  * JUnit XML: one <testsuite> per cell (`<target> × <dataset>`), one <testcase> per check named
  * like the jest test (`C03 topk-exact`), so CI dashboards list the same check ids as jest's JUnit.
  * Failures carry the first failure messages; skips carry the missing capability.
  */
-export function renderJUnit(report: MatrixReport): string {
+export function renderJUnit(report: SettledReport): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
     name: 'memory-matrix',
     tests: report.summary.passed + report.summary.failed + report.summary.skipped,

@@ -1,15 +1,18 @@
-import { capabilityGlyph, capabilityMatrix } from './capabilities';
-import { fmt, glyph, headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
-import { durabilityRows, type MatrixReport } from './model';
-import { checkTables, tableMarkdown } from './tables';
+import { capabilityGlyph } from './capabilities';
+import { fmt, glyph } from './figures';
+import { tableMarkdown } from './tables';
+import type { ReportView } from './view';
 
 const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /**
- * report.md: GitHub-flavoured markdown for `$GITHUB_STEP_SUMMARY` or a PR comment — verdict,
- * target × check table, figures, server versions, the first failures of each failed check.
+ * report.md of a settled report's view (report/view.ts): GitHub-flavoured markdown for
+ * `$GITHUB_STEP_SUMMARY` or a PR comment — verdict, target × check table, headline figures,
+ * server versions, durability and capability tables, the first failures of each failed check,
+ * and the check tables.
  */
-export function renderMarkdown(report: MatrixReport): string {
+export function renderMarkdown(view: ReportView): string {
+  const { report, headlines } = view;
   const s = report.summary;
   const verdict = report.exitCode === 0 ? '✅ all checks passed' : report.exitCode === 1 ? '❌ checks failed' : '⚠️ the run could not be carried out';
   const lines: string[] = [`# memory-matrix report — ${verdict}`, ''];
@@ -20,22 +23,20 @@ export function renderMarkdown(report: MatrixReport): string {
   const cells = report.cells;
   if (cells.length) {
     lines.push(`| check | ${cells.map((c) => esc(c.target)).join(' | ')} |`, `|---|${cells.map(() => '---').join('|')}|`);
-    const ids = [...new Map(cells.flatMap((x) => x.checks.map((k) => [k.id, `${k.id} ${k.name}`] as const))).entries()];
-    for (const [id, title] of ids) {
-      lines.push(`| ${title} | ${cells.map((cell) => {
-        const r = cell.checks.find((k) => k.id === id);
+    for (const row of view.checkRows) {
+      lines.push(`| ${row.title} | ${row.results.map((r) => {
         return r ? glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '') : '–';
       }).join(' | ')} |`);
     }
-    lines.push(`| recall@k (mean) | ${cells.map((c) => fmt(headlineRecall(c))).join(' | ')} |`);
-    lines.push(`| recall@k (worst query) | ${cells.map((c) => fmt(headlineRecallMin(c))).join(' | ')} |`);
-    lines.push(`| max \\|Δscore\\| | ${cells.map((c) => fmt(headlineMaxDelta(c))).join(' | ')} |`, '');
+    lines.push(`| recall@k (mean) | ${headlines.map((h) => fmt(h.recallMean)).join(' | ')} |`);
+    lines.push(`| recall@k (worst query) | ${headlines.map((h) => fmt(h.recallMin)).join(' | ')} |`);
+    lines.push(`| max \\|Δscore\\| | ${headlines.map((h) => fmt(h.maxDelta)).join(' | ')} |`, '');
     lines.push('| target | provider | server | components | image | index |', '|---|---|---|---|---|---|');
     for (const c of cells) {
       lines.push(`| ${esc(c.target)} | ${c.provider} | ${esc(c.serverVersion ?? '–')} | ${esc(Object.entries(c.components).map(([k, v]) => `${k} ${v}`).join(', '))} | ${esc(c.image ?? '–')} ${c.imageId ? `\`${c.imageId.slice(0, 19)}\`` : ''} | ${c.index.type} |`);
     }
     lines.push('');
-    const dur = report.durability ?? durabilityRows(cells);
+    const dur = report.durability;
     if (dur.length) {
       lines.push('**Durability** (C15: acknowledged writes across kill -9 and restart on the same storage)', '');
       lines.push('| target | configuration | promises | acknowledged | lost | phantom in flight | phantom unknown | duplicated | changed | cycles | verdict |', '|---|---|---|---|---|---|---|---|---|---|---|');
@@ -44,7 +45,7 @@ export function renderMarkdown(report: MatrixReport): string {
       }
       lines.push('');
     }
-    const caps = report.capabilityMatrix ?? capabilityMatrix(cells);
+    const caps = report.capabilityMatrix;
     if (caps.targets.length) {
       lines.push('**Capabilities** (✓, or ✗ with the checks of this run skipped for it)', '');
       lines.push(`| capability | ${caps.targets.map((t) => esc(t.target)).join(' | ')} |`, `|---|${caps.targets.map(() => '---').join('|')}|`);
@@ -63,7 +64,7 @@ export function renderMarkdown(report: MatrixReport): string {
     }
   }
   for (const t of report.skippedTargets) lines.push(`- skipped target **${esc(t.target)}**: ${esc(t.reason)}`);
-  const tables = checkTables(report);
+  const tables = view.tables;
   if (tables.length) {
     lines.push('', '### Check tables', '');
     for (const t of tables) lines.push(...tableMarkdown(t.target, t.table));

@@ -1,11 +1,5 @@
 import type { FigureTable } from '@memory-matrix/spec';
 import { fmt } from './figures';
-import type { MatrixReport } from './model';
-
-/** Every table a check reported, with its cell and check, in report order. */
-export function checkTables(report: MatrixReport): Array<{ target: string; check: string; table: FigureTable }> {
-  return report.cells.flatMap((cell) => cell.checks.flatMap((c) => (c.tables ?? []).map((table) => ({ target: cell.target, check: `${c.id} ${c.name}`, table }))));
-}
 
 const cellText = (v: unknown): string => (typeof v === 'number' ? fmt(v) : v === null || v === undefined ? '–' : String(v));
 

@@ -1,43 +1,26 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { capabilityMatrix } from './capabilities';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
 import { renderMarkdown } from './markdown';
-import type { MatrixReport } from './model';
+import type { ReportView } from './view';
 
 /** The report files every run (and every merge) writes, in writing order. */
 export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html'] as const;
 
 /**
- * Recompute what follows from the cells: `summary` (check verdict counts, cells that could not
- * run), `capabilityMatrix`, and `exitCode` — 2 when `error` is set or a cell could not run, else
- * 1 when a check failed, else 0. Mutates and returns `report`.
- */
-export function settleReport(report: MatrixReport): MatrixReport {
-  const all = report.cells.flatMap((c) => c.checks);
-  report.summary = {
-    passed: all.filter((c) => c.status === 'passed').length,
-    failed: all.filter((c) => c.status === 'failed').length,
-    skipped: all.filter((c) => c.status === 'skipped').length,
-    cellErrors: report.cells.filter((c) => c.status === 'error').length,
-  };
-  report.capabilityMatrix = capabilityMatrix(report.cells);
-  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed ? 1 : 0;
-  return report;
-}
-
-/**
- * Write report.json, junit.xml, report.md and report.html into `dir` (created if missing). Each
+ * Write report.json, junit.xml, report.md and report.html of a settled report's view into `dir`
+ * (created if missing); every writer only renders what `settleReport` / `reportView` derived. Each
  * file is written to a temporary name in `dir` and renamed into place, so a reader never sees a
  * half-written report. Errors from the file system propagate (e.g. EACCES naming the path).
  */
-export function writeReports(report: MatrixReport, dir: string): void {
+export function writeReports(view: ReportView, dir: string): void {
+  const report = view.report;
   mkdirSync(dir, { recursive: true });
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],
     ['junit.xml', renderJUnit(report)],
-    ['report.md', renderMarkdown(report)],
+    ['report.md', renderMarkdown(view)],
     ['report.html', renderHtml(report)],
   ];
   for (const [name, text] of files) {

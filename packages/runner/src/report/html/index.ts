@@ -1,4 +1,4 @@
-import type { MatrixReport } from '../model';
+import type { SettledReport } from '../settle';
 import { htmlAssets, jsonForScript } from './assets';
 
 const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -19,7 +19,7 @@ export const REPORT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style
  * plots (recall@k per target, histogram of per-query |Δscore|, rank changes of the worst queries)
  * and the provenance (tool, dataset sha256, servers, images, index parameters, run time).
  */
-export function renderHtml(report: MatrixReport): string {
+export function renderHtml(report: SettledReport): string {
   const { chartJs, chartJsVersion, client, css } = htmlAssets();
   const verdict = report.exitCode === 0 ? 'all checks passed' : report.exitCode === 1 ? 'checks failed' : 'could not be carried out';
   const title = `memory-matrix report — ${verdict}${report.dataset ? ` — ${report.dataset.name}` : ''}`;

@@ -1,0 +1,31 @@
+import { capabilityMatrix, type CapabilityMatrix } from './capabilities';
+import { durabilityRows, type DurabilityRow, type MatrixReport } from './model';
+
+/**
+ * A report whose derived parts are settled from its cells: `summary`, `capabilityMatrix`,
+ * `durability` and `exitCode` are present and agree with `cells`. Every writer (report.json,
+ * junit.xml, report.md, report.html, the console) takes a settled report and only renders it.
+ */
+export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix; durability: DurabilityRow[] };
+
+/**
+ * Settle what follows from the cells, once per report (a run's end, a merge): `summary` (check
+ * verdict counts, cells that could not run), `capabilityMatrix` (report/capabilities.ts),
+ * `durability` (model.ts `durabilityRows`, C15 per target × configuration), and `exitCode` — 2
+ * when `error` is set or a cell could not run, else 1 when a check failed, else 0. Mutates and
+ * returns `report`. Pure otherwise; never throws.
+ */
+export function settleReport(report: MatrixReport): SettledReport {
+  const all = report.cells.flatMap((c) => c.checks);
+  report.summary = {
+    passed: all.filter((c) => c.status === 'passed').length,
+    failed: all.filter((c) => c.status === 'failed').length,
+    skipped: all.filter((c) => c.status === 'skipped').length,
+    cellErrors: report.cells.filter((c) => c.status === 'error').length,
+  };
+  // (durability before capabilityMatrix: the key order report.json has always had)
+  report.durability = durabilityRows(report.cells);
+  report.capabilityMatrix = capabilityMatrix(report.cells);
+  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed ? 1 : 0;
+  return report as SettledReport;
+}
