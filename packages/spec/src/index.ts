@@ -1,23 +1,124 @@
-export * from './errors';
-export * from './types';
-export * from './capabilities';
-export * from './adapter';
-export * from './scores';
-export * from './filter';
-export * from './oracle';
-export * from './stats';
-export * from './comparator';
-export * from './expectation';
-export * from './golden';
-export * from './conformance';
-export * from './checks';
-export * from './durability';
-export * from './history';
-export * from './time';
-export * from './decay';
-export * from './decay-rerank';
-export * from './eviction';
-export * from './record-validation';
-export * from './scan';
-export * from './scan-conformance';
-export * from './record-diff';
+/**
+ * @memory-matrix/spec — the public API (README.md: "Public API"). Every name here is used by
+ * another package or its tests, or appears in the signature of one that is; everything else is
+ * internal, and internal modules import each other directly, never through this file.
+ * Groups, in order: errors; the contract; capabilities; canonical scores; input rules; filters
+ * and scans; time and decay; chat history; durability, faults and eviction; golden data;
+ * expectation; oracle; comparator and statistics; record differences; conformance registration;
+ * checks.
+ */
+
+// Errors: stable codes, asserted by code (never instanceof across packages).
+export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from './errors';
+
+// The contract every adapter implements, and the values it exchanges.
+export type { MemoryCollection, MemoryStore, ScanOptions } from './adapter';
+export {
+  MEMORY_KINDS,
+  METRICS,
+  type CollectionSpec,
+  type IndexConfig,
+  type MemoryKind,
+  type MemoryRecord,
+  type Metadata,
+  type MetadataValue,
+  type Metric,
+  type RecallFilter,
+  type RecallHit,
+  type RecallQuery,
+  type ServerInfo,
+  type TimeDecay,
+} from './types';
+
+// Capabilities and tolerances of a target.
+export { capabilities, DEFAULT_CAPABILITIES, DEFAULT_TOLERANCES, type Capabilities, type Tolerances } from './capabilities';
+
+// Canonical scores: the float64 reference and each backend's native → canonical conversion.
+export { FLOAT32_MAX, referenceScore, validateVector, chromaToCanonical, pgvectorToCanonical, redisVsimToCanonical, redisearchToCanonical } from './scores';
+
+// Input rules adapters enforce before anything is written.
+export {
+  checkMetadata,
+  checkStoredText,
+  validateIdList,
+  validateMemoryRecord,
+  validateRecallFilter,
+  validateRecallQuery,
+  type InputRules,
+} from './record-validation';
+
+// Filters and keyset scans.
+export { matchesFilter, type FilterableRecord } from './filter';
+export { keysetPage, MAX_SCAN_LIMIT, scanAll, validateScanOptions, type ScanAllResult } from './scan';
+export { scanConformance } from './scan-conformance';
+
+// Time and decay: canonical instants, decay validation, exact re-ranking by decayed score.
+export { isCanonicalInstant, type Instant } from './time';
+export { validateDecay, type DecayRequest } from './decay';
+export { rerankWithDecay, type DecayCandidate, type DecayRerank } from './decay-rerank';
+
+// Chat history.
+export { CHAT_ROLES, type ChatHistory, type ChatMessage, type ChatRole, type HistoryKey, type HistoryOptions, type HistoryWindow } from './history';
+
+// Durability, fault control and eviction policies.
+export {
+  durabilityFigures,
+  readDurabilityFigures,
+  type ClientTimeouts,
+  type ConnectOptions,
+  type DurabilityConfiguration,
+  type DurabilityFigures,
+  type FaultControl,
+  type FaultTarget,
+} from './durability';
+export type { MemoryPolicy, MemoryPolicyState } from './eviction';
+
+// Golden data: read (sha256-checked), write, fingerprint guard.
+export type { GoldenDataset, GoldenPurpose, GoldenQuery } from './golden/types';
+export type { GoldenManifest } from './golden/manifest';
+export { loadGoldenDataset } from './golden/load';
+export { readGoldenFile } from './golden/read';
+export { writeGoldenDataset, type GoldenDatasetInput } from './golden/write';
+export { checkFingerprint } from './golden/fingerprint';
+
+// Expectation: the recorded oracle results a run compares against.
+export {
+  parseExpectation,
+  serializeExpectation,
+  type Expectation,
+  type ExpectationEntry,
+  type ExpectationHeader,
+  type ExpectationMeta,
+} from './expectation';
+
+// Exact oracle (float64 brute force).
+export { ExactOracle, type OracleInput, type OracleResult } from './oracle';
+
+// Comparator and statistics.
+export {
+  compareHits,
+  tieGroups,
+  type CompareContext,
+  type CompareOptions,
+  type Comparison,
+  type ComparisonFailureKind,
+  type Failure,
+  type FailureKind,
+} from './comparator';
+export { kendallTau, recallAtK, summarize, type Summary } from './stats';
+
+// Record differences (migration gate, C01-style byte-exact comparison).
+export { diffRecords, type RecordDifference, type RecordField, type VectorComparison } from './record-diff';
+
+// Conformance: register the suite into a test runtime, the live cell, results.
+export { registerConformance, type RegisterOptions } from './conformance/register';
+export { LiveCell, toRecallQuery, type CellConfig, type ProgressPhase, type QueryRun, type ScanMode, type SpawnedInstance } from './conformance/cell';
+export type { CheckResult, CheckStatus, Figure, FigureTable, JudgedQuery, JudgedReplay, ResultSink } from './conformance/result';
+export type { TestBody, TestFunction, TestRuntime } from './conformance/runtime';
+
+// Checks: the catalogue, selection, dataset minimums, and helpers other packages' tests share.
+export { CHECKS, selectChecks } from './checks/index';
+export type { CheckDefinition, CheckOutcome } from './checks/check';
+export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from './checks/minimums';
+export { compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './checks/c16-history';
+export { windowReference } from './checks/helpers/history';

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { matchesFilter } from '../src/filter';
-import { loadGoldenDataset, writeGoldenDataset, type GoldenDataset } from '../src/golden';
+import { loadGoldenDataset } from '../src/golden/load';
+import type { GoldenDataset } from '../src/golden/types';
+import { writeGoldenDataset } from '../src/golden/write';
 
 /** The committed dataset golden-data/agent-memories loads through the reader and has the promised shape. */
 const DIR = path.join(__dirname, '..', '..', '..', 'golden-data', 'agent-memories');

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, truncateSync, appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadGoldenDataset, readGoldenManifest } from '../src/golden';
+import { loadGoldenDataset } from '../src/golden/load';
+import { readGoldenManifest } from '../src/golden/manifest';
 import { TINY, cleanup, editLine, editManifest, reseal, setComponent, thrown, tinyCopy } from './fixtures/golden-helpers';
 
 afterAll(cleanup);

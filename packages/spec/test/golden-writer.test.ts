@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkFingerprint, datasetSha256, loadGoldenDataset, readGoldenManifest, writeGoldenDataset, type GoldenDatasetInput } from '../src/golden';
+import { checkFingerprint, datasetSha256 } from '../src/golden/fingerprint';
+import { loadGoldenDataset } from '../src/golden/load';
+import { readGoldenManifest } from '../src/golden/manifest';
+import { writeGoldenDataset, type GoldenDatasetInput } from '../src/golden/write';
 import { TINY, thrown } from './fixtures/golden-helpers';
 
 const FILES = ['manifest.json', 'memories.jsonl', 'memories.f32', 'queries.jsonl', 'queries.f32'];

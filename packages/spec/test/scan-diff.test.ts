@@ -1,4 +1,6 @@
-import { compareIdsBytes, cosineDistance, diffRecords, firstByteDifference, keysetPage, validateScanOptions, type MemoryRecord } from '../src';
+import { diffRecords, keysetPage, validateScanOptions, type MemoryRecord } from '../src';
+import { cosineDistance, firstByteDifference } from '../src/record-diff';
+import { compareIdsBytes } from '../src/scan';
 
 /** Pure helpers of the scan contract (scan.ts) and the row-named record differences (record-diff.ts). */
 describe('compareIdsBytes / keysetPage', () => {

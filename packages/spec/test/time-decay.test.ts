@@ -1,15 +1,6 @@
-import {
-  addMs,
-  decayFactor,
-  diffMs,
-  formatInstant,
-  hyperbolicFlipMs,
-  isCanonicalInstant,
-  parseInstant,
-  rerankWithDecay,
-  validateDecay,
-  type DecayCandidate,
-} from '../src';
+import { isCanonicalInstant, rerankWithDecay, validateDecay, type DecayCandidate } from '../src';
+import { decayFactor, hyperbolicFlipMs } from '../src/decay';
+import { addMs, diffMs, formatInstant, parseInstant } from '../src/time';
 import { decayedReference, predictedFlips, scenarioQueries, scenarioRecords, at, HALF_LIFE_MS } from '../src/checks/c24-scenario';
 
 describe('canonical instants (time.ts)', () => {

@@ -2,7 +2,7 @@ import { compareHits, type Failure } from '../comparator';
 import type { LiveCell, ScanMode } from '../conformance/cell';
 import type { FigureTable } from '../conformance/result';
 import { recallAtK } from '../stats';
-import type { GoldenQuery } from '../golden';
+import type { GoldenQuery } from '../golden/types';
 import { every } from './helpers/sampling';
 
 /** Selectivities of the sweep (fraction of all rows matching the filter) and the k values. */

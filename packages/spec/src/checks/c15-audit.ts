@@ -2,7 +2,7 @@ import type { MemoryCollection } from '../adapter';
 import { compareHits, type Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import { toRecallQuery } from '../conformance/cell';
-import type { GoldenQuery } from '../golden';
+import type { GoldenQuery } from '../golden/types';
 import { ExactOracle } from '../oracle';
 import { hasCode } from '../errors';
 import type { MemoryRecord, RecallHit } from '../types';

@@ -4,7 +4,7 @@ import { compareHits, type Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import { toRecallQuery } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
-import type { GoldenQuery } from '../golden';
+import type { GoldenQuery } from '../golden/types';
 import type { RecallHit } from '../types';
 import { failure } from './check';
 import { describeDifference } from './helpers/sampling';

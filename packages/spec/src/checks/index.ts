@@ -25,15 +25,6 @@ import { c23FaultSurfaced } from './c23-fault-surfaced';
 import { c24TimeDecay } from './c24-time-decay';
 import { c25Isolation } from './c25-isolation';
 
-export type { CheckDefinition, CheckOutcome } from './check';
-export { needs } from './check';
-export { SELECTIVITY_BUCKETS, selectivityBucket } from './c04-topk-under-filter';
-export { describeIndex } from './c05-ann-recall';
-export { windowReference, messageDifference } from './helpers/history';
-export { writeHistorySessions, compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './c16-history';
-export { loadLegacyHistoryCases, LEGACY_HISTORY_FILE, type LegacyHistoryCase } from './c20-serde-compat';
-export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from './minimums';
-
 /** Every implemented check of CHECKS.md, in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
   c01WriteRead,

@@ -1,4 +1,5 @@
-import { CHECKS, type CheckDefinition } from '../checks';
+import type { CheckDefinition } from '../checks/check';
+import { CHECKS } from '../checks/index';
 import { LiveCell, type CellConfig } from './cell';
 import { CheckFailedError, type CheckRun, type ResultSink } from './result';
 import type { TestRuntime } from './runtime';

@@ -1,4 +1,0 @@
-export * from './runtime';
-export * from './result';
-export * from './cell';
-export * from './register';
