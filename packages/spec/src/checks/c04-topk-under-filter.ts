@@ -5,7 +5,7 @@ import { selectivitySweep } from './c04-sweep';
 import { recallAtK } from '../stats';
 import { type CheckDefinition, needs } from './check';
 
-/** Selectivity buckets (fraction of rows matching the filter), the sweep of CHECKS.md C04. */
+/** Selectivity buckets (fraction of rows matching the filter), the sweep of C04 (0.1 % to 50 %). */
 export const SELECTIVITY_BUCKETS: ReadonlyArray<{ label: string; max: number }> = [
   { label: '0.1%', max: 0.005 },
   { label: '1%', max: 0.05 },

@@ -7,7 +7,7 @@ import { checkMessages, checkPrefix, openCheckHistory } from './helpers/history'
 /** TTL of the sliding / fixed sessions, ms, and the pause between their two writes. */
 const TTL_MS = 3_000;
 const PAUSE_MS = 1_000;
-/** Margin on every TTL comparison (STYLE.md: ≥ 100 ms; a refreshed TTL is ~3000, a fixed one ~2000). */
+/** Margin on every TTL comparison (≥ 100 ms, so timer resolution cannot flake it; a refreshed TTL is ~3000, a fixed one ~2000). */
 const MARGIN_MS = 500;
 /** Millisecond TTL of the expiry session and how long to wait for it at most. */
 const SHORT_TTL_MS = 300;

@@ -7,7 +7,7 @@ import { phaseFigures, pressurePhase, type PhaseResult } from './c19-pressure';
 
 /**
  * C19 eviction: under `maxmemory` pressure memory keys are not silently evicted — or the run
- * detects an evicting policy and reports it (CHECKS.md). On a FRESH instance of the target that
+ * detects an evicting policy and reports it. On a FRESH instance of the target that
  * the check starts (`CellConfig.spawn`; the cell's server and its golden data are never touched),
  * two pressure phases (c19-pressure.ts: limit = used + 4 MiB, about 10 MiB of memories and
  * history written):

@@ -14,13 +14,13 @@ export interface CheckOutcome {
 }
 
 /**
- * One catalogued check (CHECKS.md). `requires` names the first missing capability, or null when
+ * One catalogued check (README.md "Checks"). `requires` names the first missing capability, or null when
  * the target can run it; a check that cannot run is registered as skipped with that name.
  */
 export interface CheckDefinition {
-  /** Stable id from CHECKS.md, `C01`…`C25`. */
+  /** Stable id from the catalogue, `C01`…`C25`. */
   id: string;
-  /** Stable kebab-case name from CHECKS.md, e.g. `write-read`. */
+  /** Stable kebab-case name from the catalogue, e.g. `write-read`. */
   name: string;
   requires(caps: Capabilities): string | null;
   /** Time limit of the check, ms (the shared golden load is paid by the first check that needs it). */

@@ -25,7 +25,7 @@ import { c23FaultSurfaced } from './c23-fault-surfaced';
 import { c24TimeDecay } from './c24-time-decay';
 import { c25Isolation } from './c25-isolation';
 
-/** Every implemented check of CHECKS.md, in id order. Registration order = report order. */
+/** Every implemented check of the catalogue (README.md "Checks"), in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
   c01WriteRead,
   c02SelfRecall,

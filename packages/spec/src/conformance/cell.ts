@@ -75,7 +75,7 @@ export type ScanMode = 'exact' | 'index';
 /**
  * A started cell: shared fixtures for the checks. The golden collection is loaded once (lazily)
  * and shared by read-only checks; checks that write get a fresh `scratch` collection with a
- * random-suffixed name (STYLE.md §6). `dispose` drops every collection the cell created.
+ * random-suffixed name, so checks stay independent. `dispose` drops every collection the cell created.
  */
 export class LiveCell {
   readonly oracle: ExactOracle;

@@ -27,7 +27,7 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
 
 /**
  * Register the conformance suite of one cell (target × dataset) into a test runtime: one
- * `describe` named `<target> × <dataset>`, one test per check (STYLE.md §3). A check the target's
+ * `describe` named `<target> × <dataset>`, one test per check (so failures show per check in jest and JUnit). A check the target's
  * capabilities cannot run is registered with `test.skip` and the missing capability in its title.
  * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check.
  */

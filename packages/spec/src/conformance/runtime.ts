@@ -1,5 +1,5 @@
 /**
- * The test runtime the conformance suite registers into (STYLE.md §2: injected, not globals).
+ * The test runtime the conformance suite registers into (injected, not jest globals).
  * jest's globals satisfy it structurally; the runner supplies its own small implementation so the
  * same checks run under `pnpm test` and `pnpm matrix`.
  */

@@ -2,7 +2,7 @@ import type { Metric } from '../../types';
 import { basis, combine } from './synthetic';
 
 /**
- * Hand-computed canonical scores of the probe vectors against query e0 (DESIGN.md scales):
+ * Hand-computed canonical scores of the probe vectors against query e0 (the canonical scales):
  * same = e0, scaled = 3·e0, diag = (e0 + e1)/√2, ortho = e1, opposite = −e0.
  *   cosine: 1, 1, 1/√2 ≈ 0.7071068, 0, −1
  *   ip:     1, 3, 0.7071068, 0, −1
