@@ -17,7 +17,7 @@ describe('fromPgPool over pg.Pool → PGlite 0.5 (node-postgres connection)', ()
 
   beforeAll(async () => {
     db = await openEngine('pglite-0.5');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a package-exports subpath, which the repo's moduleResolution node10 cannot resolve for an import
     const { createPgConfig } = require('@electric-sql/pglite/node-postgres');
     pool = new Pool(createPgConfig(db));
     store = await createPgvectorStore(fromPgPool(pool));
