@@ -19,7 +19,7 @@ export interface SqlClient extends SqlQueryable {
 
 /** Something that runs one parameterised statement (a client, or a client inside a transaction). */
 export interface SqlQueryable {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's shape depends on the statement; each caller decodes its own columns
   query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
 }
 

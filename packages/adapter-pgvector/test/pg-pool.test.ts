@@ -17,7 +17,7 @@ describe('fromPgPool over pg.Pool → PGlite 0.5 (node-postgres connection)', ()
 
   beforeAll(async () => {
     db = await openEngine('pglite-0.5');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a package-exports subpath, which the repo's moduleResolution node10 cannot resolve for an import
     const { createPgConfig } = require('@electric-sql/pglite/node-postgres');
     pool = new Pool(createPgConfig(db));
     store = await createPgvectorStore(fromPgPool(pool));
@@ -42,6 +42,7 @@ describe('fromPgPool over pg.Pool → PGlite 0.5 (node-postgres connection)', ()
     const coll = await store.createCollection({ name: 'pool_rt', dim: 3, metric: 'cosine', index: { type: 'hnsw', m: 4, efConstruction: 16, efSearch: 10 } });
     const r = rec('日本 🚀 "x",{y}', [Math.fround(0.1), -0, 1e-40], {
       text: 'emoji 👨‍👩‍👧 and CJK 中文, quote \' " backslash \\',
+      // eslint-disable-next-line no-loss-of-precision -- deliberately beyond 2^53: the double it parses to must come back unchanged
       metadata: { zero: 0, empty: '', no: false, nil: null, big: 12345678901234567 },
       createdAt: '2001-02-03T04:05:06.007Z',
     });

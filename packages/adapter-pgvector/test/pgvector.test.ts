@@ -45,6 +45,7 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
     const rs: MemoryRecord[] = [
       record('cjk', tricky, {
         text: '我喜欢在周末去爬山。東京の天気は晴れ。한국어 텍스트',
+        // eslint-disable-next-line no-loss-of-precision -- deliberately 2^53 + 1: the double it parses to must come back unchanged
         metadata: { zero: 0, empty: '', no: false, nil: null, lang: '中文', big: 9007199254740993, frac: 0.30000000000000004, neg: -1e-300 },
         createdAt: '1999-12-31T23:59:59.999Z',
       }),

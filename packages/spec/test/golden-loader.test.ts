@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, truncateSync, appendFileSync } from 'node:fs';
+import { readFileSync, rmSync, truncateSync, appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadGoldenDataset } from '../src/golden/load';
 import { readGoldenManifest } from '../src/golden/manifest';
@@ -48,6 +48,7 @@ describe('GOLDEN_MISSING', () => {
 });
 
 describe('manifest schema (GOLDEN_INVALID)', () => {
+  /* eslint-disable @typescript-eslint/no-explicit-any -- each case edits the parsed manifest JSON into an invalid shape */
   test.each([
     ['dim as a string', (m: any) => { m.dim = '3'; }, 'field "dim"'],
     ['unknown metric', (m: any) => { m.metric = 'dot'; }, 'field "metric"'],
@@ -64,6 +65,7 @@ describe('manifest schema (GOLDEN_INVALID)', () => {
     expect(e.message).toContain(path.join(dir, 'manifest.json'));
     expect(e.message).toContain(field);
   });
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   test('manifest that is not JSON', () => {
     const dir = tinyCopy();
     appendFileSync(path.join(dir, 'manifest.json'), '}');
@@ -78,7 +80,7 @@ describe('GOLDEN_CHECKSUM', () => {
     const dir = tinyCopy();
     const f = path.join(dir, 'memories.jsonl');
     const text = readFileSync(f, 'utf8').replace('Lisbon', 'Lisbom');
-    require('node:fs').writeFileSync(f, text);
+    writeFileSync(f, text);
     const e = thrown(() => loadGoldenDataset(dir));
     expect(e.code).toBe('GOLDEN_CHECKSUM');
     expect(e.message).toContain(f);

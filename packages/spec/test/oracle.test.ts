@@ -167,7 +167,6 @@ describe('ExactOracle at golden scale', () => {
     const t0 = performance.now();
     for (const qv of queries) o.topK({ vector: qv, k: 10 }, 1e-5);
     const ms = performance.now() - t0;
-    // eslint-disable-next-line no-console
     console.log(`ExactOracle: 300 × 5000 × 384 topK in ${ms.toFixed(0)} ms`);
     expect(ms).toBeLessThan(5000);
   });

@@ -11,7 +11,7 @@ export const ENGINES = ['pglite-0.2', 'pglite-0.5'] as const;
 export type Engine = (typeof ENGINES)[number];
 
 export async function openEngine(engine: Engine): Promise<PGliteLike> {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  /* eslint-disable @typescript-eslint/no-require-imports -- the engine is chosen at run time; both PGlite builds load as CommonJS */
   const [pglite, vec] =
     engine === 'pglite-0.2'
       ? [require('pglite-pg16'), require('pglite-pg16/vector')]

@@ -73,9 +73,9 @@ export function loadEngine(engine: EmbeddedEngine): {
   vector: unknown;
 } {
   const m = ENGINE_MODULES[engine];
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module is named at run time by the target's engine
   const { PGlite } = require(m.pglite);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module is named at run time by the target's engine
   const { vector } = require(m.vector);
   return { PGlite, vector };
 }

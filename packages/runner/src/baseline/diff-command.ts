@@ -106,7 +106,8 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
         const file = path.join(o.reportDir, i === 0 ? 'baseline.json' : 'candidate.json');
         writeBaseline(b, file);
         sides[i] = { kind: 'file', file, baseline: b };
-        (i === 0 ? (report.baseline = side(b, 'live', file)) : (report.candidate = side(b, 'live', file)));
+        if (i === 0) report.baseline = side(b, 'live', file);
+        else report.candidate = side(b, 'live', file);
       }
     }
     const [a, b] = sides.map((s) => (s as Extract<Pending, { kind: 'file' }>).baseline) as [Baseline, Baseline];

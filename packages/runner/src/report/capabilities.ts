@@ -1,4 +1,4 @@
-import { DEFAULT_CAPABILITIES, type Capabilities } from '@memory-matrix/spec';
+import { DEFAULT_CAPABILITIES } from '@memory-matrix/spec';
 import type { CellReport } from './model';
 
 /** One target × capability entry: ✓ (`ok`), or ✗ with the reason. */

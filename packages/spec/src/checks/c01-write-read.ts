@@ -30,7 +30,7 @@ export const c01WriteRead: CheckDefinition = {
       figures: {
         written: records.length,
         readBack: back.length,
-        nonAscii: records.filter((r) => /[^\x00-\x7f]/.test(r.text + JSON.stringify(r.metadata))).length,
+        nonAscii: records.filter((r) => /[\x80-\uffff]/.test(r.text + JSON.stringify(r.metadata))).length,
         falsyMetadata: records.filter((r) => Object.values(r.metadata).some((v) => v === 0 || v === '' || v === false)).length,
         mismatched: failures.length,
       },
@@ -41,7 +41,7 @@ export const c01WriteRead: CheckDefinition = {
 
 function hasEdgeContent(r: MemoryRecord): boolean {
   return (
-    /[^\x00-\x7f]/.test(r.text) ||
-    Object.values(r.metadata).some((v) => v === 0 || v === '' || v === false || v === null || (typeof v === 'string' && /[^\x00-\x7f]/.test(v)))
+    /[\x80-\uffff]/.test(r.text) ||
+    Object.values(r.metadata).some((v) => v === 0 || v === '' || v === false || v === null || (typeof v === 'string' && /[\x80-\uffff]/.test(v)))
   );
 }

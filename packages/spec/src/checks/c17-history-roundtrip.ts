@@ -65,7 +65,7 @@ export const c17HistoryRoundtrip: CheckDefinition = {
       return {
         figures: {
           messages: msgs.length,
-          nonAscii: msgs.filter((m) => /[^\x00-\x7f]/.test(m.content + JSON.stringify(m.metadata))).length,
+          nonAscii: msgs.filter((m) => /[\x80-\uffff]/.test(m.content + JSON.stringify(m.metadata))).length,
           falsyMetadata: msgs.filter((m) => Object.values(m.metadata).some((v) => v === 0 || v === '' || v === false || v === null)).length,
           keysPerSession: keys.length,
           prefix,

@@ -33,7 +33,7 @@ export async function openCheckHistory(cell: LiveCell, opts: HistoryOptions): Pr
  */
 export function checkMessages(cell: LiveCell, n: number): ChatMessage[] {
   const mem = cell.dataset.memories;
-  const edgy = mem.filter((m) => /[^\x00-\x7f]/.test(m.text) || Object.values(m.metadata).some((v) => v === 0 || v === '' || v === false || v === null));
+  const edgy = mem.filter((m) => /[\x80-\uffff]/.test(m.text) || Object.values(m.metadata).some((v) => v === 0 || v === '' || v === false || v === null));
   const pool = [...edgy.slice(0, Math.ceil(n / 2)), ...mem.filter((_, i) => i % 97 === 0)];
   const special = ['', '家族 👩‍👩‍👧‍👦 🏳️‍🌈 記憶', 'line 1\nline 2\t"quoted" \\ back\\slash \u00e9'];
   return Array.from({ length: n }, (_, i) => {
