@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './types';
 export * from './capabilities';
+export * from './driver';
 export * from './adapter';
 export * from './scores';
 export * from './filter';
