@@ -75,16 +75,22 @@ export const capabilityOverridesSchema = capabilitiesSchema.partial().strict();
 /** Capabilities a provider decides (not the adapter): a connected store does not report them. */
 export const PROVIDER_CAPABILITIES: ReadonlyArray<keyof Capabilities> = ['faults', 'upgrade'];
 
+/** Flags read only by checks that also need `vectors` (C01–C14, C21, C24, C25). */
+export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = ['metrics', 'exactScan', 'annIndexes', 'filterNamespace', 'filterKind', 'filterMetadata', 'threshold', 'upsert', 'delete', 'reopen', 'quantized', 'maxBatch', 'timeDecay'];
+
 /**
  * The capabilities `declared` for a target that the connected store's `reported` ones lack:
  * a boolean declared true but reported false, a list entry (metric, ANN index) declared but not
  * reported, or a `maxBatch` larger than the store's. Provider capabilities (`faults`, `upgrade`)
- * are not compared. Returns e.g. `['vectors', 'annIndexes.hnsw']`; empty when nothing is missing.
+ * are not compared, nor, when `declared.vectors` is false, the flags only vector checks read
+ * (`VECTOR_CAPABILITIES`: every check that reads them also needs `vectors`, so they cannot make a
+ * check run). Returns e.g. `['vectors', 'annIndexes.hnsw']`; empty when nothing is missing.
  */
 export function missingCapabilities(declared: Capabilities, reported: Capabilities): string[] {
   const out: string[] = [];
   for (const key of Object.keys(capabilitiesSchema.shape) as Array<keyof Capabilities>) {
     if (PROVIDER_CAPABILITIES.includes(key)) continue;
+    if (!declared.vectors && VECTOR_CAPABILITIES.includes(key)) continue;
     const d = declared[key];
     const r = reported[key];
     if (typeof d === 'boolean') {

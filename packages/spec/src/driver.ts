@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type { ZodType, ZodTypeDef } from 'zod';
 import type { MemoryStore } from './adapter';
 import type { Capabilities } from './capabilities';
 import type { ConnectOptions } from './durability';
@@ -36,7 +36,7 @@ export interface BackendDriver<AdapterOptions = Record<string, unknown>> {
    * the driver takes none and any `adapterOptions` is a catalog error. Parsed once at catalog load
    * (failure: exit 2 naming the file, line and field); facets receive the parsed value.
    */
-  readonly adapterOptions?: ZodType<AdapterOptions>;
+  readonly adapterOptions?: ZodType<AdapterOptions, ZodTypeDef, unknown>;
   /** The driver can run its server in a container (provider `container`). */
   readonly container?: ContainerKind<AdapterOptions>;
   /** The driver can run its server inside this process (provider `embedded`). */
@@ -81,7 +81,7 @@ export interface ReportedVersions {
 export interface ExecResult {
   /** Exit code; null when the command was killed (timeout). */
   code: number | null;
-  stdout: Uint8Array;
+  stdout: Buffer;
   stderr: string;
 }
 
@@ -95,6 +95,11 @@ export interface Endpoint {
   port: number;
   /** `backend@version [configuration] (container …)`, leading every message about this server. */
   where: string;
+}
+
+/** A local server's endpoint: `containerId` is an opaque per-instance key (`local-<pid>-<n>`), not a container. */
+export interface LocalEndpoint extends Endpoint {
+  containerId: string;
 }
 
 /** A container endpoint: the server's address plus a way to run commands in its container. */
@@ -142,6 +147,8 @@ export interface ContainerKind<AdapterOptions = Record<string, unknown>> {
    * the adapter's defaults. `adapterOptions`: the target's parsed `adapterOptions`.
    */
   connect(ep: ContainerEndpoint, opts: ConnectOptions | undefined, adapterOptions: AdapterOptions | undefined): Promise<MemoryStore>;
+  /** A connection URL for tools outside the adapter (e.g. `postgres://postgres@127.0.0.1:5433/postgres`), when the kind has one. */
+  connectionString?(ep: Endpoint): string;
   /** Fault controls (C15, C16, C23); absent = targets of this kind get no `faults` capability. */
   readonly faults?: FaultKindControls;
 }
@@ -230,8 +237,8 @@ export interface LocalEngine<AdapterOptions = Record<string, unknown>> {
   probe(ep: Endpoint, attemptMs: number): Promise<void>;
   /** What the ready server reports; `launch` is the preflight's result. */
   versions(ep: Endpoint, launch: LocalLaunch): Promise<ReportedVersions>;
-  /** A NEW store on a new client. */
-  connect(ep: Endpoint, opts: ConnectOptions | undefined, adapterOptions: AdapterOptions | undefined): Promise<MemoryStore>;
+  /** A NEW store on a new client; `ep.containerId` is the instance's key (as for `faults`). */
+  connect(ep: LocalEndpoint, opts: ConnectOptions | undefined, adapterOptions: AdapterOptions | undefined): Promise<MemoryStore>;
   /** Fault controls of a local instance (C16's older side, C15/C23); absent = none. */
   readonly faults?: LocalFaultControls;
 }
@@ -242,16 +249,18 @@ export interface LocalLaunch {
   script: string;
   /** Its arguments for a data dir, host and port; `keep` = fault instance (the caller removes the dir). */
   args(dataDir: string, host: string, port: number, keep: boolean): string[];
-  /** Package versions (reported as components, e.g. `{ bindings: '1.0.1' }`). */
-  packages: Record<string, string>;
+  /** What the preflight learned that `versions` reports, e.g. `{ chroma: '1.0.0', bindings: '1.0.1' }`. */
+  facts: Record<string, string>;
 }
 
 /** Fault facts of a local engine (kill = SIGKILL, pause = SIGSTOP are generic). */
 export interface LocalFaultControls {
   /** The signal that asks the server to end (its "clean" shutdown), e.g. SIGTERM. */
   readonly shutdownSignal: 'SIGINT' | 'SIGTERM';
-  dropConnections(ep: Endpoint & { containerId: string }, clientName: string): Promise<number>;
-  awaitWriteInFlight(ep: Endpoint & { containerId: string }, clientName: string, timeoutMs: number): Promise<void>;
+  /** Settings in effect to report for an instance on `dataDir` (e.g. the persist path and the engine). */
+  effective(dataDir: string, launch: LocalLaunch): Record<string, string>;
+  dropConnections(ep: LocalEndpoint, clientName: string): Promise<number>;
+  awaitWriteInFlight(ep: LocalEndpoint, clientName: string, timeoutMs: number): Promise<void>;
 }
 
 /**
