@@ -78,7 +78,7 @@ const targetSchema = z
     tolerances: tolerancesSchema.partial().optional(),
     /** Options passed to the adapter for this target's configuration (e.g. Redis `quantization: noquant`); validated by the driver's `adapterOptions` schema. */
     adapterOptions: z.record(z.unknown()).optional(),
-    /** Overrides of the driver's declared capabilities for this target (e.g. no vectors on redis@7.0); strict: an unknown key is an error. */
+    /** Overrides of the driver's declared capabilities for this target (e.g. `vectors: false` on a server without vector support); strict: an unknown key is an error. */
     capabilities: capabilityOverridesSchema.optional(),
     note: z.string().optional(),
     /** (container) durability configurations for C15/C23 (first = the default); gives the `faults` capability. */

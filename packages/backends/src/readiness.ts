@@ -7,7 +7,7 @@ export interface PollReadyOptions {
   deadline: number;
   /** Pause between attempts, ms (default 200). */
   everyMs?: number;
-  /** Leads the error message, e.g. `redis@8.0 (container memory-matrix/redis:…)`. */
+  /** Leads the error message, e.g. `<backend>@<version> (container <image>)`. */
   where: string;
   /** What was awaited, for the message: e.g. `no successful probe on 127.0.0.1:5433`. */
   what: string;

@@ -135,7 +135,7 @@ export function capabilities(partial: Partial<Capabilities>): Capabilities {
 /**
  * Per-target tolerances, declared in the matrix catalog.
  * - `scoreTolerance`: max |canonical − oracle| allowed (absolute). float32 storage: 1e-5
- *   (float32 has a 2^-24 ≈ 6e-8 relative epsilon; pgvector accumulates a 384-term dot product
+ *   (float32 has a 2^-24 ≈ 6e-8 relative epsilon; a backend accumulating a 384-term dot product
  *   in float, so the error grows to ~1e-6; 1e-5 leaves a margin of 10).
  * - `tieEpsilon`: neighbouring scores within this are one tie group (same reasoning as above).
  * - `annRecallFloor`: minimum recall@k of an ANN scan against the oracle, per cell average.

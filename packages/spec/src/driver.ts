@@ -23,9 +23,9 @@ import type { Metric } from './types';
  * fails, INVALID_INPUT for a bad setting or option — naming the `where` they are given.
  */
 export interface BackendDriver<AdapterOptions = Record<string, unknown>> {
-  /** Backend name, the part before `@` of a target (`pgvector`, `redis@8.0` → `redis`); `[a-z][a-z0-9-]*`. */
+  /** Backend name, the part before `@` of a target (`toy@1` → `toy`); `[a-z][a-z0-9-]*`. */
   readonly name: string;
-  /** One line for docs and `--help`, e.g. `PostgreSQL + pgvector (node-postgres)`. */
+  /** One line for docs and `--help`, e.g. `In-memory toy store`. */
   readonly description: string;
   /** Capabilities the adapter declares before it connects (registration needs them to register skips). */
   readonly capabilities: Capabilities;
@@ -47,7 +47,7 @@ export interface BackendDriver<AdapterOptions = Record<string, unknown>> {
   readonly url?: UrlFacet<AdapterOptions>;
   /**
    * Reserved: a facet that reads a user's existing store to sample a golden dataset from it (the
-   * `sample` command, today pgvector only, lives in packages/runner/src/sample). When it moves
+   * `sample` command lives in packages/runner/src/sample, for one backend). When it moves
    * behind the driver it goes here; no driver sets it yet.
    */
   readonly sampleSource?: unknown;
@@ -63,7 +63,7 @@ export function offeredProviders(driver: Pick<BackendDriver<never>, ProviderName
 
 /** Native → canonical score conversion (canonical: cosine similarity, inner product, or −Euclidean distance; higher is more similar). */
 export interface ScoreConversion {
-  /** The formula per metric and its source, e.g. `pgvector <=> d → 1 − d (pgvector README "Distances")`. */
+  /** The formula per metric and its source, e.g. `cosine distance d → 1 − d (<backend docs>)`. */
   readonly formula: string;
   /** Convert one native value (distance or similarity as the backend returns it) for `metric`. Plain arithmetic: NaN in → NaN out. */
   toCanonical(metric: Metric, native: number): number;
@@ -73,7 +73,7 @@ export interface ScoreConversion {
 export interface ReportedVersions {
   /** The server's own version string, e.g. `PostgreSQL 17.12 (Debian 17.12-0+deb13u1) on …`. */
   serverVersion: string;
-  /** Component versions checked against the catalog's `expect`, e.g. `{ postgres: '17.12', pgvector: '0.8.0' }`. */
+  /** Component versions checked against the catalog's `expect`, e.g. `{ postgres: '17.12' }`. */
   components: Record<string, string>;
 }
 
@@ -189,7 +189,7 @@ export interface EmbeddedFacet<AdapterOptions = Record<string, unknown>> {
 
 /** One in-process engine. The generic embedded provider applies the start deadline, the `expect` check and store bookkeeping. */
 export interface EmbeddedEngine<AdapterOptions = Record<string, unknown>> {
-  /** e.g. `PostgreSQL 18 + pgvector 0.8.7 in WASM (PGlite 0.5)`. */
+  /** e.g. `toy 1.0.0, in this process`. */
   readonly description: string;
   /**
    * Synchronous checks before anything starts: the engine's packages are installed as pinned,
@@ -249,7 +249,7 @@ export interface LocalLaunch {
   script: string;
   /** Its arguments for a data dir, host and port; `keep` = fault instance (the caller removes the dir). */
   args(dataDir: string, host: string, port: number, keep: boolean): string[];
-  /** What the preflight learned that `versions` reports, e.g. `{ chroma: '1.0.0', bindings: '1.0.1' }`. */
+  /** What the preflight learned that `versions` reports, e.g. `{ bindings: '1.0.1' }`. */
   facts: Record<string, string>;
 }
 

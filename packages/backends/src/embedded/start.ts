@@ -6,7 +6,7 @@ import { checkExpected } from './versions';
 
 /** Options of `startEmbedded`. */
 export interface EmbeddedOptions {
-  /** `backend@version` for messages and `StartedBackend.target`, e.g. `pgvector@pglite-pg18`. */
+  /** `backend@version` for messages and `StartedBackend.target`. */
   target?: string;
   /** Backend (driver name) whose engine to start; taken from `target` (`backend@version`) when absent. */
   backend?: string;

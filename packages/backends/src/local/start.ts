@@ -7,9 +7,9 @@ import { freeLoopbackPort, spawnLocal } from './process';
 
 /** What to start. */
 export interface LocalSpec {
-  /** `backend@version`, e.g. `chroma@1.0` (messages; the backend part names the driver). */
+  /** `backend@version` (messages; the backend part names the driver). */
   target: string;
-  /** The driver's local engine (catalog `engine:`), e.g. `chroma-bindings-1.0`. */
+  /** The driver's local engine (catalog `engine:`). */
   engine: string;
   /** Versions the server must report (prefix on a dot boundary). */
   expect?: Record<string, string>;
