@@ -3,6 +3,7 @@ import { containerEndpoint } from '../container/endpoint';
 import { registerContainer, registerRun, unregisterContainer } from '../container/guard';
 import { containerLabels } from '../container/labels';
 import { waitForKind } from '../container/start';
+import { pollReady } from '../readiness';
 import { containerState, docker, logMatches, mappedPort, pollUntil } from './docker-ops';
 
 /** What to start: one target in one durability configuration, on a volume. */
@@ -95,18 +96,29 @@ export class ContainerFaultTarget implements FaultTarget {
   private async startAndWait(readyBefore: number): Promise<void> {
     const deadline = Date.now() + this.spec.startTimeoutMs;
     await docker(['start', this.containerId], this.ep.where);
-    const ready = await pollUntil(async () => {
-      const st = await containerState(this.containerId, this.ep.where);
-      if (st.status !== 'running') {
-        const logs = await logMatches(this.containerId, this.spec.kind.readyLog);
-        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited (status ${st.status}, exit code ${st.exitCode}) before it was ready; container log: ${logs.tail.join(' | ')}`);
-      }
-      return (await logMatches(this.containerId, this.spec.kind.readyLog)).count > readyBefore ? true : undefined;
-    }, deadline, 100);
-    if (!ready) {
-      const logs = await logMatches(this.containerId, this.spec.kind.readyLog);
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: no "${this.spec.kind.readyLog.source}" log line within ${this.spec.startTimeoutMs} ms; container log: ${logs.tail.join(' | ')}`);
-    }
+    const readyLog = this.spec.kind.readyLog;
+    // The log line through the one readiness poller; a server that exits stops the wait at once.
+    await pollReady(
+      async () => {
+        if ((await logMatches(this.containerId, readyLog)).count <= readyBefore) throw new Error('not yet');
+      },
+      {
+        deadline,
+        everyMs: 100,
+        where: this.ep.where,
+        what: `no "${readyLog.source}" log line`,
+        stopIf: async () => {
+          const st = await containerState(this.containerId, this.ep.where);
+          if (st.status === 'running') return undefined;
+          const logs = await logMatches(this.containerId, readyLog);
+          return new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited (status ${st.status}, exit code ${st.exitCode}) before it was ready; container log: ${logs.tail.join(' | ')}`);
+        },
+      },
+    ).catch(async (err: unknown) => {
+      if (!(err instanceof MemoryMatrixError) || err.message.includes('container log:')) throw err;
+      const logs = await logMatches(this.containerId, readyLog);
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: no "${readyLog.source}" log line within ${this.spec.startTimeoutMs} ms; container log: ${logs.tail.join(' | ')}`, { cause: err });
+    });
     this.ep = { ...this.ep, port: await mappedPort(this.containerId, this.spec.kind.port, this.ep.where) };
     await waitForKind(this.spec.kind, this.ep, deadline);
     await this.faults.verifyInstance?.(this.ep);
