@@ -32,32 +32,31 @@ export async function pollReady<T>(attempt: (remainingMs: number) => Promise<T>,
   let attempts = 0;
   let last: unknown;
   const everyMs = o.everyMs ?? 200;
+  const deadlineError = (): MemoryMatrixError =>
+    new MemoryMatrixError('TARGET_UNAVAILABLE', `${o.where}: ${o.what} before the start deadline (${attempts} attempts): ${(last as Error)?.message ?? 'no attempt made'}`, { cause: last });
   const value = await pRetry(
     async () => {
       const stop = await o.stopIf?.();
-        if (stop) throw new AbortError(stop);
-        if (attempts > 0 && Date.now() >= o.deadline) throw new AbortError(deadlineError());
-        attempts++;
-        return attempt(Math.max(1, o.deadline - Date.now()));
+      if (stop) throw new AbortError(stop);
+      if (attempts > 0 && Date.now() >= o.deadline) throw new AbortError(deadlineError());
+      attempts++;
+      try {
+        return await attempt(Math.max(1, o.deadline - Date.now()));
+      } catch (err) {
+        // p-retry only retries `instanceof Error`; errors of another realm (fetch under jest's VM) are wrapped.
+        throw err instanceof Error ? err : Object.assign(new Error(String((err as { message?: unknown })?.message ?? err)), { cause: err });
+      }
+    },
+    {
+      forever: true,
+      factor: 1,
+      minTimeout: everyMs,
+      maxTimeout: everyMs,
+      randomize: false,
+      onFailedAttempt: (err) => {
+        last = err;
       },
-      {
-        forever: true,
-        factor: 1,
-        minTimeout: everyMs,
-        maxTimeout: everyMs,
-        randomize: false,
-        onFailedAttempt: (err) => {
-          last = err;
-        },
-      },
-    );
+    },
+  );
   return { value, attempts }; // p-retry rejects with an AbortError's original error
-
-  function deadlineError(): MemoryMatrixError {
-    return new MemoryMatrixError(
-      'TARGET_UNAVAILABLE',
-      `${o.where}: ${o.what} before the start deadline (${attempts} attempts): ${(last as Error)?.message ?? 'no attempt made'}`,
-      { cause: last },
-    );
-  }
 }
