@@ -1,4 +1,4 @@
-import { chromaToCanonical as specChromaToCanonical, type Metric } from '@memory-matrix/spec';
+import { negativeSqrtOfSquared, type Metric, type ScoreConversion } from '@memory-matrix/spec';
 
 /**
  * Chroma native distance → canonical score (DESIGN.md "canonical score": cosine similarity for
@@ -11,10 +11,23 @@ import { chromaToCanonical as specChromaToCanonical, type Metric } from '@memory
  * - `l2`:     d → −√d   (Chroma returns the SQUARED distance; INVALID_INPUT for d < 0)
  *
  * `d` is the float32 distance Chroma computes (hnswlib, float32 accumulation), widened to a JS
- * number by JSON. The one implementation lives in `@memory-matrix/spec` (scores.ts) so every
- * package uses the same formula; this module re-exports it next to the space names it belongs to.
+ * number by JSON. Chroma's default space is squared L2 (C10 checks the metric as created).
  */
-export const chromaToCanonical: (metric: Metric, d: number) => number = specChromaToCanonical;
+export function chromaToCanonical(metric: Metric, d: number): number {
+  switch (metric) {
+    case 'cosine':
+    case 'ip':
+      return 1 - d;
+    case 'l2':
+      return negativeSqrtOfSquared(d, 'chromaToCanonical');
+  }
+}
+
+/** The driver's score conversion (`BackendDriver.scores`). */
+export const CHROMA_SCORES: ScoreConversion = {
+  formula: 'Chroma cosine d → 1 − d; ip (d = 1 − a·b) → 1 − d; squared l2 d → −√d (Chroma docs, collection configuration "space")',
+  toCanonical: chromaToCanonical,
+};
 
 /** Chroma's `space` for each metric (collection configuration `hnsw.space`). */
 export const CHROMA_SPACE: Record<Metric, 'cosine' | 'ip' | 'l2'> = {

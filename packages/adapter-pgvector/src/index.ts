@@ -4,3 +4,8 @@ export { fromPgPool, fromPGlite, type SqlClient, type SqlQueryable, type PGliteL
 export { pgvectorToCanonical, DISTANCE_OPERATOR, OPERATOR_CLASS } from './scores';
 export { MAX_BATCH, MAX_CHUNK_BYTES } from './upsert';
 export { vectorToLiteral, literalToVector } from './codec';
+export { pgvectorDriver } from './driver';
+export { pgPoolOptions } from './driver/connect';
+export { postgresContainerKind, pgConnectionString, pgTableOf, pgSettingsInArgs, type PgConnection } from './driver/container';
+export { PGLITE_ENGINE_MODULES, sandboxProblem } from './driver/embedded';
+export { PGVECTOR_SCORES } from './scores';

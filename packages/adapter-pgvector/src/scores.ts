@@ -1,4 +1,4 @@
-import { pgvectorToCanonical as specPgvectorToCanonical, type Metric } from '@memory-matrix/spec';
+import type { Metric, ScoreConversion } from '@memory-matrix/spec';
 
 /**
  * pgvector native distance → canonical score (DESIGN.md "canonical score": cosine similarity
@@ -13,11 +13,24 @@ import { pgvectorToCanonical as specPgvectorToCanonical, type Metric } from '@me
  * - `ip`     (`<#>`): d → −d
  * - `l2`     (`<->`, Euclidean, not squared): d → −d
  *
- * `d` is the float8 the operator returns (pgvector accumulates in float4, then widens). The one
- * implementation lives in `@memory-matrix/spec` (scores.ts) so every package uses the same
- * formula; this module re-exports it next to the operators it belongs to (STYLE.md item 8).
+ * `d` is the float8 the operator returns (pgvector accumulates in float4, then widens).
  */
-export const pgvectorToCanonical: (metric: Metric, nativeDistance: number) => number = specPgvectorToCanonical;
+export function pgvectorToCanonical(metric: Metric, nativeDistance: number): number {
+  switch (metric) {
+    case 'cosine':
+      return 1 - nativeDistance;
+    case 'ip':
+      return -nativeDistance;
+    case 'l2':
+      return -nativeDistance;
+  }
+}
+
+/** The driver's score conversion (`BackendDriver.scores`). */
+export const PGVECTOR_SCORES: ScoreConversion = {
+  formula: 'pgvector <=> cosine distance d → 1 − d; <#> negative inner product d → −d; <-> Euclidean distance d → −d (pgvector README, "Distances")',
+  toCanonical: pgvectorToCanonical,
+};
 
 /** The pgvector distance operator of each metric (ascending = most similar first). */
 export const DISTANCE_OPERATOR: Record<Metric, '<=>' | '<#>' | '<->'> = {

@@ -18,3 +18,8 @@ export { redisVsimToCanonical, redisearchToCanonical } from './scores';
 export { MARKER_FORMAT } from './marker';
 export { pingRedis } from './ping';
 export { readMemoryPolicy, writeMemoryPolicy, REDIS_POLICIES } from './memory-policy';
+export { redisDriver } from './driver';
+export { redisContainerKind } from './driver/container';
+export { redisAdapterOptionsSchema, type RedisAdapterOptions } from './driver/options';
+export { redisSettingsInArgs, parseClientList, type ClientInfo } from './driver/settings';
+export { REDIS_SCORES } from './scores';

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_TOLERANCES, MemoryMatrixError, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
-import { adapterCapabilities } from './adapters';
-import { localFaultSupported } from './faults/chroma-local';
-import { faultKindSupported } from './faults/kinds';
+import { capabilityOverridesSchema, DEFAULT_TOLERANCES, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { localFaultSupported } from './faults/local-instance';
+import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver } from './registry';
 import { parseUrlTarget, urlTargetName } from './url';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -41,9 +40,14 @@ const offlineSchema = z
   })
   .strict();
 
+/** Names are checked against the registry at parse time (a driver from MM_DRIVERS counts too). */
+const backendName = z.string().refine((n) => findDriver(n) !== undefined, (n) => ({ message: `unknown backend ${JSON.stringify(n)} (registered drivers: ${driverNames().join(', ')})` }));
+const containerKindName = z.string().refine((k) => findContainerKind(k) !== undefined, (k) => ({ message: `unknown container kind ${JSON.stringify(k)} (the drivers offer: ${containerKindNames().join(', ')})` }));
+
 const startSchema = z
   .object({
-    kind: z.enum(['postgres', 'redis', 'chroma']),
+    /** The container kind (a registered driver's `container.kind`); default the target's driver's. */
+    kind: containerKindName.optional(),
     timeoutMs: z.number().int().positive().default(60_000),
     /** Where the server keeps its data inside the container (fault instances mount a volume there); default per kind. */
     dataDir: z.string().startsWith('/').optional(),
@@ -63,7 +67,7 @@ const durabilitySchema = z
 
 const targetSchema = z
   .object({
-    backend: z.enum(['pgvector', 'redis', 'chroma']),
+    backend: backendName,
     provider: z.enum(['embedded', 'container', 'local', 'url']),
     engine: z.string().optional(),
     image: z.string().optional(),
@@ -72,10 +76,10 @@ const targetSchema = z
     expect: z.record(z.string()).default({}),
     index: indexSchema.optional(),
     tolerances: tolerancesSchema.partial().optional(),
-    /** Options passed to the adapter for this target's configuration (e.g. Redis `quantization: noquant`). */
+    /** Options passed to the adapter for this target's configuration (e.g. Redis `quantization: noquant`); validated by the driver's `adapterOptions` schema. */
     adapterOptions: z.record(z.unknown()).optional(),
-    /** Overrides of the adapter's declared capabilities for this target (e.g. no vectors on redis@7.0). */
-    capabilities: z.record(z.unknown()).optional(),
+    /** Overrides of the driver's declared capabilities for this target (e.g. `vectors: false` on a server without vector support); strict: an unknown key is an error. */
+    capabilities: capabilityOverridesSchema.optional(),
     note: z.string().optional(),
     /** (container) durability configurations for C15/C23 (first = the default); gives the `faults` capability. */
     durability: z.array(durabilitySchema).min(1).optional(),
@@ -115,12 +119,17 @@ const catalogSchema = z.object({
 });
 
 export type TargetEntry = z.infer<typeof targetSchema>;
+type StartEntry = z.infer<typeof startSchema>;
 export type OfflineRecipe = z.infer<typeof offlineSchema>;
 export type Profile = z.infer<typeof profileSchema>;
 
 /** A catalog target with defaults applied: `name` is `backend@version`. */
-export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities'> {
+export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities' | 'start'> {
   name: string;
+  /** Start settings; for a container target `kind` is always set (default: the driver's container kind). */
+  start?: StartEntry;
+  /** The catalog's `adapterOptions` as the driver's schema parsed them (defaults applied); what providers hand to the driver. `adapterOptions` stays as written (reports, baselines). */
+  driverOptions?: unknown;
   version: string;
   index: IndexConfig;
   tolerances: Tolerances;
@@ -155,13 +164,25 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   if (doc.errors.length) {
     throw new MemoryMatrixError('USAGE', `${file}:${doc.errors[0].linePos?.[0].line ?? '?'}: ${doc.errors[0].message}`);
   }
+  /** `file:line` of the node at `at` (or of its nearest existing parent), from the YAML positions. */
+  const lineOf = (at: ReadonlyArray<string | number>): number | '?' => {
+    for (let n = at.length; n >= 0; n--) {
+      const node = doc.getIn(at.slice(0, n), true) as { range?: [number, number] } | undefined;
+      if (node?.range) return text.slice(0, node.range[0]).split('\n').length;
+    }
+    return '?';
+  };
+  const fail = (at: ReadonlyArray<string | number>, message: string): never => {
+    throw new MemoryMatrixError('USAGE', `${file}:${lineOf(at)}: ${at.join('.')}: ${message}`);
+  };
   const parsed = catalogSchema.safeParse(doc.toJS());
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const node = doc.getIn(issue.path, true) as { range?: [number, number] } | undefined;
-    const line = node?.range ? text.slice(0, node.range[0]).split('\n').length : '?';
-    throw new MemoryMatrixError('USAGE', `${file}:${line}: ${issue.path.join('.')}: ${issue.message}`);
+    const issue = parsed.error.issues[0]!;
+    // An unknown key (zod `unrecognized_keys`) is named with its own line.
+    if (issue.code === 'unrecognized_keys') fail([...issue.path, issue.keys[0]!], `unknown key ${JSON.stringify(issue.keys[0])}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}; ${issue.message}`);
+    fail(issue.path, issue.message);
   }
+  if (!parsed.success) throw new Error('unreachable');
   const c = parsed.data;
   const targets = new Map<string, ResolvedTarget>();
   for (const [name, t] of Object.entries(c.targets)) {
@@ -169,13 +190,41 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
     if (!version || backend !== t.backend) {
       throw new MemoryMatrixError('USAGE', `${file}: target ${name} must be named <backend>@<version> with backend ${t.backend}`);
     }
+    const at = ['targets', name];
+    const driver = driverOf(t.backend);
+    const facet = driver[t.provider];
+    if (!facet) fail([...at, 'provider'], `driver ${t.backend} does not offer provider ${t.provider} (it offers: ${offeredProviders(driver).join(', ') || 'none'})`);
+    if (t.provider === 'embedded' || t.provider === 'local') {
+      const engines = Object.keys((t.provider === 'embedded' ? driver.embedded : driver.local)?.engines ?? {});
+      if (t.engine === undefined || !engines.includes(t.engine)) fail([...at, 'engine'], `driver ${t.backend} has no ${t.provider} engine ${JSON.stringify(t.engine ?? '')} (known: ${engines.join(', ') || 'none'})`);
+    }
+    let start: StartEntry | undefined = t.start;
+    if (t.provider === 'container') {
+      const kind = t.start?.kind ?? driver.container!.kind;
+      if (kind !== driver.container!.kind) fail([...at, 'start', 'kind'], `container kind ${kind} belongs to another driver; ${t.backend} targets run as ${driver.container!.kind}`);
+      start = { timeoutMs: driver.container!.defaultStartTimeoutMs, ...t.start, kind };
+    }
+    let driverOptions: unknown = undefined;
+    if (driver.adapterOptions) {
+      const o = driver.adapterOptions.safeParse(t.adapterOptions ?? {});
+      if (!o.success) {
+        const issue = o.error.issues[0]!;
+        if (issue.code === 'unrecognized_keys') fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}; ${issue.message}`);
+        fail([...at, 'adapterOptions', ...issue.path], issue.message);
+      }
+      driverOptions = o.success ? o.data : undefined;
+    } else if (t.adapterOptions !== undefined) {
+      fail([...at, 'adapterOptions'], `driver ${t.backend} takes no adapterOptions`);
+    }
     targets.set(name, {
       ...t,
+      ...(start !== undefined ? { start } : {}),
+      driverOptions,
       name,
       version,
       index: t.index ?? c.defaults.index,
       tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances, ...t.tolerances },
-      capabilities: { ...adapterCapabilities(t.backend), ...faultCapabilities(t), ...(t.capabilities as Partial<Capabilities> | undefined) },
+      capabilities: { ...driver.capabilities, ...faultCapabilities(t, start), ...t.capabilities },
     });
   }
   for (const t of targets.values()) {
@@ -196,18 +245,18 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
 }
 
 /**
- * `faults`: a container target with `durability:` whose start kind has a fault implementation
- * (packages/backends/src/faults/kinds.ts); `upgrade`: additionally names `upgradeFrom`.
+ * `faults`: a container target with `durability:` whose container kind has fault controls (its
+ * driver's `container.faults`); `upgrade`: additionally names `upgradeFrom`.
  */
-function faultCapabilities(t: TargetEntry): Pick<Capabilities, 'faults' | 'upgrade'> {
-  const faults = t.provider === 'container' && t.durability !== undefined && faultKindSupported(t.start?.kind ?? 'postgres');
+function faultCapabilities(t: TargetEntry, start: StartEntry | undefined): Pick<Capabilities, 'faults' | 'upgrade'> {
+  const faults = t.provider === 'container' && t.durability !== undefined && start?.kind !== undefined && findContainerKind(start.kind)?.kind.faults !== undefined;
   return { faults, upgrade: faults && t.upgradeFrom !== undefined };
 }
 
 /**
- * Look up a target; UNKNOWN_TARGET lists the known names. `pgvector@url=postgres://…` names an
- * existing server (url provider) with the catalog's default index and tolerances; its report name
- * is `pgvector@url(host:port/db)`, without credentials.
+ * Look up a target; UNKNOWN_TARGET lists the known names. `<backend>@url=<url>` names an existing
+ * server (url provider of a driver that offers it) with the catalog's default index and
+ * tolerances; its report name is `<backend>@url(host:port/db)`, without credentials.
  */
 export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
   const u = parseUrlTarget(name);
@@ -221,7 +270,8 @@ export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
       expect: {},
       index: catalog.defaults.index,
       tolerances: catalog.defaults.tolerances,
-      capabilities: adapterCapabilities(u.backend),
+      capabilities: driverOf(u.backend).capabilities,
+      driverOptions: driverOf(u.backend).adapterOptions?.parse({}),
     };
   }
   const t = catalog.targets.get(name);

@@ -1,12 +1,12 @@
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, missingCapabilities } from '@memory-matrix/spec';
 import type { ResolvedTarget } from './catalog';
-import { startChromaContainer, startContainer, startRedisContainer } from './container';
+import { startContainer } from './container';
 import { startEmbedded } from './embedded';
 import { withFaults } from './faults';
 import { resolveImage, type ImageSource } from './image-source';
+import { startLocal } from './local';
 import type { StartedBackend } from './types';
 import { startUrlTarget } from './url';
-import { LOCAL_CHROMA_ENGINES, startLocalChroma, type LocalChromaEngine } from './local';
 
 /** Context of one run, shared by every target it starts. */
 export interface StartContext {
@@ -19,57 +19,69 @@ export interface StartContext {
 }
 
 /**
- * Start one catalog target with its provider and return a handle whose `connect()` opens a new
- * client each call. Throws TARGET_UNAVAILABLE naming the target when it cannot start here
- * (no Docker engine, no image offline, version mismatch), with the provider's error as `cause`.
+ * Start one catalog target with its provider — generic over the drivers: `embedded`, `local`,
+ * `container` and `url` each start the facet of the target's driver (the catalog already refused
+ * a target whose driver does not offer its provider) — and return a handle whose `connect()`
+ * opens a new client each call. Before it is returned, one store is opened and its reported
+ * capabilities compared with the target's declared ones: a capability declared but not reported
+ * stops the start with CAPABILITY_MISSING naming the target and the capabilities (the backend is
+ * stopped again), so a check can never pass for lack of what it should test.
+ * Throws TARGET_UNAVAILABLE naming the target when it cannot start here (no Docker engine, no
+ * image offline, version mismatch), with the provider's error as `cause`.
  */
 export async function startTarget(target: ResolvedTarget, ctx: StartContext): Promise<StartedBackend> {
+  const started = await startWithProvider(target, ctx);
+  try {
+    await checkReportedCapabilities(target, started);
+  } catch (err) {
+    await started.stop().catch(() => undefined); // the capability error is the one that matters
+    throw err;
+  }
+  return started;
+}
+
+function startWithProvider(target: ResolvedTarget, ctx: StartContext): Promise<StartedBackend> {
   switch (target.provider) {
     case 'embedded':
-      return startEmbeddedTarget(target);
+      if (!target.engine) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: embedded target without an engine`);
+      return startEmbedded(target.engine, { target: target.name, backend: target.backend, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.driverOptions });
     case 'container':
       return startContainerTarget(target, ctx);
     case 'local':
-      return startLocalTarget(target);
+      if (!target.engine) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: local target without an engine`);
+      return startLocal({ target: target.name, engine: target.engine, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.driverOptions });
     case 'url':
       if (!target.url) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: url target without a URL`);
       return startUrlTarget({ ...target, url: target.url });
     default:
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: provider "${target.provider}" is not available in this build`);
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: provider "${String(target.provider)}" is not available in this build`);
   }
-}
-
-function startEmbeddedTarget(target: ResolvedTarget): Promise<StartedBackend> {
-  if (target.engine !== 'pglite-0.2' && target.engine !== 'pglite-0.5') {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: unknown embedded engine "${target.engine}" (known: pglite-0.2, pglite-0.5)`);
-  }
-  return startEmbedded(target.engine, { expect: target.expect, target: target.name });
 }
 
 async function startContainerTarget(target: ResolvedTarget, ctx: StartContext): Promise<StartedBackend> {
-  const kind = target.start?.kind ?? 'postgres';
-  if (kind === 'redis') {
-    const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
-    const started = await startRedisContainer({ target: target.name, image, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.adapterOptions });
-    return withFaults(started, target, { runId: ctx.runId, image, imageSource: ctx.imageSource, log: ctx.log }); // faults once FAULT_KINDS has redis
-  }
-  if (kind === 'chroma') {
-    const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
-    const started = await startChromaContainer({ target: target.name, image, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
-    return withFaults(started, target, { runId: ctx.runId, image, imageSource: ctx.imageSource, log: ctx.log });
-  }
-  if (kind !== 'postgres') {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: container kind "${kind}" is not supported by this build`);
-  }
+  const kind = target.start?.kind;
+  if (!kind) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: container target without a container kind`);
   const image = await resolveImage(target, ctx.imageSource ?? 'auto', ctx.log);
-  const started = await startContainer({ target: target.name, image, kind, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
+  const started = await startContainer({ target: target.name, image, kind, runId: ctx.runId, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.driverOptions });
   return withFaults(started, target, { runId: ctx.runId, image, imageSource: ctx.imageSource, log: ctx.log });
 }
 
-/** Local provider: a server started natively on this host (today: Chroma from its npm bindings). */
-function startLocalTarget(target: ResolvedTarget): Promise<StartedBackend> {
-  if (target.backend !== 'chroma' || !(target.engine && target.engine in LOCAL_CHROMA_ENGINES)) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: no local engine "${target.engine}" for ${target.backend} (known: ${Object.keys(LOCAL_CHROMA_ENGINES).join(', ')})`);
+/**
+ * Compare what a connected store reports (`MemoryStore.capabilities`) with what the catalog
+ * declares for the target; CAPABILITY_MISSING naming the target and each missing capability.
+ */
+async function checkReportedCapabilities(target: ResolvedTarget, started: StartedBackend): Promise<void> {
+  const store = await started.connect();
+  let missing: string[];
+  try {
+    missing = missingCapabilities(target.capabilities, store.capabilities);
+  } finally {
+    await store.close();
   }
-  return startLocalChroma({ target: target.name, engine: target.engine as LocalChromaEngine, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
+  if (missing.length) {
+    throw new MemoryMatrixError(
+      'CAPABILITY_MISSING',
+      `${target.name}: declared capabilities the connected store does not report: ${missing.join(', ')} (adapter ${store.adapter}; fix the driver's capabilities or the target's capabilities: in the catalog)`,
+    );
+  }
 }

@@ -1,13 +1,13 @@
-import type { ConnectOptions, FaultControl, MemoryStore } from '@memory-matrix/spec';
+import type { ConnectOptions, FaultControl, MemoryStore, ProviderName } from '@memory-matrix/spec';
 
-/** How a target is provided: in process, in a container, as a local process, or at a user URL. */
-export type ProviderKind = 'embedded' | 'container' | 'local' | 'url';
+/** How a target is provided: in process, in a container, as a local process, or at a user URL (a driver facet each). */
+export type ProviderKind = ProviderName;
 
 /** What a started backend reports about itself (recorded per cell). */
 export interface BackendInfo {
-  /** The server's own version string, e.g. `PostgreSQL 18.6 (PGlite 0.5.14) on wasm32-…` (`SELECT version()`). */
+  /** The server's own version string, as the driver reads it (e.g. `SELECT version()`). */
   serverVersion: string;
-  /** Component versions, e.g. `{ postgres: '18.6', pgvector: '0.8.7', pglite: '0.5.14' }`. */
+  /** Component versions as the driver reports them (checked against the catalog's `expect`). */
   components: Record<string, string>;
   /** (container) the image reference started. */
   image?: string;
@@ -29,7 +29,7 @@ export interface StartedBackend {
   provider: ProviderKind;
   info: BackendInfo;
   startMs?: number;
-  /** A new client; providers that take `opts` (container pgvector) apply its client name and timeouts, others ignore it. */
+  /** A new client; `opts` (client name, timeouts) is applied where the driver's facet takes it. */
   connect(opts?: ConnectOptions): Promise<MemoryStore>;
   stop(): Promise<void>;
   /** Fault control (spec durability.ts) when the target has the `faults` capability; `stop()` disposes it. */

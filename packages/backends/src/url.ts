@@ -1,24 +1,30 @@
-import { randomBytes } from 'node:crypto';
-import { Client, Pool, type PoolConfig } from 'pg';
 import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
-import { createPgvectorStore, fromPgPool } from '@memory-matrix/adapter-pgvector';
 import type { ResolvedTarget } from './catalog';
+import { findDriver } from './registry';
 import type { StartedBackend } from './types';
 
-/** `pgvector@url=postgres://user:pw@host:port/db` → the backend and the URL; null when not a url target. */
-export function parseUrlTarget(name: string): { backend: 'pgvector'; url: string } | null {
-  const m = /^(pgvector)@url=(.+)$/.exec(name);
+/**
+ * `<backend>@url=<url>` → the backend and the URL, when `<backend>` is a registered driver with a
+ * url facet; null when `name` is not a url target. Throws USAGE (with the password masked) for a
+ * malformed URL, a scheme the driver does not take, or a driver without a url facet.
+ */
+export function parseUrlTarget(name: string): { backend: string; url: string } | null {
+  const m = /^([a-z][a-z0-9-]*)@url=(.+)$/.exec(name);
   if (!m) return null;
+  const backend = m[1]!;
+  const driver = findDriver(backend);
+  if (!driver) return null; // resolveTarget says UNKNOWN_TARGET with the known names
+  if (!driver.url) throw new MemoryMatrixError('USAGE', `--backend ${redactUrl(name)}: driver ${backend} offers no url provider`);
   let u: URL;
   try {
-    u = new URL(m[2]);
+    u = new URL(m[2]!);
   } catch {
-    throw new MemoryMatrixError('USAGE', `--backend ${redactUrl(name)}: "${redactUrl(m[2])}" is not a URL (expected postgres://user@host:port/database)`);
+    throw new MemoryMatrixError('USAGE', `--backend ${redactUrl(name)}: "${redactUrl(m[2]!)}" is not a URL (expected ${driver.url.example})`);
   }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
-    throw new MemoryMatrixError('USAGE', `--backend ${redactUrl(name)}: only postgres:// URLs are supported for pgvector (got ${u.protocol})`);
+  if (!driver.url.protocols.includes(u.protocol)) {
+    throw new MemoryMatrixError('USAGE', `--backend ${redactUrl(name)}: only ${driver.url.protocols.map((p) => `${p}//`).join(' / ')} URLs are supported for ${backend} (got ${u.protocol})`);
   }
-  return { backend: 'pgvector', url: m[2] };
+  return { backend, url: m[2]! };
 }
 
 /**
@@ -29,56 +35,31 @@ export function redactUrl(s: string): string {
   return s.replace(/(\/\/[^:/@\s]+:)[^@\s]*@/g, '$1***@').replace(/([?&](?:ssl)?password=)[^&#\s'"]*/gi, '$1***');
 }
 
-/** A report-safe target name for a URL: `pgvector@url(host:port/db)`. */
+/** A report-safe target name for a URL: `<backend>@url(host:port/db)`. */
 export function urlTargetName(backend: string, url: string): string {
   const u = new URL(url);
   return `${backend}@url(${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname})`;
 }
 
 /**
- * Run the checks against an existing PostgreSQL + pgvector the user names. Only tables with this
- * run's random prefix (`mm_<6 hex>_`) are created, and the cell drops them; nothing else in the
- * database is read or written, and the extension is never created there. Preflight (one query):
- * the server answers, the `vector` extension exists, and the user may CREATE in the current schema;
- * otherwise TARGET_UNAVAILABLE naming the target and what is missing, before anything is written.
+ * Run the checks against an existing server the user names, through its driver's url facet
+ * (which preflights it and touches only objects this run creates). `stop()` closes the stores
+ * still open and has the facet remove what the run created. Throws TARGET_UNAVAILABLE naming the
+ * target when the driver has no url facet or the server cannot be used.
  */
 export async function startUrlTarget(target: ResolvedTarget & { url: string }): Promise<StartedBackend> {
+  const facet = findDriver(target.backend)?.url;
+  if (!facet) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: driver ${target.backend} offers no url provider`);
   const t0 = performance.now();
-  const prefix = `mm_${randomBytes(3).toString('hex')}_`;
-  // The sessions of this run are named after its table prefix, so `stop` can end them.
-  const config: PoolConfig = { connectionString: target.url, max: 4, connectionTimeoutMillis: 10_000, application_name: `memory-matrix ${prefix}` };
-  const probe = new Pool({ ...config, max: 1 });
-  let row: { version: string; ext: string | null; can_create: boolean; schema: string; usr: string };
-  try {
-    row = (
-      await probe.query(
-        `SELECT version() AS version, current_user AS usr, current_schema() AS schema,
-                (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS ext,
-                has_schema_privilege(current_schema(), 'CREATE') AS can_create`,
-      )
-    ).rows[0];
-  } catch (e) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: cannot connect: ${(e as Error).message}`, { cause: e });
-  } finally {
-    await probe.end().catch(() => undefined);
-  }
-  if (!row.ext) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: the vector extension is not installed in this database; memory-matrix does not create it in a database it does not own (run CREATE EXTENSION vector as its owner)`);
-  }
-  if (!row.can_create) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: user ${row.usr} may not CREATE tables in schema ${row.schema}; the run needs that to create its own ${prefix}* tables (nothing was written)`);
-  }
+  const inst = await facet.open(target.url, target.name, target.driverOptions);
   const stores = new Set<MemoryStore>();
-  let stopped = false;
   return {
     target: target.name,
     provider: 'url',
     startMs: performance.now() - t0,
-    info: { serverVersion: row.version, components: { postgres: /PostgreSQL (\S+)/.exec(row.version)?.[1] ?? '?', pgvector: row.ext } },
-    async connect() {
-      // After stop (Ctrl-C) checks still winding down must not create tables again.
-      if (stopped) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: the run is stopping; no new connection`);
-      const store = await createPgvectorStore(fromPgPool(new Pool(config)), { tablePrefix: prefix, createExtension: false });
+    info: { serverVersion: inst.versions.serverVersion, components: inst.versions.components },
+    async connect(opts) {
+      const store = await inst.connect(opts);
       stores.add(store);
       const close = store.close.bind(store);
       store.close = async () => {
@@ -87,36 +68,11 @@ export async function startUrlTarget(target: ResolvedTarget & { url: string }): 
       };
       return store;
     },
-    /**
-     * Drop every table of this run's prefix (a cell drops its own on success and failure; after
-     * Ctrl-C, or a cell that could not, they would stay in the user's database), after ending this
-     * run's own sessions so no lock of an interrupted statement holds the drop. Then close.
-     */
     async stop() {
-      stopped = true;
-      const leftover = await dropRunTables(config, prefix).catch((e: Error) => `could not drop its ${prefix}* tables: ${e.message}`);
+      let failure: unknown;
+      await inst.stop().catch((e: unknown) => (failure = e));
       await Promise.allSettled([...stores].map((s) => s.close()));
-      if (typeof leftover === 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${target.name}: ${leftover}`);
+      if (failure) throw failure;
     },
   };
-}
-
-/**
- * End this run's other sessions (application_name `memory-matrix <prefix>`; a role may end its
- * own sessions) and drop every table named `<prefix>*` in the current schema. Returns the
- * number of tables dropped. Throws what pg throws (the caller names the target).
- */
-async function dropRunTables(config: PoolConfig, prefix: string): Promise<number> {
-  const client = new Client({ ...config, application_name: `memory-matrix ${prefix} cleanup` });
-  await client.connect();
-  try {
-    await client.query(`SET lock_timeout = '10s'`);
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [`memory-matrix ${prefix}`]);
-    const like = `${prefix.replace(/_/g, '\\_')}%`;
-    const { rows } = await client.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1`, [like]);
-    for (const { t } of rows) await client.query(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}" CASCADE`);
-    return rows.length;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }

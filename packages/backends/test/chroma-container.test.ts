@@ -7,7 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { hasCode } from '@memory-matrix/spec';
 import { loadCatalog, resolveTarget } from '../src/catalog';
-import { listRunContainers, removeRunContainers, startChromaContainer } from '../src/container';
+import { listRunContainers, removeRunContainers, startContainer, type ContainerStartSpec } from '../src/container';
+
+const startChromaContainer = (spec: Omit<ContainerStartSpec, 'kind'>) => startContainer({ ...spec, kind: 'chroma' });
 import { recipeOf } from '../src/image-source';
 import { recipeTag } from '../src/images';
 
@@ -54,7 +56,7 @@ afterAll(async () => {
   }, 120_000);
 
   test('a release the image does not have fails the start and removes the container', async () => {
-    const err = await startChromaContainer({ target: 'chroma@9.9', image: IMAGE, runId: RUN, expect: { chroma: '9.9' } }).catch((e) => e);
+    const err = await startChromaContainer({ target: 'chroma@9.9', image: IMAGE, runId: RUN, expect: { chroma: '9.9' } }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
     expect(hasCode(err, 'TARGET_UNAVAILABLE')).toBe(true);
     expect(err.message).toMatch(/expected chroma 9\.9, server reports 1\.4\.4/);
     expect(await listRunContainers(RUN)).toEqual([]);

@@ -15,7 +15,7 @@ import { loadCatalog } from '../src/catalog';
 import { recipeOf } from '../src/image-source';
 import { recipeTag } from '../src/images';
 import { containerFaultControl } from '../src/faults';
-import { LocalChromaFaultTarget } from '../src/faults/chroma-local';
+import { LocalFaultTarget as LocalChromaFaultTarget } from '../src/faults/local-instance';
 import { removeRunContainers } from '../src/container';
 
 const catalog = loadCatalog();

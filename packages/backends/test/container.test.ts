@@ -83,7 +83,7 @@ function specFor(t: ContainerTargetEntry, runId = RUN) {
         expect(port).toBe(`127.0.0.1:${c.connection.port}`);
         const shm = spawnSync('docker', ['inspect', '--format', '{{.HostConfig.ShmSize}}', c.containerId], { encoding: 'utf8' }).stdout.trim();
         expect(Number(shm)).toBe(1024 ** 3); // room for parallel HNSW builds
-        const pg = new Client(c.connection);
+        const pg = new Client({ connectionString: c.connectionString });
         await pg.connect();
         try {
           await pg.query('CREATE EXTENSION vector');

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { MemoryRecord } from '@memory-matrix/spec';
-import { EMBEDDED_ENGINES, startEmbedded, type EmbeddedEngine } from '../src/embedded';
+import { pgvectorDriver } from '@memory-matrix/adapter-pgvector';
+import { startEmbedded as startEngine, type EmbeddedOptions } from '../src/embedded';
+
+type EmbeddedEngine = 'pglite-0.2' | 'pglite-0.5';
+const EMBEDDED_ENGINES = Object.keys(pgvectorDriver.embedded!.engines) as EmbeddedEngine[];
+const startEmbedded = (engine: EmbeddedEngine, opts: EmbeddedOptions = {}) => startEngine(engine, { backend: 'pgvector', ...opts });
 import type { StartedBackend } from '../src/types';
 
 /**

@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { hasCode, type FaultControl, type MemoryRecord } from '@memory-matrix/spec';
 import { loadCatalog, type ResolvedTarget } from '../src/catalog';
 import { recipeOf } from '../src/image-source';
-import { containerFaultControl, createVolume, listProjectVolumes, pgPoolOptions, removeLeftoverVolumes, removeVolume } from '../src/faults';
+import { pgPoolOptions } from '@memory-matrix/adapter-pgvector';
+import { containerFaultControl, createVolume, listProjectVolumes, removeLeftoverVolumes, removeVolume } from '../src/faults';
 import { recipeTag } from '../src/images';
 import { removeRunContainers } from '../src/container';
 

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 
 const REPO = resolve(__dirname, '../../..');
 const CHILD = `
-import { startLocalChroma } from ${JSON.stringify(resolve(__dirname, '../src/local'))};
+import { startLocal as startLocalChroma } from ${JSON.stringify(resolve(__dirname, '../src/local'))};
 const mode = process.argv[2];
 startLocalChroma({ target: 'chroma@1.0', engine: 'chroma-bindings-1.0' }).then((b) => {
   console.log('STARTED ' + b.pid + ' ' + b.connection.port + ' ' + b.dataDir);

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { hasCode } from '@memory-matrix/spec';
-import { liveLocalPids, startLocalChroma } from '../src/local';
+import { liveLocalPids, startLocal as startLocalChroma } from '../src/local';
 import { loadCatalog, resolveTarget } from '../src/catalog';
 
 function alive(pid: number): boolean {
@@ -21,7 +21,7 @@ function alive(pid: number): boolean {
 test('chroma@1.0 from the catalog: starts, reports the catalog versions, serves two clients, stops without a trace', async () => {
   const target = resolveTarget(loadCatalog(), 'chroma@1.0');
   expect(target.provider).toBe('local');
-  const b = await startLocalChroma({ target: target.name, engine: target.engine as 'chroma-bindings-1.0', expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
+  const b = await startLocalChroma({ target: target.name, engine: target.engine!, expect: target.expect, startTimeoutMs: target.start?.timeoutMs });
   try {
     expect(b.info.components).toEqual({ chroma: '1.0.0', chromaApi: '1.0.0', bindings: '1.0.1' });
     expect(b.connection.host).toBe('127.0.0.1');
@@ -46,14 +46,14 @@ test('chroma@1.0 from the catalog: starts, reports the catalog versions, serves 
 
 test('a version the server does not report fails the start loudly and leaves no process', async () => {
   const before = liveLocalPids().length;
-  const err = await startLocalChroma({ target: 'chroma@9.9', engine: 'chroma-bindings-1.0', expect: { chroma: '9.9' } }).catch((e) => e);
+  const err = await startLocalChroma({ target: 'chroma@9.9', engine: 'chroma-bindings-1.0', expect: { chroma: '9.9' } }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
   expect(hasCode(err, 'TARGET_UNAVAILABLE')).toBe(true);
   expect(err.message).toMatch(/expected chroma 9\.9, server reports 1\.0\.0/);
   expect(liveLocalPids().length).toBe(before);
 });
 
 test('an unknown engine is TARGET_UNAVAILABLE naming the known ones', async () => {
-  const err = await startLocalChroma({ target: 'chroma@x', engine: 'nope' as never }).catch((e) => e);
+  const err = await startLocalChroma({ target: 'chroma@x', engine: 'nope' as never }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
   expect(hasCode(err, 'TARGET_UNAVAILABLE')).toBe(true);
   expect(err.message).toMatch(/chroma-bindings-1\.0/);
 });

@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { compareHistorySessions, hasCode, type ChatMessage, type FaultControl, type MemoryRecord } from '@memory-matrix/spec';
 import { loadCatalog, type ResolvedTarget } from '../src/catalog';
 import { recipeOf } from '../src/image-source';
-import { containerFaultControl, parseClientList, redisSettingsInArgs, removeVolume } from '../src/faults';
+import { parseClientList, redisSettingsInArgs } from '@memory-matrix/adapter-redis';
+import { containerFaultControl, removeVolume } from '../src/faults';
 import { recipeTag } from '../src/images';
 import { removeRunContainers } from '../src/container';
 

@@ -11,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { hasCode, type MemoryRecord } from '@memory-matrix/spec';
 import type { RedisStore } from '@memory-matrix/adapter-redis';
 import { loadCatalog, type ResolvedTarget } from '../src/catalog';
-import { listRunContainers, startRedisContainer, type StartedRedisContainer } from '../src/container';
+import { listRunContainers, startContainer, type ContainerStartSpec, type StartedContainer as StartedRedisContainer } from '../src/container';
+
+const startRedisContainer = (spec: Omit<ContainerStartSpec, 'kind'>) => startContainer({ ...spec, kind: 'redis' });
 import { recipeOf } from '../src/image-source';
 import { recipeTag } from '../src/images';
 

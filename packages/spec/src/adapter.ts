@@ -17,7 +17,7 @@ import type {
  * as `BACKEND_ERROR` with the original as `cause`, never swallowed into an empty result.
  */
 export interface MemoryStore {
-  /** Adapter name, e.g. `pgvector`. */
+  /** Adapter name (the driver's name, e.g. `toy`). */
   readonly adapter: string;
   /** What this adapter can do against this server. */
   readonly capabilities: Capabilities;

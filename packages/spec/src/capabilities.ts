@@ -1,60 +1,111 @@
-import type { Metric } from './types';
+import { z } from 'zod';
 
 /**
- * What a target can do. Checks that need a capability the target lacks are registered as
- * skipped with the capability's name in the title (never dropped, never passed).
- * Each flag's default is in `DEFAULT_CAPABILITIES`; adapters spread it and override.
+ * What a target can do, as ONE strict zod schema; the `Capabilities` type is inferred from it.
+ * Checks that need a capability the target lacks are registered as skipped with the
+ * capability's name in the title (never dropped, never passed). A driver declares its defaults
+ * (`BackendDriver.capabilities`, driver.ts); a catalog target may override flags
+ * (`capabilities:` in matrix/targets.yaml, validated with `capabilityOverridesSchema`: an unknown
+ * key is an error naming the file, line and key). Each flag's default is in `DEFAULT_CAPABILITIES`.
  */
-export interface Capabilities {
-  /** Stores embeddings and answers top-k recall. Default false. */
-  vectors: boolean;
-  /** Metrics the adapter can create a collection with. Default []. */
-  metrics: Metric[];
-  /** Can force an exact (brute-force) scan per query (`scan: 'exact'`). Default false. */
-  exactScan: boolean;
-  /** ANN index types it can build. Default []. */
-  annIndexes: Array<'hnsw' | 'ivfflat' | 'vset-hnsw' | 'chroma-hnsw'>;
-  /** Filters: by namespace, by kind, by metadata equality. Default all false. */
-  filterNamespace: boolean;
-  filterKind: boolean;
-  filterMetadata: boolean;
-  /** `minScore` threshold in recall. Default false. */
-  threshold: boolean;
-  /** upsert replaces a memory with the same id (C21). Default false. */
-  upsert: boolean;
-  /** delete by ids. Default false. */
-  delete: boolean;
-  /** A new client can reopen an existing collection (C01, C10). Default false. */
-  reopen: boolean;
-  /** Scores are quantized (e.g. int8); tolerances come from the target. Default false. */
-  quantized: boolean;
-  /** Largest batch one write may carry, in records; the adapter chunks above it. Default none. */
-  maxBatch?: number;
-  /** Chat-history memory (lists + TTL). Default false. */
-  history: boolean;
-  /** Per-key TTL on history. Default false. */
-  ttl: boolean;
-  /**
-   * The provider can start the target afresh on its own storage and kill -9, restart, pause it
-   * and drop its connections (`FaultControl`, durability.ts): C15, C23. Set by the catalog for
-   * container targets that declare `durability:` configurations. Default false.
-   */
-  faults: boolean;
-  /** The catalog names an older target (`upgradeFrom`) whose data this one must read (C16). Default false. */
-  upgrade: boolean;
-  /**
-   * Recall ranked by similarity × time decay (`RecallQuery.decay` with `now`, decay.ts): computed
-   * server-side (pgvector SQL) or as the exact re-rank of decay-rerank.ts (C24). Default false.
-   */
-  timeDecay: boolean;
-  /**
-   * The adapter reads and sets the server's memory limit and eviction policy
-   * (`MemoryStore.memoryPolicy` / `setMemoryPolicy`, eviction.ts): C19 runs it on a fresh instance
-   * the run starts (`CellConfig.spawn`), never on a user's server. Default false.
-   */
-  evictionPolicy: boolean;
+export const capabilitiesSchema = z
+  .object({
+    /** Stores embeddings and answers top-k recall. Default false. */
+    vectors: z.boolean(),
+    /** Metrics the adapter can create a collection with. Default []. */
+    metrics: z.array(z.enum(['cosine', 'ip', 'l2'])),
+    /** Can force an exact (brute-force) scan per query (`scan: 'exact'`). Default false. */
+    exactScan: z.boolean(),
+    /**
+     * ANN index types it can build, named by the driver (e.g. `hnsw`, `ivfflat`); any non-empty
+     * string, so a new driver names its own without editing spec. Default [].
+     */
+    annIndexes: z.array(z.string().min(1)),
+    /** Filter by namespace. Default false. */
+    filterNamespace: z.boolean(),
+    /** Filter by kind. Default false. */
+    filterKind: z.boolean(),
+    /** Filter by metadata equality. Default false. */
+    filterMetadata: z.boolean(),
+    /** `minScore` threshold in recall. Default false. */
+    threshold: z.boolean(),
+    /** upsert replaces a memory with the same id (C21). Default false. */
+    upsert: z.boolean(),
+    /** delete by ids. Default false. */
+    delete: z.boolean(),
+    /** A new client can reopen an existing collection (C01, C10). Default false. */
+    reopen: z.boolean(),
+    /** Scores are quantized (e.g. int8); tolerances come from the target. Default false. */
+    quantized: z.boolean(),
+    /** Largest batch one write may carry, in records (integer ≥ 1); the adapter chunks above it. Default none. */
+    maxBatch: z.number().int().min(1).optional(),
+    /** Chat-history memory (lists + TTL). Default false. */
+    history: z.boolean(),
+    /** Per-key TTL on history. Default false. */
+    ttl: z.boolean(),
+    /**
+     * The provider can start the target afresh on its own storage and kill -9, restart, pause it
+     * and drop its connections (`FaultControl`, durability.ts): C15, C23. Set by the catalog for
+     * targets that declare `durability:` configurations and whose driver offers fault controls
+     * for that provider. Default false.
+     */
+    faults: z.boolean(),
+    /** The catalog names an older target (`upgradeFrom`) whose data this one must read (C16). Default false. */
+    upgrade: z.boolean(),
+    /**
+     * Recall ranked by similarity × time decay (`RecallQuery.decay` with `now`, decay.ts): computed
+     * server-side or as the exact re-rank of decay-rerank.ts (C24). Default false.
+     */
+    timeDecay: z.boolean(),
+    /**
+     * The adapter reads and sets the server's memory limit and eviction policy
+     * (`MemoryStore.memoryPolicy` / `setMemoryPolicy`, eviction.ts): C19 runs it on a fresh instance
+     * the run starts (`CellConfig.spawn`), never on a user's server. Default false.
+     */
+    evictionPolicy: z.boolean(),
+  })
+  .strict();
+
+/** What a target can do (inferred from `capabilitiesSchema`; see there for each flag). */
+export type Capabilities = z.infer<typeof capabilitiesSchema>;
+
+/** A catalog target's overrides of its driver's capabilities: any subset of the flags, no other key (strict). */
+export const capabilityOverridesSchema = capabilitiesSchema.partial().strict();
+
+/** Capabilities a provider decides (not the adapter): a connected store does not report them. */
+export const PROVIDER_CAPABILITIES: ReadonlyArray<keyof Capabilities> = ['faults', 'upgrade'];
+
+/** Flags read only by checks that also need `vectors` (C01–C14, C21, C24, C25). */
+export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = ['metrics', 'exactScan', 'annIndexes', 'filterNamespace', 'filterKind', 'filterMetadata', 'threshold', 'upsert', 'delete', 'reopen', 'quantized', 'maxBatch', 'timeDecay'];
+
+/**
+ * The capabilities `declared` for a target that the connected store's `reported` ones lack:
+ * a boolean declared true but reported false, a list entry (metric, ANN index) declared but not
+ * reported, or a `maxBatch` larger than the store's. Provider capabilities (`faults`, `upgrade`)
+ * are not compared, nor, when `declared.vectors` is false, the flags only vector checks read
+ * (`VECTOR_CAPABILITIES`: every check that reads them also needs `vectors`, so they cannot make a
+ * check run). Returns e.g. `['vectors', 'annIndexes.hnsw']`; empty when nothing is missing.
+ */
+export function missingCapabilities(declared: Capabilities, reported: Capabilities): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(capabilitiesSchema.shape) as Array<keyof Capabilities>) {
+    if (PROVIDER_CAPABILITIES.includes(key)) continue;
+    if (!declared.vectors && VECTOR_CAPABILITIES.includes(key)) continue;
+    const d = declared[key];
+    const r = reported[key];
+    if (typeof d === 'boolean') {
+      if (d && r !== true) out.push(key);
+    } else if (Array.isArray(d)) {
+      const have = new Set((Array.isArray(r) ? r : []) as string[]);
+      for (const x of d as string[]) if (!have.has(x)) out.push(`${key}.${x}`);
+    } else if (key === 'maxBatch' && typeof d === 'number' && typeof r === 'number' && d > r) {
+      out.push(`maxBatch ${d} > ${r}`);
+    }
+  }
+  return out;
 }
 
+/** Every flag at its default: no capability. Drivers spread it (through `capabilities()`) and override. */
 export const DEFAULT_CAPABILITIES: Capabilities = {
   vectors: false,
   metrics: [],
@@ -84,7 +135,7 @@ export function capabilities(partial: Partial<Capabilities>): Capabilities {
 /**
  * Per-target tolerances, declared in the matrix catalog.
  * - `scoreTolerance`: max |canonical − oracle| allowed (absolute). float32 storage: 1e-5
- *   (float32 has a 2^-24 ≈ 6e-8 relative epsilon; pgvector accumulates a 384-term dot product
+ *   (float32 has a 2^-24 ≈ 6e-8 relative epsilon; a backend accumulating a 384-term dot product
  *   in float, so the error grows to ~1e-6; 1e-5 leaves a margin of 10).
  * - `tieEpsilon`: neighbouring scores within this are one tie group (same reasoning as above).
  * - `annRecallFloor`: minimum recall@k of an ANN scan against the oracle, per cell average.

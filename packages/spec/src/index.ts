@@ -31,10 +31,46 @@ export {
 } from './types';
 
 // Capabilities and tolerances of a target.
-export { capabilities, DEFAULT_CAPABILITIES, DEFAULT_TOLERANCES, type Capabilities, type Tolerances } from './capabilities';
+export {
+  capabilities,
+  capabilitiesSchema,
+  capabilityOverridesSchema,
+  DEFAULT_CAPABILITIES,
+  DEFAULT_TOLERANCES,
+  missingCapabilities,
+  PROVIDER_CAPABILITIES,
+  VECTOR_CAPABILITIES,
+  type Capabilities,
+  type Tolerances,
+} from './capabilities';
 
-// Canonical scores: the float64 reference and each backend's native → canonical conversion.
-export { FLOAT32_MAX, referenceScore, validateVector, chromaToCanonical, pgvectorToCanonical, redisVsimToCanonical, redisearchToCanonical } from './scores';
+// Drivers: what one backend (or client, or a user's module) brings, and how it is started.
+export {
+  defineDriver,
+  offeredProviders,
+  type BackendDriver,
+  type ContainerEndpoint,
+  type ContainerKind,
+  type EmbeddedEngine,
+  type EmbeddedFacet,
+  type EmbeddedInstance,
+  type Endpoint,
+  type ExecResult,
+  type FaultKindControls,
+  type LocalEndpoint,
+  type LocalEngine,
+  type LocalFacet,
+  type LocalFaultControls,
+  type LocalLaunch,
+  type ProviderName,
+  type ReportedVersions,
+  type ScoreConversion,
+  type UrlFacet,
+  type UrlInstance,
+} from './driver';
+
+// Canonical scores: the float64 reference and shared helpers (each driver converts its own native scores).
+export { FLOAT32_MAX, negativeSqrtOfSquared, referenceScore, validateVector } from './scores';
 
 // Input rules adapters enforce before anything is written.
 export {
@@ -49,7 +85,7 @@ export {
 
 // Filters and keyset scans.
 export { matchesFilter, type FilterableRecord } from './filter';
-export { keysetPage, MAX_SCAN_LIMIT, scanAll, validateScanOptions, type ScanAllResult } from './scan';
+export { compareIdsBytes, keysetPage, MAX_SCAN_LIMIT, scanAll, validateScanOptions, type ScanAllResult } from './scan';
 export { scanConformance } from './scan-conformance';
 
 // Time and decay: canonical instants, decay validation, exact re-ranking by decayed score.

@@ -23,7 +23,7 @@ export interface RecordDifference {
 /**
  * How vectors are compared.
  * - `bit-exact`: every float32 component identical (`Object.is`: −0 ≠ 0), for stores that keep
- *   the float32 as written (pgvector float4, and the Redis / Chroma adapters' exact copies).
+ *   the float32 as written (a float4 column, or an adapter's exact copy).
  * - `cosine`: 1 − cos(expected, actual) in float64 ≤ `maxCosineDistance`, for a side that only
  *   keeps a quantized vector; the bound is that target's declared score tolerance (capabilities.ts).
  */

@@ -14,7 +14,7 @@ import { MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type Recal
 
 /** A backend's limits on top of the contract's. */
 export interface InputRules {
-  /** Message prefix, e.g. `pgvector`. */
+  /** Message prefix: the adapter's name. */
   adapter: string;
   /** The backend's text cannot hold U+0000 (PostgreSQL `text`/`jsonb`). */
   rejectNul?: boolean;

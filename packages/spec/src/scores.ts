@@ -6,84 +6,24 @@ import type { Metric } from './types';
  * - `cosine`: cosine similarity  a·b / (‖a‖‖b‖), in [−1, 1].
  * - `ip`:     inner product      a·b.
  * - `l2`:     negative Euclidean distance  −‖a − b‖, in (−∞, 0].
- * Higher is always more similar. The converters below turn each backend's native value into
- * this scale; each names its formula and where the backend documents the native value.
- * Converters are plain arithmetic: a NaN input gives a NaN output (the comparator reports it as
- * `nan-score` with its rank), so nothing is hidden here.
+ * Higher is always more similar. Each driver turns its backend's native value into this scale
+ * (`BackendDriver.scores`, driver.ts; the formula and its source sit in the adapter package's
+ * scores.ts). Converters are plain arithmetic: a NaN input gives a NaN output (the comparator
+ * reports it as `nan-score` with its rank), so nothing is hidden. This module keeps the generic
+ * parts: the float64 reference score, vector validation, and `negativeSqrtOfSquared`.
  */
-
-/**
- * pgvector distance → canonical score.
- * Source: pgvector README, "Querying" / "Distances": `<->` L2 distance, `<#>` negative inner
- * product ("`<#>` returns the negative inner product since Postgres only supports ASC order
- * index scans on operators"), `<=>` cosine distance (1 − cosine similarity).
- * - `cosine` (`<=>`): d → 1 − d
- * - `ip`     (`<#>`): d → −d
- * - `l2`     (`<->`, Euclidean, not squared): d → −d
- */
-export function pgvectorToCanonical(metric: Metric, nativeDistance: number): number {
-  switch (metric) {
-    case 'cosine':
-      return 1 - nativeDistance;
-    case 'ip':
-      return -nativeDistance;
-    case 'l2':
-      return -nativeDistance;
-  }
-}
-
-/**
- * Chroma distance → canonical score.
- * Source: Chroma docs, collection configuration `space` / `hnsw:space` distance functions
- * (the hnswlib spaces): squared L2 d = Σ(aᵢ − bᵢ)², inner product d = 1 − Σ aᵢbᵢ,
- * cosine d = 1 − Σ aᵢbᵢ / (‖a‖‖b‖). Chroma's default space is squared L2 (CHECKS.md C10).
- * - `cosine`: d → 1 − d
- * - `ip`:     d → 1 − d
- * - `l2`:     d → −√d
- * Throws INVALID_INPUT for a negative squared L2 distance (impossible for a sum of squares).
- */
-export function chromaToCanonical(metric: Metric, d: number): number {
-  switch (metric) {
-    case 'cosine':
-    case 'ip':
-      return 1 - d;
-    case 'l2':
-      return -sqrtOfSquared(d, 'chromaToCanonical');
-  }
-}
-
-/**
- * Redis Vector Sets `VSIM … WITHSCORES` similarity → canonical cosine similarity.
- * Source: Redis docs, VSIM: "WITHSCORES returns … the similarity score (from 1 to 0): 1 means
- * identical, 0 means opposite", i.e. s = (1 + cos)/2; verified on Redis 8 (ENVIRONMENT.md).
- * Vector Sets only compare by cosine, so there is no metric argument: s → 2s − 1.
- */
-export function redisVsimToCanonical(s: number): number {
-  return 2 * s - 1;
-}
-
-/**
- * RediSearch (`FT.SEARCH … KNN … AS dist`) distance → canonical score.
- * Source: Redis docs, "Vector search concepts" → distance metrics: COSINE d = 1 − cosine
- * similarity, IP d = 1 − inner product, L2 d = squared Euclidean distance (the returned value
- * has no square root; RediSearch issue #3416 corrected the docs' formula accordingly).
- * - `cosine` (COSINE): d → 1 − d
- * - `ip`     (IP):     d → 1 − d
- * - `l2`     (L2):     d → −√d
- * Throws INVALID_INPUT for a negative squared L2 distance.
- */
-export function redisearchToCanonical(metric: Metric, d: number): number {
-  switch (metric) {
-    case 'cosine':
-    case 'ip':
-      return 1 - d;
-    case 'l2':
-      return -sqrtOfSquared(d, 'redisearchToCanonical');
-  }
-}
 
 /** Largest finite float32 value, (2 − 2⁻²³) · 2¹²⁷. */
 export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * −√d for a backend that returns the SQUARED Euclidean distance d (Chroma, RediSearch `L2`): the
+ * canonical `l2` score. `where` names the converter in the message. Throws INVALID_INPUT for
+ * d < 0 (impossible for a sum of squares: the backend did not return what its driver says).
+ */
+export function negativeSqrtOfSquared(d: number, where: string): number {
+  return -sqrtOfSquared(d, where);
+}
 
 function sqrtOfSquared(d: number, where: string): number {
   if (d < 0) {

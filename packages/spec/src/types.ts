@@ -96,6 +96,6 @@ export interface CollectionSpec {
 export interface ServerInfo {
   /** e.g. `PostgreSQL 17.12 …` as the server reports it. */
   server: string;
-  /** Extension/engine versions, e.g. `{ pgvector: '0.8.0' }`. */
+  /** Extension/engine versions, e.g. `{ postgres: '17.12' }`. */
   components: Record<string, string>;
 }

@@ -1,8 +1,5 @@
 import {
-  chromaToCanonical,
-  pgvectorToCanonical,
-  redisearchToCanonical,
-  redisVsimToCanonical,
+  negativeSqrtOfSquared,
   referenceScore,
   validateVector,
 } from '../src/scores';
@@ -18,46 +15,13 @@ function codeOf(fn: () => unknown): { code?: string; message: string } {
   throw new Error('expected a throw');
 }
 
-describe('native → canonical converters', () => {
-  test('pgvector: <=> cosine distance d → 1 − d', () => {
-    expect(pgvectorToCanonical('cosine', 0)).toBe(1);
-    expect(pgvectorToCanonical('cosine', 0.25)).toBe(0.75);
-    expect(pgvectorToCanonical('cosine', 1)).toBe(0);
-    expect(pgvectorToCanonical('cosine', 2)).toBe(-1);
-  });
-  test('pgvector: <#> negative inner product d → −d', () => {
-    expect(pgvectorToCanonical('ip', -3.5)).toBe(3.5);
-    expect(pgvectorToCanonical('ip', 2)).toBe(-2);
-  });
-  test('pgvector: <-> Euclidean distance d → −d', () => {
-    expect(pgvectorToCanonical('l2', 5)).toBe(-5);
-    expect(pgvectorToCanonical('l2', 0)).toBe(-0);
-  });
-  test('Chroma: cosine 1 − d, ip (d = 1 − dot) 1 − d, squared l2 −√d', () => {
-    expect(chromaToCanonical('cosine', 0.25)).toBe(0.75);
-    expect(chromaToCanonical('ip', -2)).toBe(3); // dot 3 → d = −2
-    expect(chromaToCanonical('ip', 1.5)).toBe(-0.5);
-    expect(chromaToCanonical('l2', 25)).toBe(-5);
-    expect(chromaToCanonical('l2', 2)).toBe(-1.4142135623730951);
-  });
-  test('Chroma: a negative squared L2 distance is rejected', () => {
-    expect(codeOf(() => chromaToCanonical('l2', -1e-7)).code).toBe('INVALID_INPUT');
-  });
-  test('Redis VSIM: s = (1 + cos)/2 → 2s − 1', () => {
-    expect(redisVsimToCanonical(1)).toBe(1);
-    expect(redisVsimToCanonical(0.5)).toBe(0);
-    expect(redisVsimToCanonical(0)).toBe(-1);
-    expect(redisVsimToCanonical(0.75)).toBe(0.5);
-  });
-  test('RediSearch: COSINE 1 − d, IP 1 − d, L2 (squared) −√d', () => {
-    expect(redisearchToCanonical('cosine', 0.1)).toBe(0.9);
-    expect(redisearchToCanonical('ip', 0.25)).toBe(0.75);
-    expect(redisearchToCanonical('l2', 9)).toBe(-3);
-    expect(codeOf(() => redisearchToCanonical('l2', -4)).code).toBe('INVALID_INPUT');
-  });
-  test('NaN passes through (the comparator reports it)', () => {
-    expect(pgvectorToCanonical('cosine', NaN)).toBeNaN();
-    expect(redisVsimToCanonical(NaN)).toBeNaN();
+describe('negativeSqrtOfSquared', () => {
+  test('squared L2 d → −√d; negative d is INVALID_INPUT naming the converter', () => {
+    expect(negativeSqrtOfSquared(25, 'x')).toBe(-5);
+    expect(negativeSqrtOfSquared(NaN, 'x')).toBeNaN();
+    const e = codeOf(() => negativeSqrtOfSquared(-1e-7, 'myConverter'));
+    expect(e.code).toBe('INVALID_INPUT');
+    expect(e.message).toContain('myConverter');
   });
 });
 

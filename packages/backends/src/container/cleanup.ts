@@ -10,7 +10,7 @@ export interface ProjectContainer {
   id: string;
   /** Value of `memory-matrix.run`. */
   runId: string;
-  /** Value of `memory-matrix.target`, e.g. `pgvector@pg17`. */
+  /** Value of `memory-matrix.target`, `backend@version`. */
   target: string;
   /** Docker state: `created`, `running`, `exited`, … */
   state: string;

@@ -1,72 +1,67 @@
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { Pool } from 'pg';
-import { MemoryMatrixError, type ConnectOptions, type MemoryStore } from '@memory-matrix/spec';
-import { createPgvectorStore, fromPgPool } from '@memory-matrix/adapter-pgvector';
+import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore } from '@memory-matrix/spec';
 import { dockerBin, dockerEngine, inspectImage } from '../images/docker';
 import { execStreaming } from '../images/exec';
+import { pollReady } from '../readiness';
+import { findContainerKind } from '../registry';
+import { checkExpected } from '../embedded/versions';
+import { containerEndpoint } from './endpoint';
 import { registerContainer, registerRun, unregisterContainer } from './guard';
 import { containerLabels } from './labels';
-import { checkExpected } from '../embedded/versions';
-import { pgConnectionString, readPgVersions, waitForPgQuery, type PgConnection } from './postgres';
 import { Semaphore, startParallelism } from './semaphore';
-import { pgPoolOptions } from '../faults/pg-connect';
 
-/** What to start: one catalog target from a locally built image. */
+/** What to start: one catalog target from a local image, of a registered container kind. */
 export interface ContainerStartSpec {
-  /** `backend@version`, e.g. `pgvector@pg17` (label and messages). */
+  /** `backend@version` (label and messages). */
   target: string;
-  /** Local image tag, e.g. `memory-matrix/pgvector:pg17-0.8.0-2a0b49da` (see `recipeTag`). */
+  /** Local image tag (see `recipeTag`) or a registry reference present locally. */
   image: string;
-  /** Server kind; decides port, readiness and version probes. */
-  kind: 'postgres';
-  /** Start deadline in ms before scaling by `MM_START_TIMEOUT_SCALE`; default 60 000. */
+  /** Container kind (catalog `start.kind`), a kind a registered driver offers; decides port, readiness, versions, connect. */
+  kind: string;
+  /** Start deadline in ms before scaling by `MM_START_TIMEOUT_SCALE`; default the kind's `defaultStartTimeoutMs`. */
   startTimeoutMs?: number;
   /** Run id, label `memory-matrix.run` (see `removeRunContainers`). */
   runId: string;
-  /** Versions the server must report (`{ postgres: '17', pgvector: '0.8.0' }`, prefix on a dot boundary). */
+  /** Versions the server must report (prefix on a dot boundary). */
   expect?: Record<string, string>;
+  /** The target's parsed `adapterOptions`, handed to the kind's `connect`. */
+  adapterOptions?: unknown;
 }
 
-/** A running container target. Structurally a `StartedBackend` (packages/backends/src/types.ts). */
+/** A running container target. Structurally a `StartedBackend` (types.ts). */
 export interface StartedContainer {
   provider: 'container';
   target: string;
   /** Full container id. */
   containerId: string;
-  /** Mapped port on 127.0.0.1; user `postgres`, database `postgres`, no password. */
-  connection: PgConnection;
-  /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
-  connectionString: string;
+  /** The mapped port on 127.0.0.1 (the only address the provider talks to). */
+  connection: { host: '127.0.0.1'; port: number };
+  /** The kind's connection URL (e.g. `postgres://postgres@127.0.0.1:<port>/postgres`), when it has one. */
+  connectionString?: string;
   info: {
-    /** `version()` as the server reports it, e.g. `PostgreSQL 17.12 (Debian 17.12-0+deb13u1) on …`. */
+    /** The server's own version string. */
     serverVersion: string;
-    /** `{ postgres: '17.12', pgvector: '0.8.0' }`. */
+    /** Component versions, checked against `expect`. */
     components: Record<string, string>;
     /** The image reference started (tag). */
     image: string;
     /** `sha256:…` id of that image at start. */
     imageId: string;
   };
-  /** Milliseconds from `docker create` to the first successful query. */
+  /** Milliseconds from `docker create` to the first successful probe and versions read. */
   startMs: number;
-  /**
-   * A new pgvector store over a new pool each call; the store's `close()` ends the pool.
-   * `opts`: client name (`application_name`) and timeouts (connect, query, statement), see `pgPoolOptions`.
-   */
+  /** A new adapter store on a new client each call (the kind's `connect`; `opts`: client name and timeouts). */
   connect(opts?: ConnectOptions): Promise<MemoryStore>;
   /**
-   * Closes the stores `connect()` opened that are still open, then stops (SIGINT: fast shutdown,
+   * Closes the stores `connect()` opened that are still open, then stops (the kind's stop signal,
    * 10 s grace) and removes the container and its volumes. Idempotent.
    */
   stop(): Promise<void>;
 }
 
-const PG_PORT = 5432;
-const DEFAULT_START_TIMEOUT_MS = 60_000;
-const SHM_BYTES = 1024 ** 3;
 let slots: Semaphore | undefined;
 
-/** Runs `fn` in one of the `MM_START_PARALLEL` start slots shared by every container kind. */
+/** Runs `fn` in one of the `MM_START_PARALLEL` start slots shared by every container start (ordinary and fault instances). */
 export function inStartSlot<T>(fn: () => Promise<T>): Promise<T> {
   slots ??= new Semaphore(startParallelism());
   return slots.run(fn);
@@ -78,7 +73,7 @@ export function startTimeoutScale(): number {
   return Number.isFinite(s) && s > 0 ? s : 1;
 }
 
-/** GenericContainer that registers its id with the exit guard the moment Docker creates it (shared by every container kind). */
+/** GenericContainer that registers its id with the exit guard the moment Docker creates it. */
 export class GuardedContainer extends GenericContainer {
   createdId?: string;
   constructor(image: string, private readonly target: string) {
@@ -90,9 +85,9 @@ export class GuardedContainer extends GenericContainer {
     this.hostConfig.PortBindings = { ...this.hostConfig.PortBindings, [`${port}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: '0' }] };
     return this;
   }
-  /** `docker stop` sends SIGINT: Postgres' fast shutdown (SIGTERM would wait for clients). */
-  stopWithSigint(): this {
-    this.createOpts.StopSignal = 'SIGINT';
+  /** The signal `docker stop` sends (the kind's clean shutdown). */
+  stopSignal(signal: string): this {
+    this.createOpts.StopSignal = signal;
     return this;
   }
   protected override async containerCreated(containerId: string): Promise<void> {
@@ -114,19 +109,15 @@ export async function forceRemove(id: string): Promise<void> {
 }
 
 /**
- * Starts `spec.image` for `spec.target` with testcontainers (Ryuk off: the guard in ./guard.ts
- * removes containers on exit, crash, SIGINT and SIGTERM), at most `MM_START_PARALLEL` (default 2)
- * starts at a time. Ready = log line `ready to accept connections` AND a successful `SELECT 1`
- * through the mapped port on 127.0.0.1, both within `startTimeoutMs × MM_START_TIMEOUT_SCALE`.
- * Records image id and server versions; checks `spec.expect` when given.
- *
- * Throws `TARGET_UNAVAILABLE` (no engine, image missing locally, start or readiness failed —
- * the message names target, image and the container's last log lines; a failed container is
- * removed), or `TARGET_UNAVAILABLE` for a version that differs from `spec.expect`.
+ * A container kind's readiness after its log line: the kind's `probe` retried by `pollReady`
+ * until `deadline`. Shared by ordinary starts and fault instances (one probe per kind).
  */
-export async function startContainer(spec: ContainerStartSpec): Promise<StartedContainer> {
-  if (spec.kind !== 'postgres') throw new MemoryMatrixError('INVALID_INPUT', `${spec.target}: unknown container kind ${String(spec.kind)}`);
-  const where = `${spec.target} (container ${spec.image})`;
+export async function waitForKind(kind: ContainerKind<unknown>, ep: ContainerEndpoint, deadline: number): Promise<void> {
+  await pollReady((remaining) => kind.probe(ep, remaining), { deadline, where: ep.where, what: `no successful ${kind.kind} probe on ${ep.host}:${ep.port}` });
+}
+
+/** Docker answers and `image` is present locally; registers the run with the exit guard. Returns the image id. TARGET_UNAVAILABLE otherwise. */
+export async function preflightImage(target: string, image: string, runId: string, where: string): Promise<string> {
   // No registry here, so Ryuk cannot be pulled; an explicit setting by the user wins.
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
   try {
@@ -134,33 +125,48 @@ export async function startContainer(spec: ContainerStartSpec): Promise<StartedC
   } catch (err) {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: ${(err as Error).message}`, { cause: err });
   }
-  const image = await inspectImage(spec.image);
-  if (!image) {
+  const found = await inspectImage(image);
+  if (!found) {
     throw new MemoryMatrixError(
       'TARGET_UNAVAILABLE',
-      `${where}: image not found locally (no registry here); build it from the target's offline recipe (buildImage / \`memory-matrix images build ${spec.target}\`)`,
+      `${where}: image not found locally (no registry here); build it from the target's offline recipe (buildImage / \`memory-matrix images build -t ${target}\`)`,
     );
   }
-  registerRun(spec.runId);
-  slots ??= new Semaphore(startParallelism());
-  return slots.run(() => startNow(spec, where, image.id));
+  registerRun(runId);
+  return found.id;
 }
 
-async function startNow(spec: ContainerStartSpec, where: string, imageId: string): Promise<StartedContainer> {
+/**
+ * Starts `spec.image` for `spec.target` as a container of kind `spec.kind` (any kind a registered
+ * driver offers) with testcontainers (Ryuk off: the guard in ./guard.ts removes containers on
+ * exit, crash, SIGINT and SIGTERM), labelled `memory-matrix.{run,target,pid,owner}`, the kind's
+ * port published on 127.0.0.1 only, at most `MM_START_PARALLEL` (default 2) starts at a time.
+ * Ready = the kind's log line AND its probe through the mapped port (retried), both within
+ * `startTimeoutMs × MM_START_TIMEOUT_SCALE`. Records image id and the versions the kind reads;
+ * checks `spec.expect` when given.
+ *
+ * Throws `TARGET_UNAVAILABLE` (unknown kind, no engine, image missing locally, start or
+ * readiness failed — the message names target, image and the container's last log lines; a
+ * failed container is removed), or `TARGET_UNAVAILABLE` for a version that differs from `spec.expect`.
+ */
+export async function startContainer(spec: ContainerStartSpec): Promise<StartedContainer> {
+  const where = `${spec.target} (container ${spec.image})`;
+  const found = findContainerKind(spec.kind);
+  if (!found) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${spec.target}: no registered driver offers container kind ${JSON.stringify(spec.kind)}`);
+  const imageId = await preflightImage(spec.target, spec.image, spec.runId, where);
+  return inStartSlot(() => startNow(found.kind, spec, where, imageId));
+}
+
+async function startNow(kind: ContainerKind<unknown>, spec: ContainerStartSpec, where: string, imageId: string): Promise<StartedContainer> {
   const t0 = Date.now();
-  const timeoutMs = Math.round((spec.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) * startTimeoutScale());
-  const deadline = t0 + timeoutMs;
+  const timeoutMs = Math.round((spec.startTimeoutMs ?? kind.defaultStartTimeoutMs) * startTimeoutScale());
   const gc = new GuardedContainer(spec.image, spec.target)
-    .loopbackPort(PG_PORT)
-    .stopWithSigint()
-    // Docker's default /dev/shm is 64 MiB; Postgres' dynamic shared memory lives there, and
-    // pgvector's parallel HNSW build sizes it from maintenance_work_mem (64 MB by default), which
-    // fails with "could not resize shared memory segment" (pgvector/pgvector#453, README "Docker").
-    // tmpfs only uses what is written, so a 1 GiB cap costs nothing up front.
-    .withSharedMemorySize(SHM_BYTES)
+    .loopbackPort(kind.port)
     .withLabels(containerLabels(spec.runId, spec.target))
-    .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/))
+    .withWaitStrategy(Wait.forLogMessage(kind.readyLog))
     .withStartupTimeout(timeoutMs);
+  if (kind.stopSignal) gc.stopSignal(kind.stopSignal);
+  if (kind.shmBytes) gc.withSharedMemorySize(kind.shmBytes);
   let started: StartedTestContainer;
   try {
     started = await gc.start();
@@ -175,12 +181,12 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
   }
   const id = started.getId();
   // Never trust getHost(): it may name a remote daemon or a gateway. We reach the mapped port on loopback only.
-  const connection: PgConnection = { host: '127.0.0.1', port: started.getMappedPort(PG_PORT), user: 'postgres', database: 'postgres' };
+  const ep = containerEndpoint(id, started.getMappedPort(kind.port), where);
   let versions;
   try {
-    await waitForPgQuery(connection, deadline, where);
-    versions = await readPgVersions(connection, where);
-    checkExpected(versions.components, spec.expect, where); // same rule as the embedded provider
+    await waitForKind(kind, ep, t0 + timeoutMs);
+    versions = await kind.versions(ep);
+    checkExpected(versions.components, spec.expect, where); // same rule as every provider
   } catch (err) {
     return failStart(id, err);
   }
@@ -191,22 +197,12 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
     provider: 'container',
     target: spec.target,
     containerId: id,
-    connection,
-    connectionString: pgConnectionString(connection),
-    info: { serverVersion: versions.server, components: versions.components, image: spec.image, imageId },
+    connection: { host: '127.0.0.1', port: ep.port },
+    ...(kind.connectionString ? { connectionString: kind.connectionString(ep) } : {}),
+    info: { serverVersion: versions.serverVersion, components: versions.components, image: spec.image, imageId },
     startMs,
     async connect(opts?: ConnectOptions) {
-      const pool = new Pool({ ...connection, max: 4, ...pgPoolOptions(opts) });
-      // An idle pooled client whose server went away (container stopped) emits 'error' on the
-      // pool; unhandled, that would crash the process. Queries in flight still reject.
-      pool.on('error', () => undefined);
-      let store: MemoryStore;
-      try {
-        store = await createPgvectorStore(fromPgPool(pool));
-      } catch (err) {
-        await pool.end().catch(() => undefined);
-        throw err;
-      }
+      const store = await kind.connect(ep, opts, spec.adapterOptions);
       stores.add(store);
       return store;
     },
@@ -219,8 +215,7 @@ async function startNow(spec: ContainerStartSpec, where: string, imageId: string
 
 /**
  * A container start failed after `docker create`: remove it and throw TARGET_UNAVAILABLE with the
- * container's last log lines (or the original MemoryMatrixError when there are none). Shared by
- * every container kind.
+ * container's last log lines (or the original MemoryMatrixError when there are none).
  */
 export async function failStart(id: string, err: unknown): Promise<never> {
   const logs = await lastLogLines(id);
@@ -230,9 +225,9 @@ export async function failStart(id: string, err: unknown): Promise<never> {
 }
 
 /**
- * Stop a started container of any kind: close the stores `connect()` opened (close() is
- * idempotent), stop and remove it with its anonymous volumes (10 s grace), force-remove it when
- * that fails; an error other than "already gone" is BACKEND_ERROR naming `where`.
+ * Stop a started container: close the stores `connect()` opened (close() is idempotent), stop
+ * and remove it with its anonymous volumes (10 s grace), force-remove it when that fails; an
+ * error other than "already gone" is BACKEND_ERROR naming `where`.
  */
 export async function stopStarted(started: { stop(o: { remove: boolean; removeVolumes: boolean; timeout: number }): Promise<unknown> }, id: string, stores: Set<{ close(): Promise<void> }>, where: string): Promise<void> {
   await Promise.allSettled([...stores].map((s) => s.close()));

@@ -1,3 +1,2 @@
-/** Embedded provider: PostgreSQL + pgvector in process (PGlite 0.2 / 0.5). */
+/** Embedded provider: a driver's engine in this process (e.g. PGlite). */
 export { startEmbedded, type EmbeddedOptions } from './start';
-export { EMBEDDED_ENGINES, ENGINE_MODULES, type EmbeddedEngine } from './engines';

@@ -1,58 +1,60 @@
-import { createPgvectorStore, fromPGlite, type PGliteLike } from '@memory-matrix/adapter-pgvector';
-import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
+import { MemoryMatrixError, type EmbeddedEngine, type EmbeddedInstance, type MemoryStore } from '@memory-matrix/spec';
+import { startTimeoutScale } from '../container/start';
+import { driverOf } from '../registry';
 import type { StartedBackend } from '../types';
-import { EMBEDDED_ENGINES, enginePackageVersions, loadEngine, sandboxProblem, type EmbeddedEngine } from './engines';
 import { checkExpected } from './versions';
 
 /** Options of `startEmbedded`. */
 export interface EmbeddedOptions {
-  /** `backend@version` for messages and `StartedBackend.target`, e.g. `pgvector@pglite-pg18`. */
+  /** `backend@version` for messages and `StartedBackend.target`. */
   target?: string;
+  /** Backend (driver name) whose engine to start; taken from `target` (`backend@version`) when absent. */
+  backend?: string;
   /**
    * Directory for the database files; the same directory after `stop()` reopens the same data
    * (durability, C15/C16). Default: in memory, gone at `stop()`. A directory written by another
-   * engine (PostgreSQL major) fails to start with TARGET_UNAVAILABLE.
+   * engine fails to start with TARGET_UNAVAILABLE.
    */
   dataDir?: string;
   /**
-   * Versions the server must report, from the catalog's `expect`, e.g.
-   * `{ postgres: '16.4', pgvector: '0.8.0' }`; a value matches itself or as a prefix ending at a
-   * dot (`16` matches `16.4`). Keys name `info.components` entries.
+   * Versions the server must report, from the catalog's `expect`; a value matches itself or as a
+   * prefix ending at a dot (`16` matches `16.4`). Keys name `info.components` entries.
    */
   expect?: Record<string, string>;
   /** Start deadline, ms, before scaling by `MM_START_TIMEOUT_SCALE`. Default 60 000. */
   startTimeoutMs?: number;
+  /** The target's parsed `adapterOptions`. */
+  adapterOptions?: unknown;
 }
 
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 
 /**
- * Start an in-process PostgreSQL + pgvector (PGlite) and return a `StartedBackend`:
- * - `connect()`: a NEW pgvector store over a new `SqlClient` on the SAME PGlite instance (PGlite
- *   is a single connection; clients take turns). Closing a store leaves the instance running.
- * - `info`: `serverVersion` = `SELECT version()`; components `postgres`, `pgvector` (extversion),
- *   `pglite` (and `pglite-pgvector` for 0.5) package versions.
- * - `stop()`: closes open stores and the PGlite instance (flushing `dataDir`); idempotent.
- * Throws TARGET_UNAVAILABLE naming the target when the engine is unknown or not installed as
- * pinned, PGlite fails or times out at start, or a reported version differs from `opts.expect`.
+ * Start an in-process engine of a driver (embedded provider) and return a `StartedBackend`:
+ * - `connect()`: a NEW store on the SAME engine instance. Closing a store leaves the engine running.
+ * - `info`: what the engine reports, plus the preflight's package versions as components.
+ * - `stop()`: closes open stores and the engine (flushing `dataDir`); idempotent.
+ * `backend`: the driver's name (`backend@version` of `opts.target` when omitted).
+ * Throws TARGET_UNAVAILABLE naming the target when the driver or engine is unknown, the engine is
+ * not installed as pinned, it fails or times out at start, or a reported version differs from `opts.expect`.
  */
-export async function startEmbedded(engine: EmbeddedEngine, opts: EmbeddedOptions = {}): Promise<StartedBackend> {
-  const where = `${opts.target ?? `pgvector@${engine}`} (embedded ${engine})`;
+export async function startEmbedded(engineName: string, opts: EmbeddedOptions = {}): Promise<StartedBackend> {
+  const backend = opts.backend ?? opts.target?.split('@')[0];
+  const where = `${opts.target ?? `${backend ?? '?'}@${engineName}`} (embedded ${engineName})`;
   const unavailable = (why: string, cause?: unknown) =>
     new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: ${why}`, cause === undefined ? undefined : { cause });
-  if (!EMBEDDED_ENGINES.includes(engine)) throw unavailable(`unknown embedded engine "${engine}" (known: ${EMBEDDED_ENGINES.join(', ')})`);
-  const problem = sandboxProblem();
-  if (problem) throw unavailable(problem);
-  const packages = enginePackageVersions(engine, where);
+  if (backend === undefined) throw unavailable('no backend named (pass opts.target or opts.backend)');
+  const engines = driverOf(backend).embedded?.engines ?? {};
+  const engine = engines[engineName];
+  if (!engine) throw unavailable(`unknown embedded engine "${engineName}" (known: ${Object.keys(engines).join(', ') || 'none'})`);
+  const packages = engine.preflight(where);
 
   const t0 = performance.now();
-  const db = await createWithDeadline(engine, opts, where);
+  const db = await openWithDeadline(engine, opts, where);
   let info: StartedBackend['info'];
   try {
-    const probe = await createPgvectorStore(fromPGlite(db)); // CREATE EXTENSION vector on first start
-    const server = await probe.serverInfo();
-    await probe.close();
-    info = { serverVersion: server.server, components: { ...server.components, ...packages } };
+    const v = await db.versions();
+    info = { serverVersion: v.serverVersion, components: { ...v.components, ...packages } };
     checkExpected(info.components, opts.expect, where);
   } catch (err) {
     await db.close().catch(() => undefined); // the start failed; its error is the one that matters
@@ -68,9 +70,9 @@ export async function startEmbedded(engine: EmbeddedEngine, opts: EmbeddedOption
     provider: 'embedded',
     info,
     startMs,
-    async connect() {
+    async connect(connectOpts) {
       if (stopped) throw unavailable('connect() after stop()');
-      const store = await createPgvectorStore(fromPGlite(db));
+      const store = await db.connect(connectOpts);
       open.add(store);
       const close = store.close.bind(store);
       store.close = async () => {
@@ -89,31 +91,27 @@ export async function startEmbedded(engine: EmbeddedEngine, opts: EmbeddedOption
   };
 }
 
-/** `PGlite.create` with the vector extension, within the (scaled) start deadline. */
-async function createWithDeadline(engine: EmbeddedEngine, opts: EmbeddedOptions, where: string): Promise<PGliteLike> {
-  const scale = Number(process.env.MM_START_TIMEOUT_SCALE ?? '1');
-  const deadline = (opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) * (Number.isFinite(scale) && scale > 0 ? scale : 1);
+/** `engine.open` within the (scaled) start deadline; a late starter is closed. */
+async function openWithDeadline(engine: EmbeddedEngine<unknown>, opts: EmbeddedOptions, where: string): Promise<EmbeddedInstance> {
+  const deadline = (opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) * startTimeoutScale();
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
-  const creating = (async () => {
-    const { PGlite, vector } = loadEngine(engine);
-    return PGlite.create({ extensions: { vector }, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}) });
-  })();
+  const opening = engine.open({ where, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}), adapterOptions: opts.adapterOptions });
   try {
     return await Promise.race([
-      creating,
+      opening,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           timedOut = true;
-          reject(new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: PGlite did not start within ${Math.round(deadline)} ms (MM_START_TIMEOUT_SCALE scales it)`));
+          reject(new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: the engine did not start within ${Math.round(deadline)} ms (MM_START_TIMEOUT_SCALE scales it)`));
         }, deadline);
       }),
     ]);
   } catch (err) {
-    if (timedOut) void creating.then((db) => db.close()).catch(() => undefined); // close a late starter
+    if (timedOut) void opening.then((db) => db.close()).catch(() => undefined); // close a late starter
     if ((err as { code?: unknown }).code === 'TARGET_UNAVAILABLE') throw err;
     const dir = opts.dataDir !== undefined ? ` with dataDir ${opts.dataDir}` : '';
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: PGlite failed to start${dir}: ${(err as Error).message}`, { cause: err });
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: the engine failed to start${dir}: ${(err as Error).message}`, { cause: err });
   } finally {
     clearTimeout(timer);
   }

@@ -4,9 +4,9 @@ import { startTimeoutScale } from '../container/start';
 import { resolveImage, type ImageSource } from '../image-source';
 import type { StartedBackend } from '../types';
 import { containerState } from './docker-ops';
-import { LocalChromaFaultTarget } from './chroma-local';
+import { findContainerKind } from '../registry';
+import { LocalFaultTarget } from './local-instance';
 import { ContainerFaultTarget } from './instance';
-import { FAULT_KINDS } from './kinds';
 import { createVolume, removeVolume } from './volumes';
 
 /** What a fault control needs besides the target: the run (labels) and the target's resolved image. */
@@ -31,7 +31,7 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
   const configurations = target.durability ?? [];
   if (configurations.length === 0) throw new MemoryMatrixError('INVALID_INPUT', `${target.name}: no durability configurations in the catalog`);
   const instances = new Set<ContainerFaultTarget>();
-  const locals = new Set<LocalChromaFaultTarget>(); // upgradeFrom instances of a local target
+  const locals = new Set<LocalFaultTarget>(); // upgradeFrom instances of a local target
   const volumeOf = new WeakMap<FaultTarget, string>();
   const users = new Map<string, number>();
   let disposed = false;
@@ -45,12 +45,12 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
 
   async function startOn(t: ResolvedTarget, image: string, config: DurabilityConfiguration, storageOf?: FaultTarget): Promise<FaultTarget> {
     if (disposed) throw new MemoryMatrixError('BACKEND_ERROR', `${target.name}: fault control already disposed`);
-    const kindName = t.start?.kind ?? 'postgres';
-    const kind = FAULT_KINDS[kindName];
-    if (!kind) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${t.name}: container kind ${kindName} has no fault implementation (packages/backends/src/faults/kinds.ts)`);
+    const kindName = t.start?.kind;
+    const kind = kindName === undefined ? undefined : findContainerKind(kindName)?.kind;
+    if (!kind?.faults) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${t.name}: container kind ${kindName ?? '(none)'} has no fault controls in its driver`);
     let volume: string;
     let seedFrom: string | undefined;
-    if (storageOf instanceof LocalChromaFaultTarget) {
+    if (storageOf instanceof LocalFaultTarget) {
       if (storageOf.running()) throw new MemoryMatrixError('INVALID_INPUT', `${t.name}: the storage of ${storageOf.target} is still in use by its running server; shutdown() or kill() it first`);
       seedFrom = storageOf.hostDataDir; // a host directory: copied into a new volume (the directory stays the local instance's)
       volume = await createVolume(ctx.runId, t.name);
@@ -69,6 +69,7 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
         target: t.name,
         configuration: config,
         kind,
+        adapterOptions: t.driverOptions,
         image,
         runId: ctx.runId,
         volume,
@@ -105,7 +106,7 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
           start: async () => {
             if (from.provider !== 'local') return startOn(from, await resolveImage(from, ctx.imageSource ?? 'auto', ctx.log), from.durability![0]!);
             if (disposed) throw new MemoryMatrixError('BACKEND_ERROR', `${target.name}: fault control already disposed`);
-            const l = await LocalChromaFaultTarget.start(from, from.durability?.[0] ?? configurations[0]!);
+            const l = await LocalFaultTarget.start(from, from.durability?.[0] ?? configurations[0]!);
             locals.add(l);
             return l;
           },

@@ -1,14 +1,19 @@
-import { MemoryMatrixError, type ConnectOptions, type DurabilityConfiguration, type FaultTarget, type MemoryStore } from '@memory-matrix/spec';
+import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type DurabilityConfiguration, type FaultKindControls, type FaultTarget, type MemoryStore } from '@memory-matrix/spec';
+import { containerEndpoint } from '../container/endpoint';
 import { registerContainer, registerRun, unregisterContainer } from '../container/guard';
 import { containerLabels } from '../container/labels';
+import { waitForKind } from '../container/start';
+import { pollReady } from '../readiness';
 import { containerState, docker, logMatches, mappedPort, pollUntil } from './docker-ops';
-import type { FaultEndpoint, FaultKind } from './kinds';
 
 /** What to start: one target in one durability configuration, on a volume. */
 export interface InstanceSpec {
   target: string;
   configuration: DurabilityConfiguration;
-  kind: FaultKind;
+  /** The target's container kind (its driver's facts); must have `faults`. */
+  kind: ContainerKind<unknown>;
+  /** The target's parsed `adapterOptions`, handed to the kind's `connect`. */
+  adapterOptions?: unknown;
   /** Local image reference. */
   image: string;
   runId: string;
@@ -34,7 +39,8 @@ export class ContainerFaultTarget implements FaultTarget {
   readonly target: string;
   readonly configuration: DurabilityConfiguration;
   effective: Record<string, string> = {};
-  private ep: FaultEndpoint;
+  private ep: ContainerEndpoint;
+  private readonly faults: FaultKindControls;
   private paused = false;
   private removed = false;
   private stopping?: Promise<void>;
@@ -43,7 +49,9 @@ export class ContainerFaultTarget implements FaultTarget {
   private constructor(readonly spec: InstanceSpec, readonly containerId: string) {
     this.target = spec.target;
     this.configuration = spec.configuration;
-    this.ep = { host: '127.0.0.1', port: 0, containerId, where: `${spec.target} [${spec.configuration.name}] (container ${containerId.slice(0, 12)})` };
+    this.ep = containerEndpoint(containerId, 0, `${spec.target} [${spec.configuration.name}] (container ${containerId.slice(0, 12)})`);
+    if (!spec.kind.faults) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${spec.target}: container kind ${spec.kind.kind} has no fault controls`);
+    this.faults = spec.kind.faults;
   }
 
   /**
@@ -59,13 +67,13 @@ export class ContainerFaultTarget implements FaultTarget {
     if (spec.seedFrom) {
       await docker(['run', '--rm', ...labels, '--user', 'root', '--entrypoint', 'cp', '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, '--mount', `type=bind,src=${spec.seedFrom},dst=/mm-seed,readonly`, spec.image, '-a', '/mm-seed/.', `${spec.dataDir}/`], `${where}: copy ${spec.seedFrom} into the volume`, 300_000);
     }
-    const adopt = spec.adoptStorage ? spec.kind.adoptStorageCmd?.(spec.dataDir) : undefined;
+    const adopt = spec.adoptStorage ? spec.kind.faults?.adoptStorageCmd?.(spec.dataDir) : undefined;
     if (adopt) {
       await docker(['run', '--rm', ...labels, '--user', adopt.user, '--entrypoint', adopt.entrypoint, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, spec.image, ...adopt.args], `${where}: adopt the data directory`, 120_000);
     }
     const id = (
       await docker(
-        ['create', ...labels, '-p', `127.0.0.1::${spec.kind.port}`, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, '--stop-signal', spec.kind.stopSignal,
+        ['create', ...labels, '-p', `127.0.0.1::${spec.kind.port}`, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, '--stop-signal', spec.kind.stopSignal ?? 'SIGTERM',
           ...(spec.kind.shmBytes ? ['--shm-size', String(spec.kind.shmBytes)] : []), spec.image, ...baseCmd, ...(spec.configuration.args ?? [])],
         where,
       )
@@ -75,7 +83,7 @@ export class ContainerFaultTarget implements FaultTarget {
     try {
       await t.startAndWait(0);
       const settings = spec.configuration.settings ?? {};
-      if (Object.keys(settings).length && (await spec.kind.applySettings(t.ep, settings)) === 'restart') await t.restart();
+      if (Object.keys(settings).length && (await t.faults.applySettings(t.ep, settings)) === 'restart') await t.restart();
       await t.verify();
     } catch (err) {
       await t.remove().catch(() => undefined);
@@ -88,29 +96,41 @@ export class ContainerFaultTarget implements FaultTarget {
   private async startAndWait(readyBefore: number): Promise<void> {
     const deadline = Date.now() + this.spec.startTimeoutMs;
     await docker(['start', this.containerId], this.ep.where);
-    const ready = await pollUntil(async () => {
-      const st = await containerState(this.containerId, this.ep.where);
-      if (st.status !== 'running') {
-        const logs = await logMatches(this.containerId, this.spec.kind.readyLog);
-        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited (status ${st.status}, exit code ${st.exitCode}) before it was ready; container log: ${logs.tail.join(' | ')}`);
-      }
-      return (await logMatches(this.containerId, this.spec.kind.readyLog)).count > readyBefore ? true : undefined;
-    }, deadline, 100);
-    if (!ready) {
-      const logs = await logMatches(this.containerId, this.spec.kind.readyLog);
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: no "${this.spec.kind.readyLog.source}" log line within ${this.spec.startTimeoutMs} ms; container log: ${logs.tail.join(' | ')}`);
-    }
+    const readyLog = this.spec.kind.readyLog;
+    // The log line through the one readiness poller; a server that exits stops the wait at once.
+    await pollReady(
+      async () => {
+        if ((await logMatches(this.containerId, readyLog)).count <= readyBefore) throw new Error('not yet');
+      },
+      {
+        deadline,
+        everyMs: 100,
+        where: this.ep.where,
+        what: `no "${readyLog.source}" log line`,
+        stopIf: async () => {
+          const st = await containerState(this.containerId, this.ep.where);
+          if (st.status === 'running') return undefined;
+          const logs = await logMatches(this.containerId, readyLog);
+          return new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited (status ${st.status}, exit code ${st.exitCode}) before it was ready; container log: ${logs.tail.join(' | ')}`);
+        },
+      },
+    ).catch(async (err: unknown) => {
+      if (!(err instanceof MemoryMatrixError) || err.message.includes('container log:')) throw err;
+      const logs = await logMatches(this.containerId, readyLog);
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: no "${readyLog.source}" log line within ${this.spec.startTimeoutMs} ms; container log: ${logs.tail.join(' | ')}`, { cause: err });
+    });
     this.ep = { ...this.ep, port: await mappedPort(this.containerId, this.spec.kind.port, this.ep.where) };
-    await this.spec.kind.waitQuery(this.ep, deadline);
+    await waitForKind(this.spec.kind, this.ep, deadline);
+    await this.faults.verifyInstance?.(this.ep);
   }
 
   /** Every configured setting (settings and `-c k=v` args) must be in effect; TARGET_UNAVAILABLE otherwise. */
   private async verify(): Promise<void> {
-    const want = { ...this.spec.kind.settingsInArgs(this.spec.configuration.args ?? []), ...(this.spec.configuration.settings ?? {}) };
+    const want = { ...this.faults.settingsInArgs(this.spec.configuration.args ?? []), ...(this.spec.configuration.settings ?? {}) };
     const deadline = Date.now() + 5_000; // pg_reload_conf() signals the server; sessions pick it up within moments
     let got: Record<string, string> = {};
     const ok = await pollUntil(async () => {
-      got = await this.spec.kind.effectiveSettings(this.ep, Object.keys(want));
+      got = await this.faults.effectiveSettings(this.ep, Object.keys(want));
       return Object.entries(want).every(([k, v]) => got[k] === v) ? true : undefined;
     }, deadline, 100);
     this.effective = got;
@@ -122,7 +142,7 @@ export class ContainerFaultTarget implements FaultTarget {
 
   async connect(opts?: ConnectOptions): Promise<MemoryStore> {
     if (this.removed) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: connect after stop()`);
-    const store = await this.spec.kind.connect(this.ep, opts);
+    const store = await this.spec.kind.connect(this.ep, opts ?? {}, this.spec.adapterOptions); // `{}`: the fault path of the kind (its own client bookkeeping)
     this.stores.add(store);
     const close = store.close.bind(store);
     store.close = async () => {
@@ -162,20 +182,20 @@ export class ContainerFaultTarget implements FaultTarget {
   }
 
   dropConnections(clientName: string): Promise<number> {
-    return this.spec.kind.dropConnections(this.ep, clientName);
+    return this.faults.dropConnections(this.ep, clientName);
   }
 
   awaitWriteInFlight(clientName: string, timeoutMs: number): Promise<void> {
-    return this.spec.kind.awaitWriteInFlight(this.ep, clientName, timeoutMs);
+    return this.faults.awaitWriteInFlight(this.ep, clientName, timeoutMs);
   }
 
   get exportCollection(): FaultTarget['exportCollection'] {
-    const k = this.spec.kind;
+    const k = this.faults;
     return k.exportCollection ? (name) => k.exportCollection!(this.ep, name) : undefined;
   }
 
   get importCollection(): FaultTarget['importCollection'] {
-    const k = this.spec.kind;
+    const k = this.faults;
     return k.importCollection ? (name, dump) => k.importCollection!(this.ep, name, dump) : undefined;
   }
 

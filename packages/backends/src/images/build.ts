@@ -9,7 +9,7 @@ import { makeRootfsDir, removeRootfs } from './rootfs';
 
 /** Options of {@link buildImage}. */
 export interface BuildOptions {
-  /** Receives progress lines, e.g. `[pgvector@pg17] debootstrap: I: Retrieving libc6 …`. */
+  /** Receives progress lines, e.g. `[<target>] debootstrap: I: Retrieving libc6 …`. */
   onProgress?: (line: string) => void;
   /** Rebuild even when an image with the recipe's tag exists. */
   force?: boolean;

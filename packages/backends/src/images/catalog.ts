@@ -5,9 +5,9 @@ import { validateRecipe, type ImageRecipe } from './recipe';
 
 /** The container part of a catalog target (matrix/targets.yaml): image, offline recipe, start, expect. */
 export interface ContainerTargetEntry {
-  /** `backend@version`, e.g. `pgvector@pg17`. */
+  /** `backend@version`. */
   name: string;
-  /** Adapter name, e.g. `pgvector`. */
+  /** Backend (driver) name. */
   backend: string;
   /** The official image a user with a registry pulls (informational here). */
   image?: string;
@@ -15,7 +15,7 @@ export interface ContainerTargetEntry {
   offline: ImageRecipe;
   /** How the provider starts it: server kind and start timeout before `MM_START_TIMEOUT_SCALE`. */
   start: { kind: 'postgres'; timeoutMs?: number };
-  /** Versions the server must report, e.g. `{ postgres: '17', pgvector: '0.8.0' }`. */
+  /** Versions the server must report (catalog `expect`). */
   expect: Record<string, string>;
 }
 
@@ -24,7 +24,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 /**
  * Turns one parsed catalog entry into a typed {@link ContainerTargetEntry}. `where` names the
- * source for messages (e.g. `matrix/targets.yaml targets.pgvector@pg17`).
+ * source for messages (e.g. `matrix/targets.yaml targets.<backend>@<version>`).
  * Throws `INVALID_INPUT` naming `where` and the field.
  */
 export function parseContainerTarget(name: string, entry: unknown, where: string): ContainerTargetEntry {

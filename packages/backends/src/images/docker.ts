@@ -40,7 +40,7 @@ export async function dockerEngine(timeoutMs = 10_000): Promise<DockerEngine> {
 export interface ImageDetails {
   /** Image id, `sha256:<64 hex>`. */
   id: string;
-  /** Tags pointing at it, e.g. `['memory-matrix/pgvector:pg17-0.8.0-1a2b3c4d']`. */
+  /** Tags pointing at it, e.g. `['memory-matrix/<backend>:<version>-1a2b3c4d']`. */
   repoTags: string[];
   /** Image labels (empty object when none). */
   labels: Record<string, string>;

@@ -4,11 +4,11 @@ import { IMAGE_LABELS } from './recipe';
 
 /** One image the offline builder made, as `memory-matrix images list` shows it. */
 export interface ImageSummary {
-  /** Tags, e.g. `['memory-matrix/pgvector:pg17-0.8.0-1a2b3c4d']`. */
+  /** Tags, e.g. `['memory-matrix/<backend>:<version>-1a2b3c4d']`. */
   tags: string[];
   /** Image id, `sha256:<64 hex>`. */
   id: string;
-  /** Recipe (target) name, e.g. `pgvector@pg17`. */
+  /** Recipe (target) name, `backend@version`. */
   recipe: string;
   /** Recipe hash (8 hex) the tag carries. */
   hash: string;

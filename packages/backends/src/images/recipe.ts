@@ -9,9 +9,9 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
  *   tar -C <rootfs> -c . | docker import -c 'ENV k=v' … -c 'CMD [...]' - <tag>-<hash8>
  */
 export interface ImageRecipe {
-  /** Target (or recipe) name for messages and labels, e.g. `pgvector@pg17`. */
+  /** Target (or recipe) name for messages and labels, `backend@version`. */
   name: string;
-  /** Tag without the recipe hash, e.g. `memory-matrix/pgvector:pg17-0.8.0`; the built tag is `<tag>-<hash8>`. */
+  /** Tag without the recipe hash, e.g. `memory-matrix/<backend>:<version>`; the built tag is `<tag>-<hash8>`. */
   tag: string;
   /** Debian suite for debootstrap, e.g. `trixie`, `sid`. */
   suite: string;
@@ -99,7 +99,7 @@ export function recipeHash(r: ImageRecipe): string {
   return createHash('sha256').update(body).digest('hex').slice(0, 8);
 }
 
-/** The tag an image built from `r` carries: `<r.tag>-<hash8>`, e.g. `memory-matrix/pgvector:pg17-0.8.0-1a2b3c4d`. */
+/** The tag an image built from `r` carries: `<r.tag>-<hash8>`, e.g. `memory-matrix/<backend>:<version>-1a2b3c4d`. */
 export function recipeTag(r: ImageRecipe): string {
   return `${r.tag}-${recipeHash(r)}`;
 }

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
  * 1. here: when this process exits (normally, `process.exit`, or after an uncaught exception)
  *    every server it started and did not stop is killed (SIGKILL) and its temp dir removed,
  *    synchronously (an `exit` handler can do nothing else);
- * 2. in the server launcher (chroma-launcher.js): it watches its parent pid and ends itself,
+ * 2. in the driver's launcher script (a `LocalEngine`'s): it watches its parent pid and ends itself,
  *    removing its dir, as soon as the parent is gone — which covers death by a signal (SIGINT,
  *    SIGTERM, SIGKILL), where no `exit` handler runs. A Ctrl-C in a terminal reaches the launcher
  *    directly too (same process group) and ends it the same way.

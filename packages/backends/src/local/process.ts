@@ -3,8 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
-import { MemoryMatrixError } from '@memory-matrix/spec';
 import { guardProcess } from './guard';
 
 /** A free TCP port on 127.0.0.1 (bound once by the kernel, then released for the server). */
@@ -51,7 +49,7 @@ export function spawnLocal(name: string, script: string, args: (dataDir: string)
     child,
     pid: child.pid ?? -1,
     dataDir,
-    output: () => stripVTControlCharacters(out),
+    output: () => out.replace(/\x1b\[[0-9;]*m/g, ''),
     exited,
     stop(graceMs = 5_000) {
       stopping ??= (async () => {
@@ -68,30 +66,4 @@ export function spawnLocal(name: string, script: string, args: (dataDir: string)
       return stopping;
     },
   };
-}
-
-/**
- * Poll `probe` every 100 ms until it resolves true, the process exits, or `deadline` (epoch ms)
- * passes. Throws TARGET_UNAVAILABLE naming `where` with the server's last output.
- */
-export async function waitUntilReady(p: LocalProcess, deadline: number, where: string, probe: () => Promise<boolean>): Promise<number> {
-  let attempts = 0;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    if (p.exited()) {
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: the server process exited during start (${p.child.exitCode ?? p.child.signalCode}); output: ${tail(p.output())}`);
-    }
-    attempts++;
-    try {
-      if (await probe()) return attempts;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: not ready before the start deadline (${attempts} attempts, last error: ${(last as Error)?.message ?? 'none'}); output: ${tail(p.output())}`, { cause: last });
-}
-
-function tail(s: string): string {
-  return s.split('\n').map((l) => l.trim()).filter((l) => l && !/^[(#\s]+$/.test(l)).slice(-8).join(' | ');
 }

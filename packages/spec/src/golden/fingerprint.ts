@@ -21,7 +21,7 @@ export function datasetSha256(files: Record<string, { sha256: string }>): string
  * Refuse to load a dataset into a collection it does not fit, before anything is written.
  * `collection`: the collection's dim and metric and, when the collection records one, its
  * embedding model id (compared with `manifest.embeddingModel.id`). `target` names the target
- * (e.g. `pgvector@pg17`) in the message. Throws FINGERPRINT_MISMATCH listing every difference.
+ * (`backend@version`) in the message. Throws FINGERPRINT_MISMATCH listing every difference.
  */
 export function checkFingerprint(
   manifest: GoldenManifest,

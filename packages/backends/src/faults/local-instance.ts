@@ -2,73 +2,77 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
-import { MemoryMatrixError, type ConnectOptions, type DurabilityConfiguration, type FaultTarget, type MemoryStore } from '@memory-matrix/spec';
+import { MemoryMatrixError, type ConnectOptions, type DurabilityConfiguration, type FaultTarget, type LocalEndpoint, type LocalEngine, type LocalFaultControls, type LocalLaunch, type MemoryStore } from '@memory-matrix/spec';
 import type { ResolvedTarget } from '../catalog';
 import { startTimeoutScale } from '../container/start';
-import { chromaBindings, LOCAL_CHROMA_ENGINES, type LocalChromaEngine } from '../local/chroma';
 import { guardProcess } from '../local/guard';
 import { freeLoopbackPort } from '../local/process';
-import { awaitChromaWrite, connectChroma, dropChromaClient, waitForChroma } from './chroma-kind';
-import type { FaultEndpoint } from './kinds';
+import { pollReady } from '../readiness';
+import { findDriver } from '../registry';
 
-const LAUNCHER = path.join(__dirname, '..', 'local', 'chroma-launcher.js');
 let seq = 0;
 
-/** Whether `target` is a local target whose server can be started as a fault instance (today: Chroma's native engines). */
+/** The local engine of `target` when it is a local target whose engine has fault controls, else undefined. */
+export function localFaultEngine(target: Pick<ResolvedTarget, 'provider' | 'backend' | 'engine'>): LocalEngine<unknown> | undefined {
+  if (target.provider !== 'local' || target.engine === undefined) return undefined;
+  const engine = findDriver(target.backend)?.local?.engines[target.engine];
+  return engine?.faults ? engine : undefined;
+}
+
+/** Whether `target` is a local target whose server can be started as a fault instance. */
 export function localFaultSupported(target: Pick<ResolvedTarget, 'provider' | 'backend' | 'engine'>): boolean {
-  return target.provider === 'local' && target.backend === 'chroma' && target.engine !== undefined && target.engine in LOCAL_CHROMA_ENGINES;
+  return localFaultEngine(target) !== undefined;
 }
 
 /**
- * A native Chroma server (local provider, e.g. chroma@1.0 = Chroma 1.0.0 from
- * chromadb-js-bindings 1.0.1) as a `FaultTarget`, on a host directory it owns
- * (`hostDataDir`, `<MM_LOCAL_TMPDIR or os.tmpdir()>/mm-fault-chroma-XXXXXX`). Used as the older
- * instance of C16 (`upgradeFrom` of chroma@1.4): the container fault control then copies
- * `hostDataDir` into a volume of the newer image (`storageOf`).
- * - kill: SIGKILL of the launcher, which hosts the server in a worker thread (local/chroma-launcher.js);
- * - shutdown: SIGTERM. Chroma 1.0.0 has no clean shutdown to ask for: measured here, SIGINT is
- *   caught and the server keeps answering; SIGTERM ends it at once (the launcher SIGKILLs itself,
- *   as a worker in native code cannot be joined). What the directory holds afterwards is what
- *   any termination leaves: the requests Chroma acknowledged, committed in its SQLite log;
+ * A local server (local provider, any driver engine with `faults`) as a `FaultTarget`, on a host
+ * directory it owns (`hostDataDir`, `<MM_LOCAL_TMPDIR or os.tmpdir()>/mm-fault-<backend>-XXXXXX`).
+ * Used as the older instance of C16 (`upgradeFrom` of a container target): the container fault
+ * control then copies `hostDataDir` into a volume of the newer image (`storageOf`).
+ * - kill: SIGKILL of the launcher; shutdown: the engine's `shutdownSignal`;
  * - restart: the launcher again on the same directory, on a new free loopback port;
  * - pause / unpause: SIGSTOP / SIGCONT of the launcher (every thread of the server stops);
- * - connect, dropConnections, awaitWriteInFlight: as the container kind (chroma-kind.ts);
+ * - connect, dropConnections, awaitWriteInFlight: the engine's;
  * - stop: SIGKILL if running, then the directory is removed. The launcher is registered with the
- *   local exit guard (killed, directory removed, when this process exits) and ends itself, removing
- *   the directory, when its parent dies.
+ *   local exit guard (killed, directory removed, when this process exits) and ends itself when
+ *   its parent dies (launched with `keep`: it leaves the directory to this instance otherwise).
  * Throws TARGET_UNAVAILABLE when the server does not become ready (its last output in the message).
  */
-export class LocalChromaFaultTarget implements FaultTarget {
+export class LocalFaultTarget implements FaultTarget {
   effective: Record<string, string> = {};
   private child?: ChildProcess;
   /** Exit-guard registrations of every launch (a dead launcher's entry still removes the directory at exit). */
   private readonly forgets: Array<() => void> = [];
   private output = '';
-  private ep: FaultEndpoint;
+  private ep: LocalEndpoint;
   private paused = false;
   private removed = false;
   private readonly stores = new Set<MemoryStore>();
+  private readonly faults: LocalFaultControls;
 
   private constructor(
     readonly target: string,
     readonly configuration: DurabilityConfiguration,
     readonly hostDataDir: string,
-    private readonly bindings: string,
+    private readonly engine: LocalEngine<unknown>,
+    private readonly launchFacts: LocalLaunch,
     private readonly startTimeoutMs: number,
+    private readonly adapterOptions: unknown,
   ) {
     this.ep = { host: '127.0.0.1', port: 0, containerId: `local-${process.pid}-${++seq}`, where: `${target} [${configuration.name}] (local, ${hostDataDir})` };
+    this.faults = engine.faults!;
   }
 
-  /** Start `target` (a local Chroma target) on a new host directory, in `configuration`. */
-  static async start(target: ResolvedTarget, configuration: DurabilityConfiguration): Promise<LocalChromaFaultTarget> {
-    if (!localFaultSupported(target)) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: no local fault implementation for provider ${target.provider} engine ${target.engine}`);
-    const b = chromaBindings(target.engine as LocalChromaEngine, target.name);
-    const dir = mkdtempSync(path.join(process.env.MM_LOCAL_TMPDIR || tmpdir(), 'mm-fault-chroma-'));
-    const t = new LocalChromaFaultTarget(target.name, configuration, dir, b.module, Math.round((target.start?.timeoutMs ?? 30_000) * startTimeoutScale()));
+  /** Start `target` (a local target whose engine has fault controls) on a new host directory, in `configuration`. */
+  static async start(target: ResolvedTarget, configuration: DurabilityConfiguration): Promise<LocalFaultTarget> {
+    const engine = localFaultEngine(target);
+    if (!engine) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: no local fault implementation for provider ${target.provider} engine ${target.engine}`);
+    const launch = engine.preflight(target.name);
+    const dir = mkdtempSync(path.join(process.env.MM_LOCAL_TMPDIR || tmpdir(), `mm-fault-${target.backend}-`));
+    const t = new LocalFaultTarget(target.name, configuration, dir, engine, launch, Math.round((target.start?.timeoutMs ?? engine.defaultStartTimeoutMs) * startTimeoutScale()), target.driverOptions);
     try {
       await t.launch();
-      t.effective = { persist_path: dir, engine: `chromadb-js-bindings ${b.version}` };
+      t.effective = engine.faults!.effective(dir, launch);
     } catch (err) {
       await t.stop();
       throw err;
@@ -83,7 +87,7 @@ export class LocalChromaFaultTarget implements FaultTarget {
 
   private async launch(): Promise<void> {
     const port = await freeLoopbackPort();
-    const child = spawn(process.execPath, [LAUNCHER, this.bindings, this.hostDataDir, '127.0.0.1', String(port), 'keep'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [this.launchFacts.script, ...this.launchFacts.args(this.hostDataDir, '127.0.0.1', port, true)], { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (d: Buffer) => (this.output = (this.output + d.toString()).slice(-4096));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
@@ -91,12 +95,12 @@ export class LocalChromaFaultTarget implements FaultTarget {
     this.forgets.push(guardProcess(child, this.hostDataDir));
     this.ep = { ...this.ep, port };
     const deadline = Date.now() + this.startTimeoutMs;
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code, sig) => reject(new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited during start (${code ?? sig}); output: ${this.tail()}`))),
-    );
-    exited.catch(() => undefined);
+    const exitedError = () =>
+      child.exitCode !== null || child.signalCode !== null
+        ? new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited during start (${child.exitCode ?? child.signalCode}); output: ${this.tail()}`)
+        : undefined;
     try {
-      await Promise.race([waitForChroma(this.ep, deadline), exited]);
+      await pollReady((remaining) => this.engine.probe(this.ep, remaining), { deadline, everyMs: 100, where: this.ep.where, what: 'the server did not answer its readiness probe', stopIf: exitedError });
     } catch (err) {
       if (err instanceof MemoryMatrixError && err.message.includes('output:')) throw err;
       throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${(err as Error).message}; output: ${this.tail()}`, { cause: err });
@@ -104,7 +108,7 @@ export class LocalChromaFaultTarget implements FaultTarget {
   }
 
   private tail(): string {
-    return stripVTControlCharacters(this.output).split('\n').map((l) => l.trim()).filter(Boolean).slice(-6).join(' | ');
+    return this.output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(-6).join(' | ');
   }
 
   /** Send `signal` and wait until the process has exited (BACKEND_ERROR after 15 s). */
@@ -129,7 +133,8 @@ export class LocalChromaFaultTarget implements FaultTarget {
 
   async connect(opts?: ConnectOptions): Promise<MemoryStore> {
     if (this.removed) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: connect after stop()`);
-    const store = await connectChroma(this.ep, opts);
+    // Fault checks always pass options; `{}` keeps the instance's own transport bookkeeping.
+    const store = await this.engine.connect(this.ep, opts ?? {}, this.adapterOptions);
     this.stores.add(store);
     const close = store.close.bind(store);
     store.close = async () => {
@@ -144,7 +149,7 @@ export class LocalChromaFaultTarget implements FaultTarget {
   }
 
   shutdown(): Promise<void> {
-    return this.end('SIGTERM');
+    return this.end(this.faults.shutdownSignal);
   }
 
   async restart(): Promise<{ restartMs: number }> {
@@ -168,11 +173,11 @@ export class LocalChromaFaultTarget implements FaultTarget {
   }
 
   async dropConnections(clientName: string): Promise<number> {
-    return dropChromaClient(this.ep, clientName);
+    return this.faults.dropConnections(this.ep, clientName);
   }
 
   awaitWriteInFlight(clientName: string, timeoutMs: number): Promise<void> {
-    return awaitChromaWrite(this.ep, clientName, timeoutMs);
+    return this.faults.awaitWriteInFlight(this.ep, clientName, timeoutMs);
   }
 
   /** Close the stores, SIGKILL the server if it runs, remove the directory. Idempotent. */

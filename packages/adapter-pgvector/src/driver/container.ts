@@ -1,0 +1,210 @@
+import { Client, Pool } from 'pg';
+import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore, type ReportedVersions } from '@memory-matrix/spec';
+import { createPgvectorStore } from '../pgvector-adapter';
+import { fromPgPool } from '../sql';
+import { pgPoolOptions } from './connect';
+
+/** How to reach a Postgres server the run started (always via the mapped port on loopback; trust auth). */
+export interface PgConnection {
+  host: '127.0.0.1';
+  /** Mapped host port. */
+  port: number;
+  user: string;
+  database: string;
+}
+
+/** `postgres://user@127.0.0.1:port/database` (trust auth, no password). */
+export function pgConnectionString(c: PgConnection): string {
+  return `postgres://${encodeURIComponent(c.user)}@${c.host}:${c.port}/${encodeURIComponent(c.database)}`;
+}
+
+const conn = (ep: { host: '127.0.0.1'; port: number }): PgConnection => ({ host: ep.host, port: ep.port, user: 'postgres', database: 'postgres' });
+
+async function withClient<T>(c: PgConnection, timeoutMs: number, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ ...c, connectionTimeoutMillis: Math.max(500, Math.min(timeoutMs, 5_000)) });
+  client.on('error', () => undefined); // a server going away after the query is not this call's concern
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Reads `version()`, `server_version` and pgvector's available version. Throws `BACKEND_ERROR` naming `where`. */
+export async function readPgVersions(c: PgConnection, where: string): Promise<ReportedVersions> {
+  try {
+    return await withClient(c, 5_000, async (client) => {
+      const r = await client.query<{ full: string; short: string; vector: string | null }>(
+        `SELECT version() AS full, current_setting('server_version') AS short,
+                (SELECT default_version FROM pg_available_extensions WHERE name = 'vector') AS vector`,
+      );
+      const row = r.rows[0];
+      if (!row) throw new Error('version query returned no row');
+      const components: Record<string, string> = { postgres: row.short.split(' ')[0] ?? row.short };
+      if (row.vector) components.pgvector = row.vector;
+      return { serverVersion: row.full, components };
+    });
+  } catch (err) {
+    throw new MemoryMatrixError('BACKEND_ERROR', `${where}: reading server versions failed: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** A new pgvector store over a new pool (max 4) on the endpoint; `opts` → `pgPoolOptions`. The store's `close()` ends the pool. */
+export async function connectPgvector(ep: { host: '127.0.0.1'; port: number }, opts?: ConnectOptions): Promise<MemoryStore> {
+  const pool = new Pool({ ...conn(ep), max: 4, ...pgPoolOptions(opts) });
+  // An idle pooled client whose server went away (container stopped, killed) emits 'error' on
+  // the pool; unhandled, that would crash the process. Queries in flight still reject.
+  pool.on('error', () => undefined);
+  try {
+    return await createPgvectorStore(fromPgPool(pool));
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Settings every postgres fault instance reports (what decides whether a commit survives kill -9). */
+const DURABILITY_SETTINGS = ['fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method'];
+
+/** One admin statement batch on a short-lived client; errors become BACKEND_ERROR naming `ep.where` and `what`. */
+async function admin<T>(ep: ContainerEndpoint, what: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ ...conn(ep), connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'memory-matrix-admin' });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    return await fn(c);
+  } catch (err) {
+    if ((err as { name?: string }).name === 'MemoryMatrixError') throw err;
+    throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: ${what}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** The table the pgvector adapter keeps `collection` in: default prefix `mm_` (ddl.ts `namesOf`). */
+export function pgTableOf(collection: string): string {
+  if (!/^[a-z0-9_]{1,48}$/.test(collection)) throw new MemoryMatrixError('INVALID_INPUT', `collection name must match [a-z0-9_]{1,48}, got ${JSON.stringify(collection)}`);
+  return `mm_${collection}`;
+}
+
+const quoteLiteral = (v: string): string => `'${v.replace(/'/g, "''")}'`;
+const SETTING_NAME = /^[a-z_][a-z0-9_.]*$/;
+
+async function tableExists(c: Client, table: string): Promise<boolean> {
+  return (await c.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [`public.${table}`])).rows[0]!.e;
+}
+
+/** `-c k=v` / `-ck=v` / `--k=v` arguments of a postgres command line → settings (`-` in names → `_`). */
+export function pgSettingsInArgs(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const kv = a === '-c' ? args[++i] : a.startsWith('-c') ? a.slice(2) : a.startsWith('--') ? a.slice(2) : undefined;
+    const m = kv ? /^([^=]+)=(.*)$/.exec(kv) : null;
+    if (m) out[m[1]!.replace(/-/g, '_')] = m[2]!;
+  }
+  return out;
+}
+
+/**
+ * The `postgres` container kind: PostgreSQL + pgvector images (offline Debian recipes or
+ * `pgvector/pgvector`), user `postgres`, database `postgres`, trust auth, port 5432.
+ * - Ready: log line `ready to accept connections` AND `SELECT 1` through the mapped port (the log
+ *   line is not proof a client gets through: Docker's port proxy accepts and resets connections
+ *   while the network is wired, and a server can still answer 57P03 "starting up").
+ * - Stop: SIGINT, Postgres' fast shutdown (SIGTERM would wait for clients).
+ * - /dev/shm 1 GiB: Docker's default is 64 MiB; Postgres' dynamic shared memory lives there, and
+ *   pgvector's parallel HNSW build sizes it from maintenance_work_mem (64 MB by default), which
+ *   fails with "could not resize shared memory segment" (pgvector/pgvector#453, README "Docker").
+ *   tmpfs only uses what is written, so the cap costs nothing up front.
+ * - Faults: settings are applied with `ALTER SYSTEM` (persisted in `postgresql.auto.conf` on the
+ *   instance's volume, so they survive kill and restart), then `pg_reload_conf()`, or a restart
+ *   when one has `context = postmaster`. Sessions are dropped with `pg_terminate_backend`
+ *   selected by `application_name`; a write is "in flight" when its session is active with a
+ *   transaction id (`backend_xid`: assigned at its first data change). Dumps: `pg_dump -Fc` of
+ *   the collection's table (with its index and marker comment) and `pg_restore
+ *   --single-transaction --exit-on-error` inside the containers (both images carry the client
+ *   tools); the `vector` extension is created in the target database first.
+ */
+export const postgresContainerKind: ContainerKind = {
+  kind: 'postgres',
+  port: 5432,
+  dataDir: '/var/lib/postgresql/data',
+  readyLog: /ready to accept connections/,
+  stopSignal: 'SIGINT',
+  shmBytes: 1024 ** 3,
+  defaultStartTimeoutMs: 60_000,
+  async probe(ep, attemptMs) {
+    await withClient(conn(ep), attemptMs, (client) => client.query('SELECT 1'));
+  },
+  versions: (ep) => readPgVersions(conn(ep), ep.where),
+  connect: (ep, opts) => connectPgvector(ep, opts),
+  connectionString: (ep) => pgConnectionString(conn(ep)),
+  faults: {
+    async applySettings(ep, settings) {
+      const names = Object.keys(settings);
+      for (const n of names) if (!SETTING_NAME.test(n)) throw new MemoryMatrixError('INVALID_INPUT', `${ep.where}: setting name ${JSON.stringify(n)} is not a PostgreSQL parameter name`);
+      return admin(ep, 'ALTER SYSTEM', async (c) => {
+        for (const [k, v] of Object.entries(settings)) await c.query(`ALTER SYSTEM SET ${k} = ${quoteLiteral(v)}`);
+        const ctx = await c.query<{ name: string; context: string }>('SELECT name, context FROM pg_settings WHERE name = ANY($1)', [names]);
+        if (ctx.rows.length !== names.length) {
+          const known = new Set(ctx.rows.map((r) => r.name));
+          throw new MemoryMatrixError('INVALID_INPUT', `${ep.where}: unknown PostgreSQL setting(s): ${names.filter((n) => !known.has(n)).join(', ')}`);
+        }
+        if (ctx.rows.some((r) => r.context === 'postmaster')) return 'restart' as const;
+        await c.query('SELECT pg_reload_conf()');
+        return 'reloaded' as const;
+      });
+    },
+    async effectiveSettings(ep, names) {
+      const all = [...new Set([...DURABILITY_SETTINGS, ...names])];
+      return admin(ep, 'read settings', async (c) => {
+        const r = await c.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1) ORDER BY name', [all]);
+        return Object.fromEntries(r.rows.map((x) => [x.name, x.setting]));
+      });
+    },
+    settingsInArgs: pgSettingsInArgs,
+    async dropConnections(ep, clientName) {
+      return admin(ep, `terminate sessions of ${clientName}`, async (c) => {
+        const r = await c.query<{ n: number }>('SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [clientName]);
+        return r.rows[0]!.n;
+      });
+    },
+    async awaitWriteInFlight(ep, clientName, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      await admin(ep, `wait for a write of ${clientName}`, async (c) => {
+        const sql = `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND backend_xid IS NOT NULL`;
+        // Not readiness: a tight watch (5 ms) for a window that lasts as long as one write.
+        while (Date.now() < deadline) {
+          if ((await c.query(sql, [clientName])).rows.length) return;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: no write of client ${clientName} in flight within ${timeoutMs} ms`);
+      });
+    },
+    /** Debian's postgres uid differs between suites (trixie vs sid images): hand the directory to this image's postgres user. */
+    adoptStorageCmd(dataDir) {
+      return { user: 'root', entrypoint: 'chown', args: ['-R', 'postgres:postgres', dataDir] };
+    },
+    async exportCollection(ep, collection) {
+      const table = pgTableOf(collection);
+      const exists = await admin(ep, 'look up the table', (c) => tableExists(c, table));
+      if (!exists) throw new MemoryMatrixError('COLLECTION_MISSING', `${ep.where}: collection ${collection}: table ${table} does not exist`);
+      const r = await ep.exec(['pg_dump', '-U', 'postgres', '-d', 'postgres', '--format=custom', '--no-owner', `--table=public.${table}`]);
+      if (r.code !== 0 || r.stdout.length === 0) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_dump of table ${table} failed (exit ${r.code}): ${r.stderr.trim() || 'no output'}`);
+      return r.stdout;
+    },
+    async importCollection(ep, collection, dump) {
+      const table = pgTableOf(collection);
+      await admin(ep, 'prepare the restore', async (c) => {
+        if (await tableExists(c, table)) throw new MemoryMatrixError('COLLECTION_EXISTS', `${ep.where}: collection ${collection}: table ${table} exists; a restore never overwrites`);
+        await c.query('CREATE EXTENSION IF NOT EXISTS vector');
+      });
+      const r = await ep.exec(['pg_restore', '-U', 'postgres', '-d', 'postgres', '--no-owner', '--exit-on-error', '--single-transaction'], { stdin: dump, timeoutMs: 300_000 });
+      if (r.code !== 0) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_restore of collection ${collection} (${dump.byteLength} bytes) failed (exit ${r.code}): ${r.stderr.trim().split('\n').slice(0, 4).join(' | ') || 'no output'}`);
+      const ok = await admin(ep, 'verify the restore', (c) => tableExists(c, table));
+      if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_restore reported success but table ${table} of collection ${collection} does not exist (the dump held no such table)`);
+    },
+  },
+};

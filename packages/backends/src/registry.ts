@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { MemoryMatrixError, type BackendDriver, type ContainerKind } from '@memory-matrix/spec';
+import { chromaDriver } from '@memory-matrix/adapter-chroma';
+import { pgvectorDriver } from '@memory-matrix/adapter-pgvector';
+import { redisDriver } from '@memory-matrix/adapter-redis';
+
+/**
+ * THE registry of backend drivers: the one place outside the adapter packages that names
+ * backends. The catalog (catalog.ts) takes its backend names and container kinds from it, and
+ * the providers find a target's driver here. Adding a backend = one adapter package exporting a
+ * `BackendDriver` + one line below + its targets in matrix/targets.yaml (docs/adding-a-backend.md).
+ *
+ * A driver kept outside the repository (a user's own module, a test fixture) is added without
+ * editing this file: `MM_DRIVERS` names modules (comma-separated paths, relative to the current
+ * directory, or package names) whose `driver` export (or default export) is a `BackendDriver`;
+ * they are loaded on first use. `registerDriver()` adds one in process.
+ */
+const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver];
+
+// Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
+type AnyDriver = BackendDriver<unknown>;
+
+const drivers = new Map<string, AnyDriver>();
+let loadedEnv: string | undefined;
+
+/**
+ * Add a driver. Throws INVALID_INPUT when its name or its container kind is already taken by
+ * another driver (the same driver object again is a no-op).
+ */
+export function registerDriver(driver: BackendDriver<unknown>): void {
+  const d = driver as AnyDriver;
+  ensureLoaded();
+  add(d);
+}
+
+function add(d: AnyDriver): void {
+  const had = drivers.get(d.name);
+  if (had === d) return;
+  if (had) throw new MemoryMatrixError('INVALID_INPUT', `driver ${d.name} is registered twice`);
+  const kind = d.container?.kind;
+  if (kind !== undefined) {
+    const other = [...drivers.values()].find((x) => x.container?.kind === kind);
+    if (other) throw new MemoryMatrixError('INVALID_INPUT', `driver ${d.name}: container kind ${kind} is already the kind of driver ${other.name}`);
+  }
+  drivers.set(d.name, d);
+}
+
+/** Load the built-in drivers and those `MM_DRIVERS` names (again when it changed). Throws USAGE naming a module that is not a driver. */
+function ensureLoaded(): void {
+  if (drivers.size === 0) for (const d of BUILT_IN) add(d);
+  const env = process.env.MM_DRIVERS ?? '';
+  if (env === loadedEnv) return;
+  loadedEnv = env;
+  for (const spec of env.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const id = spec.startsWith('.') || path.isAbsolute(spec) ? path.resolve(spec) : spec;
+    let mod: { driver?: unknown; default?: unknown };
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a user-named module, resolved at run time
+      mod = require(id) as typeof mod;
+    } catch (err) {
+      throw new MemoryMatrixError('USAGE', `MM_DRIVERS: cannot load driver module ${spec}: ${(err as Error).message}`, { cause: err });
+    }
+    const d = (mod.driver ?? mod.default) as AnyDriver | undefined;
+    if (!d || typeof d !== 'object' || typeof d.name !== 'string' || typeof d.capabilities !== 'object') {
+      throw new MemoryMatrixError('USAGE', `MM_DRIVERS: module ${spec} exports no BackendDriver (export const driver = defineDriver({ … }))`);
+    }
+    add(d);
+  }
+}
+
+/** Every registered driver, built-in first. */
+export function listDrivers(): AnyDriver[] {
+  ensureLoaded();
+  return [...drivers.values()];
+}
+
+/** The names of the registered drivers (catalog `backend:` values). */
+export function driverNames(): string[] {
+  return listDrivers().map((d) => d.name);
+}
+
+/** The driver named `name`, or undefined. */
+export function findDriver(name: string): AnyDriver | undefined {
+  ensureLoaded();
+  return drivers.get(name);
+}
+
+/** The driver named `name`; UNKNOWN_TARGET naming the known drivers otherwise. */
+export function driverOf(name: string): AnyDriver {
+  const d = findDriver(name);
+  if (!d) throw new MemoryMatrixError('UNKNOWN_TARGET', `no backend driver "${name}" (registered: ${driverNames().join(', ')})`);
+  return d;
+}
+
+/** The container kinds the drivers offer (catalog `start.kind` values), e.g. `postgres`. */
+export function containerKindNames(): string[] {
+  return listDrivers().flatMap((d) => (d.container ? [d.container.kind] : []));
+}
+
+/** The container kind named `kind` and its driver, or undefined. */
+export function findContainerKind(kind: string): { driver: AnyDriver; kind: ContainerKind<unknown> } | undefined {
+  const driver = listDrivers().find((d) => d.container?.kind === kind);
+  return driver ? { driver, kind: driver.container! } : undefined;
+}

@@ -1,0 +1,74 @@
+/**
+ * The driver architecture, end to end through the real CLI:
+ * - a toy backend (fixtures/toy-driver: an in-memory driver written against the spec contract
+ *   only) registered through the registry ALONE (`MM_DRIVERS` names its module; no file of the
+ *   repository is edited) runs the conformance suite as `toy@1`: every check passes or is skipped
+ *   with a capability;
+ * - catalog errors about drivers name the file, line and key (exit 2): a capability override
+ *   that is not a capability, a backend no driver registers, a provider the driver does not offer.
+ * No Docker, no backend server: runs everywhere.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cli, REPO, type CliResult } from './cli-helpers';
+
+const TOY = path.join(__dirname, 'fixtures', 'toy-driver');
+const TOY_ENV = { MM_DRIVERS: path.join(TOY, 'index.ts'), MM_CATALOG: path.join(TOY, 'targets.yaml') };
+
+describe('a toy driver registered through MM_DRIVERS alone', () => {
+  let r: CliResult;
+  beforeAll(() => {
+    r = cli(['--backend', 'toy@1'], { env: TOY_ENV });
+  }, 240_000);
+
+  test('runs the conformance suite as toy@1 through the CLI: exit 0, every check passes or skips with a capability', () => {
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    const cell = r.report!.cells.find((c) => c.target === 'toy@1')!;
+    expect(cell).toBeDefined();
+    expect(cell.checks.length).toBe(25);
+    for (const c of cell.checks) {
+      if (c.status === 'skipped') expect(c.skipReason ?? '').toMatch(/^capability: /);
+      else expect([c.id, c.status]).toEqual([c.id, 'passed']);
+    }
+    // What it can do ran; what it cannot, skipped with the capability.
+    const status = Object.fromEntries(cell.checks.map((c) => [c.id, c.status]));
+    expect(status).toMatchObject({ C01: 'passed', C03: 'passed', C04: 'passed', C09: 'passed', C25: 'passed', C05: 'skipped', C17: 'skipped', C15: 'skipped' });
+  });
+
+  test('without MM_DRIVERS the same catalog is refused: the backend is no registered driver (exit 2, file:line)', () => {
+    const bad = cli(['--backend', 'toy@1'], { env: { MM_CATALOG: TOY_ENV.MM_CATALOG } });
+    expect(bad.status).toBe(2);
+    expect(bad.report?.error?.message).toMatch(new RegExp(`targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma\\)`));
+  }, 120_000);
+});
+
+describe('catalog errors about drivers (exit 2, naming file, line and key)', () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-drivers-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const catalogWith = (name: string, edit: (yaml: string) => string): string => {
+    const f = path.join(tmp, name);
+    const before = readFileSync(path.join(REPO, 'matrix', 'targets.yaml'), 'utf8');
+    const after = edit(before);
+    expect(after).not.toBe(before);
+    writeFileSync(f, after);
+    return f;
+  };
+  const lineOf = (f: string, needle: string): number => readFileSync(f, 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+  test('capabilities: { vectros: false } names targets.yaml:<line> and the key', () => {
+    const f = catalogWith('typo.yaml', (y) => y.replace('capabilities: { vectors: false }', 'capabilities: { vectros: false }'));
+    const r = cli(['--backend', 'pgvector@pglite-pg18', '--check', 'C01'], { env: { MM_CATALOG: f } });
+    expect(r.status).toBe(2);
+    expect(r.report?.error?.code).toBe('USAGE');
+    expect(r.report?.error?.message).toContain(`${f}:${lineOf(f, 'vectros')}: targets.redis@7.0.capabilities.vectros: unknown key "vectros"`);
+  }, 120_000);
+
+  test('a provider the driver does not offer (redis as embedded) is a catalog error at the provider line', () => {
+    const f = catalogWith('provider.yaml', (y) => y.replace(/(redis@7\.0:\n(?:.*\n)*?\s+provider: )container/, '$1embedded'));
+    const r = cli(['--backend', 'pgvector@pglite-pg18', '--check', 'C01'], { env: { MM_CATALOG: f } });
+    expect(r.status).toBe(2);
+    expect(r.report?.error?.message).toMatch(/\.yaml:\d+: targets\.redis@7\.0\.provider: driver redis does not offer provider embedded \(it offers: container\)/);
+  }, 120_000);
+});

@@ -1,0 +1,298 @@
+import type { ZodType, ZodTypeDef } from 'zod';
+import type { MemoryStore } from './adapter';
+import type { Capabilities } from './capabilities';
+import type { ConnectOptions } from './durability';
+import type { Metric } from './types';
+
+/**
+ * The driver contract: everything one backend (or one client library over a backend, or a
+ * user's own memory module) brings to the matrix. An adapter package exports one `BackendDriver`;
+ * the registry (packages/backends/src/registry.ts) lists the drivers, and the catalog
+ * (matrix/targets.yaml) takes its backend names and container kinds from it. The providers
+ * (`embedded`, `local`, `container`, `url`) are generic: each works for any driver that offers
+ * the matching facet below, and a target whose driver lacks it is a catalog error.
+ *
+ * This module is types plus a few tiny helpers, so an adapter package can implement a driver
+ * without depending on packages/backends (which depends on the adapters through the registry).
+ * Generic machinery (containers, volumes, labels, exit guards, start slots, readiness polling,
+ * version checks against the catalog's `expect`) stays in packages/backends; a facet only states
+ * its backend's facts and speaks its protocol.
+ *
+ * Errors: facet methods throw `MemoryMatrixError` — TARGET_UNAVAILABLE when the server cannot be
+ * used (not installed as pinned, not ready, no such engine), BACKEND_ERROR when a server call
+ * fails, INVALID_INPUT for a bad setting or option — naming the `where` they are given.
+ */
+export interface BackendDriver<AdapterOptions = Record<string, unknown>> {
+  /** Backend name, the part before `@` of a target (`toy@1` → `toy`); `[a-z][a-z0-9-]*`. */
+  readonly name: string;
+  /** One line for docs and `--help`, e.g. `In-memory toy store`. */
+  readonly description: string;
+  /** Capabilities the adapter declares before it connects (registration needs them to register skips). */
+  readonly capabilities: Capabilities;
+  /** Native → canonical score conversion of this backend, with its formula and source. */
+  readonly scores: ScoreConversion;
+  /**
+   * Schema of the catalog's `adapterOptions` for this driver (e.g. Redis `quantization`); absent =
+   * the driver takes none and any `adapterOptions` is a catalog error. Parsed once at catalog load
+   * (failure: exit 2 naming the file, line and field); facets receive the parsed value.
+   */
+  readonly adapterOptions?: ZodType<AdapterOptions, ZodTypeDef, unknown>;
+  /** The driver can run its server in a container (provider `container`). */
+  readonly container?: ContainerKind<AdapterOptions>;
+  /** The driver can run its server inside this process (provider `embedded`). */
+  readonly embedded?: EmbeddedFacet<AdapterOptions>;
+  /** The driver can run its server as a local process on this host (provider `local`). */
+  readonly local?: LocalFacet<AdapterOptions>;
+  /** The driver can run against a server the user names by URL (provider `url`, `backend@url=<url>`). */
+  readonly url?: UrlFacet<AdapterOptions>;
+  /**
+   * Reserved: a facet that reads a user's existing store to sample a golden dataset from it (the
+   * `sample` command lives in packages/runner/src/sample, for one backend). When it moves
+   * behind the driver it goes here; no driver sets it yet.
+   */
+  readonly sampleSource?: unknown;
+}
+
+/** The provider names a driver can offer (one facet each). */
+export type ProviderName = 'container' | 'embedded' | 'local' | 'url';
+
+/** The providers `driver` offers, in a fixed order (for messages: "offers container, url"). */
+export function offeredProviders(driver: Pick<BackendDriver<never>, ProviderName>): ProviderName[] {
+  return (['container', 'embedded', 'local', 'url'] as const).filter((p) => driver[p] !== undefined);
+}
+
+/** Native → canonical score conversion (canonical: cosine similarity, inner product, or −Euclidean distance; higher is more similar). */
+export interface ScoreConversion {
+  /** The formula per metric and its source, e.g. `cosine distance d → 1 − d (<backend docs>)`. */
+  readonly formula: string;
+  /** Convert one native value (distance or similarity as the backend returns it) for `metric`. Plain arithmetic: NaN in → NaN out. */
+  toCanonical(metric: Metric, native: number): number;
+}
+
+/** What a started server reports about itself (recorded per cell). */
+export interface ReportedVersions {
+  /** The server's own version string, e.g. `PostgreSQL 17.12 (Debian 17.12-0+deb13u1) on …`. */
+  serverVersion: string;
+  /** Component versions checked against the catalog's `expect`, e.g. `{ postgres: '17.12' }`. */
+  components: Record<string, string>;
+}
+
+/** Result of a command run inside a container (`docker exec`). */
+export interface ExecResult {
+  /** Exit code; null when the command was killed (timeout). */
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * Where a server started by the generic machinery answers: always the mapped port on loopback
+ * (a trust-auth server is never published on other interfaces).
+ */
+export interface Endpoint {
+  host: '127.0.0.1';
+  /** Host port (mapped container port, or the local process's port); changes at every restart. */
+  port: number;
+  /** `backend@version [configuration] (container …)`, leading every message about this server. */
+  where: string;
+}
+
+/** A local server's endpoint: `containerId` is an opaque per-instance key (`local-<pid>-<n>`), not a container. */
+export interface LocalEndpoint extends Endpoint {
+  containerId: string;
+}
+
+/** A container endpoint: the server's address plus a way to run commands in its container. */
+export interface ContainerEndpoint extends Endpoint {
+  /** Full container id (an opaque key for per-server state; `local-…` for local fault instances). */
+  containerId: string;
+  /** `docker exec [-i] <id> <cmd…>` with binary stdout and optional stdin, killed after `timeoutMs` (default 120 000). */
+  exec(cmd: string[], opts?: { stdin?: Uint8Array; timeoutMs?: number }): Promise<ExecResult>;
+}
+
+/**
+ * A container kind's facts (catalog `start.kind`): what the generic container lifecycle
+ * (packages/backends/src/container) needs to start, probe, stop and fault one server kind. The
+ * lifecycle creates the container from the target's image with the run's labels, publishes
+ * `port` on 127.0.0.1 only, waits for `readyLog` and then retries `probe` until the start
+ * deadline (`start.timeoutMs` or `defaultStartTimeoutMs`, × MM_START_TIMEOUT_SCALE), reads
+ * `versions`, checks them against `expect`, and opens stores with `connect`.
+ */
+export interface ContainerKind<AdapterOptions = Record<string, unknown>> {
+  /** Catalog `start.kind`, e.g. `postgres`; unique across drivers. */
+  readonly kind: string;
+  /** Port the server listens on inside the container. */
+  readonly port: number;
+  /** Data directory inside the container (fault instances mount a volume there); catalog `start.dataDir` overrides. */
+  readonly dataDir: string;
+  /** Log line the server prints once per start when it accepts clients (counted to tell a restart's line from the last one). */
+  readonly readyLog: RegExp;
+  /** Signal of `docker stop` (pg: SIGINT = fast shutdown); default SIGTERM. */
+  readonly stopSignal?: 'SIGINT' | 'SIGTERM' | 'SIGQUIT';
+  /** /dev/shm size in bytes, when the server needs more than Docker's 64 MiB. */
+  readonly shmBytes?: number;
+  /** Start deadline in ms (before MM_START_TIMEOUT_SCALE) when the catalog gives none. */
+  readonly defaultStartTimeoutMs: number;
+  /**
+   * ONE attempt of a real query through `ep` (the readiness probe; the lifecycle retries it until
+   * the deadline, because Docker's port proxy accepts and resets connections while the network is
+   * wired). Resolves when the server answered; throws anything otherwise. `attemptMs`: the time
+   * this attempt may take.
+   */
+  probe(ep: ContainerEndpoint, attemptMs: number): Promise<void>;
+  /** What the ready server reports (version query, `--version` in the container). Throws BACKEND_ERROR / TARGET_UNAVAILABLE. */
+  versions(ep: ContainerEndpoint): Promise<ReportedVersions>;
+  /**
+   * A NEW adapter store on a new client. `opts`: client name and timeouts (fault checks); absent →
+   * the adapter's defaults. `adapterOptions`: the target's parsed `adapterOptions`.
+   */
+  connect(ep: ContainerEndpoint, opts: ConnectOptions | undefined, adapterOptions: AdapterOptions | undefined): Promise<MemoryStore>;
+  /** A connection URL for tools outside the adapter (e.g. `postgres://postgres@127.0.0.1:5433/postgres`), when the kind has one. */
+  connectionString?(ep: Endpoint): string;
+  /** Fault controls (C15, C16, C23); absent = targets of this kind get no `faults` capability. */
+  readonly faults?: FaultKindControls;
+}
+
+/**
+ * What the fault machinery needs from a server kind besides the container lifecycle
+ * (kill -9, restart on the same volume, pause are generic). Methods throw BACKEND_ERROR naming `ep.where`.
+ */
+export interface FaultKindControls {
+  /** Extra check after each (re)start of a fault instance (e.g. Redis: its files are on the volume). TARGET_UNAVAILABLE otherwise. */
+  verifyInstance?(ep: ContainerEndpoint): Promise<void>;
+  /** Apply configuration settings after the first start; says whether they need a restart to take effect. */
+  applySettings(ep: ContainerEndpoint, settings: Record<string, string>): Promise<'reloaded' | 'restart'>;
+  /** Settings in effect: the given names plus the kind's durability-relevant ones, as the server reports them. */
+  effectiveSettings(ep: ContainerEndpoint, names: string[]): Promise<Record<string, string>>;
+  /** The settings a configuration's `args` carry (`-c k=v`, `--k v`), to verify after start. */
+  settingsInArgs(args: string[]): Record<string, string>;
+  /** Terminate the server sessions of clients connected with `clientName`; resolves with how many. */
+  dropConnections(ep: ContainerEndpoint, clientName: string): Promise<number>;
+  /** Resolves once a write of `clientName` is in flight at the server; BACKEND_ERROR after `timeoutMs`. */
+  awaitWriteInFlight(ep: ContainerEndpoint, clientName: string, timeoutMs: number): Promise<void>;
+  /**
+   * Before a server starts on storage another image wrote: the `docker run` arguments of a one-off
+   * container of the new image that makes the data directory usable by it (e.g. its server user's
+   * uid differs), as an operator moving a volume between images would.
+   */
+  adoptStorageCmd?(dataDir: string): { user: string; entrypoint: string; args: string[] };
+  /** The collection's data in the backend's own dump format. */
+  exportCollection?(ep: ContainerEndpoint, collection: string): Promise<Uint8Array>;
+  /** Load a dump made by `exportCollection`; never overwrites (COLLECTION_EXISTS). */
+  importCollection?(ep: ContainerEndpoint, collection: string, dump: Uint8Array): Promise<void>;
+}
+
+/** In-process engines by name (catalog `engine:` of an `embedded` target, e.g. `pglite-0.5`). */
+export interface EmbeddedFacet<AdapterOptions = Record<string, unknown>> {
+  readonly engines: Readonly<Record<string, EmbeddedEngine<AdapterOptions>>>;
+}
+
+/** One in-process engine. The generic embedded provider applies the start deadline, the `expect` check and store bookkeeping. */
+export interface EmbeddedEngine<AdapterOptions = Record<string, unknown>> {
+  /** e.g. `toy 1.0.0, in this process`. */
+  readonly description: string;
+  /**
+   * Synchronous checks before anything starts: the engine's packages are installed as pinned,
+   * this process can host it. Returns package versions to report as components (`{ pglite: '0.5.14' }`).
+   * Throws TARGET_UNAVAILABLE naming `where`.
+   */
+  preflight(where: string): Record<string, string>;
+  /**
+   * Start the engine. `dataDir`: keep the data there (reopened by the same directory); absent =
+   * in memory. Throws anything on failure (the provider wraps it as TARGET_UNAVAILABLE).
+   */
+  open(opts: { where: string; dataDir?: string; adapterOptions?: AdapterOptions }): Promise<EmbeddedInstance>;
+}
+
+/** A started in-process engine. */
+export interface EmbeddedInstance {
+  /** What the engine reports (the provider adds the preflight's package versions). */
+  versions(): Promise<ReportedVersions>;
+  /** A NEW store on the same engine instance. */
+  connect(opts?: ConnectOptions): Promise<MemoryStore>;
+  /** Close the engine (flushing `dataDir`); called once, after every store was closed. */
+  close(): Promise<void>;
+}
+
+/** Local server processes by engine name (catalog `engine:` of a `local` target). */
+export interface LocalFacet<AdapterOptions = Record<string, unknown>> {
+  readonly engines: Readonly<Record<string, LocalEngine<AdapterOptions>>>;
+}
+
+/**
+ * One local engine: a Node script the generic local provider spawns (`node <launcher> …args`),
+ * with the exit guard, a temp data dir, a free loopback port and the start deadline. The launcher
+ * must end itself (removing its data dir unless told to keep it) when its parent dies.
+ */
+export interface LocalEngine<AdapterOptions = Record<string, unknown>> {
+  readonly description: string;
+  /** Start deadline in ms (before MM_START_TIMEOUT_SCALE) when the catalog gives none. */
+  readonly defaultStartTimeoutMs: number;
+  /**
+   * Synchronous checks before the start (packages installed as pinned) and the launch facts.
+   * Throws TARGET_UNAVAILABLE naming `where`.
+   */
+  preflight(where: string): LocalLaunch;
+  /** ONE readiness attempt through `ep` (the provider retries until the deadline or the process exits). */
+  probe(ep: Endpoint, attemptMs: number): Promise<void>;
+  /** What the ready server reports; `launch` is the preflight's result. */
+  versions(ep: Endpoint, launch: LocalLaunch): Promise<ReportedVersions>;
+  /** A NEW store on a new client; `ep.containerId` is the instance's key (as for `faults`). */
+  connect(ep: LocalEndpoint, opts: ConnectOptions | undefined, adapterOptions: AdapterOptions | undefined): Promise<MemoryStore>;
+  /** Fault controls of a local instance (C16's older side, C15/C23); absent = none. */
+  readonly faults?: LocalFaultControls;
+}
+
+/** How to launch one local engine. */
+export interface LocalLaunch {
+  /** Absolute path of the Node script to run. */
+  script: string;
+  /** Its arguments for a data dir, host and port; `keep` = fault instance (the caller removes the dir). */
+  args(dataDir: string, host: string, port: number, keep: boolean): string[];
+  /** What the preflight learned that `versions` reports, e.g. `{ bindings: '1.0.1' }`. */
+  facts: Record<string, string>;
+}
+
+/** Fault facts of a local engine (kill = SIGKILL, pause = SIGSTOP are generic). */
+export interface LocalFaultControls {
+  /** The signal that asks the server to end (its "clean" shutdown), e.g. SIGTERM. */
+  readonly shutdownSignal: 'SIGINT' | 'SIGTERM';
+  /** Settings in effect to report for an instance on `dataDir` (e.g. the persist path and the engine). */
+  effective(dataDir: string, launch: LocalLaunch): Record<string, string>;
+  dropConnections(ep: LocalEndpoint, clientName: string): Promise<number>;
+  awaitWriteInFlight(ep: LocalEndpoint, clientName: string, timeoutMs: number): Promise<void>;
+}
+
+/**
+ * A server the user names: `backend@url=<url>`. Only objects the run creates are touched, and
+ * `stop` removes them (even after Ctrl-C); the password never appears in messages.
+ */
+export interface UrlFacet<AdapterOptions = Record<string, unknown>> {
+  /** URL schemes accepted, e.g. `['postgres:', 'postgresql:']`. */
+  readonly protocols: readonly string[];
+  /** e.g. `postgres://user@host:port/database` (for the USAGE error on a bad URL). */
+  readonly example: string;
+  /**
+   * Preflight and open. `name`: the report-safe target name. Throws TARGET_UNAVAILABLE naming it
+   * when the server cannot be used (before anything is written).
+   */
+  open(url: string, name: string, adapterOptions: AdapterOptions | undefined): Promise<UrlInstance>;
+}
+
+/** A user's server, opened. */
+export interface UrlInstance {
+  versions: ReportedVersions;
+  /** A NEW store, working only in objects of this run. */
+  connect(opts?: ConnectOptions): Promise<MemoryStore>;
+  /** Remove every object this run created, end its sessions, close; BACKEND_ERROR naming the target when something stays. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Define a driver: identity at run time, after checking the name's shape. Throws TypeError for a
+ * malformed name, at module load of the adapter package (a programming error, not user input).
+ */
+export function defineDriver<O>(driver: BackendDriver<O>): BackendDriver<O> {
+  if (!/^[a-z][a-z0-9-]*$/.test(driver.name)) throw new TypeError(`driver name must match [a-z][a-z0-9-]*, got ${JSON.stringify(driver.name)}`);
+  return driver;
+}
