@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { MemoryMatrixError, type ConnectOptions, type DurabilityConfiguration, type FaultTarget, type LocalEndpoint, type LocalEngine, type LocalFaultControls, type LocalLaunch, type MemoryStore } from '@memory-matrix/spec';
 import type { ResolvedTarget } from '../catalog';
 import { startTimeoutScale } from '../container/start';
@@ -108,7 +109,7 @@ export class LocalFaultTarget implements FaultTarget {
   }
 
   private tail(): string {
-    return this.output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(-6).join(' | ');
+    return stripVTControlCharacters(this.output).split('\n').map((l) => l.trim()).filter(Boolean).slice(-6).join(' | ');
   }
 
   /** Send `signal` and wait until the process has exited (BACKEND_ERROR after 15 s). */

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { guardProcess } from './guard';
 
 /** A free TCP port on 127.0.0.1 (bound once by the kernel, then released for the server). */
@@ -49,7 +50,7 @@ export function spawnLocal(name: string, script: string, args: (dataDir: string)
     child,
     pid: child.pid ?? -1,
     dataDir,
-    output: () => out.replace(/\x1b\[[0-9;]*m/g, ''),
+    output: () => stripVTControlCharacters(out),
     exited,
     stop(graceMs = 5_000) {
       stopping ??= (async () => {
