@@ -4,3 +4,4 @@ export { fromPgPool, fromPGlite, type SqlClient, type SqlQueryable, type PGliteL
 export { pgvectorToCanonical, DISTANCE_OPERATOR, OPERATOR_CLASS } from './scores';
 export { MAX_BATCH, MAX_CHUNK_BYTES } from './upsert';
 export { vectorToLiteral, literalToVector } from './codec';
+export { pgvectorSampleSource } from './sample';
