@@ -25,7 +25,7 @@ const schemeOnly = (example: string) => example.replace(/\/\/.*$/, '//…');
 
 const withSources = (drivers: readonly SampleDriver[]) => drivers.flatMap((d) => (d.sampleSource ? [{ name: d.name, source: d.sampleSource }] : []));
 
-/** The accepted `--from` forms, e.g. `postgres://user:pw@host:port/db or pgvector@url=postgres://…` (with `mask`: the password part removed). */
+/** The accepted `--from` forms, per source `<example> or <driver>@url=<scheme>://…`, joined by `; ` (with `mask`: the example's password part removed). */
 export function sampleFromForms(drivers: readonly SampleDriver[], mask = false): string {
   return withSources(drivers)
     .map(({ name, source }) => {
