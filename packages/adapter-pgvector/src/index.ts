@@ -9,3 +9,4 @@ export { pgPoolOptions } from './driver/connect';
 export { postgresContainerKind, pgConnectionString, pgTableOf, pgSettingsInArgs, type PgConnection } from './driver/container';
 export { PGLITE_ENGINE_MODULES, sandboxProblem } from './driver/embedded';
 export { PGVECTOR_SCORES } from './scores';
+export { pgvectorSampleSource } from './sample';

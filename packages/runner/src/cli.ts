@@ -32,7 +32,7 @@ export function buildProgram(): Command {
   program
     .command('run', { isDefault: true })
     .description('run the checks on each target against the golden dataset and its oracle expectation')
-    .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated), e.g. pgvector@pglite-pg18').argParser(collect).default([]))
+    .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated; the targets are listed in matrix/targets.yaml)').argParser(collect).default([]))
     .option('-p, --profile <name>', 'profile from matrix/targets.yaml, used when no --backend is given', 'default')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where report.json, junit.xml, report.md and report.html go', 'matrix-report')
@@ -59,7 +59,7 @@ export function buildProgram(): Command {
   program
     .command('bench')
     .description('time start, load, index, queries and comparison per target, then a whole run; prints ratios to the goals')
-    .addOption(new Option('-b, --backend <target>', 'targets (default pgvector@pg17 and pgvector@pg18)').argParser(collect).default([]))
+    .addOption(new Option('-b, --backend <target>', 'targets backend@version (repeatable or comma-separated; default: the bench profile of matrix/targets.yaml)').argParser(collect).default([]))
     .option('-d, --dataset <name|dir>', 'golden dataset', 'agent-memories')
     .action(async (o: { backend: string[]; dataset: string }) => {
       process.exitCode = await bench(o.backend, o.dataset, (l) => process.stdout.write(l + '\n'));

@@ -1,9 +1,11 @@
-/** Redaction detectors and the sampler's pure parts (mapping, allocation, vector text), on hand-written strings. */
+/** Redaction detectors and the sampler's pure parts (mapping, source lookup, allocation, metadata), on hand-written strings. */
 import { LOOSE, STRICT, luhnValid } from '../src/sample/detectors';
 import { newTally, redactText, redactValue, redactionTable } from '../src/sample/redact';
+import { pgvectorSampleSource } from '@memory-matrix/adapter-pgvector';
+import type { SampleSource } from '@memory-matrix/spec';
 import { parseColumns } from '../src/sample/columns';
+import { findSampleSource, type SampleDriver } from '../src/sample/find-source';
 import { allocate, StratifiedReservoir } from '../src/sample/select';
-import { parseVectorText } from '../src/sample/vector-text';
 import { flattenMetadata } from '../src/sample/records';
 
 describe('redactText: each category', () => {
@@ -82,13 +84,62 @@ describe('redaction of metadata and the table', () => {
 
 describe('sampler parts', () => {
   test('--columns: defaults are LangChain PGVector; metadata keys; errors name the entry', () => {
-    expect(parseColumns(undefined)).toMatchObject({ id: 'id', text: 'document', embedding: 'embedding', metadata: 'cmetadata', namespace: { column: 'collection_id' }, kind: null, created_at: null });
-    expect(parseColumns('namespace=metadata.folder,created_at=created_at,kind=none')).toMatchObject({ namespace: { metadataKey: 'folder' }, created_at: { column: 'created_at' }, kind: null });
-    expect(() => parseColumns('txt=body')).toThrow(/unknown field "txt"/);
-    expect(() => parseColumns('text')).toThrow(/"text" is not field=column/);
-    expect(() => parseColumns('text=body; drop table x')).toThrow(/not a column name/);
-    expect(() => parseColumns('id=none')).toThrow(/"id" is required/);
-    expect(() => parseColumns('metadata=none,kind=metadata.k')).toThrow(/needs a metadata column/);
+    const pg = pgvectorSampleSource;
+    expect(parseColumns(undefined, pg)).toMatchObject({ id: 'id', text: 'document', embedding: 'embedding', metadata: 'cmetadata', namespace: { column: 'collection_id' }, kind: null, created_at: null });
+    expect(parseColumns('namespace=metadata.folder,created_at=created_at,kind=none', pg)).toMatchObject({ namespace: { metadataKey: 'folder' }, created_at: { column: 'created_at' }, kind: null });
+    expect(() => parseColumns('txt=body', pg)).toThrow(/unknown field "txt"/);
+    expect(() => parseColumns('text', pg)).toThrow(/"text" is not field=column/);
+    expect(() => parseColumns('text=body; drop table x', pg)).toThrow(/"body; drop table x" is not a column name \(\[A-Za-z_\]\[A-Za-z0-9_\$\]\*, ≤ 63 chars\) or metadata.<key>/);
+    expect(() => parseColumns('id=none', pg)).toThrow(/"id" is required/);
+    expect(() => parseColumns('metadata=none,kind=metadata.k', pg)).toThrow(/needs a metadata column/);
+  });
+
+  // A source of no real backend: the parser and the lookup take everything backend-specific from it.
+  const toySource = (scheme: string): SampleSource => ({
+    description: `${scheme} store`,
+    example: `${scheme}://user:pw@host/db`,
+    accepts: (from) => from.startsWith(`${scheme}://`),
+    safeUrl: (u) => u,
+    defaults: { table: 'notes', columns: { id: 'key', text: 'body', embedding: 'vec', metadata: null, created_at: null, namespace: null, kind: null }, description: 'key,body,vec' },
+    columnName: { pattern: /^[a-z]+$/, description: 'lower-case letters' },
+    embeddingNote: 'parsed as JSON',
+    open: () => Promise.reject(new Error('not opened in this test')),
+    parseEmbedding: (t) => Float32Array.from(JSON.parse(t) as number[]),
+  });
+
+  test('--columns over another source: its defaults and its column-name shape', () => {
+    const toy = toySource('toy');
+    expect(parseColumns(undefined, toy)).toEqual(toy.defaults.columns);
+    expect(parseColumns('kind=metadata.k,metadata=meta', toy)).toMatchObject({ metadata: 'meta', kind: { metadataKey: 'k' }, id: 'key' });
+    expect(() => parseColumns('text=Body', toy)).toThrow(/"Body" is not a column name \(lower-case letters\)/);
+  });
+
+  test('findSampleSource: <driver>@url= names the driver, a bare URL goes to the first source that accepts it, else USAGE naming every form', () => {
+    const drivers: SampleDriver[] = [{ name: 'plain' }, { name: 'toy', sampleSource: toySource('toy') }, { name: 'other', sampleSource: toySource('oth') }];
+    expect(findSampleSource('toy://h/db', drivers)).toMatchObject({ driver: 'toy', url: 'toy://h/db' });
+    expect(findSampleSource('other@url=oth://h/db', drivers)).toMatchObject({ driver: 'other', url: 'oth://h/db' });
+    const usage = (from: string) => {
+      try {
+        findSampleSource(from, drivers);
+      } catch (e) {
+        expect((e as { code?: string }).code).toBe('USAGE');
+        return (e as Error).message;
+      }
+      throw new Error(`${from} was accepted`);
+    };
+    const forms = 'expected toy://user@host/db or toy@url=toy://…; oth://user@host/db or other@url=oth://… (the sampler reads an existing store; catalog targets start empty)';
+    expect(usage('toy@url=oth://h/db')).toBe(`--from toy@url=oth://h/db: ${forms}`);
+    expect(usage('plain@url=toy://h/db')).toBe(`--from plain@url=toy://h/db: ${forms}`);
+    expect(usage('http://u:secret@h/db')).toBe(`--from http://u@h/db: ${forms}`);
+    expect(usage('toy@1')).toMatch(/^--from toy@1: expected/);
+  });
+
+  test('findSampleSource with the pgvector source: the forms and message sample has always had', () => {
+    const drivers: SampleDriver[] = [{ name: 'pgvector', sampleSource: pgvectorSampleSource }];
+    expect(findSampleSource('postgresql://u@h/db', drivers).url).toBe('postgresql://u@h/db');
+    expect(findSampleSource('pgvector@url=postgres://u:pw@h/db', drivers).url).toBe('postgres://u:pw@h/db');
+    expect(() => findSampleSource('redis://u:pw@h:6379', drivers)).toThrow('--from redis://u@h:6379: expected postgres://user@host:port/db or pgvector@url=postgres://… (the sampler reads an existing store; catalog targets start empty)');
+    expect(() => findSampleSource('pgvector@pg17', drivers)).toThrow(/^--from pgvector@pg17: expected postgres:/);
   });
 
   test('allocate: largest remainder, sums to total, never above a stratum', () => {
@@ -108,15 +159,6 @@ describe('sampler parts', () => {
     expect(pick(1, [...ids].reverse())).toEqual(a);
     expect(pick(2, ids)).not.toEqual(a);
     expect(a.map(([s, rows, c]) => [s, rows, (c as string[]).length])).toEqual([['a', 100, 8], ['b', 400, 32]]);
-  });
-
-  test('vector text: pgvector and array forms, exact float32, errors name the place', () => {
-    const f = new Float32Array([0.1, -2.5e-7, 1 / 3]);
-    const text = `[${Array.from(f, String).join(',')}]`;
-    expect(Array.from(parseVectorText(text, 'w'))).toEqual(Array.from(f));
-    expect(Array.from(parseVectorText('{1,2.5}', 'w'))).toEqual([1, 2.5]);
-    expect(() => parseVectorText('[1,NaN]', 't id 7: embedding')).toThrow(/t id 7: embedding: component 1/);
-    expect(() => parseVectorText('[]', 'w')).toThrow(/empty vector/);
   });
 
   test('metadata flattening: nested objects to dotted keys, arrays to JSON text', () => {

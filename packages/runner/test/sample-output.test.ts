@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { checkSampleOut, writeStaged } from '../src/sample/output';
-import { safeUrl } from '../src/sample/provenance';
 
 describe('sample --out', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-sample-out-'));
@@ -46,10 +45,5 @@ describe('sample --out', () => {
     expect(readFileSync(path.join(ds, 'manifest.json'), 'utf8')).toBe('new');
     expect(existsSync(ds)).toBe(true);
     expect(readdirSync(tmp).filter((n) => n.includes('staging'))).toEqual([]);
-  });
-
-  test('the source URL in manifest and provenance carries no password, in either libpq form', () => {
-    expect(safeUrl('postgres://mm:pw@127.0.0.1:5432/postgres')).toBe('postgres://mm@127.0.0.1:5432/postgres');
-    expect(safeUrl('postgres://127.0.0.1:55432/postgres?user=mm&password=SMPpw55')).toBe('postgres://127.0.0.1:55432/postgres?user=mm&password=***');
   });
 });

@@ -46,11 +46,11 @@ export interface BackendDriver<AdapterOptions = Record<string, unknown>> {
   /** The driver can run against a server the user names by URL (provider `url`, `backend@url=<url>`). */
   readonly url?: UrlFacet<AdapterOptions>;
   /**
-   * Reserved: a facet that reads a user's existing store to sample a golden dataset from it (the
-   * `sample` command lives in packages/runner/src/sample, for one backend). When it moves
-   * behind the driver it goes here; no driver sets it yet.
+   * The driver can read a user's existing store, read-only, for `memory-matrix sample` (which
+   * samples, redacts and writes a golden dataset from it; the generic part lives in
+   * packages/runner/src/sample). Absent = `sample --from` never picks this driver.
    */
-  readonly sampleSource?: unknown;
+  readonly sampleSource?: SampleSource;
 }
 
 /** The provider names a driver can offer (one facet each). */
@@ -286,6 +286,143 @@ export interface UrlInstance {
   connect(opts?: ConnectOptions): Promise<MemoryStore>;
   /** Remove every object this run created, end its sessions, close; BACKEND_ERROR naming the target when something stays. */
   stop(): Promise<void>;
+}
+
+/** How `sample --stratify` splits the eligible rows: by namespace, by kind, or by created_at quartile. */
+export type SampleStratify = 'namespace' | 'kind' | 'age';
+
+/** The memory fields a sample source maps to its columns (`sample --columns field=column,…`). */
+export const SAMPLE_FIELDS = ['id', 'text', 'embedding', 'metadata', 'created_at', 'namespace', 'kind'] as const;
+export type SampleField = (typeof SAMPLE_FIELDS)[number];
+
+/** Where one optional field comes from: a column of the table, or a key of the metadata column (`metadata.<key>`). */
+export type SampleFieldSource = { column: string } | { metadataKey: string };
+
+/**
+ * A complete column mapping (already parsed and checked for shape by the sampler): `id`, `text`
+ * and `embedding` are column names; `metadata` a column or null (none); `created_at`,
+ * `namespace`, `kind` a column, a metadata key, or null (none).
+ */
+export type SampleColumnMapping = { id: string; text: string; embedding: string } & Record<'metadata', string | null> & Record<'created_at' | 'namespace' | 'kind', SampleFieldSource | null>;
+
+/** The columns of the table a mapping names, in field order (id, text, embedding, metadata, then the mapped optional ones). */
+export function sampleMappedColumns(m: SampleColumnMapping): Array<{ field: SampleField; column: string }> {
+  const out: Array<{ field: SampleField; column: string }> = [
+    { field: 'id', column: m.id },
+    { field: 'text', column: m.text },
+    { field: 'embedding', column: m.embedding },
+  ];
+  if (m.metadata) out.push({ field: 'metadata', column: m.metadata });
+  for (const f of ['created_at', 'namespace', 'kind'] as const) {
+    const s = m[f];
+    if (s && 'column' in s) out.push({ field: f, column: s.column });
+  }
+  return out;
+}
+
+/**
+ * A driver's `sampleSource` facet: reads memories with embeddings from a user's existing store for
+ * `memory-matrix sample`. The generic sampler (selection and strata, redaction, the dataset and
+ * its oracle expectation, sample-provenance.json) asks it only for what is backend-specific:
+ * which `--from` it reads, how a password is masked, its default table and columns, and a
+ * read-only snapshot that lists and checks the columns, streams rows and reports versions.
+ */
+export interface SampleSource {
+  /** What `--from` reads, for `--help`: e.g. the backend's name (the command says "a real … store"). */
+  readonly description: string;
+  /**
+   * An example `--from` for `--help` and the USAGE error, e.g. `postgres://user:pw@host:port/db`
+   * (messages print it through the same password mask as the user's `--from`).
+   */
+  readonly example: string;
+  /** Whether this source reads `from` (the `--from` value, after an optional `<driver>@url=` prefix), e.g. by its URL scheme. Never throws. */
+  accepts(from: string): boolean;
+  /**
+   * `url` as it may be printed and written (messages, provenance, manifest): every form of password
+   * the backend's clients take removed or masked, the rest kept.
+   */
+  safeUrl(url: string): string;
+  /** `--table` and `--columns` when not given, and how `--help` states the column defaults. */
+  readonly defaults: { readonly table: string; readonly columns: SampleColumnMapping; readonly description: string };
+  /**
+   * The shape of a column name, checked when `--columns` is parsed (before connecting); the
+   * description is quoted in the USAGE error, e.g. `[A-Za-z_][A-Za-z0-9_$]*, ≤ 63 chars`.
+   */
+  readonly columnName: { readonly pattern: RegExp; readonly description: string };
+  /**
+   * The manifest's phrase for how embeddings became float32, completing "Embeddings copied
+   * unchanged from <table>.<column> (<type>), …", e.g. `parsed exactly from the PostgreSQL text form to float32`.
+   */
+  readonly embeddingNote: string;
+  /**
+   * Connect and open a read-only snapshot of `table` (`[schema.]table`): check the table exists
+   * and every mapped column exists with a usable type, read the row count and versions, and hold
+   * one snapshot for `scan` and `fetch`. `label` is `safeUrl(url)`, to name the store in messages.
+   * Throws USAGE naming the flag, field and column (bad `--table`, missing column, unusable type),
+   * TARGET_UNAVAILABLE naming `label` (no connection), BACKEND_ERROR (a query failed). Nothing is
+   * written to the store, ever.
+   */
+  open(req: { url: string; label: string; table: string; columns: SampleColumnMapping }): Promise<SampleSnapshot>;
+  /**
+   * Parse one `SampleRow.embedding` to float32 exactly (the stored components, bit for bit).
+   * Throws INVALID_VECTOR naming `where` (an empty vector, a component that is not a finite number).
+   */
+  parseEmbedding(text: string, where: string): Float32Array;
+}
+
+/** What the provenance records about a source (sample-provenance.json `source`). */
+export interface SampleSourceInfo {
+  /** The table as given (`[schema.]table`). */
+  table: string;
+  /** The server's own version string (`SELECT version()` or the like). */
+  serverVersion: string;
+  /**
+   * Component versions written after `server` in the provenance, in this order, e.g.
+   * `{ extension: '0.8.0' }`; null = not installed. Names other than the provenance's own keys
+   * (url, table, columns, columnTypes, server, rows, eligibleRows, eligibility).
+   */
+  components: Record<string, string | null>;
+  /** Rows of the table in the snapshot. */
+  rows: number;
+  /** Eligible rows (non-empty text, an embedding) seen by `scan`: 0 after `open`, counted by `scan`. */
+  eligibleRows: number;
+  /** Type of each mapped column as the store names it (`vector(384)`, `jsonb`, …). */
+  columnTypes: Record<string, string>;
+  /** (`--stratify age`) created_at cut points of the quartiles, ISO-8601 UTC, set by `scan`. */
+  ageCutpoints?: string[];
+}
+
+/** One row as read, every field as text. */
+export interface SampleRow {
+  /** The id column as text. */
+  id: string;
+  text: string;
+  /** The embedding as the store prints it, for `SampleSource.parseEmbedding`. */
+  embedding: string;
+  /** The metadata column's JSON text, or null (no metadata column, or SQL NULL). */
+  metadata: string | null;
+  /** ISO-8601 UTC with milliseconds (`2024-01-01T00:00:00.000Z`), or null. */
+  createdAt: string | null;
+  namespace: string | null;
+  kind: string | null;
+}
+
+/** An open read-only snapshot of a user's table. `close()` must be called in every case. */
+export interface SampleSnapshot {
+  /** Filled by `open`; `eligibleRows` and `ageCutpoints` by `scan`. */
+  readonly info: SampleSourceInfo;
+  /**
+   * Stream (id, stratum) of every eligible row (non-empty text, non-null embedding), never all
+   * rows in memory. `by` absent → stratum `''`; `namespace` / `kind` → the field's value (`''` for
+   * none); `age` → `age-q1` (oldest) … `age-q4` by the created_at quartile cut points (recorded in
+   * `info.ageCutpoints`). The sampler calls it once, and only with a `by` whose field is mapped.
+   * Throws BACKEND_ERROR naming the table when a read fails.
+   */
+  scan(by: SampleStratify | undefined, onRow: (id: string, stratum: string) => void): Promise<void>;
+  /** Fetch the given ids whole (in any order). Throws INVALID_INPUT naming an id that matches two rows or none, BACKEND_ERROR when a read fails. */
+  fetch(ids: string[]): Promise<SampleRow[]>;
+  /** End the snapshot and the connection. Never throws. */
+  close(): Promise<void>;
 }
 
 /**

@@ -4,12 +4,13 @@ import { PGVECTOR_SCORES } from '../scores';
 import { postgresContainerKind } from './container';
 import { pgliteEngines } from './embedded';
 import { pgvectorUrl } from './url';
+import { pgvectorSampleSource } from '../sample';
 
 /**
  * The pgvector driver: PostgreSQL + pgvector through node-postgres (or PGlite in process).
  * Offers `container` (kind `postgres`, with fault controls and pg_dump/pg_restore dumps),
  * `embedded` (engines `pglite-0.2`, `pglite-0.5`) and `url` (`pgvector@url=postgres://…`).
- * Takes no `adapterOptions`.
+ * Reads a user's table for `sample` (`sampleSource`). Takes no `adapterOptions`.
  */
 export const pgvectorDriver = defineDriver({
   name: 'pgvector',
@@ -19,4 +20,5 @@ export const pgvectorDriver = defineDriver({
   container: postgresContainerKind,
   embedded: pgliteEngines,
   url: pgvectorUrl,
+  sampleSource: pgvectorSampleSource,
 });

@@ -74,8 +74,8 @@ export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThres
 
 /**
  * Why `side`'s baseline of `target` has no `scan` run, one clause naming the side:
- * `candidate chroma@1.4 has no exact scan (capability exactScan: false)` when the target cannot
- * force one, else `the baseline file of redis@8.0 has no exact-path results (…)` — a target with
+ * `candidate <target> has no exact scan (capability exactScan: false)` when the target cannot
+ * force one, else `the baseline file of <target> has no exact-path results (…)` — a target with
  * the capability (or one the catalog does not know) records that path, so the file lost it.
  */
 export function lacks(side: 'baseline' | 'candidate', target: string, scan: ScanMode, exactScan: boolean | undefined): string {

@@ -36,7 +36,7 @@ export interface Baseline {
     imageId: string | null;
     /** As the server reports it, e.g. `PostgreSQL 17.12 …`. */
     serverVersion: string;
-    /** Versions the provider reports: postgres / pgvector / redis / vectorset / chroma / bindings … */
+    /** Component versions the provider reports, by the names the target's driver gives them (`ReportedVersions.components`). */
     components: Record<string, string>;
     /** The index the candidate would have had from the catalog, when `--index` overrode it. */
     catalogIndex: IndexConfig;

@@ -31,7 +31,7 @@ export function loadGoldenInputs(catalog: Catalog, spec: string): GoldenInputs {
 }
 
 /**
- * A diff input: a catalog target (or `pgvector@url=…`) to record live, else a baseline file. A
+ * A diff input: a catalog target (or `backend@url=…`) to record live, else a baseline file. A
  * name that is neither a catalog target nor an existing file nor `*.json` is UNKNOWN_TARGET
  * listing the catalog's targets.
  */

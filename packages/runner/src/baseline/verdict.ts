@@ -31,7 +31,8 @@ export interface QueryJudgement {
  * `cluster`: the query's whole oracle top-k is one group of identical vectors (a tie group ≥ k
  * wide) and this is an ANN path: as in C05, an HNSW graph may leave such a cluster unreachable in
  * one build and not in the next (q-0263: 8 duplicates, k 5, recall 0 in about a third of the
- * pgvector builds measured), so its overlap and rank crossings are reported as notes, not failed.
+ * builds measured, see profiles.pr-gate in matrix/targets.yaml), so its overlap and rank crossings
+ * are reported as notes, not failed.
  */
 export function judgeQuery(q: QueryDiff, t: DiffThresholds, scoreTolerance: number, cluster = false): QueryJudgement {
   const ranking: string[] = []; // overlap and rank crossings (excusable for a duplicate cluster)

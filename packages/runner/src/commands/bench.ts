@@ -1,9 +1,19 @@
 import Table from 'cli-table3';
 import path from 'node:path';
-import { LiveCell, loadGoldenDataset } from '@memory-matrix/spec';
-import { loadCatalog, resolveTarget, startTarget } from '@memory-matrix/backends';
+import { LiveCell, loadGoldenDataset, MemoryMatrixError } from '@memory-matrix/spec';
+import { loadCatalog, resolveTarget, startTarget, type Catalog } from '@memory-matrix/backends';
 import { loadExpectation } from '../golden';
 import { datasetDir, runIdOf, runMatrix } from '../run';
+
+/** The catalog profile whose targets `bench` times when no --backend is given. */
+export const BENCH_PROFILE = 'bench';
+
+/** The `bench` profile's targets. Throws USAGE naming the catalog file when it has none. */
+export function benchDefaults(catalog: Catalog): string[] {
+  const profile = catalog.profiles.get(BENCH_PROFILE);
+  if (!profile) throw new MemoryMatrixError('USAGE', `${catalog.file}: no profile "${BENCH_PROFILE}" (the targets bench times by default); give --backend or add profiles.${BENCH_PROFILE}`);
+  return profile.targets;
+}
 
 /** Goals from the containers issue, ms: start from a cached image, and a whole two-target run. */
 export const GOALS = { startMs: 5_000, wholeRunMs: 60_000 } as const;
@@ -14,11 +24,13 @@ export const GOALS = { startMs: 5_000, wholeRunMs: 60_000 } as const;
  * index scan, and the comparison against the oracle expectation — then the whole run
  * (`memory-matrix run` on the same targets, all checks). Prints each figure with its goal and the
  * ratio measured/goal, all measured in this one invocation (the machine is noisy: compare ratios,
- * not absolute times across runs). Returns 0, or 1 when a goal is missed.
+ * not absolute times across runs). Without `targetNames` it times the catalog's `bench` profile
+ * (`BENCH_PROFILE`). Returns 0, or 1 when a goal is missed. Throws USAGE when no target is named
+ * and the catalog has no `bench` profile, or for an unknown target (resolveTarget's error).
  */
 export async function bench(targetNames: string[], dataset: string, out: (l: string) => void): Promise<number> {
   const catalog = loadCatalog();
-  const targets = (targetNames.length ? targetNames : ['pgvector@pg17', 'pgvector@pg18']).map((n) => resolveTarget(catalog, n));
+  const targets = (targetNames.length ? targetNames : benchDefaults(catalog)).map((n) => resolveTarget(catalog, n));
   const ds = loadGoldenDataset(datasetDir(dataset));
   const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
   const { expectation } = loadExpectation(ds, { update: false, tieEpsilon });

@@ -11,8 +11,8 @@ export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
     .description('migration gate: load the golden data into target A, export A by scan, import into target B, verify ids, text, metadata, timestamps, vectors, recall and ordering')
-    .requiredOption('--from <target>', 'target A, the store migrated from (backend@version), e.g. redis@8.0')
-    .requiredOption('--to <target>', 'target B, the store migrated to, e.g. pgvector@pg17')
+    .requiredOption('--from <target>', 'target A, the store migrated from (backend@version, a target of matrix/targets.yaml)')
+    .requiredOption('--to <target>', 'target B, the store migrated to (backend@version)')
     .option('-d, --dataset <name|dir>', 'golden dataset loaded into A; its queries are replayed on A and B', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where migrate.json and migrate.md go', 'matrix-report')
     .addOption(new Option('--image-source <source>', 'container images: registry, debian, auto').choices(['registry', 'debian', 'auto']).default('auto'))

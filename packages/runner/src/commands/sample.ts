@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { MemoryMatrixError, METRICS, CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES, type Metric } from '@memory-matrix/spec';
-import { DEFAULT_TABLE, parseColumns } from '../sample/columns';
+import { MemoryMatrixError, METRICS, CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES, type Metric, type SampleStratify } from '@memory-matrix/spec';
+import { parseColumns } from '../sample/columns';
+import { sampleDrivers } from '../sample/drivers';
+import { findSampleSource, sampleFromForms, type SampleDriver } from '../sample/find-source';
 import { formatRedactionTable } from '../sample/format';
 import { runSample } from '../sample/sampler';
-import type { Stratify } from '../sample/source';
 import { REPO_ROOT } from '../version';
 
 const int = (flag: string, v: string, min: number): number => {
@@ -12,38 +13,26 @@ const int = (flag: string, v: string, min: number): number => {
   return Number(v);
 };
 
-/** `--from`: a postgres:// URL or `pgvector@url=postgres://…`; anything else is USAGE. */
-export function parseFrom(from: string): string {
-  const url = /^pgvector@url=(.+)$/.exec(from)?.[1] ?? from;
-  let u: URL | undefined;
-  try {
-    u = new URL(url);
-  } catch {
-    u = undefined;
-  }
-  if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')) {
-    throw new MemoryMatrixError('USAGE', `--from ${from.replace(/(\/\/[^:/@]+):[^@]*@/, '$1@')}: expected postgres://user@host:port/db or pgvector@url=postgres://… (the sampler reads an existing store; catalog targets start empty)`);
-  }
-  return url;
-}
-
 const minimums = (): string => Object.entries(CHECK_MIN_MEMORIES).map(([c, m]) => `${c} ${m}`).join(', ');
 
 /**
- * Registers `memory-matrix sample`: reads memories with embeddings from a user's pgvector table,
- * samples reproducibly, optionally redacts personal details, and writes a golden dataset with its
+ * Registers `memory-matrix sample`: reads memories with embeddings from a user's table through the
+ * sample source of the driver that reads `--from` (`findSampleSource` over `drivers`, whose
+ * sources also give the help's examples and defaults), samples reproducibly, optionally redacts personal details, and writes a golden dataset with its
  * oracle expectation (so `pnpm matrix --dataset <dir>` runs on it) and sample-provenance.json.
  * Prints the redaction table. Exit 0 on success, 2 on any error (USAGE names the flag or column).
  * Refuses, before reading the store: `--n` below `MIN_DATASET_MEMORIES` (C23's 53), `--queries` below
  * `MIN_DATASET_QUERIES` (C04's 10) (an existing `--out` is checked by `checkSampleOut`, also before the store).
  */
-export function registerSampleCommand(program: Command): void {
+export function registerSampleCommand(program: Command, drivers: readonly SampleDriver[] = sampleDrivers()): void {
+  const sources = drivers.flatMap((d) => (d.sampleSource ? [{ name: d.name, source: d.sampleSource }] : []));
+  const tables = sources.map(({ name, source }) => `"${source.defaults.table}"${sources.length > 1 ? ` for ${name}` : ''}`).join(', ');
   program
     .command('sample')
-    .description('sample memories (with embeddings) from a real pgvector store into a golden dataset, reproducibly, with --redact for personal details')
-    .requiredOption('--from <url>', 'postgres://user:pw@host:port/db or pgvector@url=postgres://… (the password is never printed or written)')
-    .option('--table <[schema.]table>', 'table holding the memories', DEFAULT_TABLE)
-    .option('--columns <mapping>', 'field=column,… for id,text,embedding,metadata,created_at,namespace,kind; "none" unsets, metadata.<key> reads a metadata key (defaults: LangChain PGVector id,document,embedding,cmetadata,namespace=collection_id)')
+    .description(`sample memories (with embeddings) from a real ${sources.map((s) => s.source.description).join(' or ')} store into a golden dataset, reproducibly, with --redact for personal details`)
+    .requiredOption('--from <url>', `${sampleFromForms(drivers)} (the password is never printed or written)`)
+    .option('--table <[schema.]table>', `table holding the memories (default: ${tables})`)
+    .option('--columns <mapping>', `field=column,… for id,text,embedding,metadata,created_at,namespace,kind; "none" unsets, metadata.<key> reads a metadata key (defaults: ${sources.map((s) => s.source.defaults.description).join('; ')})`)
     .requiredOption('--n <count>', `memories in the dataset (at least ${MIN_DATASET_MEMORIES.count}: ${MIN_DATASET_MEMORIES.check} needs them)`)
     .option('--queries <count>', `held-out queries sampled in addition to --n (default: n/10, at least ${MIN_DATASET_QUERIES.count}: ${MIN_DATASET_QUERIES.check} needs them)`)
     .option('--k <k>', 'top-k of each query', '10')
@@ -56,9 +45,10 @@ export function registerSampleCommand(program: Command): void {
     .option('--embedding-model <id>', 'embedding model id recorded in the manifest (default <table>.<embedding column>)')
     .option('--licence <text>', 'licence of the sampled data, recorded in the manifest', "the source store's (not relicensed by sampling)")
     .option('--overwrite', 'replace an existing dataset folder', false)
-    .action(async (o: { from: string; table: string; columns?: string; n: string; queries?: string; k: string; seed: string; stratify?: Stratify; redact: boolean; out?: string; name: string; metric: Metric; embeddingModel?: string; licence: string; overwrite: boolean }) => {
-      const url = parseFrom(o.from);
-      const columns = parseColumns(o.columns);
+    .action(async (o: { from: string; table?: string; columns?: string; n: string; queries?: string; k: string; seed: string; stratify?: SampleStratify; redact: boolean; out?: string; name: string; metric: Metric; embeddingModel?: string; licence: string; overwrite: boolean }) => {
+      const { source, url } = findSampleSource(o.from, drivers);
+      const table = o.table ?? source.defaults.table;
+      const columns = parseColumns(o.columns, source);
       const n = int('--n', o.n, 1);
       if (n < MIN_DATASET_MEMORIES.count) throw new MemoryMatrixError('USAGE', `--n ${n}: a dataset needs at least ${MIN_DATASET_MEMORIES.count} memories (after the held-out queries): check ${MIN_DATASET_MEMORIES.check} needs ${MIN_DATASET_MEMORIES.count}; the per-check minimums are ${minimums()}`);
       const queries = o.queries === undefined ? Math.max(MIN_DATASET_QUERIES.count, Math.round(n / 10)) : int('--queries', o.queries, 1);
@@ -66,8 +56,8 @@ export function registerSampleCommand(program: Command): void {
       const out = path.resolve(o.out ?? path.join(REPO_ROOT, 'golden-data', o.name));
       const say = (l: string) => process.stdout.write(l + '\n');
       const { dir, provenance: p } = await runSample({
-        url, table: o.table, columns, n, queries, k: int('--k', o.k, 1), seed: int('--seed', o.seed, 0), stratify: o.stratify, redact: o.redact,
-        out, name: o.name, metric: o.metric, embeddingModel: o.embeddingModel ?? `${o.table}.${columns.embedding}`, licence: o.licence, overwrite: o.overwrite,
+        source, url, table, columns, n, queries, k: int('--k', o.k, 1), seed: int('--seed', o.seed, 0), stratify: o.stratify, redact: o.redact,
+        out, name: o.name, metric: o.metric, embeddingModel: o.embeddingModel ?? `${table}.${columns.embedding}`, licence: o.licence, overwrite: o.overwrite,
       });
       say(`sampled ${p.sample.memories} memories + ${p.sample.queries} held-out queries from ${p.source.url} ${p.source.table} (${p.source.eligibleRows} eligible of ${p.source.rows} rows), seed ${p.sample.seed}${p.sample.stratify ? `, stratified by ${p.sample.stratify}` : ''}`);
       if (p.sample.stratify) for (const s of p.sample.strata) say(`  stratum ${s.stratum || '(empty)'}: ${s.sampled} of ${s.rows}`);

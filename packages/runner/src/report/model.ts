@@ -69,7 +69,7 @@ export interface CellReport {
   provider: string;
   /** As reported by the server, e.g. `PostgreSQL 18.6 …`. */
   serverVersion: string | null;
-  /** e.g. `{ postgres: '18.6', pgvector: '0.8.7' }`. */
+  /** Component versions the driver reports, e.g. `{ server: '18.6', extension: '0.8.7' }`. */
   components: Record<string, string>;
   image: string | null;
   imageId: string | null;

@@ -37,7 +37,7 @@ export interface ReportView {
   tables: Array<{ target: string; check: string; table: FigureTable }>;
 }
 
-/** The server line of a cell: components as `name version` joined by `, ` (e.g. `postgres 17.12, pgvector 0.8.0`), else `serverVersion`. */
+/** The server line of a cell: components as `name version` joined by `, ` (e.g. `server 17.12, extension 0.8.0`), else `serverVersion`. */
 export function serverLabel(cell: CellReport): string {
   const parts = Object.entries(cell.components).map(([name, version]) => `${name} ${version}`);
   return parts.length ? parts.join(', ') : (cell.serverVersion ?? '–');

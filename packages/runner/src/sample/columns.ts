@@ -1,34 +1,22 @@
 /**
  * The column mapping of `sample --columns`: which column (or metadata key) of the user's table
- * holds each memory field. Defaults follow LangChain's PGVector table `langchain_pg_embedding`
- * (langchain-postgres: id varchar, collection_id uuid, embedding vector, document varchar,
- * cmetadata jsonb); `created_at` and `kind` have no default there.
+ * holds each memory field. The defaults and the shape of a column name are the sample source's
+ * (`SampleSource.defaults`, `SampleSource.columnName`); the fields and their rules are the same
+ * for every source.
  */
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, SAMPLE_FIELDS as FIELDS, type SampleColumnMapping as ColumnMapping, type SampleField as Field, type SampleFieldSource as FieldSource, type SampleSource } from '@memory-matrix/spec';
 
-export const FIELDS = ['id', 'text', 'embedding', 'metadata', 'created_at', 'namespace', 'kind'] as const;
-export type Field = (typeof FIELDS)[number];
-
-/** Where one field comes from: a column of the table, or a key of the metadata column (`metadata.<key>`). */
-export type FieldSource = { column: string } | { metadataKey: string };
-
-/** A complete mapping; `created_at`, `namespace`, `kind` and `metadata` may be absent (null). */
-export type ColumnMapping = { id: string; text: string; embedding: string } & Record<'metadata', string | null> & Record<'created_at' | 'namespace' | 'kind', FieldSource | null>;
-
-export const DEFAULT_TABLE = 'langchain_pg_embedding';
-const DEFAULTS: ColumnMapping = { id: 'id', text: 'document', embedding: 'embedding', metadata: 'cmetadata', namespace: { column: 'collection_id' }, created_at: null, kind: null };
-
-const IDENT = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
+export type { ColumnMapping };
 
 /**
- * Parse `id=…,text=…,embedding=…,metadata=…,created_at=…,namespace=…,kind=…` over the defaults.
- * `none` unsets an optional field; `metadata.<key>` (for created_at, namespace, kind) reads a key
- * of the metadata column. Throws USAGE naming the entry for an unknown field, a missing `=`, an
- * identifier that is not a plain SQL name, `none` for a required field, or `metadata.<key>`
- * without a metadata column.
+ * Parse `id=…,text=…,embedding=…,metadata=…,created_at=…,namespace=…,kind=…` over the source's
+ * defaults. `none` unsets an optional field; `metadata.<key>` (for created_at, namespace, kind)
+ * reads a key of the metadata column. Throws USAGE naming the entry for an unknown field, a
+ * missing `=`, a column name not of the source's shape, `none` for a required field, or
+ * `metadata.<key>` without a metadata column.
  */
-export function parseColumns(spec: string | undefined): ColumnMapping {
-  const m: ColumnMapping = { ...DEFAULTS };
+export function parseColumns(spec: string | undefined, source: Pick<SampleSource, 'defaults' | 'columnName'>): ColumnMapping {
+  const m: ColumnMapping = { ...source.defaults.columns };
   for (const raw of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const eq = raw.indexOf('=');
     if (eq <= 0) throw new MemoryMatrixError('USAGE', `--columns: "${raw}" is not field=column (fields: ${FIELDS.join(', ')})`);
@@ -46,7 +34,7 @@ export function parseColumns(spec: string | undefined): ColumnMapping {
       m[field] = { metadataKey: key[1]! };
       continue;
     }
-    if (!IDENT.test(value)) throw new MemoryMatrixError('USAGE', `--columns: ${field}=${value}: "${value}" is not a column name ([A-Za-z_][A-Za-z0-9_$]*, ≤ 63 chars) or metadata.<key>`);
+    if (!source.columnName.pattern.test(value)) throw new MemoryMatrixError('USAGE', `--columns: ${field}=${value}: "${value}" is not a column name (${source.columnName.description}) or metadata.<key>`);
     if (field === 'created_at' || field === 'namespace' || field === 'kind') m[field] = { column: value };
     else (m as Record<string, unknown>)[field] = value;
   }
@@ -61,19 +49,4 @@ export function parseColumns(spec: string | undefined): ColumnMapping {
 export function describeMapping(m: ColumnMapping): Record<Field, string | null> {
   const d = (s: FieldSource | null) => (s ? ('column' in s ? s.column : `metadata.${s.metadataKey}`) : null);
   return { id: m.id, text: m.text, embedding: m.embedding, metadata: m.metadata, created_at: d(m.created_at), namespace: d(m.namespace), kind: d(m.kind) };
-}
-
-/** The columns of the table the mapping names (for the existence check). */
-export function mappedColumns(m: ColumnMapping): Array<{ field: Field; column: string }> {
-  const out: Array<{ field: Field; column: string }> = [
-    { field: 'id', column: m.id },
-    { field: 'text', column: m.text },
-    { field: 'embedding', column: m.embedding },
-  ];
-  if (m.metadata) out.push({ field: 'metadata', column: m.metadata });
-  for (const f of ['created_at', 'namespace', 'kind'] as const) {
-    const s = m[f];
-    if (s && 'column' in s) out.push({ field: f, column: s.column });
-  }
-  return out;
 }

@@ -1,33 +1,21 @@
 /**
  * The provenance of a sampled dataset (`sample-provenance.json` beside manifest.json, which the
- * golden format keeps closed): source without password, table, column mapping, row counts, seed,
- * strata, the redaction table, conversion counters, tool version and date.
+ * golden format keeps closed): source without password (the source's `safeUrl`), table, column
+ * mapping and types, server and component versions, row counts, seed, strata, the redaction table,
+ * conversion counters, tool version and date.
  */
+import type { SampleSourceInfo } from '@memory-matrix/spec';
 import type { RedactionTally, redactionTable } from './redact';
 import type { ConversionStats } from './records';
 import type { SampleOptions } from './sampler';
-import type { SourceInfo } from './source';
-
-/** A postgres URL without its password (user, host, port, database and parameters kept). */
-export function safeUrl(url: string): string {
-  let out: string;
-  try {
-    const u = new URL(url);
-    u.password = '';
-    out = u.toString();
-  } catch {
-    out = url.replace(/(\/\/[^:/@]+):[^@]*@/, '$1@');
-  }
-  // libpq also takes the password as a query parameter.
-  return out.replace(/([?&](?:ssl)?password=)[^&#\s'"]*/gi, '$1***');
-}
 
 /** sample-provenance.json (see the file comment). `sampledAt` is SOURCE_DATE_EPOCH when set, else now. */
 export interface SampleProvenance {
   kind: 'memory-matrix-sample';
   tool: string;
   sampledAt: string;
-  source: { url: string; table: string; columns: Record<string, string | null>; columnTypes: Record<string, string>; server: string; pgvector: string | null; rows: number; eligibleRows: number; eligibility: string };
+  /** In this key order; the source's component versions (`SampleSourceInfo.components`) come right after `server`. */
+  source: { url: string; table: string; columns: Record<string, string | null>; columnTypes: Record<string, string>; server: string; rows: number; eligibleRows: number; eligibility: string; [component: string]: unknown };
   sample: { seed: number; n: number; memories: number; queries: number; k: number; stratify: string | null; ageCutpoints?: string[]; strata: Array<{ stratum: string; rows: number; sampled: number }>; method: string };
   redaction: null | {
     categories: Record<string, string>;
@@ -40,10 +28,15 @@ export interface SampleProvenance {
   conversion: ConversionStats & { notes: string[] };
 }
 
+/**
+ * The content of sample-provenance.json (the writer adds `datasetSha256`): `label` is the source
+ * URL without password, `info` what the snapshot reported, `mapping` from `describeMapping`.
+ * Pure apart from reading SOURCE_DATE_EPOCH; throws nothing.
+ */
 export function buildProvenance(a: {
   o: SampleOptions;
   label: string;
-  info: SourceInfo;
+  info: SampleSourceInfo;
   mapping: Record<string, string | null>;
   strata: Array<{ stratum: string; rows: number; chosen: string[] }>;
   memories: number;
@@ -67,7 +60,7 @@ export function buildProvenance(a: {
       columns: a.mapping,
       columnTypes: a.info.columnTypes,
       server: a.info.serverVersion,
-      pgvector: a.info.pgvector,
+      ...a.info.components,
       rows: a.info.rows,
       eligibleRows: a.info.eligibleRows,
       eligibility: 'text not null and not empty, embedding not null',

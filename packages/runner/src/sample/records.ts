@@ -1,14 +1,12 @@
 /**
  * Turn a source row into a golden `MemoryRecord`: text and metadata redacted (when asked), ids and
  * namespaces that contain a detectable personal detail replaced by a keyed pseudonym, metadata
- * flattened to JSON scalars, the embedding parsed exactly (never changed by redaction).
+ * flattened to JSON scalars, the embedding parsed exactly by the source (never changed by redaction).
  */
 import { createHash } from 'node:crypto';
-import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata } from '@memory-matrix/spec';
+import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, type SampleRow, type SampleSource } from '@memory-matrix/spec';
 import { STRICT, CATEGORIES } from './detectors';
 import { redactText, redactValue, type RedactionTally } from './redact';
-import type { SourceRow } from './source';
-import { parseVectorText } from './vector-text';
 
 const KINDS: readonly MemoryKind[] = ['fact', 'preference', 'episode', 'summary'];
 /** createdAt of a row without one (the golden format requires an instant). */
@@ -52,10 +50,11 @@ export function flattenMetadata(v: unknown, stats?: ConversionStats): Metadata {
 }
 
 /**
- * Convert one row. `redact` with a `tally` redacts text and every metadata string.
+ * Convert one row. `redact` with a `tally` redacts text and every metadata string;
+ * `parseEmbedding` is the source's (`SampleSource.parseEmbedding`).
  * Throws INVALID_INPUT naming the table and id for metadata that is not JSON, INVALID_VECTOR for a bad embedding.
  */
-export function toMemory(row: SourceRow, o: { table: string; seed: number; redact: boolean; tally: RedactionTally; stats: ConversionStats }): MemoryRecord {
+export function toMemory(row: SampleRow, o: { table: string; seed: number; redact: boolean; tally: RedactionTally; stats: ConversionStats; parseEmbedding: SampleSource['parseEmbedding'] }): MemoryRecord {
   const where = `${o.table} id ${JSON.stringify(row.id)}`;
   let meta: unknown = null;
   if (row.metadata !== null) {
@@ -89,5 +88,5 @@ export function toMemory(row: SourceRow, o: { table: string; seed: number; redac
     }
   }
   if (!row.createdAt) o.stats.createdAtMissing += 1;
-  return { id, namespace, text, kind, createdAt: row.createdAt ?? MISSING_CREATED_AT, metadata, embedding: parseVectorText(row.embedding, `${where}: embedding`) };
+  return { id, namespace, text, kind, createdAt: row.createdAt ?? MISSING_CREATED_AT, metadata, embedding: o.parseEmbedding(row.embedding, `${where}: embedding`) };
 }

@@ -1,13 +1,13 @@
 /**
- * `memory-matrix sample`: read a user's pgvector table, sample reproducibly, redact, and write a
- * golden dataset (manifest, memories, held-out queries, `expected/oracle.jsonl` from the exact
- * oracle, and `sample-provenance.json`). Same store + same seed ⇒ byte-identical files (set
- * SOURCE_DATE_EPOCH to pin the one date written).
+ * `memory-matrix sample`: read a user's table through a driver's sample source, sample
+ * reproducibly, redact, and write a golden dataset (manifest, memories, held-out queries,
+ * `expected/oracle.jsonl` from the exact oracle, and `sample-provenance.json`). Same store + same
+ * seed ⇒ byte-identical files (set SOURCE_DATE_EPOCH to pin the one date written).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog } from '@memory-matrix/backends';
-import { MemoryMatrixError, writeGoldenDataset, type GoldenDatasetInput, type GoldenQuery, type MemoryRecord, type Metric } from '@memory-matrix/spec';
+import { MemoryMatrixError, writeGoldenDataset, type GoldenDatasetInput, type GoldenQuery, type MemoryRecord, type Metric, type SampleSource, type SampleStratify } from '@memory-matrix/spec';
 import { loadExpectation } from '../golden';
 import { TOOL_VERSION } from '../version';
 import { describeMapping, type ColumnMapping } from './columns';
@@ -15,13 +15,14 @@ import { NAME_LIST_SOURCE } from './names';
 import { newStats, toMemory } from './records';
 import { newTally, redactionTable } from './redact';
 import { sampleKey, StratifiedReservoir } from './select';
-import { PgSource, type Stratify } from './source';
 import { checkSampleOut, writeStaged } from './output';
-import { buildProvenance, safeUrl, type SampleProvenance } from './provenance';
+import { buildProvenance, type SampleProvenance } from './provenance';
 
 /** Options of one sampling run (the CLI's flags, parsed). */
 export interface SampleOptions {
-  /** postgres:// URL (with password; never printed or written) */
+  /** The driver's sample source that reads `url` (from `findSampleSource`). */
+  source: SampleSource;
+  /** The store's URL as `--from` gave it (with password; never printed or written) */
   url: string;
   table: string;
   columns: ColumnMapping;
@@ -32,7 +33,7 @@ export interface SampleOptions {
   /** recall depth of each query */
   k: number;
   seed: number;
-  stratify?: Stratify;
+  stratify?: SampleStratify;
   redact: boolean;
   out: string;
   name: string;
@@ -54,11 +55,11 @@ export interface SampleResult {
  * metadata), INVALID_VECTOR / DIMENSION_MISMATCH (embeddings), or the golden writer's errors.
  */
 export async function runSample(o: SampleOptions): Promise<SampleResult> {
-  const label = safeUrl(o.url);
+  const label = o.source.safeUrl(o.url);
   const outDir = checkSampleOut(o.out, o.overwrite);
   // The catalog's widest tie epsilon records the expectation; read it before the store.
   const tieEpsilon = Math.max(...[...loadCatalog().targets.values()].map((t) => t.tolerances.tieEpsilon));
-  const source = await PgSource.open(o.url, label, o.table, o.columns);
+  const snapshot = await o.source.open({ url: o.url, label, table: o.table, columns: o.columns });
   const want = o.n + o.queries;
   const reservoir = new StratifiedReservoir(o.seed, want);
   const tally = newTally();
@@ -66,17 +67,18 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   let rows;
   let strata;
   try {
-    await source.scan(o.stratify, (id, s) => reservoir.add(id, s));
-    if (source.info.eligibleRows < want) {
-      throw new MemoryMatrixError('INVALID_INPUT', `${label} ${o.table}: ${source.info.eligibleRows} rows with text and embedding, fewer than --n ${o.n} + --queries ${o.queries}`);
+    checkStratify(o.stratify, o.columns);
+    await snapshot.scan(o.stratify, (id, s) => reservoir.add(id, s));
+    if (snapshot.info.eligibleRows < want) {
+      throw new MemoryMatrixError('INVALID_INPUT', `${label} ${o.table}: ${snapshot.info.eligibleRows} rows with text and embedding, fewer than --n ${o.n} + --queries ${o.queries}`);
     }
     strata = reservoir.choose(want);
     const ids = strata.flatMap((s) => s.chosen);
-    rows = await source.fetch(ids);
+    rows = await snapshot.fetch(ids);
   } finally {
-    await source.close();
+    await snapshot.close();
   }
-  const records = rows.map((r) => toMemory(r, { table: o.table, seed: o.seed, redact: o.redact, tally, stats }));
+  const records = rows.map((r) => toMemory(r, { table: o.table, seed: o.seed, redact: o.redact, tally, stats, parseEmbedding: (text, where) => o.source.parseEmbedding(text, where) }));
   const dims = new Set(records.map((r) => r.embedding.length));
   if (dims.size !== 1) throw new MemoryMatrixError('DIMENSION_MISMATCH', `${o.table}.${o.columns.embedding}: sampled embeddings have ${[...dims].join(', ')} dimensions; a dataset has one`);
   const dim = records[0]!.embedding.length;
@@ -101,7 +103,7 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   const norms = memories.map((m) => Math.hypot(...m.embedding));
   const unit = [...norms, ...queries.map((q) => Math.hypot(...q.vector))].every((x) => Math.abs(x - 1) <= 1e-3);
   const table = o.redact ? redactionTable(tally) : null;
-  const provenance = buildProvenance({ o, label, info: source.info, mapping: describeMapping(o.columns), strata, memories: memories.length, queries: queries.length, dim, table, tally, stats, nameList: NAME_LIST_SOURCE, toolVersion: TOOL_VERSION });
+  const provenance = buildProvenance({ o, label, info: snapshot.info, mapping: describeMapping(o.columns), strata, memories: memories.length, queries: queries.length, dim, table, tally, stats, nameList: NAME_LIST_SOURCE, toolVersion: TOOL_VERSION });
   const manifest: GoldenDatasetInput['manifest'] = {
     format: 1,
     name: o.name,
@@ -109,7 +111,7 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
     dim,
     metric: o.metric,
     normalization: unit ? 'unit' : 'none',
-    embeddingModel: { id: o.embeddingModel, description: `Embeddings copied unchanged from ${o.table}.${o.columns.embedding} (${source.info.columnTypes[o.columns.embedding]}), parsed exactly from the PostgreSQL text form to float32.`, source: `${label} ${o.table}.${o.columns.embedding}` },
+    embeddingModel: { id: o.embeddingModel, description: `Embeddings copied unchanged from ${o.table}.${o.columns.embedding} (${snapshot.info.columnTypes[o.columns.embedding]}), ${o.source.embeddingNote}.`, source: `${label} ${o.table}.${o.columns.embedding}` },
     provenance: {
       text: [{ source: `${label} table ${o.table}`, licence: o.licence, note: provenanceNote(provenance) }],
       vectors: { source: `${label} table ${o.table} column ${o.columns.embedding}`, licence: o.licence, note: 'stored embeddings, not recomputed; computed by the source from the unredacted text' },
@@ -123,6 +125,13 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
     writeFileSync(path.join(ds.dir, 'sample-provenance.json'), JSON.stringify({ ...provenance, datasetSha256: ds.datasetSha256 }, null, 2) + '\n');
   });
   return { dir: outDir, provenance };
+}
+
+/** `--stratify` needs its field mapped: USAGE naming the flag and the `--columns` entry to give. */
+function checkStratify(by: SampleStratify | undefined, m: ColumnMapping): void {
+  if (!by) return;
+  const field = by === 'age' ? 'created_at' : by;
+  if (!m[field]) throw new MemoryMatrixError('USAGE', `--stratify ${by}: no ${field} column is mapped (give --columns ${field}=<column>)`);
 }
 
 function provenanceNote(p: SampleProvenance): string {

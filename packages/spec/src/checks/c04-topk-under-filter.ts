@@ -22,7 +22,7 @@ export function selectivityBucket(fraction: number): string {
  * C04 topk-under-filter: every filtered golden query returns exactly min(k, M) rows (M = rows
  * matching the filter, from the oracle), all matching the filter — on the exact path and on the
  * ANN index path (where post-filtering ANN indexes return short results unless the backend
- * compensates, e.g. pgvector ≥ 0.8 iterative index scans), plus the selectivity × k sweep of
+ * compensates, e.g. with iterative index scans), plus the selectivity × k sweep of
  * c04-sweep.ts against the live oracle. The exact path must have no shortfall; the index path may
  * miss at most the target's declared `annShortfallMax` fraction of rows per bucket / sweep point.
  * Figures per selectivity bucket:

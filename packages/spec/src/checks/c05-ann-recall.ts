@@ -56,10 +56,10 @@ export const c05AnnRecall: CheckDefinition = {
     const v = judgeRepeats(perRun, annRecallFloor, annRecallFloorPerQuery);
     for (const row of rows) if (v.noiseRuns.includes(row[0] as number)) row[6] = 'noise';
     // A query whose whole expected top-k is one cluster of identical vectors (a tie group at least
-    // k wide) is not held to the per-query floor: HNSW graphs (pgvector, hnswlib, Vector Sets) link
+    // k wide) is not held to the per-query floor: HNSW graphs (every HNSW implementation in the catalog) link
     // exact duplicates (two or more) to each other at distance 0 and may leave the whole cluster unreachable in
-    // one build and not in the next (q-0263, 8 duplicates, k 5: recall 0 in about half of pgvector's
-    // builds). Such queries are listed in the notes and the figure `duplicateClusterBelowFloor`.
+    // one build and not in the next (q-0263, 8 duplicates, k 5: recall 0 in about half of one
+    // target's builds). Such queries are listed in the notes and the figure `duplicateClusterBelowFloor`.
     const clusterQueries = v.failingQueries.filter((qid) => {
       const exp = cell.expectationFor(qid);
       const q = cell.dataset.queries.find((x) => x.id === qid)!;

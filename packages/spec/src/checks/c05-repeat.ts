@@ -9,8 +9,8 @@ import { summarize, type Summary } from '../stats';
  * replay C04 and the report use); each further repeat loads the golden memories into a FRESH
  * collection with the same index config, builds the index, replays every golden query on the
  * index path and drops the collection. No backend of the catalog takes a seed for its index build
- * (pgvector's HNSW draws levels from PostgreSQL's global PRNG, Redis' VADD and Chroma's hnswlib
- * have no seed parameter), so every repeat records `seed: null` — a backend that takes one would
+ * (each adapter README says where its index build draws its randomness; none has a seed
+ * parameter), so every repeat records `seed: null` — a backend that takes one would
  * record it here.
  *
  * The gate rule (`judgeRepeats`), with n repeats, floors F (cell mean) and Fq (per query):

@@ -7,8 +7,8 @@ import { syntheticRecord } from './helpers/synthetic';
  * C10 metric-persisted: the metric chosen at creation is the one used after a reopen from a NEW
  * client — for every metric the adapter supports, the reopened collection reports the same metric
  * and dimension, and the probe vectors score exactly as before the reopen and as the hand-computed
- * values of C08. A store that fell back to a backend default (Chroma's is squared L2, pgvector has
- * none, Redis Vector Sets only cosine) shows up here as a different metric or different scores.
+ * values of C08. A store that fell back to a backend default (some default to squared L2, some
+ * offer only cosine) shows up here as a different metric or different scores.
  */
 export const c10MetricPersisted: CheckDefinition = {
   id: 'C10',

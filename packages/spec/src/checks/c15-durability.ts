@@ -42,15 +42,15 @@ const TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
  * Targets with the `history` capability also run the chat-history part (c15-history.ts) on the
  * same instance, after the memories: sessions appended in acknowledged `append()` calls, kill -9,
  * restart, audit of lost / phantom / duplicated / reordered / changed messages; its rows are named
- * `<configuration> (history)` and count messages. A target with history but no vectors (Redis 7.0)
- * runs only that part; one with vectors only (pgvector) only the memories, as before.
+ * `<configuration> (history)` and count messages. A target with history but no vectors
+ * runs only that part; one with vectors only, only the memories.
  */
 export const c15Durability: CheckDefinition = {
   id: 'C15',
   name: 'durability',
   // Vectors or chat history (either part runs), then faults.
   requires: (caps) => (caps.vectors || caps.history ? needs('faults')(caps) : 'capability: vectors'),
-  timeoutMs: 20 * 60_000, // redis@8.0 runs both parts: 2 × 4 configurations × 5 kill cycles
+  timeoutMs: 20 * 60_000, // a target with vectors and history runs both parts: 2 × 4 configurations × 5 kill cycles
   async run(cell) {
     const faults = requireFaults(cell.config.faults, cell.target);
     const rows: DurabilityFigures[] = [];
@@ -139,8 +139,8 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
       const a = col ? await auditAfterRestart(cell, col, ledger, queries, where, index.type !== 'none') : auditOfMissingCollection(ledger);
       const newlyLost = a.lost.filter((id) => !lostAll.has(id));
       newlyLost.forEach((id) => lostAll.add(id));
-      // Redis documents that a server killed "in some hard way" may have registered only part of a
-      // transaction (redis.io "Transactions", section on AOF): in a configuration that promises no
+      // A server killed hard may have registered only part of a transaction (documented by at
+      // least one backend of the catalog; see its adapter README): in a configuration that promises no
       // durability an index row without its record after kill -9 is a finding to report, not a
       // failure; a durable configuration fails on it like on any other audit failure.
       for (const f of a.failures) {

@@ -15,7 +15,7 @@ const LOAD_CHUNK = 500;
 
 /**
  * C16 upgrade-golden. Registered in the NEWER target's cell: the catalog names the older target
- * in `upgradeFrom` (e.g. `pgvector@pg18` ← `pgvector@pg17`), which gives the cell the `upgrade`
+ * in `upgradeFrom` (e.g. `backend@v2` ← `backend@v1`), which gives the cell the `upgrade`
  * capability; every other cell skips it. One cell owns the check, so the report shows it once,
  * under the version that must read the old data.
  *

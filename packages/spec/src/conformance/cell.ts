@@ -17,7 +17,7 @@ import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallHit
  * `connect`, which is called lazily inside the suite's `beforeAll`.
  */
 export interface CellConfig {
-  /** `backend@version`, e.g. `pgvector@pglite-pg18`. */
+  /** `backend@version`, e.g. `backend@version`. */
   target: string;
   capabilities: Capabilities;
   tolerances: Tolerances;

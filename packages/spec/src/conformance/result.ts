@@ -27,7 +27,7 @@ export interface CheckResult {
   skipReason?: string;
   figures: Record<string, Figure>;
   failures: Failure[];
-  /** Free-text observations (e.g. "pgvector iterative scan strict_order used"). */
+  /** Free-text observations (e.g. "iterative index scan used"). */
   notes: string[];
   /** Tables of figures (optional; e.g. C04's selectivity sweep). */
   tables?: FigureTable[];

@@ -1,53 +1,32 @@
 /**
- * Read memories from a user's own PostgreSQL + pgvector table, read-only, in one REPEATABLE READ
- * READ ONLY transaction (one snapshot for the scan and the fetch): a server-side cursor streams
- * only (id, stratum) in batches of `SCAN_BATCH` rows for the sampler, then the chosen rows are
- * fetched whole (text, embedding, metadata, …) by id in batches. Never all rows in memory.
+ * The pgvector sample snapshot: memories from a user's own PostgreSQL + pgvector table, read-only,
+ * in one REPEATABLE READ READ ONLY transaction (one snapshot for the scan and the fetch): a
+ * server-side cursor streams only (id, stratum) in batches of `SCAN_BATCH` rows for the sampler,
+ * then the chosen rows are fetched whole (text, embedding, metadata, …) by id in batches. Never all
+ * rows in memory. The contract is `SampleSnapshot` (packages/spec/src/driver.ts).
  */
 import { Client, escapeIdentifier, escapeLiteral } from 'pg';
-import { MemoryMatrixError } from '@memory-matrix/spec';
-import { mappedColumns, type ColumnMapping, type FieldSource } from './columns';
+import { isMemoryMatrixError, MemoryMatrixError, sampleMappedColumns, type SampleColumnMapping, type SampleFieldSource, type SampleRow, type SampleSnapshot, type SampleSourceInfo, type SampleStratify } from '@memory-matrix/spec';
 
 export const SCAN_BATCH = 2000;
 const FETCH_BATCH = 500;
 
-export type Stratify = 'namespace' | 'kind' | 'age';
-
-/** One row as read: every field as text; `metadata` the JSON text; `createdAt` ISO-8601 UTC (ms) or null. */
-export interface SourceRow {
-  id: string;
-  text: string;
-  embedding: string;
-  metadata: string | null;
-  createdAt: string | null;
-  namespace: string | null;
-  kind: string | null;
-}
-
-/** What the provenance records about the source. */
-export interface SourceInfo {
-  table: string;
-  serverVersion: string;
-  pgvector: string | null;
-  rows: number;
-  eligibleRows: number;
-  columnTypes: Record<string, string>;
-  ageCutpoints?: string[];
-}
+/** Column types an embedding may have: pgvector `vector(n)`, or a float array (parsed by parseVectorText). */
+const EMBEDDING_TYPE = /^(vector\b|real\[\]|double precision\[\])/;
 
 const qname = (table: string) => table.split('.').map((p) => escapeIdentifier(p)).join('.');
 const iso = (expr: string) => `to_char((${expr})::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** An open read-only snapshot of the user's table. Call `close()` in every case. */
-export class PgSource {
-  private constructor(private readonly client: Client, private readonly from: string, private readonly m: ColumnMapping, readonly info: SourceInfo) {}
+export class PgSampleSnapshot implements SampleSnapshot {
+  private constructor(private readonly client: Client, private readonly from: string, private readonly m: SampleColumnMapping, readonly info: SampleSourceInfo) {}
 
   /**
    * Connect, check the table and every mapped column (USAGE naming the field and column when one
    * is missing or of an unusable type), and open the snapshot.
    * Throws TARGET_UNAVAILABLE when the server does not answer (message names `label`).
    */
-  static async open(url: string, label: string, table: string, m: ColumnMapping): Promise<PgSource> {
+  static async open(url: string, label: string, table: string, m: SampleColumnMapping): Promise<PgSampleSnapshot> {
     if (!/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/.test(table)) throw new MemoryMatrixError('USAGE', `--table "${table}" is not [schema.]table`);
     const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
     try {
@@ -61,25 +40,25 @@ export class PgSource {
       const cols = (await client.query<{ name: string; type: string }>('SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::oid AND attnum > 0 AND NOT attisdropped ORDER BY attnum', [reg])).rows;
       const types = new Map(cols.map((c) => [c.name, c.type]));
       const columnTypes: Record<string, string> = {};
-      for (const { field, column } of mappedColumns(m)) {
+      for (const { field, column } of sampleMappedColumns(m)) {
         const type = types.get(column);
         if (!type) throw new MemoryMatrixError('USAGE', `--columns: field "${field}" maps to column "${column}", which table ${table} does not have (its columns: ${cols.map((c) => c.name).join(', ')})`);
-        if (field === 'embedding' && !/^(vector\b|real\[\]|double precision\[\])/.test(type)) throw new MemoryMatrixError('USAGE', `--columns: embedding column "${column}" of ${table} is ${type}; expected pgvector vector(n), real[] or double precision[]`);
+        if (field === 'embedding' && !EMBEDDING_TYPE.test(type)) throw new MemoryMatrixError('USAGE', `--columns: embedding column "${column}" of ${table} is ${type}; expected pgvector vector(n), real[] or double precision[]`);
         if (field === 'metadata' && type !== 'json' && type !== 'jsonb') throw new MemoryMatrixError('USAGE', `--columns: metadata column "${column}" of ${table} is ${type}; expected json or jsonb`);
         columnTypes[column] = type;
       }
       const meta = (await client.query<{ version: string; ext: string | null; rows: string }>(`SELECT version() AS version, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS ext, (SELECT count(*) FROM ${qname(table)})::text AS rows`)).rows[0]!;
       await client.query(`SET TIME ZONE 'UTC'`);
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const info: SourceInfo = { table, serverVersion: meta.version, pgvector: meta.ext, rows: Number(meta.rows), eligibleRows: 0, columnTypes };
-      return new PgSource(client, qname(table), m, info);
+      const info: SampleSourceInfo = { table, serverVersion: meta.version, components: { pgvector: meta.ext }, rows: Number(meta.rows), eligibleRows: 0, columnTypes };
+      return new PgSampleSnapshot(client, qname(table), m, info);
     } catch (e) {
       await client.end().catch(() => undefined);
       throw e;
     }
   }
 
-  private expr(s: FieldSource | null): string {
+  private expr(s: SampleFieldSource | null): string {
     if (!s) return 'NULL::text';
     return 'column' in s ? `(${escapeIdentifier(s.column)})::text` : `(${escapeIdentifier(this.m.metadata!)} ->> ${escapeLiteral(s.metadataKey)})`;
   }
@@ -92,10 +71,11 @@ export class PgSource {
     return `${escapeIdentifier(this.m.text)} IS NOT NULL AND (${escapeIdentifier(this.m.text)})::text <> '' AND ${escapeIdentifier(this.m.embedding)} IS NOT NULL`;
   }
 
-  private stratumExpr(by: Stratify | undefined): string {
+  private stratumExpr(by: SampleStratify | undefined): string {
     if (!by) return `''`;
     const src = by === 'age' ? this.m.created_at : by === 'kind' ? this.m.kind : this.m.namespace;
-    if (!src) throw new MemoryMatrixError('USAGE', `--stratify ${by}: no ${by === 'age' ? 'created_at' : by} column is mapped (give --columns ${by === 'age' ? 'created_at' : by}=<column>)`);
+    // The sampler refuses a `--stratify` whose field is not mapped before it scans.
+    if (!src) throw new TypeError(`scan(${by}): no ${by} field is mapped`);
     return by === 'age' ? this.createdExpr : `coalesce(${this.expr(src)}, '')`;
   }
 
@@ -105,7 +85,7 @@ export class PgSource {
    * `age-q4`, by cut points from percentile_disc (recorded in `info.ageCutpoints`).
    * Throws BACKEND_ERROR naming the table when the query fails (e.g. a created_at that is not a timestamp).
    */
-  async scan(by: Stratify | undefined, onRow: (id: string, stratum: string) => void): Promise<void> {
+  async scan(by: SampleStratify | undefined, onRow: (id: string, stratum: string) => void): Promise<void> {
     const stratum = this.stratumExpr(by);
     let cuts: string[] = [];
     try {
@@ -125,21 +105,21 @@ export class PgSource {
       }
       await this.client.query('CLOSE mm_sample_scan');
     } catch (e) {
-      if (e instanceof MemoryMatrixError) throw e;
+      if (isMemoryMatrixError(e)) throw e;
       throw new MemoryMatrixError('BACKEND_ERROR', `reading ${this.info.table}: ${(e as Error).message}`, { cause: e });
     }
   }
 
   /** Fetch the given ids whole. Throws INVALID_INPUT naming an id that matches two rows or none. */
-  async fetch(ids: string[]): Promise<SourceRow[]> {
-    const out: SourceRow[] = [];
+  async fetch(ids: string[]): Promise<SampleRow[]> {
+    const out: SampleRow[] = [];
     const idx = `(${escapeIdentifier(this.m.id)})::text`;
     for (let i = 0; i < ids.length; i += FETCH_BATCH) {
       const batch = ids.slice(i, i + FETCH_BATCH);
-      let rows: SourceRow[];
+      let rows: SampleRow[];
       try {
         rows = (
-          await this.client.query<SourceRow>(
+          await this.client.query<SampleRow>(
             `SELECT ${idx} AS id, (${escapeIdentifier(this.m.text)})::text AS text, (${escapeIdentifier(this.m.embedding)})::text AS embedding,
                     ${this.m.metadata ? `(${escapeIdentifier(this.m.metadata)})::text` : 'NULL::text'} AS metadata, ${this.createdExpr} AS "createdAt",
                     ${this.expr(this.m.namespace)} AS namespace, ${this.expr(this.m.kind)} AS kind
