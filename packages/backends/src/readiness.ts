@@ -43,8 +43,11 @@ export async function pollReady<T>(attempt: (remainingMs: number) => Promise<T>,
       try {
         return await attempt(Math.max(1, o.deadline - Date.now()));
       } catch (err) {
-        // p-retry only retries `instanceof Error`; errors of another realm (fetch under jest's VM) are wrapped.
-        throw err instanceof Error ? err : Object.assign(new Error(String((err as { message?: unknown })?.message ?? err)), { cause: err });
+        // p-retry retries only an `Error` that is no TypeError (it stops at once on a TypeError, which
+        // is what Node's fetch throws for a refused connection, and on a non-Error, e.g. an error of
+        // another realm under jest's VM): every other failure is wrapped, keeping its message and cause.
+        if (err instanceof Error && !(err instanceof TypeError)) throw err;
+        throw Object.assign(new Error(String((err as { message?: unknown })?.message ?? err)), { cause: err });
       }
     },
     {
