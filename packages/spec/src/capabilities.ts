@@ -53,6 +53,8 @@ export interface Capabilities {
    * the run starts (`CellConfig.spawn`), never on a user's server. Default false.
    */
   evictionPolicy: boolean;
+  /** Chat sessions save, list and roll back to snapshots (snapshots.ts `SessionSnapshots`), reachable from another process (C26). Default false. */
+  snapshots: boolean;
 }
 
 export const DEFAULT_CAPABILITIES: Capabilities = {
@@ -74,6 +76,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   upgrade: false,
   timeDecay: false,
   evictionPolicy: false,
+  snapshots: false,
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */

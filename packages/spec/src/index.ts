@@ -21,3 +21,4 @@ export * from './record-validation';
 export * from './scan';
 export * from './scan-conformance';
 export * from './record-diff';
+export * from './snapshots';

@@ -24,6 +24,7 @@ import { c22Concurrency } from './c22-concurrency';
 import { c23FaultSurfaced } from './c23-fault-surfaced';
 import { c24TimeDecay } from './c24-time-decay';
 import { c25Isolation } from './c25-isolation';
+import { c26SnapshotRollback } from './c26-snapshot-rollback';
 
 export type { CheckDefinition, CheckOutcome } from './check';
 export { needs } from './check';
@@ -61,6 +62,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   c23FaultSurfaced,
   c24TimeDecay,
   c25Isolation,
+  c26SnapshotRollback,
 ];
 
 /** The checks whose id (`C03`) or name (`topk-exact`) is in `selection`; all when empty. */
