@@ -76,7 +76,7 @@ async function main(input: ChildInput): Promise<void> {
     } catch (e) {
       const err = e as { code?: unknown; message?: unknown };
       print({ op: i, error: { code: typeof err?.code === 'string' ? err.code : undefined, message: String(err?.message ?? e) } });
-      await store.close().catch(() => undefined);
+      await store.close().catch((c: unknown) => process.stderr.write(`close after the failed operation failed too: ${String(c)}\n`));
       process.exit(3);
     }
   }
