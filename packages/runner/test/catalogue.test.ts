@@ -23,7 +23,7 @@ function recorder(): { rt: TestRuntime; titles: Array<{ title: string; skipped: 
   return { rt: { describe: (_n, fn) => fn(), test, beforeAll: noop, afterAll: noop }, titles };
 }
 
-test('CHECKS holds C01–C26 in order with the names of CHECKS.md', () => {
+test('CHECKS holds C01–C26 in order with the catalogue names', () => {
   expect(CHECKS.map((c) => `${c.id} ${c.name}`)).toEqual(NAMES.map((n, i) => `C${String(i + 1).padStart(2, '0')} ${n}`));
 });
 
