@@ -1,5 +1,5 @@
 /**
- * Every check of the catalogue (CHECKS.md C01–C25) is registered for every target of the catalog,
+ * Every check of the catalogue (C01–C26) is registered for every target of the catalog,
  * as a test or as a visible skip naming the missing capability — the same registration the CLI
  * and the jest matrix use (registerTargetCell). Nothing is started: registration is synchronous.
  */
@@ -12,6 +12,7 @@ const NAMES = [
   'write-read', 'self-recall', 'topk-exact', 'topk-under-filter', 'ann-recall', 'order-monotonic', 'deterministic-ties', 'score-canonical',
   'threshold', 'metric-persisted', 'dimension-guard', 'degenerate-vectors', 'numeric-range', 'batch-complete', 'durability', 'upgrade-golden',
   'history-roundtrip', 'ttl', 'eviction', 'serde-compat', 'idempotent-upsert', 'concurrency', 'fault-surfaced', 'time-decay', 'isolation',
+  'snapshot-rollback',
 ];
 
 /** A runtime that only records what is registered. */
@@ -22,11 +23,11 @@ function recorder(): { rt: TestRuntime; titles: Array<{ title: string; skipped: 
   return { rt: { describe: (_n, fn) => fn(), test, beforeAll: noop, afterAll: noop }, titles };
 }
 
-test('CHECKS holds C01–C25 in order with the names of CHECKS.md', () => {
+test('CHECKS holds C01–C26 in order with the catalogue names', () => {
   expect(CHECKS.map((c) => `${c.id} ${c.name}`)).toEqual(NAMES.map((n, i) => `C${String(i + 1).padStart(2, '0')} ${n}`));
 });
 
-describe('every catalog target lists all 25 checks', () => {
+describe('every catalog target lists all 26 checks', () => {
   const catalog = loadCatalog();
   const dataset = loadGoldenDataset(datasetDir('agent-memories'));
   const { expectation } = loadExpectation(dataset, { update: false, tieEpsilon: 1e-5 });

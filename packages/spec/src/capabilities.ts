@@ -63,6 +63,8 @@ export const capabilitiesSchema = z
      * the run starts (`CellConfig.spawn`), never on a user's server. Default false.
      */
     evictionPolicy: z.boolean(),
+    /** Chat sessions save, list and roll back to snapshots (snapshots.ts `SessionSnapshots`), reachable from another process (C26). Default false. */
+    snapshots: z.boolean(),
   })
   .strict();
 
@@ -125,6 +127,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   upgrade: false,
   timeDecay: false,
   evictionPolicy: false,
+  snapshots: false,
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */

@@ -99,12 +99,15 @@ export { compareIdsBytes, keysetPage, MAX_SCAN_LIMIT, scanAll, validateScanOptio
 export { scanConformance } from './scan-conformance';
 
 // Time and decay: canonical instants, decay validation, exact re-ranking by decayed score.
-export { isCanonicalInstant, type Instant } from './time';
+export { isCanonicalInstant, parseInstant, type Instant } from './time';
 export { validateDecay, type DecayRequest } from './decay';
 export { rerankWithDecay, type DecayCandidate, type DecayRerank } from './decay-rerank';
 
 // Chat history.
 export { CHAT_ROLES, type ChatHistory, type ChatMessage, type ChatRole, type HistoryKey, type HistoryOptions, type HistoryWindow } from './history';
+
+// Session snapshots (C26) and how another process reopens a store.
+export { hasSnapshots, processRecipeOf, type ProcessRecipe, type ProcessReopenable, type SessionSnapshots, type SnapshotChatHistory, type SnapshotInfo } from './snapshots';
 
 // Durability, fault control and eviction policies.
 export {

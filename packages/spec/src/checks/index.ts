@@ -24,6 +24,7 @@ import { c22Concurrency } from './c22-concurrency';
 import { c23FaultSurfaced } from './c23-fault-surfaced';
 import { c24TimeDecay } from './c24-time-decay';
 import { c25Isolation } from './c25-isolation';
+import { c26SnapshotRollback } from './c26-snapshot-rollback';
 
 /** Every implemented check of the catalogue (README.md "Checks"), in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
@@ -52,6 +53,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   c23FaultSurfaced,
   c24TimeDecay,
   c25Isolation,
+  c26SnapshotRollback,
 ];
 
 /** The checks whose id (`C03`) or name (`topk-exact`) is in `selection`; all when empty. */

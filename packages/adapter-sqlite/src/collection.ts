@@ -1,0 +1,208 @@
+import {
+  MemoryMatrixError,
+  validateScanOptions,
+  type CollectionSpec,
+  type MemoryCollection,
+  type MemoryRecord,
+  type RecallFilter,
+  type RecallHit,
+  type RecallQuery,
+  type ScanOptions,
+} from '@memory-matrix/spec';
+import { blobToVector, instantColumns, vectorToBlob } from './codec';
+import { ADAPTER, type StoreContext } from './context';
+import { ident, namesOf } from './ddl';
+import { decaySql, filterSql, knnSql, TIE_MARGIN, VEC0_K_MAX } from './recall-sql';
+import { sqliteVecToCanonical } from './scores';
+import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
+
+/**
+ * Records per chunk of an upsert. All chunks of one call run in ONE transaction, so the chunking
+ * only bounds the work between two checks of the store being closed; declared as `maxBatch`.
+ */
+export const MAX_BATCH = 1000;
+
+interface Row {
+  rid: number;
+  id: string;
+  namespace: string;
+  kind: MemoryRecord['kind'];
+  text: string;
+  created_at: string;
+  metadata: string;
+  embedding: Buffer;
+}
+
+/**
+ * One collection = a records table + a vec0 table (ddl.ts). Implements the spec's
+ * `MemoryCollection`; every method wraps backend errors as BACKEND_ERROR naming the table.
+ */
+export class SqliteCollection implements MemoryCollection {
+  readonly table: string;
+  readonly vec: string;
+
+  constructor(
+    private readonly ctx: StoreContext,
+    readonly spec: CollectionSpec,
+  ) {
+    ({ table: this.table, vec: this.vec } = namesOf(spec.name));
+  }
+
+  /**
+   * Insert or replace by id: vec0 has no native upsert, so each record is `DELETE … RETURNING`
+   * from the records table (and its vec0 row), then INSERTed into both, all records of the call
+   * in ONE transaction (`db.transaction`, BEGIN IMMEDIATE): all or nothing. Within one call the
+   * LAST record with an id wins. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT,
+   * BACKEND_ERROR (SQLITE_BUSY after `busy_timeout` included).
+   */
+  async upsert(records: MemoryRecord[]): Promise<void> {
+    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: table ${this.table}: upsert expects an array of records`);
+    records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.table));
+    if (records.length === 0) return;
+    const last = new Map<string, number>();
+    records.forEach((r, i) => last.set(r.id, i));
+    const rows = [...last.values()].sort((a, b) => a - b).map((i) => {
+      const r = records[i]!;
+      const t = instantColumns(r.createdAt, `table ${this.table}: record ${JSON.stringify(r.id)} (index ${i}): createdAt`);
+      return { r, t, metadata: JSON.stringify(r.metadata), blob: vectorToBlob(r.embedding) };
+    });
+    const db = this.ctx.db;
+    await this.ctx.run(`upsert of ${rows.length} records`, this.table, () => {
+      const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ? RETURNING rid`);
+      const delVec = db.prepare(`DELETE FROM ${ident(this.vec)} WHERE rowid = ?`);
+      const ins = db.prepare(
+        `INSERT INTO ${ident(this.table)} (id, namespace, kind, text, created_at, created_ms, created_us, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const insVec = db.prepare(`INSERT INTO ${ident(this.vec)} (rowid, namespace, embedding) VALUES (?, ?, ?)`);
+      db.transaction(() => {
+        for (const { r, t, metadata, blob } of rows) {
+          const old = del.get(r.id) as { rid: number } | undefined;
+          if (old) delVec.run(BigInt(old.rid));
+          const rid = ins.run(r.id, r.namespace, r.kind, r.text, r.createdAt, t.ms, t.us, metadata).lastInsertRowid;
+          insVec.run(BigInt(rid), r.namespace, blob);
+        }
+      }).immediate();
+    });
+  }
+
+  /** Records by id in the order asked (repeated ids repeat), missing ids left out. */
+  async get(ids: string[]): Promise<MemoryRecord[]> {
+    validateIds(ids, `table ${this.table}: get`);
+    if (ids.length === 0) return [];
+    const rows = await this.ctx.run('get', this.table, () =>
+      this.ctx.db
+        .prepare(`${this.selectRows()} WHERE r.id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids)) as Row[],
+    );
+    const byId = new Map(rows.map((row) => [row.id, this.toRecord(row)]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [r] : [];
+    });
+  }
+
+  /**
+   * One keyset page in id order: `WHERE r.id > ? ORDER BY r.id LIMIT ?` — `id` has SQLite's BINARY
+   * collation (memcmp of the UTF-8 bytes), which is spec `compareIdsBytes` order. Rows as `get`.
+   */
+  async scan(opts: ScanOptions): Promise<MemoryRecord[]> {
+    const { after, limit } = validateScanOptions(opts, `${ADAPTER}: table ${this.table}`);
+    const rows = await this.ctx.run('scan', this.table, () => {
+      const where = after === undefined ? '' : ' WHERE r.id > ?';
+      const stmt = this.ctx.db.prepare(`${this.selectRows()}${where} ORDER BY r.id LIMIT ?`);
+      return (after === undefined ? stmt.all(limit) : stmt.all(after, limit)) as Row[];
+    });
+    return rows.map((row) => this.toRecord(row));
+  }
+
+  /** Delete by id (both tables, one transaction); returns how many existed (each id counted once). */
+  async delete(ids: string[]): Promise<number> {
+    validateIds(ids, `table ${this.table}: delete`);
+    if (ids.length === 0) return 0;
+    const db = this.ctx.db;
+    return this.ctx.run('delete', this.table, () => {
+      const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ? RETURNING rid`);
+      const delVec = db.prepare(`DELETE FROM ${ident(this.vec)} WHERE rowid = ?`);
+      return db.transaction(() => {
+        let n = 0;
+        for (const id of new Set(ids)) {
+          const old = del.get(id) as { rid: number } | undefined;
+          if (old) {
+            delVec.run(BigInt(old.rid));
+            n++;
+          }
+        }
+        return n;
+      }).immediate();
+    });
+  }
+
+  /** Number of memories, optionally under a filter (same semantics as recall's filter). */
+  async count(filter?: RecallFilter): Promise<number> {
+    validateFilter(filter, `table ${this.table}: count`);
+    return this.ctx.run('count', this.table, () => {
+      const params: unknown[] = [];
+      const f = filterSql(filter, params);
+      const row = this.ctx.db.prepare(`SELECT count(*) AS n FROM ${ident(this.table)} r${f ? ` WHERE ${f}` : ''}`).get(...params) as { n: number };
+      return Number(row.n);
+    });
+  }
+
+  /** A no-op: the collection's index type is `none` (vec0 KNN scans every vector of the partition). */
+  async buildIndex(): Promise<void> {}
+
+  /**
+   * Top-k by canonical score (scores.ts), non-increasing, ties by id in byte order. vec0 KNN is
+   * exhaustive, so `scan: 'exact'` and `'index'` run the same query (recall-sql.ts `knnSql`):
+   * k + TIE_MARGIN rows are fetched and ordered by (distance, id); while the fetched rows end
+   * inside the tie group at rank k, the fetch doubles (up to vec0's k limit, 4096), so the group
+   * is complete before it is cut. `minScore` keeps hits whose canonical float64 score ≥ it.
+   * With `decay` (and `now`) the scores are similarity × decay factor computed in SQL
+   * (`decaySql`). Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
+   */
+  async recall(q: RecallQuery): Promise<RecallHit[]> {
+    validateQuery(q, this.spec.dim, this.spec.metric, this.table);
+    const hits = await this.ctx.run(q.decay ? 'recall (decay)' : 'recall (vec0 knn)', this.table, () => {
+      if (q.decay !== undefined) {
+        const { sql, params } = decaySql(this.table, this.vec, this.spec.metric, q);
+        return (this.ctx.db.prepare(sql).all(...params) as Array<{ id: string; s: number }>).map((r) => ({ id: r.id, score: r.s }));
+      }
+      let fetch = Math.min(VEC0_K_MAX, q.k + TIE_MARGIN);
+      for (;;) {
+        const { sql, params } = knnSql(this.table, this.vec, q, fetch);
+        const rows = this.ctx.db.prepare(sql).all(...params) as Array<{ id: string; d: number }>;
+        const open = rows.length === fetch && rows.length > q.k && rows[rows.length - 1]!.d === rows[q.k - 1]!.d;
+        if (!open || fetch === VEC0_K_MAX) {
+          return rows.slice(0, q.k).map((r) => ({ id: r.id, score: sqliteVecToCanonical(this.spec.metric, r.d) }));
+        }
+        fetch = Math.min(VEC0_K_MAX, fetch * 2);
+      }
+    });
+    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+  }
+
+  private selectRows(): string {
+    return (
+      `SELECT r.rid, r.id, r.namespace, r.kind, r.text, r.created_at, r.metadata, v.embedding ` +
+      `FROM ${ident(this.table)} r JOIN ${ident(this.vec)} v ON v.rowid = r.rid`
+    );
+  }
+
+  private toRecord(row: Row): MemoryRecord {
+    let metadata: MemoryRecord['metadata'];
+    try {
+      metadata = JSON.parse(row.metadata) as MemoryRecord['metadata'];
+    } catch (e) {
+      throw new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: table ${this.table} id ${row.id}: metadata is not JSON: ${(e as Error).message}`, { cause: e });
+    }
+    return {
+      id: row.id,
+      namespace: row.namespace,
+      kind: row.kind,
+      text: row.text,
+      createdAt: row.created_at,
+      metadata,
+      embedding: blobToVector(row.embedding, this.spec.dim, `table ${this.table} id ${row.id}`),
+    };
+  }
+}

@@ -1,0 +1,240 @@
+import {
+  MemoryMatrixError,
+  type ChatHistory,
+  type ChatMessage,
+  type HistoryKey,
+  type HistoryOptions,
+  type HistoryWindow,
+} from '@memory-matrix/spec';
+import { ADAPTER, type StoreContext } from './context';
+import { codePoints, decodeMessage, encodeMessage, validateMessage } from './history-payload';
+
+/**
+ * Chat history on SQLite: the conversations table of a local agent store, one row per turn:
+ *   mm_history (prefix, session, turn, payload, chars), PRIMARY KEY (prefix, session, turn)
+ * `payload` is a versioned JSON message (history-payload.ts), `chars` its content's code points
+ * (for character windows), `turn` 1, 2, … per session (a new turn = max + 1 inside the append's
+ * transaction, so concurrent writers never collide). A row's key, as `keys()` lists it, is
+ * `<prefix><session>#<turn, 10 digits>`. SQLite rows have no TTL: `ttlMs` is CAPABILITY_MISSING.
+ * Every write is ONE `BEGIN IMMEDIATE` transaction (append + window; a rollback's delete + insert),
+ * so another process sees the before or the after, never a mix; SQLITE_BUSY beyond `busy_timeout`
+ * surfaces as BACKEND_ERROR with the code in the message.
+ *
+ * Snapshots (the spec's `SessionSnapshots`, snapshots.ts) live in
+ *   mm_history_snapshots (prefix, session, snapshot, seq, state)
+ * `snapshot` = `snap-<seq, 6 digits>` (seq = 1, 2, … per session), `state` = the session's rows
+ * (turn, payload, chars) as JSON. `rollback` replaces the session's rows with the snapshot's in one
+ * transaction and never touches the snapshots table.
+ */
+
+/** Default prefix (the `prefix` column) when `HistoryOptions.keyPrefix` is absent. */
+export const DEFAULT_HISTORY_PREFIX = 'mm:history:';
+const SESSION_RE = /^[A-Za-z0-9._:@-]{1,200}$/;
+const PREFIX_RE = /^[\x21-\x7e]{1,100}$/;
+
+/** Created (IF NOT EXISTS) by every store on open, in one transaction with the marker table. */
+export const HISTORY_TABLES_SQL = [
+  `CREATE TABLE IF NOT EXISTS mm_history (prefix TEXT NOT NULL, session TEXT NOT NULL, turn INTEGER NOT NULL, payload TEXT NOT NULL, chars INTEGER NOT NULL, PRIMARY KEY (prefix, session, turn)) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS mm_history_snapshots (prefix TEXT NOT NULL, session TEXT NOT NULL, snapshot TEXT NOT NULL, seq INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (prefix, session, snapshot)) WITHOUT ROWID`,
+];
+
+/** One snapshot as `listSnapshots` reports it: id, its position (1, 2, …) and how many messages it holds. */
+export interface SqliteSnapshotInfo {
+  id: string;
+  seq: number;
+  messages: number;
+}
+
+interface TurnRow {
+  turn: number;
+  payload: string;
+  chars: number;
+}
+
+function invalid(why: string): MemoryMatrixError {
+  return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${why}`);
+}
+
+function validateWindow(w: HistoryWindow | undefined, where: string): void {
+  if (typeof w !== 'object' || w === null) throw invalid(`${where} must be an object`);
+  for (const f of ['maxMessages', 'maxChars'] as const) {
+    const v = w[f];
+    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalid(`${where}.${f} must be an integer ≥ 1, got ${String(v)}`);
+  }
+}
+
+/** The turns a window drops (spec history.ts: newest maxMessages, then newest within maxChars, the newest always kept). */
+export function turnsOutsideWindow(rows: Array<Pick<TurnRow, 'turn' | 'chars'>>, w: HistoryWindow): number[] {
+  let keepFrom = w.maxMessages !== undefined ? Math.max(0, rows.length - w.maxMessages) : 0;
+  if (w.maxChars !== undefined) {
+    let sum = 0;
+    let i = rows.length;
+    while (i > keepFrom) {
+      const c = rows[i - 1]!.chars;
+      if (i < rows.length && sum + c > w.maxChars) break;
+      sum += c;
+      i--;
+    }
+    keepFrom = i;
+  }
+  return rows.slice(0, keepFrom).map((r) => r.turn);
+}
+
+/** One session's chat history (spec `ChatHistory`) plus snapshots (spec `SessionSnapshots`). */
+export class SqliteChatHistory implements ChatHistory {
+  readonly sessionId: string;
+  readonly keyPrefix: string;
+  private readonly window: HistoryWindow | undefined;
+  private readonly where: string;
+
+  constructor(
+    private readonly ctx: StoreContext,
+    opts: HistoryOptions,
+  ) {
+    if (typeof opts?.sessionId !== 'string' || !SESSION_RE.test(opts.sessionId)) throw invalid(`openHistory: sessionId must match ${SESSION_RE.source}, got ${JSON.stringify(opts?.sessionId)}`);
+    const prefix = opts.keyPrefix ?? DEFAULT_HISTORY_PREFIX;
+    if (typeof prefix !== 'string' || !PREFIX_RE.test(prefix)) throw invalid(`openHistory: keyPrefix must be 1..100 printable ASCII characters without spaces, got ${JSON.stringify(prefix)}`);
+    if (opts.ttlMs !== undefined) {
+      throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: openHistory: ttlMs ${String(opts.ttlMs)}: SQLite rows have no TTL (capability ttl is false)`);
+    }
+    if (opts.window !== undefined) validateWindow(opts.window, 'openHistory: window');
+    this.sessionId = opts.sessionId;
+    this.keyPrefix = prefix;
+    this.window = opts.window;
+    this.where = `session ${prefix}${opts.sessionId}`;
+  }
+
+  /** Append in order in one transaction (turns max+1 …), then apply the window in the same transaction. Throws INVALID_INPUT, BACKEND_ERROR. */
+  async append(messages: ChatMessage[]): Promise<void> {
+    if (!Array.isArray(messages)) throw invalid(`append to ${this.where}: messages must be an array`);
+    messages.forEach((m, i) => validateMessage(m, `append to ${this.where}: message ${i}`));
+    if (messages.length === 0) return;
+    await this.write('append', messages.map(encodeMessage), messages.map((m) => codePoints(m.content)), this.window);
+  }
+
+  /** All messages oldest first, or the newest `last`. Throws INVALID_INPUT, PAYLOAD_UNSUPPORTED (naming session and turn), BACKEND_ERROR. */
+  async read(opts: { last?: number } = {}): Promise<ChatMessage[]> {
+    const last = opts.last;
+    if (last !== undefined && (!Number.isInteger(last) || last < 1)) throw invalid(`read of ${this.where}: last must be an integer ≥ 1, got ${last}`);
+    const rows = await this.ctx.run('read history', 'mm_history', () => {
+      const all = this.rows();
+      return last === undefined ? all : all.slice(-last);
+    });
+    return rows.map((r) => decodeMessage(r.payload, `${this.where} turn ${r.turn}`));
+  }
+
+  length(): Promise<number> {
+    return this.ctx.run('length of history', 'mm_history', () => Number((this.ctx.db.prepare('SELECT count(*) AS n FROM mm_history WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { n: number }).n));
+  }
+
+  /** Trim to `window` now (one transaction); returns how many messages were removed. */
+  async trim(window: HistoryWindow): Promise<number> {
+    validateWindow(window, `trim of ${this.where}: window`);
+    return this.write('trim', [], [], window);
+  }
+
+  /** Delete the session's rows and its snapshots. */
+  async clear(): Promise<void> {
+    await this.ctx.run('clear history', 'mm_history', () => {
+      const db = this.ctx.db;
+      db.transaction(() => {
+        db.prepare('DELETE FROM mm_history WHERE prefix = ? AND session = ?').run(this.keyPrefix, this.sessionId);
+        db.prepare('DELETE FROM mm_history_snapshots WHERE prefix = ? AND session = ?').run(this.keyPrefix, this.sessionId);
+      }).immediate();
+    });
+  }
+
+  /** Every row the session owns, as `<prefix><session>#<turn>` (sorted), TTL null; snapshot rows as `<prefix><session>@<snapshot>`. */
+  keys(): Promise<HistoryKey[]> {
+    return this.ctx.run('list history keys', 'mm_history', () => {
+      const base = `${this.keyPrefix}${this.sessionId}`;
+      const turns = this.rows().map((r) => `${base}#${String(r.turn).padStart(10, '0')}`);
+      const snaps = (this.ctx.db.prepare('SELECT snapshot FROM mm_history_snapshots WHERE prefix = ? AND session = ?').all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string }>).map((s) => `${base}@${s.snapshot}`);
+      return [...turns, ...snaps].sort().map((key) => ({ key, ttlMs: null }));
+    });
+  }
+
+  /** Store payloads verbatim as new turns (C20), no window. */
+  async writeRaw(payloads: string[]): Promise<void> {
+    if (!Array.isArray(payloads) || payloads.some((p) => typeof p !== 'string')) throw invalid(`writeRaw to ${this.where}: payloads must be strings`);
+    if (payloads.length) await this.write('raw', payloads, payloads.map(() => 0), undefined);
+  }
+
+  /** The stored payloads verbatim, oldest first. */
+  readRaw(): Promise<string[]> {
+    return this.ctx.run('read raw history', 'mm_history', () => this.rows().map((r) => r.payload));
+  }
+
+  /** Save the session's current rows as a new snapshot `snap-<seq>`; returns its id. One transaction. */
+  saveSnapshot(): Promise<string> {
+    return this.ctx.run('save snapshot', 'mm_history_snapshots', () => {
+      const db = this.ctx.db;
+      return db.transaction(() => {
+        const seq = Number((db.prepare('SELECT coalesce(max(seq), 0) + 1 AS s FROM mm_history_snapshots WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { s: number }).s);
+        const id = `snap-${String(seq).padStart(6, '0')}`;
+        db.prepare('INSERT INTO mm_history_snapshots (prefix, session, snapshot, seq, state) VALUES (?, ?, ?, ?, ?)').run(this.keyPrefix, this.sessionId, id, seq, JSON.stringify(this.rows()));
+        return id;
+      }).immediate();
+    });
+  }
+
+  /** The session's snapshots, oldest first (by seq). */
+  listSnapshots(): Promise<SqliteSnapshotInfo[]> {
+    return this.ctx.run('list snapshots', 'mm_history_snapshots', () =>
+      (this.ctx.db.prepare('SELECT snapshot, seq, json_array_length(state) AS n FROM mm_history_snapshots WHERE prefix = ? AND session = ? ORDER BY seq').all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string; seq: number; n: number }>).map(
+        (r) => ({ id: r.snapshot, seq: Number(r.seq), messages: Number(r.n) }),
+      ),
+    );
+  }
+
+  /** The messages a snapshot holds, oldest first. Throws INVALID_INPUT (no such snapshot), PAYLOAD_UNSUPPORTED. */
+  async readSnapshot(id: string): Promise<ChatMessage[]> {
+    const rows = await this.ctx.run('read snapshot', 'mm_history_snapshots', () => this.snapshotRows(id));
+    return rows.map((r) => decodeMessage(r.payload, `${this.where} snapshot ${id} turn ${r.turn}`));
+  }
+
+  /**
+   * Replace the session's rows by snapshot `id`'s, in ONE transaction (delete the session's rows,
+   * insert the snapshot's); every snapshot stays. Throws INVALID_INPUT (no such snapshot, naming
+   * session and id), BACKEND_ERROR.
+   */
+  async rollback(id: string): Promise<void> {
+    if (typeof id !== 'string') throw invalid(`rollback of ${this.where}: snapshot id must be a string`);
+    await this.ctx.run(`rollback to ${id}`, 'mm_history', () => {
+      const db = this.ctx.db;
+      db.transaction(() => {
+        const rows = this.snapshotRows(id);
+        db.prepare('DELETE FROM mm_history WHERE prefix = ? AND session = ?').run(this.keyPrefix, this.sessionId);
+        const ins = db.prepare('INSERT INTO mm_history (prefix, session, turn, payload, chars) VALUES (?, ?, ?, ?, ?)');
+        for (const r of rows) ins.run(this.keyPrefix, this.sessionId, r.turn, r.payload, r.chars);
+      }).immediate();
+    });
+  }
+
+  private rows(): TurnRow[] {
+    return this.ctx.db.prepare('SELECT turn, payload, chars FROM mm_history WHERE prefix = ? AND session = ? ORDER BY turn').all(this.keyPrefix, this.sessionId) as TurnRow[];
+  }
+
+  private snapshotRows(id: string): TurnRow[] {
+    const row = this.ctx.db.prepare('SELECT state FROM mm_history_snapshots WHERE prefix = ? AND session = ? AND snapshot = ?').get(this.keyPrefix, this.sessionId, id) as { state: string } | undefined;
+    if (!row) throw invalid(`${this.where}: snapshot ${JSON.stringify(id)} does not exist`);
+    return JSON.parse(row.state) as TurnRow[];
+  }
+
+  /** Insert `payloads` as new turns and/or apply `window`, in one BEGIN IMMEDIATE transaction; returns how many turns the window removed. */
+  private write(mode: 'append' | 'trim' | 'raw', payloads: string[], chars: number[], window: HistoryWindow | undefined): Promise<number> {
+    return this.ctx.run(`${mode} history`, 'mm_history', () => {
+      const db = this.ctx.db;
+      return db.transaction(() => {
+        const next = Number((db.prepare('SELECT coalesce(max(turn), 0) + 1 AS t FROM mm_history WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { t: number }).t);
+        const ins = db.prepare('INSERT INTO mm_history (prefix, session, turn, payload, chars) VALUES (?, ?, ?, ?, ?)');
+        payloads.forEach((p, i) => ins.run(this.keyPrefix, this.sessionId, next + i, p, chars[i]!));
+        if (!window || (window.maxMessages === undefined && window.maxChars === undefined)) return 0;
+        const drop = turnsOutsideWindow(this.rows(), window);
+        const del = db.prepare('DELETE FROM mm_history WHERE prefix = ? AND session = ? AND turn = ?');
+        for (const t of drop) del.run(this.keyPrefix, this.sessionId, t);
+        return drop.length;
+      }).immediate();
+    });
+  }
+}
