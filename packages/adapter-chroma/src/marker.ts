@@ -22,7 +22,7 @@ export function markerMetadata(spec: CollectionSpec): Record<string, string | nu
 
 /**
  * The `configuration` a collection is created with: the metric ALWAYS set explicitly (`hnsw.space`;
- * Chroma's default is squared L2, CHECKS.md C10), and the catalog's HNSW parameters mapped onto
+ * Chroma's default is squared L2, docs/checks.md C10), and the catalog's HNSW parameters mapped onto
  * Chroma's names: m → `max_neighbors`, efConstruction → `ef_construction`, efSearch → `ef_search`.
  * `index: none` keeps Chroma's HNSW defaults (it has no exact path).
  */

@@ -1,7 +1,7 @@
 import { negativeSqrtOfSquared, type Metric, type ScoreConversion } from '@memory-matrix/spec';
 
 /**
- * Chroma native distance → canonical score (DESIGN.md "canonical score": cosine similarity for
+ * Chroma native distance → canonical score (docs/design.md "canonical score": cosine similarity for
  * `cosine`, inner product for `ip`, negative Euclidean distance for `l2`; higher is more similar).
  *
  * Source: Chroma docs, collection configuration `space` (the hnswlib distance functions):

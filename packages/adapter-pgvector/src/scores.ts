@@ -1,7 +1,7 @@
 import type { Metric, ScoreConversion } from '@memory-matrix/spec';
 
 /**
- * pgvector native distance → canonical score (DESIGN.md "canonical score": cosine similarity
+ * pgvector native distance → canonical score (docs/design.md "canonical score": cosine similarity
  * for `cosine`, inner product for `ip`, negative Euclidean distance for `l2`; higher is more
  * similar).
  *

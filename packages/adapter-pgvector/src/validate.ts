@@ -15,7 +15,7 @@ import {
 
 /**
  * Input validation, run BEFORE anything is sent to PostgreSQL, so a bad record fails the whole
- * call with nothing written (CHECKS.md C11, C12). Every message starts with `pgvector:` and names
+ * call with nothing written (docs/checks.md C11, C12). Every message starts with `pgvector:` and names
  * the table, record id and index, or field. Codes: DIMENSION_MISMATCH, INVALID_VECTOR,
  * INVALID_INPUT, CAPABILITY_MISSING.
  */

@@ -3,7 +3,7 @@ import { ADAPTER } from './context';
 import { checkMetadata, checkText, ISO_INSTANT } from './validate';
 
 /**
- * Versioned history payloads (CHECKS.md C20). One list element = one message = one JSON object
+ * Versioned history payloads (docs/checks.md C20). One list element = one message = one JSON object
  * whose first key is its format version `v`.
  *
  * v2 (current, written by this adapter):

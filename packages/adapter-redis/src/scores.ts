@@ -1,7 +1,7 @@
 import { negativeSqrtOfSquared, type Metric, type ScoreConversion } from '@memory-matrix/spec';
 
 /**
- * Redis Vector Sets `VSIM … WITHSCORES` similarity s → canonical cosine similarity (DESIGN.md
+ * Redis Vector Sets `VSIM … WITHSCORES` similarity s → canonical cosine similarity (docs/design.md
  * "canonical score"; higher is more similar).
  *
  * Source: Redis docs, VSIM: "WITHSCORES … returns a floating point number representing how near

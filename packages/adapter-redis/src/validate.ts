@@ -17,7 +17,7 @@ import { validateName } from './keys';
 
 /**
  * Input validation, run BEFORE anything is sent to Redis, so a bad record fails the whole call
- * with nothing written (CHECKS.md C11, C12). Messages start with `redis:` and name the collection,
+ * with nothing written (docs/checks.md C11, C12). Messages start with `redis:` and name the collection,
  * record id and index, or field. Codes: DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT,
  * CAPABILITY_MISSING.
  */

@@ -3,7 +3,7 @@ import { diffMs, parseInstant, type Instant } from './time';
 import type { Metric, RecallQuery, TimeDecay } from './types';
 
 /**
- * Time-decayed recall (CHECKS.md C24). With `RecallQuery.decay` and `RecallQuery.now`:
+ * Time-decayed recall (docs/checks.md C24). With `RecallQuery.decay` and `RecallQuery.now`:
  *
  *   score = canonical similarity × decayFactor(fn, age, h)
  *   age   = max(0, now − createdAt) in milliseconds (microseconds kept, time.ts `diffMs`)

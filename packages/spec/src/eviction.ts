@@ -1,5 +1,5 @@
 /**
- * Memory limits and eviction (CHECKS.md C19). A store whose server can evict keys under memory
+ * Memory limits and eviction (docs/checks.md C19). A store whose server can evict keys under memory
  * pressure (Redis `maxmemory` + `maxmemory-policy`) exposes its settings through the optional
  * `MemoryStore.memoryPolicy` / `setMemoryPolicy` (capability `evictionPolicy`). C19 changes them
  * only on a fresh instance the run started for it (`CellConfig.spawn`), and restores them after.

@@ -9,7 +9,7 @@ export interface FilterableRecord {
 
 /**
  * Whether a memory passes a recall filter (the reference semantics every adapter must match,
- * CHECKS.md C04 and C25). All given parts must hold (AND):
+ * docs/checks.md C04 and C25). All given parts must hold (AND):
  * - `namespaces`: `record.namespace` is one of them (IN; an empty list matches nothing);
  * - `kinds`: `record.kind` is one of them (IN; an empty list matches nothing);
  * - `metadata`: for each key, `record.metadata` has that key as its own property and its value

@@ -1,7 +1,7 @@
 import type { Metadata } from './types';
 
 /**
- * The chat-history contract (CHECKS.md C17, C18, C20, C22): an ordered log of messages per
+ * The chat-history contract (docs/checks.md C17, C18, C20, C22): an ordered log of messages per
  * session, with a window, TTLs and versioned payloads. Any adapter may implement it through
  * `MemoryStore.openHistory`; targets that do declare the `history` (and `ttl`) capability.
  * Errors are `MemoryMatrixError`: INVALID_INPUT (bad argument, named), PAYLOAD_UNSUPPORTED (a

@@ -6,7 +6,7 @@ import { MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type Recal
 
 /**
  * Input validation every adapter runs BEFORE anything is sent to its backend, so a bad record or
- * query fails the whole call with nothing written (CHECKS.md C11, C12). One set of rules for the
+ * query fails the whole call with nothing written (docs/checks.md C11, C12). One set of rules for the
  * contract (adapter.ts, types.ts); each adapter passes its backend's own limits as `InputRules`.
  * Every message starts with `<adapter>:` and names the where (collection/table, record id and
  * index, field). Codes: INVALID_INPUT, DIMENSION_MISMATCH / INVALID_VECTOR (from the vector check).

@@ -2,7 +2,7 @@ import { MemoryMatrixError } from './errors';
 import type { Metric } from './types';
 
 /**
- * Canonical scores: the one score scale every adapter reports (DESIGN.md, "canonical score").
+ * Canonical scores: the one score scale every adapter reports (docs/design.md, "canonical score").
  * - `cosine`: cosine similarity  a·b / (‖a‖‖b‖), in [−1, 1].
  * - `ip`:     inner product      a·b.
  * - `l2`:     negative Euclidean distance  −‖a − b‖, in (−∞, 0].
@@ -77,7 +77,7 @@ export function referenceScore(metric: Metric, a: Float32Array, b: Float32Array)
 }
 
 /**
- * Validate one vector before it is written or queried (CHECKS.md C11, C12).
+ * Validate one vector before it is written or queried (docs/checks.md C11, C12).
  * `v`: array-like of numbers (normally a `Float32Array`) that must have exactly `dim` components.
  * `where`: what and where, e.g. `golden-data/x/memories.jsonl:12 field embedding` or
  * `upsert record m00012`; it leads every message.

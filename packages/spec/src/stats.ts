@@ -2,7 +2,7 @@ import type { OracleResult } from './oracle';
 import type { RecallHit } from './types';
 
 /**
- * recall@k of `actual` against the oracle's `expected` (CHECKS.md C05), in [0, 1].
+ * recall@k of `actual` against the oracle's `expected` (docs/checks.md C05), in [0, 1].
  * - Only the first k actual hits count, each distinct id once (a duplicate never counts twice).
  * - An actual hit is correct when its id is in `expected.hits` with an expected score
  *   ≥ (k-th expected score − tieEpsilon): any member of the tie group cut by k is as good as

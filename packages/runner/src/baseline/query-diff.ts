@@ -75,7 +75,7 @@ function boundaryRange(hits: RecallHit[], k: number, eps: number): [number, numb
 
 /**
  * Compare one query's candidate hits B with its baseline hits A (each cut to its first k distinct ids).
- * Rules (DESIGN.md "tie group": order inside a tie group is not a difference; the group cut by k is
+ * Rules (docs/design.md "tie group": order inside a tie group is not a difference; the group cut by k is
  * compared as a subset):
  * - overlap = min(1, (|A ∩ B| + tieSwaps) / n), n = min(k, max(|A|, |B|)); n = 0 gives 1.
  * - tieSwaps (ties across k): when A was cut by k, its last tie group (`tieGroups`, scores
