@@ -5,3 +5,4 @@ export { sqliteEmbeddedEngine, type SqliteEngine } from './engine';
 export { openConnection, type JournalConfig } from './connection';
 export { sqliteVecToCanonical, SQLITE_METRICS, VEC0_DISTANCE_METRIC } from './scores';
 export { vectorToBlob, blobToVector } from './codec';
+export { sqliteDriver, SQLITE_SCORES, sqlitePackageVersions } from './driver';

@@ -3,6 +3,7 @@ import { MemoryMatrixError, type BackendDriver, type ContainerKind } from '@memo
 import { chromaDriver } from '@memory-matrix/adapter-chroma';
 import { pgvectorDriver } from '@memory-matrix/adapter-pgvector';
 import { redisDriver } from '@memory-matrix/adapter-redis';
+import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
 
 /**
  * THE registry of backend drivers: the one place outside the adapter packages that names
@@ -15,7 +16,7 @@ import { redisDriver } from '@memory-matrix/adapter-redis';
  * directory, or package names) whose `driver` export (or default export) is a `BackendDriver`;
  * they are loaded on first use. `registerDriver()` adds one in process.
  */
-const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver];
+const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver];
 
 // Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
 type AnyDriver = BackendDriver<unknown>;

@@ -11,6 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CHECKS } from '@memory-matrix/spec';
 import { cli, REPO, type CliResult } from './cli-helpers';
 
 const TOY = path.join(__dirname, 'fixtures', 'toy-driver');
@@ -27,7 +28,7 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
     expect(r.status).toBe(0);
     const cell = r.report!.cells.find((c) => c.target === 'toy@1')!;
     expect(cell).toBeDefined();
-    expect(cell.checks.length).toBe(25);
+    expect(cell.checks.length).toBe(CHECKS.length); // every check of the suite (C01–C26)
     for (const c of cell.checks) {
       if (c.status === 'skipped') expect(c.skipReason ?? '').toMatch(/^capability: /);
       else expect([c.id, c.status]).toEqual([c.id, 'passed']);
@@ -40,7 +41,7 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
   test('without MM_DRIVERS the same catalog is refused: the backend is no registered driver (exit 2, file:line)', () => {
     const bad = cli(['--backend', 'toy@1'], { env: { MM_CATALOG: TOY_ENV.MM_CATALOG } });
     expect(bad.status).toBe(2);
-    expect(bad.report?.error?.message).toMatch(new RegExp(`targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma\\)`));
+    expect(bad.report?.error?.message).toMatch(new RegExp(`targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite\\)`));
   }, 120_000);
 });
 

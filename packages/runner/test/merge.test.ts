@@ -1,6 +1,6 @@
 /**
- * `memory-matrix merge`: three shard runs of the embedded profile (2 targets, so one shard is
- * empty) merged into one report have the same verdict, per cell per check, as the unsharded run;
+ * `memory-matrix merge`: three shard runs of the embedded profile (3 targets, one per shard)
+ * merged into one report have the same verdict, per cell per check, as the unsharded run;
  * inputs that disagree (dataset sha256, a lost shard, a target twice) exit 2 naming the files,
  * and the exit status follows the merged verdicts.
  */
@@ -55,7 +55,7 @@ describe('memory-matrix merge', () => {
   test('three shards merged = the unsharded run: same cells in target order, same verdicts, summary, exit 0', () => {
     const m = merge(shards);
     expect(m.status).toBe(0);
-    expect(m.report.cells.map((c) => c.target)).toEqual(['pgvector@pglite-pg16', 'pgvector@pglite-pg18']);
+    expect(m.report.cells.map((c) => c.target)).toEqual(['pgvector@pglite-pg16', 'pgvector@pglite-pg18', 'sqlite@3.53-vec0.1.9']);
     expect(m.report.cells.map((c) => c.target)).toEqual(whole.cells.map((c) => c.target));
     expect(verdicts(m.report)).toEqual(verdicts(whole));
     expect(Object.keys(verdicts(m.report)['pgvector@pglite-pg18']!)).toEqual(['C11', 'C21']);
@@ -66,8 +66,8 @@ describe('memory-matrix merge', () => {
     expect(m.report.mergedFrom!.map((x) => x.shard)).toEqual(['1/3', '2/3', '3/3']);
     expect(m.report.shard).toBeNull();
     for (const f of ['report.json', 'junit.xml', 'report.md', 'report.html']) expect(existsSync(path.join(m.dir, f))).toBe(true);
-    expect(readFileSync(path.join(m.dir, 'junit.xml'), 'utf8')).toContain('tests="4"');
-    expect(m.stdout).toContain('4 passed, 0 failed, 0 skipped');
+    expect(readFileSync(path.join(m.dir, 'junit.xml'), 'utf8')).toContain('tests="6"');
+    expect(m.stdout).toContain('6 passed, 0 failed, 0 skipped');
   });
 
   test('the exit status is recomputed: a failed check in one shard makes the merge exit 1', () => {
@@ -79,7 +79,7 @@ describe('memory-matrix merge', () => {
     });
     const m = merge([shards[0]!, failed, shards[2]!]);
     expect(m.status).toBe(1);
-    expect(m.report.summary).toMatchObject({ passed: 3, failed: 1 });
+    expect(m.report.summary).toMatchObject({ passed: 5, failed: 1 });
   });
 
   test('a different dataset sha256 exits 2 naming both files', () => {

@@ -33,6 +33,7 @@ function print(line: unknown): void {
 }
 
 async function main(input: ChildInput): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the recipe names a module at run time; the child runs under tsx's CommonJS hook (--require tsx/cjs), which import() would bypass
   const mod = require(input.recipe.module) as Record<string, (o: unknown) => Promise<MemoryStore>>;
   const open = mod[input.recipe.exportName];
   if (typeof open !== 'function') throw Object.assign(new Error(`${input.recipe.module} has no export ${input.recipe.exportName}`), { code: 'INVALID_INPUT' });

@@ -3,11 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Failure } from '../comparator';
-import type { LiveCell } from '../conformance/cell';
 import { MemoryMatrixError } from '../errors';
 import type { ChatMessage } from '../history';
 import { CHAT_ROLES } from '../history';
-import { hasSnapshots, processRecipeOf, type ProcessRecipe, type SnapshotInfo } from '../snapshots';
+import { hasSnapshots, processRecipeOf, type SnapshotInfo } from '../snapshots';
 import { type CheckDefinition, failure, needs } from './check';
 import { checkPrefix, messageDifference, openCheckHistory } from './helpers/history';
 import type { ChildInput, ChildOp } from './c26-child';
@@ -132,7 +131,7 @@ export const c26SnapshotRollback: CheckDefinition = {
     };
     const sameAs = (want: ChatMessage[], got: unknown, what: string, snapshot: string): boolean => {
       const list = Array.isArray(got) ? (got as ChatMessage[]) : [];
-      let ok = list.length === want.length;
+      const ok = list.length === want.length;
       if (!ok) fail(`${where}: ${what}: ${list.length} messages, expected ${want.length} (snapshot ${snapshot})`, { id: snapshot, expected: want.length, actual: list.length });
       for (let i = 0; i < Math.max(want.length, list.length); i++) {
         const d = want[i] ? messageDifference(want[i]!, list[i]) : 'unexpected extra message';
