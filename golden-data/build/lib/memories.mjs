@@ -10,9 +10,8 @@ import { vectorKey } from './embed.mjs';
  * user-001 ≈ 10 %, user-023 ≈ 1 %, user-044 … user-060 ≈ 0.1 % each.
  */
 export const NAMESPACE_SIZES = [
-  510, 459, 413, 371, 334, 301, 271, 243, 219, 197, 177, 160, 144, 129, 116, 105, 94, 85, 76, 68,
-  62, 55, 50, 45, 40, 36, 32, 29, 26, 24, 21, 19, 17, 15, 14, 12, 11, 10, 9, 8,
-  7, 6, 6, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+  510, 459, 413, 371, 334, 301, 271, 243, 219, 197, 177, 160, 144, 129, 116, 105, 94, 85, 76, 68, 62, 55, 50, 45, 40, 36, 32, 29, 26, 24, 21, 19, 17, 15, 14, 12, 11, 10, 9, 8, 7, 6, 6, 5, 5, 5, 5, 5,
+  5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
 ];
 export const namespaceName = (i) => `user-${String(i + 1).padStart(3, '0')}`;
 
@@ -22,16 +21,49 @@ export const TIE_GROUPS = 48;
 
 /** Suffixes appended to about 1.5 % of texts, with the `lang` they imply. */
 const SUFFIXES = [
-  [' 🐳', 'en'], [' 👍', 'en'], [' 🎉🎉', 'en'], [' (メモ)', 'en+ja'],
-  [' ——重要', 'en+zh'], [' ✈️ 旅行', 'en+ja'], [' 家族 ❤️', 'en+ja'], [' — 备忘录', 'en+zh'],
+  [' 🐳', 'en'],
+  [' 👍', 'en'],
+  [' 🎉🎉', 'en'],
+  [' (メモ)', 'en+ja'],
+  [' ——重要', 'en+zh'],
+  [' ✈️ 旅行', 'en+ja'],
+  [' 家族 ❤️', 'en+ja'],
+  [' — 备忘录', 'en+zh'],
 ];
 
-const KINDS = [['fact', 40], ['episode', 30], ['preference', 20], ['summary', 10]];
-const SOURCES = [['chat', 45], ['email', 15], ['doc', 15], ['import', 10], ['', 10], ['voice 🎙️', 5]];
-const IMPORTANCE = [[0, 30], [1, 20], [2, 20], [3, 15], [4, 10], [5, 5]];
+const KINDS = [
+  ['fact', 40],
+  ['episode', 30],
+  ['preference', 20],
+  ['summary', 10],
+];
+const SOURCES = [
+  ['chat', 45],
+  ['email', 15],
+  ['doc', 15],
+  ['import', 10],
+  ['', 10],
+  ['voice 🎙️', 5],
+];
+const IMPORTANCE = [
+  [0, 30],
+  [1, 20],
+  [2, 20],
+  [3, 15],
+  [4, 10],
+  [5, 5],
+];
 const TAGS = [
-  ['', 25], ['work', 20], ['family', 12], ['travel', 10], ['health', 8],
-  ['家族', 5], ['仕事', 5], ['旅行 ✈️', 5], ['🎉', 5], ['ok 👍', 5],
+  ['', 25],
+  ['work', 20],
+  ['family', 12],
+  ['travel', 10],
+  ['health', 8],
+  ['家族', 5],
+  ['仕事', 5],
+  ['旅行 ✈️', 5],
+  ['🎉', 5],
+  ['ok 👍', 5],
 ];
 /** createdAt range: [2023-01-01, 2025-01-01) UTC, millisecond precision. */
 const T0 = Date.UTC(2023, 0, 1);
@@ -54,7 +86,11 @@ function metadataFor(src, kind, lang, rng) {
   if (kind === 'preference') m.polarity = rng.pick(['like', 'dislike', '']);
   if (kind === 'episode') m.turn = rng.int(41);
   if (kind === 'summary') m.covers = 2 + rng.int(19);
-  return Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]]));
+  return Object.fromEntries(
+    Object.keys(m)
+      .sort()
+      .map((k) => [k, m[k]]),
+  );
 }
 
 /**
@@ -81,7 +117,9 @@ export function buildMemories(bases, embedder, rng) {
   }
   rng.shuffle(drafts);
   const slots = rng.shuffle(NAMESPACE_SIZES.flatMap((n, i) => Array(n).fill(namespaceName(i))));
-  drafts.forEach((d, i) => { d.namespace = slots[i]; });
+  drafts.forEach((d, i) => {
+    d.namespace = slots[i];
+  });
   sameNamespaceGroups(drafts, sizes);
 
   const rows = drafts.map((d, i) => {

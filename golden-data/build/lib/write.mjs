@@ -8,8 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const memoryLine = (r) =>
-  JSON.stringify({ id: r.id, namespace: r.namespace, text: r.text, kind: r.kind, createdAt: r.createdAt, metadata: r.metadata });
+export const memoryLine = (r) => JSON.stringify({ id: r.id, namespace: r.namespace, text: r.text, kind: r.kind, createdAt: r.createdAt, metadata: r.metadata });
 
 export function queryLine(q) {
   const o = { id: q.id, k: q.k };
@@ -40,9 +39,15 @@ const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 export function writeDataset(dir, manifest, memories, queries) {
   const files = {
     'memories.jsonl': Buffer.from(memories.map((r) => memoryLine(r) + '\n').join(''), 'utf8'),
-    'memories.f32': f32Bytes(memories.map((r) => r.vector), manifest.dim),
+    'memories.f32': f32Bytes(
+      memories.map((r) => r.vector),
+      manifest.dim,
+    ),
     'queries.jsonl': Buffer.from(queries.map((q) => queryLine(q) + '\n').join(''), 'utf8'),
-    'queries.f32': f32Bytes(queries.map((q) => q.vector), manifest.dim),
+    'queries.f32': f32Bytes(
+      queries.map((q) => q.vector),
+      manifest.dim,
+    ),
   };
   const entries = Object.fromEntries(Object.entries(files).map(([n, b]) => [n, { sha256: sha256(b), bytes: b.length }]));
   const all = { ...files, 'manifest.json': Buffer.from(JSON.stringify({ ...manifest, files: entries }, null, 2) + '\n', 'utf8') };
@@ -60,6 +65,9 @@ export function writeDataset(dir, manifest, memories, queries) {
  * of manifest.files, names sorted by code unit — the same text `sha256sum` prints for the files.
  */
 export function datasetSha256(files) {
-  const text = Object.keys(files).sort().map((n) => `${files[n].sha256}  ${n}\n`).join('');
+  const text = Object.keys(files)
+    .sort()
+    .map((n) => `${files[n].sha256}  ${n}\n`)
+    .join('');
   return sha256(Buffer.from(text, 'utf8'));
 }

@@ -1,4 +1,15 @@
-import { MemoryMatrixError, rerankWithDecay, validateDecay, type CollectionSpec, type MemoryCollection, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery, type ScanOptions } from '@memory-matrix/spec';
+import {
+  MemoryMatrixError,
+  rerankWithDecay,
+  validateDecay,
+  type CollectionSpec,
+  type MemoryCollection,
+  type MemoryRecord,
+  type RecallFilter,
+  type RecallHit,
+  type RecallQuery,
+  type ScanOptions,
+} from '@memory-matrix/spec';
 import type { Collection } from 'chromadb';
 import { chunks, decodeRecord, encodeMetadata, filterToWhere, RESERVED } from './codec';
 import type { StoreContext } from './context';
@@ -129,9 +140,7 @@ export class ChromaMemoryCollection implements MemoryCollection {
   /** Chroma's `n` nearest under `where`, canonical scores, sorted by score then id; with `withCreatedAt` each hit's stored createdAt. */
   private async similar(vector: Float32Array, n: number, where: unknown, withCreatedAt: boolean): Promise<Array<RecallHit & { createdAt: string }>> {
     const include = withCreatedAt ? ['distances', 'metadatas'] : ['distances'];
-    const res = await this.ctx.run('query', this.chromaName, () =>
-      this.handle.query({ queryEmbeddings: [Array.from(vector)], nResults: n, where: where as never, include: include as never }),
-    );
+    const res = await this.ctx.run('query', this.chromaName, () => this.handle.query({ queryEmbeddings: [Array.from(vector)], nResults: n, where: where as never, include: include as never }));
     const ids = res.ids[0] ?? [];
     const dists = (res.distances?.[0] ?? []) as Array<number | null>;
     const metas = (res.metadatas?.[0] ?? []) as Array<Record<string, unknown> | null>;

@@ -81,7 +81,9 @@ export function specFromStored(name: string, c: StoredCollection): CollectionSpe
   if (declared.type === 'hnsw') {
     index = { type: 'hnsw', m: Number(hnsw?.max_neighbors), efConstruction: Number(hnsw?.ef_construction), efSearch: Number(hnsw?.ef_search) };
     if (index.m !== declared.m || index.efConstruction !== declared.efConstruction || index.efSearch !== declared.efSearch) {
-      throw bad(`configuration HNSW (max_neighbors ${hnsw?.max_neighbors}, ef_construction ${hnsw?.ef_construction}, ef_search ${hnsw?.ef_search}) differs from the marker's ${JSON.stringify(declared)}`);
+      throw bad(
+        `configuration HNSW (max_neighbors ${hnsw?.max_neighbors}, ef_construction ${hnsw?.ef_construction}, ef_search ${hnsw?.ef_search}) differs from the marker's ${JSON.stringify(declared)}`,
+      );
     }
   }
   const spec: CollectionSpec = { name, dim, metric, index };

@@ -28,7 +28,10 @@ export async function scanCollection(ctx: StoreContext, handle: Collection, chro
   const count = await ctx.run('count', chromaName, () => handle.count());
   const unique = new Set(listed);
   if (unique.size !== count || listed.length !== count) {
-    throw new MemoryMatrixError('BACKEND_ERROR', `chroma: scan of collection ${chromaName}: listing by offset gave ${listed.length} ids (${unique.size} distinct) but count() is ${count}; written to during the scan?`);
+    throw new MemoryMatrixError(
+      'BACKEND_ERROR',
+      `chroma: scan of collection ${chromaName}: listing by offset gave ${listed.length} ids (${unique.size} distinct) but count() is ${count}; written to during the scan?`,
+    );
   }
   const page = keysetPage(unique, after, limit);
   if (page.length === 0) return [];

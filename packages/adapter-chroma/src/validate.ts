@@ -41,7 +41,10 @@ export function validateChromaVector(v: ArrayLike<number>, dim: number, metric: 
   let s = 0;
   for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
   if (s > MAX_SQUARED_NORM) {
-    throw new MemoryMatrixError('INVALID_VECTOR', `${where}: squared norm ${s.toExponential(3)} exceeds ${MAX_SQUARED_NORM.toExponential(3)} (float32 max / 4); Chroma computes in float32 and would overflow (NaN vectors under cosine, null distances)`);
+    throw new MemoryMatrixError(
+      'INVALID_VECTOR',
+      `${where}: squared norm ${s.toExponential(3)} exceeds ${MAX_SQUARED_NORM.toExponential(3)} (float32 max / 4); Chroma computes in float32 and would overflow (NaN vectors under cosine, null distances)`,
+    );
   }
 }
 

@@ -24,7 +24,14 @@ const spec = (label: string, dim: number) => ({ name: collName(label), dim, metr
 
 test('pages complete, byte order, no duplicates, values exact', async () => {
   const data: MemoryRecord[] = [
-    ...Array.from({ length: 150 }, (_, i) => rec(`mem-${String(i).padStart(5, '0')}`, [...vec(i + 1, 6)], { i, zero: 0, no: false, empty: '', nil: null, f: i / 7 }, { text: i % 4 ? `memory ${i}` : `记忆 ${i} 🧠`, createdAt: i % 2 ? '2024-05-01T09:30:00.123Z' : '2024-05-01T09:30:00.123456Z' })),
+    ...Array.from({ length: 150 }, (_, i) =>
+      rec(
+        `mem-${String(i).padStart(5, '0')}`,
+        [...vec(i + 1, 6)],
+        { i, zero: 0, no: false, empty: '', nil: null, f: i / 7 },
+        { text: i % 4 ? `memory ${i}` : `记忆 ${i} 🧠`, createdAt: i % 2 ? '2024-05-01T09:30:00.123Z' : '2024-05-01T09:30:00.123456Z' },
+      ),
+    ),
     rec('z\u{1F600}', [3, 1e-30, 0.5, -0, 1, 2], {}, { text: '' }),
     rec('z\uFF5E', [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]),
   ];

@@ -41,9 +41,7 @@ export class PgvectorCollection implements MemoryCollection {
     validateIds(ids, `table ${this.table}: get`);
     if (ids.length === 0) return [];
     const rows = await this.ctx.run('get', this.table, async () => {
-      const sql =
-        `SELECT id, namespace, kind, text, ${isoTimestampSql('created_at')} AS created_at, metadata, embedding::text AS embedding ` +
-        `FROM ${ident(this.table)} WHERE id = ANY($1::text[])`;
+      const sql = `SELECT id, namespace, kind, text, ${isoTimestampSql('created_at')} AS created_at, metadata, embedding::text AS embedding ` + `FROM ${ident(this.table)} WHERE id = ANY($1::text[])`;
       return (await this.ctx.client.query(sql, [ids])).rows as Array<Record<string, unknown>>;
     });
     const byId = new Map<string, MemoryRecord>();

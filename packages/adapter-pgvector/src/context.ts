@@ -43,7 +43,6 @@ export function wrapBackendError(err: unknown, what: string): MemoryMatrixError 
   return new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what} failed: ${message}${state}${detail}`, { cause: err });
 }
 
-
 /** The SQLSTATE of a driver error, if any (pg and PGlite both put it in `code`). */
 export function sqlState(err: unknown): string | undefined {
   const c = (err as { code?: unknown })?.code;

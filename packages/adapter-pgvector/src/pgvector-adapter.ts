@@ -1,12 +1,4 @@
-import {
-  capabilities,
-  hasCode,
-  MemoryMatrixError,
-  type Capabilities,
-  type CollectionSpec,
-  type MemoryStore,
-  type ServerInfo,
-} from '@memory-matrix/spec';
+import { capabilities, hasCode, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { ident } from './codec';
 import { PgvectorCollection } from './collection';
 import { ADAPTER, StoreContext, sqlState, wrapBackendError } from './context';
@@ -56,7 +48,10 @@ export async function createPgvectorStore(client: SqlClient, opts: PgvectorStore
   try {
     const has = await client.query(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
     if (has.rows.length === 0 && opts.createExtension === false) {
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', 'pgvector: the vector extension is not installed in this database (memory-matrix does not create it in a database it does not own; run CREATE EXTENSION vector as its owner)');
+      throw new MemoryMatrixError(
+        'TARGET_UNAVAILABLE',
+        'pgvector: the vector extension is not installed in this database (memory-matrix does not create it in a database it does not own; run CREATE EXTENSION vector as its owner)',
+      );
     }
     if (has.rows.length === 0) await client.query('CREATE EXTENSION IF NOT EXISTS vector');
     version = (await client.query(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`)).rows[0].extversion;
@@ -164,7 +159,10 @@ export class PgvectorStore implements MemoryStore {
     await this.ctx.client.close();
   }
 
-  private async tableInfo(table: string, index: string): Promise<{
+  private async tableInfo(
+    table: string,
+    index: string,
+  ): Promise<{
     exists: boolean;
     marker: CollectionMarker | null;
     dim: number | null;
@@ -183,8 +181,5 @@ export class PgvectorStore implements MemoryStore {
 }
 
 function exists(table: string, ours: boolean): MemoryMatrixError {
-  return new MemoryMatrixError(
-    'COLLECTION_EXISTS',
-    ours ? `pgvector: table ${table} already exists` : `pgvector: table ${table} already exists and was not created by memory-matrix; not touched`,
-  );
+  return new MemoryMatrixError('COLLECTION_EXISTS', ours ? `pgvector: table ${table} already exists` : `pgvector: table ${table} already exists and was not created by memory-matrix; not touched`);
 }

@@ -61,14 +61,7 @@ export const TIE_MARGIN = 16;
  *   (seen with EXPLAIN on PGlite 0.2 / PG 16.4; test/recall.test.ts). `d + 0` is pgvector's
  *   README idiom for relaxed order: it stops the planner from treating the CTE as presorted.
  */
-export function recallPlan(
-  table: string,
-  metric: Metric,
-  index: IndexConfig,
-  indexBuilt: boolean,
-  q: RecallQuery,
-  iterativeScan: boolean,
-): RecallPlan {
+export function recallPlan(table: string, metric: Metric, index: IndexConfig, indexBuilt: boolean, q: RecallQuery, iterativeScan: boolean): RecallPlan {
   if (q.decay !== undefined) return decayPlan(table, metric, q);
   const params: unknown[] = [vectorToLiteral(q.vector)];
   const distance = `embedding ${DISTANCE_OPERATOR[metric]} $1::vector`;
@@ -85,9 +78,7 @@ export function recallPlan(
   }
   params.push(q.k + TIE_MARGIN);
   const innerLimit = `$${params.length}`;
-  const sql =
-    `WITH c AS MATERIALIZED (SELECT id, ${distance} AS d ${from} ORDER BY ${distance} LIMIT ${innerLimit}) ` +
-    `SELECT id, d FROM c ORDER BY d + 0, id LIMIT ${limit}`;
+  const sql = `WITH c AS MATERIALIZED (SELECT id, ${distance} AS d ${from} ORDER BY ${distance} LIMIT ${innerLimit}) ` + `SELECT id, d FROM c ORDER BY d + 0, id LIMIT ${limit}`;
   const settings = ['SET LOCAL enable_seqscan = off'];
   if (index.type === 'hnsw') {
     settings.push(`SET LOCAL hnsw.ef_search = ${index.efSearch}`);

@@ -22,8 +22,7 @@ export async function scanTable(ctx: StoreContext, table: string, opts: ScanOpti
       where = `WHERE id COLLATE "C" > $2`;
     }
     const sql =
-      `SELECT id, namespace, kind, text, ${isoTimestampSql('created_at')} AS created_at, metadata, embedding::text AS embedding ` +
-      `FROM ${ident(table)} ${where} ORDER BY id COLLATE "C" LIMIT $1`;
+      `SELECT id, namespace, kind, text, ${isoTimestampSql('created_at')} AS created_at, metadata, embedding::text AS embedding ` + `FROM ${ident(table)} ${where} ORDER BY id COLLATE "C" LIMIT $1`;
     return (await ctx.client.query(sql, params)).rows as Array<Record<string, unknown>>;
   });
   return rows.map((row) => rowToRecord(row, table));

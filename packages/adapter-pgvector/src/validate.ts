@@ -71,10 +71,7 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
     throw invalid(`${where}: index.type must be none, hnsw or ivfflat, got ${JSON.stringify((ix as { type?: unknown })?.type)}`);
   }
   if (spec.dim > MAX_INDEXED_DIM) {
-    throw new MemoryMatrixError(
-      'CAPABILITY_MISSING',
-      `pgvector: ${where}: ${ix.type} indexes support at most ${MAX_INDEXED_DIM} dimensions for type vector, dim is ${spec.dim}`,
-    );
+    throw new MemoryMatrixError('CAPABILITY_MISSING', `pgvector: ${where}: ${ix.type} indexes support at most ${MAX_INDEXED_DIM} dimensions for type vector, dim is ${spec.dim}`);
   }
 }
 

@@ -49,14 +49,22 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
         metadata: { zero: 0, empty: '', no: false, nil: null, lang: '中文', big: 9007199254740993, frac: 0.30000000000000004, neg: -1e-300 },
         createdAt: '1999-12-31T23:59:59.999Z',
       }),
-      record('emoji 🚀 "quoted" \\ back,slash {brace}', Float32Array.from({ length: 8 }, () => normal(rand)), {
-        text: 'I ❤️ pizza 🍕 — family 👨‍👩‍👧‍👦, flags 🇯🇵; quote \' and "double", newline\nand tab\t, backslash \\ and NULL-looking text NULL',
-        namespace: 'ns with spaces, "quotes" and {braces}',
-        metadata: { '': 'empty key', 'key with "quote"': "it's", emoji: '🙂' },
-        createdAt: '0001-01-01T00:00:00.000Z',
-        kind: 'preference',
-      }),
-      record('NULL', Float32Array.from({ length: 8 }, () => normal(rand)), { text: '', namespace: '', createdAt: '9999-12-31T23:59:59.999Z', kind: 'summary' }),
+      record(
+        'emoji 🚀 "quoted" \\ back,slash {brace}',
+        Float32Array.from({ length: 8 }, () => normal(rand)),
+        {
+          text: 'I ❤️ pizza 🍕 — family 👨‍👩‍👧‍👦, flags 🇯🇵; quote \' and "double", newline\nand tab\t, backslash \\ and NULL-looking text NULL',
+          namespace: 'ns with spaces, "quotes" and {braces}',
+          metadata: { '': 'empty key', 'key with "quote"': "it's", emoji: '🙂' },
+          createdAt: '0001-01-01T00:00:00.000Z',
+          kind: 'preference',
+        },
+      ),
+      record(
+        'NULL',
+        Float32Array.from({ length: 8 }, () => normal(rand)),
+        { text: '', namespace: '', createdAt: '9999-12-31T23:59:59.999Z', kind: 'summary' },
+      ),
     ];
     const name = uniq('c01');
     const coll = await store.createCollection({ name, dim: 8, metric: 'l2', index: { type: 'none' } });
@@ -102,7 +110,16 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
     ] as const) {
       expect(await codeOf(coll.upsert([record('n2', vec([1, 1, 1, 1])), record('x', bad)]))).toBe(code);
     }
-    for (const over of [{ id: '' }, { kind: 'memo' as never }, { createdAt: '2024-05-01T09:30:00Z' }, { createdAt: '2024-02-30T00:00:00.000Z' }, { text: 'nul\u0000' }, { metadata: { nested: {} } as never }, { metadata: { n: -0 } }, { embedding: [1, 2, 3, 4] as never }]) {
+    for (const over of [
+      { id: '' },
+      { kind: 'memo' as never },
+      { createdAt: '2024-05-01T09:30:00Z' },
+      { createdAt: '2024-02-30T00:00:00.000Z' },
+      { text: 'nul\u0000' },
+      { metadata: { nested: {} } as never },
+      { metadata: { n: -0 } },
+      { embedding: [1, 2, 3, 4] as never },
+    ]) {
       expect(await codeOf(coll.upsert([record('n3', vec([1, 1, 1, 1]), over)]))).toBe('INVALID_INPUT');
     }
     expect(await coll.count()).toBe(1);
@@ -181,7 +198,12 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
     const coll = await store.createCollection({ name: uniq('thr'), dim: 2, metric: 'ip', index: { type: 'none' } });
     await coll.upsert([record('b', vec([1, 0])), record('a', vec([1, 0])), record('c', vec([0.5, 0])), record('d', vec([0.25, 0]))]);
     const all = await coll.recall({ vector: vec([1, 0]), k: 4 });
-    expect(all).toEqual([{ id: 'a', score: 1 }, { id: 'b', score: 1 }, { id: 'c', score: 0.5 }, { id: 'd', score: 0.25 }]);
+    expect(all).toEqual([
+      { id: 'a', score: 1 },
+      { id: 'b', score: 1 },
+      { id: 'c', score: 0.5 },
+      { id: 'd', score: 0.25 },
+    ]);
     expect((await coll.recall({ vector: vec([1, 0]), k: 4, minScore: 0.5 })).map((h) => h.id)).toEqual(['a', 'b', 'c']);
     expect(await coll.recall({ vector: vec([1, 0]), k: 1 })).toEqual([{ id: 'a', score: 1 }]);
   });
@@ -209,7 +231,9 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
     await store.dropCollection(mine);
     await expect(store.openCollection(mine)).rejects.toMatchObject({ code: 'COLLECTION_MISSING' });
     await expect(store.createCollection({ name: 'Bad-Name', dim: 2, metric: 'l2', index: { type: 'none' } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(store.createCollection({ name: uniq('big'), dim: 2001, metric: 'l2', index: { type: 'hnsw', m: 16, efConstruction: 64, efSearch: 40 } })).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
+    await expect(store.createCollection({ name: uniq('big'), dim: 2001, metric: 'l2', index: { type: 'hnsw', m: 16, efConstruction: 64, efSearch: 40 } })).rejects.toMatchObject({
+      code: 'CAPABILITY_MISSING',
+    });
   });
 
   test('backend errors are BACKEND_ERROR naming adapter and table, with the cause; closed store refuses', async () => {

@@ -25,7 +25,15 @@ describe('pgvector sample source', () => {
 
   test('defaults: LangChain PGVector table and columns; column names are plain PostgreSQL identifiers', () => {
     expect(pgvectorSampleSource.defaults.table).toBe('langchain_pg_embedding');
-    expect(pgvectorSampleSource.defaults.columns).toEqual({ id: 'id', text: 'document', embedding: 'embedding', metadata: 'cmetadata', namespace: { column: 'collection_id' }, created_at: null, kind: null });
+    expect(pgvectorSampleSource.defaults.columns).toEqual({
+      id: 'id',
+      text: 'document',
+      embedding: 'embedding',
+      metadata: 'cmetadata',
+      namespace: { column: 'collection_id' },
+      created_at: null,
+      kind: null,
+    });
     const { pattern } = pgvectorSampleSource.columnName;
     expect(pattern.test('cmetadata')).toBe(true);
     expect(pattern.test('_x$1')).toBe(true);

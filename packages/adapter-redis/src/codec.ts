@@ -71,7 +71,10 @@ export function createdAtOf(raw: string | null, id: string, key: string): string
     at = undefined;
   }
   if (!isCanonicalInstant(at)) {
-    throw new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: ${key} field ${JSON.stringify(id)}: ${raw === null ? 'no document for a vector-set element' : `createdAt ${JSON.stringify(at)} is not a canonical instant`}`);
+    throw new MemoryMatrixError(
+      'PAYLOAD_UNSUPPORTED',
+      `${ADAPTER}: ${key} field ${JSON.stringify(id)}: ${raw === null ? 'no document for a vector-set element' : `createdAt ${JSON.stringify(at)} is not a canonical instant`}`,
+    );
   }
   return at;
 }

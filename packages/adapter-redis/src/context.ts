@@ -76,7 +76,6 @@ export function wrapBackendError(err: unknown, what: string): MemoryMatrixError 
   return new MemoryMatrixError(code, `${ADAPTER}: ${what} failed: ${full}`, { cause: err });
 }
 
-
 /**
  * The results of `multi().exec()`: throws BACKEND_ERROR for an aborted transaction (null) or the
  * first command that failed inside it (naming its index), else the replies in order.

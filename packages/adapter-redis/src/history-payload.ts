@@ -39,8 +39,7 @@ export function encodeMessage(m: ChatMessage): string {
 
 /** Decode one stored payload (v2, or v1 upgraded); `key`/`index` name it in errors. */
 export function decodeMessage(raw: string, key: string, index: number): ChatMessage {
-  const bad = (why: string) =>
-    new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: ${key}[${index}]: ${why}; payload ${JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw)}`);
+  const bad = (why: string) => new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: ${key}[${index}]: ${why}; payload ${JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw)}`);
   let p: unknown;
   try {
     p = JSON.parse(raw);

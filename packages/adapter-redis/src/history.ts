@@ -1,12 +1,5 @@
 import type Redis from 'ioredis';
-import {
-  MemoryMatrixError,
-  type ChatHistory,
-  type ChatMessage,
-  type HistoryKey,
-  type HistoryOptions,
-  type HistoryWindow,
-} from '@memory-matrix/spec';
+import { MemoryMatrixError, type ChatHistory, type ChatMessage, type HistoryKey, type HistoryOptions, type HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
 import { scanKeys, sessionKeys, SESSION_RE, validatePrefix } from './keys';
 import { codePoints, decodeMessage, encodeMessage, PAYLOAD_VERSION, validateMessage } from './history-payload';
@@ -56,7 +49,10 @@ export class RedisChatHistory implements ChatHistory {
   private readonly k: ReturnType<typeof sessionKeys>;
   private readonly opts: ReturnType<typeof validateHistoryOptions>;
 
-  constructor(private readonly ctx: StoreContext, options: HistoryOptions) {
+  constructor(
+    private readonly ctx: StoreContext,
+    options: HistoryOptions,
+  ) {
     this.opts = validateHistoryOptions(options);
     this.sessionId = this.opts.sessionId;
     this.keyPrefix = this.opts.keyPrefix;
@@ -67,7 +63,12 @@ export class RedisChatHistory implements ChatHistory {
     if (!Array.isArray(messages)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: append to ${this.k.messages}: messages must be an array`);
     messages.forEach((m, i) => validateMessage(m, `append to ${this.k.messages}: message ${i}`));
     if (messages.length === 0) return;
-    await this.write('append', this.opts.window ?? {}, messages.map((m) => codePoints(m.content)), messages.map(encodeMessage));
+    await this.write(
+      'append',
+      this.opts.window ?? {},
+      messages.map((m) => codePoints(m.content)),
+      messages.map(encodeMessage),
+    );
   }
 
   async read(opts: { last?: number } = {}): Promise<ChatMessage[]> {
@@ -116,7 +117,13 @@ export class RedisChatHistory implements ChatHistory {
     if (!Array.isArray(payloads) || payloads.some((p) => typeof p !== 'string')) {
       throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: writeRaw to ${this.k.messages}: payloads must be strings`);
     }
-    if (payloads.length) await this.write('raw', {}, payloads.map(() => 0), payloads);
+    if (payloads.length)
+      await this.write(
+        'raw',
+        {},
+        payloads.map(() => 0),
+        payloads,
+      );
   }
 
   readRaw(): Promise<string[]> {

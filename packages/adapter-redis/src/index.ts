@@ -1,13 +1,4 @@
-export {
-  connectRedisStore,
-  createRedisStore,
-  redisClient,
-  RedisStore,
-  REDIS_CAPABILITIES,
-  REDIS_HISTORY_ONLY_CAPABILITIES,
-  type RedisConnectOptions,
-  type RedisStoreOptions,
-} from './redis-adapter';
+export { connectRedisStore, createRedisStore, redisClient, RedisStore, REDIS_CAPABILITIES, REDIS_HISTORY_ONLY_CAPABILITIES, type RedisConnectOptions, type RedisStoreOptions } from './redis-adapter';
 export { RedisVectorCollection, parseVsim, QUANT_FLAG, type Quantization } from './collection';
 export { RedisChatHistory, DEFAULT_HISTORY_PREFIX, validateHistoryOptions } from './history';
 export { encodeMessage, decodeMessage, validateMessage, codePoints, PAYLOAD_VERSION } from './history-payload';

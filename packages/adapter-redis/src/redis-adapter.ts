@@ -88,7 +88,10 @@ export function redisClient(o: { host: string; port: number; connectTimeoutMs?: 
   if (o.clientName !== undefined && !/^[!-~]{1,63}$/.test(o.clientName)) {
     throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: clientName must be 1-63 printable ASCII characters without spaces (CLIENT SETNAME), got ${JSON.stringify(o.clientName)}`);
   }
-  for (const [field, v] of [['connectTimeoutMs', o.connectTimeoutMs], ['commandTimeoutMs', o.commandTimeoutMs]] as const) {
+  for (const [field, v] of [
+    ['connectTimeoutMs', o.connectTimeoutMs],
+    ['commandTimeoutMs', o.commandTimeoutMs],
+  ] as const) {
     if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${field} must be a positive integer of milliseconds, got ${String(v)}`);
   }
   const client = new Redis({
@@ -199,7 +202,10 @@ export class RedisStore implements MemoryStore {
       const raw = await this.ctx.client.get(keys.meta);
       if (raw === null) {
         const others = await scanKeys(this.ctx.client, keys.pattern);
-        throw new MemoryMatrixError('COLLECTION_MISSING', `${ADAPTER}: collection ${name}: no marker ${keys.meta}${others.length ? ` (${others.length} other key(s) under ${keys.pattern} were not created by memory-matrix; not opened)` : ''}`);
+        throw new MemoryMatrixError(
+          'COLLECTION_MISSING',
+          `${ADAPTER}: collection ${name}: no marker ${keys.meta}${others.length ? ` (${others.length} other key(s) under ${keys.pattern} were not created by memory-matrix; not opened)` : ''}`,
+        );
       }
       const m = parseMarker(raw, keys.meta, name);
       const info = (await this.ctx.client.call('VINFO', keys.vset).catch(() => null)) as unknown[] | null;
@@ -266,5 +272,8 @@ export class RedisStore implements MemoryStore {
 }
 
 function exists(base: string, ours: boolean): MemoryMatrixError {
-  return new MemoryMatrixError('COLLECTION_EXISTS', ours ? `${ADAPTER}: collection ${base}* already exists` : `${ADAPTER}: keys under ${base}* exist and were not created by memory-matrix; not touched`);
+  return new MemoryMatrixError(
+    'COLLECTION_EXISTS',
+    ours ? `${ADAPTER}: collection ${base}* already exists` : `${ADAPTER}: keys under ${base}* exist and were not created by memory-matrix; not touched`,
+  );
 }

@@ -33,7 +33,10 @@ export async function scanDocs(ctx: StoreContext, keys: ReturnType<typeof collec
     if (failed) throw failed[0];
     const card = Number(replies[0]![1]);
     if (card !== ids.length) {
-      throw new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: collection ${name}: vector set ${keys.vset} has ${card} elements but ${keys.docs} has ${ids.length} documents; the two disagree (a vector without its document, or the reverse)`);
+      throw new MemoryMatrixError(
+        'PAYLOAD_UNSUPPORTED',
+        `${ADAPTER}: collection ${name}: vector set ${keys.vset} has ${card} elements but ${keys.docs} has ${ids.length} documents; the two disagree (a vector without its document, or the reverse)`,
+      );
     }
     if (page.length === 0) return [];
     const docs = replies[1]![1] as Array<string | null>;

@@ -35,7 +35,9 @@ describe('typed attributes', () => {
     expect(a[metadataField('pinned')]).toBe('b0');
     expect(metadataField('中文 key')).toMatch(/^m_[0-9a-f]+$/);
     const expr = filterExpression({ namespaces: ['user-001', 'user-002'], kinds: ['fact'], metadata: { pinned: false, importance: 0 } })!;
-    expect(expr).toBe(`.ns in ["${encodeScalar('user-001')}","${encodeScalar('user-002')}"] and .kind in ["${encodeScalar('fact')}"] and .${metadataField('pinned')} == "b0" and .${metadataField('importance')} == "n0"`);
+    expect(expr).toBe(
+      `.ns in ["${encodeScalar('user-001')}","${encodeScalar('user-002')}"] and .kind in ["${encodeScalar('fact')}"] and .${metadataField('pinned')} == "b0" and .${metadataField('importance')} == "n0"`,
+    );
     expect(filterExpression(undefined)).toBeNull();
     expect(filterExpression({ metadata: {} })).toBeNull();
     expect(matchesNothing({ namespaces: [] })).toBe(true);
@@ -70,7 +72,10 @@ describe('docs-hash codec', () => {
 
 describe('replies and scores', () => {
   test('VSIM pairs, INFO fields, MODULE LIST, 2s − 1', () => {
-    expect(parseVsim(['a', '1', 'b', '0.5'], 'k')).toEqual([{ id: 'a', s: 1 }, { id: 'b', s: 0.5 }]);
+    expect(parseVsim(['a', '1', 'b', '0.5'], 'k')).toEqual([
+      { id: 'a', s: 1 },
+      { id: 'b', s: 0.5 },
+    ]);
     expect(() => parseVsim(['a'], 'k')).toThrow(expect.objectContaining({ code: 'BACKEND_ERROR' }));
     expect(parseInfo('# Server\r\nredis_version:8.0.2\r\nredis_mode:standalone\r\n')).toEqual({ redis_version: '8.0.2', redis_mode: 'standalone' });
     expect(parseModuleList([['name', 'vectorset', 'ver', 1, 'path', '', 'args', []]])).toEqual({ vectorset: '1' });
@@ -81,7 +86,10 @@ describe('replies and scores', () => {
 describe('validation before any write', () => {
   test('one bad record fails the call with the code C11/C12 expect; last wins per id', () => {
     const ok = [rec({ id: 'b' }), rec({ id: 'a' }), rec({ id: 'b', text: 'newer' })];
-    expect(validateRecords(ok, 4, 'c').map((r) => [r.id, r.text])).toEqual([['a', 'text 記憶 🧠'], ['b', 'newer']]);
+    expect(validateRecords(ok, 4, 'c').map((r) => [r.id, r.text])).toEqual([
+      ['a', 'text 記憶 🧠'],
+      ['b', 'newer'],
+    ]);
     const code = (rs: MemoryRecord[]) => {
       try {
         validateRecords(rs, 4, 'c');

@@ -61,18 +61,18 @@ export class SqliteCollection implements MemoryCollection {
     if (records.length === 0) return;
     const last = new Map<string, number>();
     records.forEach((r, i) => last.set(r.id, i));
-    const rows = [...last.values()].sort((a, b) => a - b).map((i) => {
-      const r = records[i]!;
-      const t = instantColumns(r.createdAt, `table ${this.table}: record ${JSON.stringify(r.id)} (index ${i}): createdAt`);
-      return { r, t, metadata: JSON.stringify(r.metadata), blob: vectorToBlob(r.embedding) };
-    });
+    const rows = [...last.values()]
+      .sort((a, b) => a - b)
+      .map((i) => {
+        const r = records[i]!;
+        const t = instantColumns(r.createdAt, `table ${this.table}: record ${JSON.stringify(r.id)} (index ${i}): createdAt`);
+        return { r, t, metadata: JSON.stringify(r.metadata), blob: vectorToBlob(r.embedding) };
+      });
     const db = this.ctx.db;
     await this.ctx.run(`upsert of ${rows.length} records`, this.table, () => {
       const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ? RETURNING rid`);
       const delVec = db.prepare(`DELETE FROM ${ident(this.vec)} WHERE rowid = ?`);
-      const ins = db.prepare(
-        `INSERT INTO ${ident(this.table)} (id, namespace, kind, text, created_at, created_ms, created_us, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
+      const ins = db.prepare(`INSERT INTO ${ident(this.table)} (id, namespace, kind, text, created_at, created_ms, created_us, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
       const insVec = db.prepare(`INSERT INTO ${ident(this.vec)} (rowid, namespace, embedding) VALUES (?, ?, ?)`);
       db.transaction(() => {
         for (const { r, t, metadata, blob } of rows) {
@@ -89,11 +89,7 @@ export class SqliteCollection implements MemoryCollection {
   async get(ids: string[]): Promise<MemoryRecord[]> {
     validateIds(ids, `table ${this.table}: get`);
     if (ids.length === 0) return [];
-    const rows = await this.ctx.run('get', this.table, () =>
-      this.ctx.db
-        .prepare(`${this.selectRows()} WHERE r.id IN (SELECT value FROM json_each(?))`)
-        .all(JSON.stringify(ids)) as Row[],
-    );
+    const rows = await this.ctx.run('get', this.table, () => this.ctx.db.prepare(`${this.selectRows()} WHERE r.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Row[]);
     const byId = new Map(rows.map((row) => [row.id, this.toRecord(row)]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
@@ -123,17 +119,19 @@ export class SqliteCollection implements MemoryCollection {
     return this.ctx.run('delete', this.table, () => {
       const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ? RETURNING rid`);
       const delVec = db.prepare(`DELETE FROM ${ident(this.vec)} WHERE rowid = ?`);
-      return db.transaction(() => {
-        let n = 0;
-        for (const id of new Set(ids)) {
-          const old = del.get(id) as { rid: number } | undefined;
-          if (old) {
-            delVec.run(BigInt(old.rid));
-            n++;
+      return db
+        .transaction(() => {
+          let n = 0;
+          for (const id of new Set(ids)) {
+            const old = del.get(id) as { rid: number } | undefined;
+            if (old) {
+              delVec.run(BigInt(old.rid));
+              n++;
+            }
           }
-        }
-        return n;
-      }).immediate();
+          return n;
+        })
+        .immediate();
     });
   }
 
@@ -182,10 +180,7 @@ export class SqliteCollection implements MemoryCollection {
   }
 
   private selectRows(): string {
-    return (
-      `SELECT r.rid, r.id, r.namespace, r.kind, r.text, r.created_at, r.metadata, v.embedding ` +
-      `FROM ${ident(this.table)} r JOIN ${ident(this.vec)} v ON v.rowid = r.rid`
-    );
+    return `SELECT r.rid, r.id, r.namespace, r.kind, r.text, r.created_at, r.metadata, v.embedding ` + `FROM ${ident(this.table)} r JOIN ${ident(this.vec)} v ON v.rowid = r.rid`;
   }
 
   private toRecord(row: Row): MemoryRecord {

@@ -1,13 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  defineDriver,
-  MemoryMatrixError,
-  type EmbeddedEngine,
-  type EmbeddedInstance,
-  type MemoryStore,
-  type ScoreConversion,
-} from '@memory-matrix/spec';
+import { defineDriver, MemoryMatrixError, type EmbeddedEngine, type EmbeddedInstance, type MemoryStore, type ScoreConversion } from '@memory-matrix/spec';
 import { sqliteEmbeddedEngine } from './engine';
 import { sqliteVecToCanonical } from './scores';
 import { createSqliteStore, SQLITE_CAPABILITIES, type SqliteStore } from './sqlite-adapter';

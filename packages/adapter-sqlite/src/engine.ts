@@ -35,7 +35,7 @@ export async function sqliteEmbeddedEngine(journal: JournalConfig = {}): Promise
     file,
     journal,
     async connect() {
-      if (stopped) throw new MemoryMatrixError("BACKEND_ERROR", `sqlite: engine ${dir} is stopped; connect after stop`);
+      if (stopped) throw new MemoryMatrixError('BACKEND_ERROR', `sqlite: engine ${dir} is stopped; connect after stop`);
       const store = await createSqliteStore({ ...journal, file });
       open.push(store);
       return store;

@@ -40,8 +40,7 @@ export function encodeMessage(m: ChatMessage): string {
 
 /** Decode one stored payload (v2, or v1 upgraded); `where` (session and turn) names it in errors. Throws PAYLOAD_UNSUPPORTED. */
 export function decodeMessage(raw: string, where: string): ChatMessage {
-  const bad = (why: string) =>
-    new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: ${where}: ${why}; payload ${JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw)}`);
+  const bad = (why: string) => new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: ${where}: ${why}; payload ${JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw)}`);
   let p: unknown;
   try {
     p = JSON.parse(raw);

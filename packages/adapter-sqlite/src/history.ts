@@ -1,11 +1,4 @@
-import {
-  MemoryMatrixError,
-  type ChatHistory,
-  type ChatMessage,
-  type HistoryKey,
-  type HistoryOptions,
-  type HistoryWindow,
-} from '@memory-matrix/spec';
+import { MemoryMatrixError, type ChatHistory, type ChatMessage, type HistoryKey, type HistoryOptions, type HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
 import { codePoints, decodeMessage, encodeMessage, validateMessage } from './history-payload';
 
@@ -109,7 +102,12 @@ export class SqliteChatHistory implements ChatHistory {
     if (!Array.isArray(messages)) throw invalid(`append to ${this.where}: messages must be an array`);
     messages.forEach((m, i) => validateMessage(m, `append to ${this.where}: message ${i}`));
     if (messages.length === 0) return;
-    await this.write('append', messages.map(encodeMessage), messages.map((m) => codePoints(m.content)), this.window);
+    await this.write(
+      'append',
+      messages.map(encodeMessage),
+      messages.map((m) => codePoints(m.content)),
+      this.window,
+    );
   }
 
   /** All messages oldest first, or the newest `last`. Throws INVALID_INPUT, PAYLOAD_UNSUPPORTED (naming session and turn), BACKEND_ERROR. */
@@ -124,7 +122,9 @@ export class SqliteChatHistory implements ChatHistory {
   }
 
   length(): Promise<number> {
-    return this.ctx.run('length of history', 'mm_history', () => Number((this.ctx.db.prepare('SELECT count(*) AS n FROM mm_history WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { n: number }).n));
+    return this.ctx.run('length of history', 'mm_history', () =>
+      Number((this.ctx.db.prepare('SELECT count(*) AS n FROM mm_history WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { n: number }).n),
+    );
   }
 
   /** Trim to `window` now (one transaction); returns how many messages were removed. */
@@ -149,7 +149,9 @@ export class SqliteChatHistory implements ChatHistory {
     return this.ctx.run('list history keys', 'mm_history', () => {
       const base = `${this.keyPrefix}${this.sessionId}`;
       const turns = this.rows().map((r) => `${base}#${String(r.turn).padStart(10, '0')}`);
-      const snaps = (this.ctx.db.prepare('SELECT snapshot FROM mm_history_snapshots WHERE prefix = ? AND session = ?').all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string }>).map((s) => `${base}@${s.snapshot}`);
+      const snaps = (this.ctx.db.prepare('SELECT snapshot FROM mm_history_snapshots WHERE prefix = ? AND session = ?').all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string }>).map(
+        (s) => `${base}@${s.snapshot}`,
+      );
       return [...turns, ...snaps].sort().map((key) => ({ key, ttlMs: null }));
     });
   }
@@ -157,7 +159,13 @@ export class SqliteChatHistory implements ChatHistory {
   /** Store payloads verbatim as new turns (C20), no window. */
   async writeRaw(payloads: string[]): Promise<void> {
     if (!Array.isArray(payloads) || payloads.some((p) => typeof p !== 'string')) throw invalid(`writeRaw to ${this.where}: payloads must be strings`);
-    if (payloads.length) await this.write('raw', payloads, payloads.map(() => 0), undefined);
+    if (payloads.length)
+      await this.write(
+        'raw',
+        payloads,
+        payloads.map(() => 0),
+        undefined,
+      );
   }
 
   /** The stored payloads verbatim, oldest first. */
@@ -169,21 +177,25 @@ export class SqliteChatHistory implements ChatHistory {
   saveSnapshot(): Promise<string> {
     return this.ctx.run('save snapshot', 'mm_history_snapshots', () => {
       const db = this.ctx.db;
-      return db.transaction(() => {
-        const seq = Number((db.prepare('SELECT coalesce(max(seq), 0) + 1 AS s FROM mm_history_snapshots WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { s: number }).s);
-        const id = `snap-${String(seq).padStart(6, '0')}`;
-        db.prepare('INSERT INTO mm_history_snapshots (prefix, session, snapshot, seq, state) VALUES (?, ?, ?, ?, ?)').run(this.keyPrefix, this.sessionId, id, seq, JSON.stringify(this.rows()));
-        return id;
-      }).immediate();
+      return db
+        .transaction(() => {
+          const seq = Number((db.prepare('SELECT coalesce(max(seq), 0) + 1 AS s FROM mm_history_snapshots WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { s: number }).s);
+          const id = `snap-${String(seq).padStart(6, '0')}`;
+          db.prepare('INSERT INTO mm_history_snapshots (prefix, session, snapshot, seq, state) VALUES (?, ?, ?, ?, ?)').run(this.keyPrefix, this.sessionId, id, seq, JSON.stringify(this.rows()));
+          return id;
+        })
+        .immediate();
     });
   }
 
   /** The session's snapshots, oldest first (by seq). */
   listSnapshots(): Promise<SqliteSnapshotInfo[]> {
     return this.ctx.run('list snapshots', 'mm_history_snapshots', () =>
-      (this.ctx.db.prepare('SELECT snapshot, seq, json_array_length(state) AS n FROM mm_history_snapshots WHERE prefix = ? AND session = ? ORDER BY seq').all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string; seq: number; n: number }>).map(
-        (r) => ({ id: r.snapshot, seq: Number(r.seq), messages: Number(r.n) }),
-      ),
+      (
+        this.ctx.db
+          .prepare('SELECT snapshot, seq, json_array_length(state) AS n FROM mm_history_snapshots WHERE prefix = ? AND session = ? ORDER BY seq')
+          .all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string; seq: number; n: number }>
+      ).map((r) => ({ id: r.snapshot, seq: Number(r.seq), messages: Number(r.n) })),
     );
   }
 
@@ -216,7 +228,8 @@ export class SqliteChatHistory implements ChatHistory {
   }
 
   private snapshotRows(id: string): TurnRow[] {
-    const row = this.ctx.db.prepare('SELECT state FROM mm_history_snapshots WHERE prefix = ? AND session = ? AND snapshot = ?').get(this.keyPrefix, this.sessionId, id) as { state: string } | undefined;
+    const row = this.ctx.db.prepare('SELECT state FROM mm_history_snapshots WHERE prefix = ? AND session = ? AND snapshot = ?').get(this.keyPrefix, this.sessionId, id) as
+      { state: string } | undefined;
     if (!row) throw invalid(`${this.where}: snapshot ${JSON.stringify(id)} does not exist`);
     return JSON.parse(row.state) as TurnRow[];
   }
@@ -225,16 +238,18 @@ export class SqliteChatHistory implements ChatHistory {
   private write(mode: 'append' | 'trim' | 'raw', payloads: string[], chars: number[], window: HistoryWindow | undefined): Promise<number> {
     return this.ctx.run(`${mode} history`, 'mm_history', () => {
       const db = this.ctx.db;
-      return db.transaction(() => {
-        const next = Number((db.prepare('SELECT coalesce(max(turn), 0) + 1 AS t FROM mm_history WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { t: number }).t);
-        const ins = db.prepare('INSERT INTO mm_history (prefix, session, turn, payload, chars) VALUES (?, ?, ?, ?, ?)');
-        payloads.forEach((p, i) => ins.run(this.keyPrefix, this.sessionId, next + i, p, chars[i]!));
-        if (!window || (window.maxMessages === undefined && window.maxChars === undefined)) return 0;
-        const drop = turnsOutsideWindow(this.rows(), window);
-        const del = db.prepare('DELETE FROM mm_history WHERE prefix = ? AND session = ? AND turn = ?');
-        for (const t of drop) del.run(this.keyPrefix, this.sessionId, t);
-        return drop.length;
-      }).immediate();
+      return db
+        .transaction(() => {
+          const next = Number((db.prepare('SELECT coalesce(max(turn), 0) + 1 AS t FROM mm_history WHERE prefix = ? AND session = ?').get(this.keyPrefix, this.sessionId) as { t: number }).t);
+          const ins = db.prepare('INSERT INTO mm_history (prefix, session, turn, payload, chars) VALUES (?, ?, ?, ?, ?)');
+          payloads.forEach((p, i) => ins.run(this.keyPrefix, this.sessionId, next + i, p, chars[i]!));
+          if (!window || (window.maxMessages === undefined && window.maxChars === undefined)) return 0;
+          const drop = turnsOutsideWindow(this.rows(), window);
+          const del = db.prepare('DELETE FROM mm_history WHERE prefix = ? AND session = ? AND turn = ?');
+          for (const t of drop) del.run(this.keyPrefix, this.sessionId, t);
+          return drop.length;
+        })
+        .immediate();
     });
   }
 }

@@ -173,4 +173,3 @@ export class SqliteStore implements MemoryStore, ProcessReopenable {
     }
   }
 }
-

@@ -50,57 +50,71 @@ function killedWriter(input: object, afterMs: number): Promise<{ acked: number[]
 }
 
 const same = (a: MemoryRecord, b: MemoryRecord) =>
-  a.text === b.text && a.createdAt === b.createdAt && a.namespace === b.namespace && JSON.stringify(a.metadata) === JSON.stringify(b.metadata) && Buffer.from(a.embedding.buffer).equals(Buffer.from(b.embedding.buffer));
+  a.text === b.text &&
+  a.createdAt === b.createdAt &&
+  a.namespace === b.namespace &&
+  JSON.stringify(a.metadata) === JSON.stringify(b.metadata) &&
+  Buffer.from(a.embedding.buffer).equals(Buffer.from(b.embedding.buffer));
 
 const table: string[] = [];
 afterAll(() => {
-  console.log(['| configuration | cycles | acknowledged | lost | phantom (in flight) | partial batches | duplicated | changed | vec0 ≠ records |', '|---|---|---|---|---|---|---|---|---|', ...table].join('\n'));
+  console.log(
+    ['| configuration | cycles | acknowledged | lost | phantom (in flight) | partial batches | duplicated | changed | vec0 ≠ records |', '|---|---|---|---|---|---|---|---|---|', ...table].join('\n'),
+  );
 });
 
-test.each(CONFIGS)('$name: acknowledged writes survive kill -9 of the writer process', async ({ name, journal }) => {
-  const engine = await sqliteEmbeddedEngine(journal);
-  try {
-    const setup = await engine.connect();
-    await setup.createCollection({ name: 'durability', dim: DIM, metric: 'cosine', index: { type: 'none' } });
-    let acknowledged = 0;
-    let lost = 0;
-    let phantom = 0;
-    let partial = 0;
-    let duplicated = 0;
-    let changed = 0;
-    let vecMismatch = 0;
-    for (let cycle = 1; cycle <= CYCLES; cycle++) {
-      const w = await killedWriter({ file: engine.file, journal, collection: 'durability', cycle, batch: BATCH, dim: DIM }, 5 + Math.floor(Math.random() * 150));
-      expect(w.signal).toBe('SIGKILL');
-      const audit = await engine.connect();
-      const col = await audit.openCollection('durability');
-      const present: MemoryRecord[] = [];
-      for (let page = await col.scan({ limit: 1000 }); page.length; page = await col.scan({ after: page[page.length - 1]!.id, limit: 1000 })) present.push(...page);
-      const mine = present.filter((r) => r.id.startsWith(`c${cycle}-`));
-      const byId = new Map(mine.map((r) => [r.id, r]));
-      duplicated += mine.length - byId.size;
-      const ackedSet = new Set(w.acked);
-      const batches = new Map<number, number>();
-      for (const r of mine) {
-        const n = Number(r.metadata.batch);
-        batches.set(n, (batches.get(n) ?? 0) + 1);
-        if (!same(r, durabilityRecord(cycle, n, Number(r.metadata.i), DIM))) changed++;
-        if (!ackedSet.has(n)) phantom++;
+test.each(CONFIGS)(
+  '$name: acknowledged writes survive kill -9 of the writer process',
+  async ({ name, journal }) => {
+    const engine = await sqliteEmbeddedEngine(journal);
+    try {
+      const setup = await engine.connect();
+      await setup.createCollection({ name: 'durability', dim: DIM, metric: 'cosine', index: { type: 'none' } });
+      let acknowledged = 0;
+      let lost = 0;
+      let phantom = 0;
+      let partial = 0;
+      let duplicated = 0;
+      let changed = 0;
+      let vecMismatch = 0;
+      for (let cycle = 1; cycle <= CYCLES; cycle++) {
+        const w = await killedWriter({ file: engine.file, journal, collection: 'durability', cycle, batch: BATCH, dim: DIM }, 5 + Math.floor(Math.random() * 150));
+        expect(w.signal).toBe('SIGKILL');
+        const audit = await engine.connect();
+        const col = await audit.openCollection('durability');
+        const present: MemoryRecord[] = [];
+        for (let page = await col.scan({ limit: 1000 }); page.length; page = await col.scan({ after: page[page.length - 1]!.id, limit: 1000 })) present.push(...page);
+        const mine = present.filter((r) => r.id.startsWith(`c${cycle}-`));
+        const byId = new Map(mine.map((r) => [r.id, r]));
+        duplicated += mine.length - byId.size;
+        const ackedSet = new Set(w.acked);
+        const batches = new Map<number, number>();
+        for (const r of mine) {
+          const n = Number(r.metadata.batch);
+          batches.set(n, (batches.get(n) ?? 0) + 1);
+          if (!same(r, durabilityRecord(cycle, n, Number(r.metadata.i), DIM))) changed++;
+          if (!ackedSet.has(n)) phantom++;
+        }
+        for (const n of w.acked) {
+          acknowledged += BATCH;
+          for (let i = 0; i < BATCH; i++) if (!byId.has(durabilityRecord(cycle, n, i, DIM).id)) lost++;
+        }
+        for (const k of batches.values()) if (k !== BATCH) partial++;
+        const db = audit.ctx.db;
+        const counts = db
+          .prepare(
+            'SELECT (SELECT count(*) FROM mm_durability) AS r, (SELECT count(*) FROM mm_durability_vec) AS v, (SELECT count(*) FROM mm_durability r WHERE NOT EXISTS (SELECT 1 FROM mm_durability_vec v WHERE v.rowid = r.rid)) AS orphan',
+          )
+          .get() as { r: number; v: number; orphan: number };
+        if (counts.r !== counts.v || counts.orphan !== 0) vecMismatch++;
+        await audit.close();
       }
-      for (const n of w.acked) {
-        acknowledged += BATCH;
-        for (let i = 0; i < BATCH; i++) if (!byId.has(durabilityRecord(cycle, n, i, DIM).id)) lost++;
-      }
-      for (const k of batches.values()) if (k !== BATCH) partial++;
-      const db = audit.ctx.db;
-      const counts = db.prepare('SELECT (SELECT count(*) FROM mm_durability) AS r, (SELECT count(*) FROM mm_durability_vec) AS v, (SELECT count(*) FROM mm_durability r WHERE NOT EXISTS (SELECT 1 FROM mm_durability_vec v WHERE v.rowid = r.rid)) AS orphan').get() as { r: number; v: number; orphan: number };
-      if (counts.r !== counts.v || counts.orphan !== 0) vecMismatch++;
-      await audit.close();
+      table.push(`| ${name} | ${CYCLES} | ${acknowledged} | ${lost} | ${phantom} | ${partial} | ${duplicated} | ${changed} | ${vecMismatch} |`);
+      expect({ lost, partial, duplicated, changed, vecMismatch }).toEqual({ lost: 0, partial: 0, duplicated: 0, changed: 0, vecMismatch: 0 });
+      expect(acknowledged).toBeGreaterThan(0);
+    } finally {
+      await engine.stop();
     }
-    table.push(`| ${name} | ${CYCLES} | ${acknowledged} | ${lost} | ${phantom} | ${partial} | ${duplicated} | ${changed} | ${vecMismatch} |`);
-    expect({ lost, partial, duplicated, changed, vecMismatch }).toEqual({ lost: 0, partial: 0, duplicated: 0, changed: 0, vecMismatch: 0 });
-    expect(acknowledged).toBeGreaterThan(0);
-  } finally {
-    await engine.stop();
-  }
-}, 300_000);
+  },
+  300_000,
+);

@@ -34,7 +34,9 @@ test('serverInfo reports SQLite and sqlite-vec as they report themselves', async
 test('ip and ANN indexes are refused with CAPABILITY_MISSING; nothing is created', async () => {
   const store = await engine.connect();
   await expect(store.createCollection({ name: 'c_ip', dim: DIM, metric: 'ip', index: { type: 'none' } })).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
-  await expect(store.createCollection({ name: 'c_hnsw', dim: DIM, metric: 'cosine', index: { type: 'hnsw', m: 16, efConstruction: 64, efSearch: 100 } })).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
+  await expect(store.createCollection({ name: 'c_hnsw', dim: DIM, metric: 'cosine', index: { type: 'hnsw', m: 16, efConstruction: 64, efSearch: 100 } })).rejects.toMatchObject({
+    code: 'CAPABILITY_MISSING',
+  });
   await expect(store.openCollection('c_ip')).rejects.toMatchObject({ code: 'COLLECTION_MISSING' });
 });
 
@@ -49,7 +51,12 @@ test('metadata filters compare JSON types: 0, false, "", null and a missing key 
     rec('null', v, { metadata: { a: null } }),
     rec('none', v, { metadata: { b: 1.5 } }),
   ]);
-  for (const [value, id] of [[0, 'zero'], [false, 'false'], ['', 'empty'], [null, 'null']] as const) {
+  for (const [value, id] of [
+    [0, 'zero'],
+    [false, 'false'],
+    ['', 'empty'],
+    [null, 'null'],
+  ] as const) {
     const hits = await c.recall({ vector: Float32Array.from(v), k: 10, filter: { metadata: { a: value } } });
     expect(hits.map((h) => h.id)).toEqual([id]);
     expect(await c.count({ metadata: { a: value } })).toBe(1);
@@ -98,9 +105,7 @@ test('4 writer PROCESSES append to one session at once: appended = read back, ea
   const keyPrefix = 'mmtest:';
   const per = 25;
   const msg = (w: number, i: number): ChatMessage => ({ role: 'user', content: `writer ${w} turn ${i} ✍️`, createdAt: new Date(Date.UTC(2024, 4, 1) + i).toISOString(), metadata: { w, i } });
-  const runs = await Promise.all(
-    [0, 1, 2, 3].map((w) => runChild({ recipe, sessionId, keyPrefix, ops: Array.from({ length: per }, (_, i) => ({ op: 'append' as const, messages: [msg(w, i)] })) })),
-  );
+  const runs = await Promise.all([0, 1, 2, 3].map((w) => runChild({ recipe, sessionId, keyPrefix, ops: Array.from({ length: per }, (_, i) => ({ op: 'append' as const, messages: [msg(w, i)] })) })));
   for (const r of runs) {
     expect(r.error).toBeUndefined();
     expect(r.status).toBe(0);

@@ -41,8 +41,14 @@ const offlineSchema = z
   .strict();
 
 /** Names are checked against the registry at parse time (a driver from MM_DRIVERS counts too). */
-const backendName = z.string().refine((n) => findDriver(n) !== undefined, (n) => ({ message: `unknown backend ${JSON.stringify(n)} (registered drivers: ${driverNames().join(', ')})` }));
-const containerKindName = z.string().refine((k) => findContainerKind(k) !== undefined, (k) => ({ message: `unknown container kind ${JSON.stringify(k)} (the drivers offer: ${containerKindNames().join(', ')})` }));
+const backendName = z.string().refine(
+  (n) => findDriver(n) !== undefined,
+  (n) => ({ message: `unknown backend ${JSON.stringify(n)} (registered drivers: ${driverNames().join(', ')})` }),
+);
+const containerKindName = z.string().refine(
+  (k) => findContainerKind(k) !== undefined,
+  (k) => ({ message: `unknown container kind ${JSON.stringify(k)} (the drivers offer: ${containerKindNames().join(', ')})` }),
+);
 
 const startSchema = z
   .object({
@@ -179,7 +185,8 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     // An unknown key (zod `unrecognized_keys`) is named with its own line.
-    if (issue.code === 'unrecognized_keys') fail([...issue.path, issue.keys[0]!], `unknown key ${JSON.stringify(issue.keys[0])}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}; ${issue.message}`);
+    if (issue.code === 'unrecognized_keys')
+      fail([...issue.path, issue.keys[0]!], `unknown key ${JSON.stringify(issue.keys[0])}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}; ${issue.message}`);
     fail(issue.path, issue.message);
   }
   if (!parsed.success) throw new Error('unreachable');
@@ -196,7 +203,8 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
     if (!facet) fail([...at, 'provider'], `driver ${t.backend} does not offer provider ${t.provider} (it offers: ${offeredProviders(driver).join(', ') || 'none'})`);
     if (t.provider === 'embedded' || t.provider === 'local') {
       const engines = Object.keys((t.provider === 'embedded' ? driver.embedded : driver.local)?.engines ?? {});
-      if (t.engine === undefined || !engines.includes(t.engine)) fail([...at, 'engine'], `driver ${t.backend} has no ${t.provider} engine ${JSON.stringify(t.engine ?? '')} (known: ${engines.join(', ') || 'none'})`);
+      if (t.engine === undefined || !engines.includes(t.engine))
+        fail([...at, 'engine'], `driver ${t.backend} has no ${t.provider} engine ${JSON.stringify(t.engine ?? '')} (known: ${engines.join(', ') || 'none'})`);
     }
     let start: StartEntry | undefined = t.start;
     if (t.provider === 'container') {
@@ -209,7 +217,8 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       const o = driver.adapterOptions.safeParse(t.adapterOptions ?? {});
       if (!o.success) {
         const issue = o.error.issues[0]!;
-        if (issue.code === 'unrecognized_keys') fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}; ${issue.message}`);
+        if (issue.code === 'unrecognized_keys')
+          fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}; ${issue.message}`);
         fail([...at, 'adapterOptions', ...issue.path], issue.message);
       }
       driverOptions = o.success ? o.data : undefined;
@@ -231,7 +240,10 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
     if (t.upgradeFrom === undefined) continue;
     const from = targets.get(t.upgradeFrom);
     if (!from || from.backend !== t.backend || !(from.capabilities.faults || (from.durability !== undefined && localFaultSupported(from)))) {
-      throw new MemoryMatrixError('USAGE', `${file}: target ${t.name}: upgradeFrom ${t.upgradeFrom} must name a ${t.backend} target of this catalog with durability configurations (a container target, or a local Chroma target)`);
+      throw new MemoryMatrixError(
+        'USAGE',
+        `${file}: target ${t.name}: upgradeFrom ${t.upgradeFrom} must name a ${t.backend} target of this catalog with durability configurations (a container target, or a local Chroma target)`,
+      );
     }
     t.upgradeFromTarget = from;
   }

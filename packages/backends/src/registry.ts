@@ -52,7 +52,10 @@ function ensureLoaded(): void {
   const env = process.env.MM_DRIVERS ?? '';
   if (env === loadedEnv) return;
   loadedEnv = env;
-  for (const spec of env.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const spec of env
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const id = spec.startsWith('.') || path.isAbsolute(spec) ? path.resolve(spec) : spec;
     let mod: { driver?: unknown; default?: unknown };
     try {

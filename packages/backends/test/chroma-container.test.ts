@@ -17,7 +17,11 @@ const TARGET = resolveTarget(loadCatalog(), 'chroma@1.4');
 const IMAGE = recipeTag(recipeOf(TARGET)!);
 const RUN = `chroma-test-${process.pid}-${Date.now()}`;
 const dockerUp = spawnSync('docker', ['info'], { timeout: 10_000 }).status === 0;
-const missing = !dockerUp ? 'no Docker engine answers (run .ci/docker-up.sh)' : spawnSync('docker', ['image', 'inspect', IMAGE]).status !== 0 ? `image not built: ${IMAGE} (pnpm matrix images build -t chroma@1.4)` : '';
+const missing = !dockerUp
+  ? 'no Docker engine answers (run .ci/docker-up.sh)'
+  : spawnSync('docker', ['image', 'inspect', IMAGE]).status !== 0
+    ? `image not built: ${IMAGE} (pnpm matrix images build -t chroma@1.4)`
+    : '';
 if (missing && process.env.CI !== 'true') console.warn(`SKIPPED chroma container tests: ${missing}`);
 if (missing && process.env.CI === 'true') {
   test(`chroma container tests need Docker and ${IMAGE} under CI: ${missing}`, () => {
@@ -56,7 +60,10 @@ afterAll(async () => {
   }, 120_000);
 
   test('a release the image does not have fails the start and removes the container', async () => {
-    const err = await startChromaContainer({ target: 'chroma@9.9', image: IMAGE, runId: RUN, expect: { chroma: '9.9' } }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
+    const err = (await startChromaContainer({ target: 'chroma@9.9', image: IMAGE, runId: RUN, expect: { chroma: '9.9' } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error & { code?: string };
     expect(hasCode(err, 'TARGET_UNAVAILABLE')).toBe(true);
     expect(err.message).toMatch(/expected chroma 9\.9, server reports 1\.4\.4/);
     expect(await listRunContainers(RUN)).toEqual([]);

@@ -26,7 +26,11 @@ const RUN = `chroma-faults-${process.pid}-${Date.now()}`;
 const CONFIG = OLD.durability![0]!;
 
 const dockerUp = spawnSync('docker', ['info'], { timeout: 10_000 }).status === 0;
-const missing = !dockerUp ? 'no Docker engine answers (run .ci/docker-up.sh)' : spawnSync('docker', ['image', 'inspect', IMAGE]).status !== 0 ? `image not built: ${IMAGE} (pnpm matrix images build -t chroma@1.4)` : '';
+const missing = !dockerUp
+  ? 'no Docker engine answers (run .ci/docker-up.sh)'
+  : spawnSync('docker', ['image', 'inspect', IMAGE]).status !== 0
+    ? `image not built: ${IMAGE} (pnpm matrix images build -t chroma@1.4)`
+    : '';
 if (missing && process.env.CI !== 'true') console.warn(`SKIPPED chroma container fault tests: ${missing}`);
 if (missing && process.env.CI === 'true') {
   test(`chroma fault tests need Docker and ${IMAGE} under CI: ${missing}`, () => {
@@ -38,7 +42,9 @@ const docker = (...args: string[]): string => spawnSync('docker', args, { encodi
 const runLeft = (what: 'ps' | 'volume'): string[] =>
   (what === 'ps' ? docker('ps', '-aq', '--filter', `label=memory-matrix.run=${RUN}`) : docker('volume', 'ls', '-q', '--filter', `label=memory-matrix.run=${RUN}`)).split('\n').filter(Boolean);
 const ourChromaPids = (): string[] =>
-  spawnSync('pgrep', ['-P', String(process.pid), '-f', 'chroma-launcher'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  spawnSync('pgrep', ['-P', String(process.pid), '-f', 'chroma-launcher'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
 
 const rec = (i: number): MemoryRecord => ({
   id: `m-${String(i).padStart(5, '0')}`,
@@ -135,7 +141,10 @@ describe('chroma@1.0 as a local fault target (native Chroma 1.0.0, no Docker)', 
     const q = await ft.connect({ timeouts: { connectMs: 1_000, queryMs: 1_500 } });
     const qc = await q.openCollection(SPEC.name);
     await ft.pause();
-    const paused = await qc.recall({ vector: rec(3).embedding, k: 5 }).then(() => null, (e: unknown) => e);
+    const paused = await qc.recall({ vector: rec(3).embedding, k: 5 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await ft.unpause();
     expect(hasCode(paused, 'BACKEND_ERROR')).toBe(true);
     expect(String((paused as Error).message)).toMatch(/query on collection mm_faults failed: client request timeout: no complete answer within 1500 ms to POST .*\/query/);
@@ -151,7 +160,10 @@ describe('chroma@1.0 as a local fault target (native Chroma 1.0.0, no Docker)', 
     p.catch(() => undefined);
     await ft.awaitWriteInFlight('mm-t-w', 60_000);
     expect(await ft.dropConnections('mm-t-w')).toBe(1);
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(hasCode(err, 'BACKEND_ERROR')).toBe(true);
     expect(String((err as Error).message)).toMatch(/upsert on collection mm_faults failed: connection of client mm-t-w cut by memory-matrix/);
     // Measure what the server did with the request it held: read until two reads 3 s apart agree.
@@ -196,7 +208,10 @@ describe('chroma@1.0 as a local fault target (native Chroma 1.0.0, no Docker)', 
       async (t) => {
         const st = await t.connect();
         try {
-          return await st.openCollection(SPEC.name).then(async (col) => `opened with ${await col.count()} memories`, (e: unknown) => e);
+          return await st.openCollection(SPEC.name).then(
+            async (col) => `opened with ${await col.count()} memories`,
+            (e: unknown) => e,
+          );
         } finally {
           await st.close();
           await t.stop();

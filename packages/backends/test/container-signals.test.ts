@@ -18,11 +18,7 @@ const IMAGE = recipeTag(TARGET.offline);
 const RUN = `sig-${process.pid}-${Date.now()}`;
 
 const dockerUp = spawnSync('docker', ['info'], { timeout: 10_000 }).status === 0;
-const missing = !dockerUp
-  ? 'no Docker engine answers (run .ci/docker-up.sh)'
-  : spawnSync('docker', ['image', 'inspect', IMAGE]).status !== 0
-    ? `image not built: ${IMAGE}`
-    : '';
+const missing = !dockerUp ? 'no Docker engine answers (run .ci/docker-up.sh)' : spawnSync('docker', ['image', 'inspect', IMAGE]).status !== 0 ? `image not built: ${IMAGE}` : '';
 if (missing && process.env.CI !== 'true') console.warn(`SKIPPED exit guard tests: ${missing}`);
 if (missing && process.env.CI === 'true') {
   test(`exit guard needs Docker and ${IMAGE} under CI: ${missing}`, () => {
@@ -67,9 +63,7 @@ function runChild(run: string, mode: string): { child: ChildProcess; started: Pr
     if (m) onStarted(m[1]!);
   });
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((res) =>
-    child.on('close', (code, signal) => res({ code, signal, out })),
-  );
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((res) => child.on('close', (code, signal) => res({ code, signal, out })));
   return { child, started, ended };
 }
 

@@ -17,9 +17,7 @@ const TARGETS = ['pgvector@pg17', 'pgvector@pg18'].map((n) => readContainerTarge
 const RUN = `test-${process.pid}-${Date.now()}`;
 
 const dockerUp = spawnSync('docker', ['info'], { timeout: 10_000 }).status === 0;
-const missingImages = dockerUp
-  ? TARGETS.filter((t) => spawnSync('docker', ['image', 'inspect', recipeTag(t.offline)]).status !== 0).map((t) => recipeTag(t.offline))
-  : [];
+const missingImages = dockerUp ? TARGETS.filter((t) => spawnSync('docker', ['image', 'inspect', recipeTag(t.offline)]).status !== 0).map((t) => recipeTag(t.offline)) : [];
 const missing = !dockerUp
   ? 'no Docker engine answers (run .ci/docker-up.sh)'
   : missingImages.length > 0
@@ -148,7 +146,9 @@ function specFor(t: ContainerTargetEntry, runId = RUN) {
     const runA = `${RUN}-crashed`;
     const runB = `${RUN}-alive`;
     const create = (run: string, pid: number) =>
-      spawnSync('docker', ['create', '--label', `memory-matrix.run=${run}`, '--label', 'memory-matrix.target=pgvector@pg17', '--label', `memory-matrix.pid=${pid}`, image], { encoding: 'utf8' }).stdout.trim();
+      spawnSync('docker', ['create', '--label', `memory-matrix.run=${run}`, '--label', 'memory-matrix.target=pgvector@pg17', '--label', `memory-matrix.pid=${pid}`, image], {
+        encoding: 'utf8',
+      }).stdout.trim();
     const crashed = create(runA, dead);
     const alive = create(runB, process.pid);
     try {

@@ -108,7 +108,10 @@ describe('pgPoolOptions (client name and timeouts → pg pool settings)', () => 
       await col.upsert([rec(1)]);
       await ft.pause();
       const t0 = Date.now();
-      const err = await col.count().then(() => null, (e: unknown) => e);
+      const err = await col.count().then(
+        () => null,
+        (e: unknown) => e,
+      );
       const ms = Date.now() - t0;
       await ft.unpause();
       expect(hasCode(err, 'BACKEND_ERROR')).toBe(true);
@@ -129,7 +132,10 @@ describe('pgPoolOptions (client name and timeouts → pg pool settings)', () => 
       const otherCol = await other.openCollection('drop');
       expect(await otherCol.count()).toBe(0);
       const batch = Array.from({ length: 30_000 }, (_, i) => rec(i)); // 30 chunks in one transaction
-      const write = col.upsert(batch).then(() => null, (e: unknown) => e);
+      const write = col.upsert(batch).then(
+        () => null,
+        (e: unknown) => e,
+      );
       await ft.awaitWriteInFlight('mm-victim', 20_000);
       expect(await ft.dropConnections('mm-victim')).toBeGreaterThanOrEqual(1);
       const err = await write;
@@ -155,7 +161,10 @@ describe('pgPoolOptions (client name and timeouts → pg pool settings)', () => 
       expect(Buffer.from(dump).subarray(0, 5).toString()).toBe('PGDMP'); // custom-format archive
       await expect(a.exportCollection!('nosuch')).rejects.toMatchObject({ code: 'COLLECTION_MISSING' });
       const bad = Buffer.from('this is not a pg_dump archive');
-      const err = await b.importCollection!('dump', bad).then(() => null, (e: unknown) => e);
+      const err = await b.importCollection!('dump', bad).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(hasCode(err, 'BACKEND_ERROR')).toBe(true);
       expect((err as Error).message).toMatch(/pg_restore of collection dump \(29 bytes\) failed \(exit 1\): pg_restore: error: input file does not appear to be a valid archive/);
       const t = await b.connect();

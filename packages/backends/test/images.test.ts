@@ -8,18 +8,7 @@ import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasCode } from '@memory-matrix/spec';
-import {
-  buildImage,
-  importChanges,
-  inspectImage,
-  listImages,
-  parsePackagesLabel,
-  readContainerTarget,
-  recipeHash,
-  recipeTag,
-  validateRecipe,
-  type ImageRecipe,
-} from '../src/images';
+import { buildImage, importChanges, inspectImage, listImages, parsePackagesLabel, readContainerTarget, recipeHash, recipeTag, validateRecipe, type ImageRecipe } from '../src/images';
 import { mountsUnder, removeRootfs } from '../src/images/rootfs';
 
 const REPO = resolve(__dirname, '../../..');
@@ -118,9 +107,7 @@ describe('catalog entries for container targets', () => {
 const isRoot = process.getuid?.() === 0;
 const dockerUp = spawnSync('docker', ['info'], { timeout: 10_000 }).status === 0;
 const hasDebootstrap = spawnSync('sh', ['-c', 'command -v debootstrap'], {}).status === 0;
-const missing = [!dockerUp && 'no Docker engine answers (run .ci/docker-up.sh)', !isRoot && 'not root', !hasDebootstrap && 'no debootstrap']
-  .filter(Boolean)
-  .join(', ');
+const missing = [!dockerUp && 'no Docker engine answers (run .ci/docker-up.sh)', !isRoot && 'not root', !hasDebootstrap && 'no debootstrap'].filter(Boolean).join(', ');
 const CI = process.env.CI === 'true';
 if (missing && !CI) console.warn(`SKIPPED image builder tests with real Docker: ${missing}`);
 

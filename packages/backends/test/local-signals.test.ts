@@ -64,20 +64,24 @@ function runChild(mode: string) {
   return { child, started, ended };
 }
 
-test.each([['SIGINT'], ['SIGTERM'], ['SIGKILL']] as const)('%s to the parent: the parent dies of it, the server process and its temp dir are gone', async (signal) => {
-  const { child, started, ended } = runChild('wait');
-  const s = await started;
-  expect(alive(s.pid)).toBe(true);
-  expect((await fetch(`http://127.0.0.1:${s.port}/api/v2/heartbeat`)).ok).toBe(true);
-  child.kill(signal);
-  const e = await ended;
-  expect(e.signal).toBe(signal);
-  // The parent dies of the signal (no exit handler runs): the launcher notices its parent is gone
-  // (checked every 250 ms), removes its data dir and ends itself.
-  expect(await gone(s.pid, 5_000)).toBe(true);
-  expect(existsSync(s.dataDir)).toBe(false);
-  await expect(fetch(`http://127.0.0.1:${s.port}/api/v2/heartbeat`)).rejects.toThrow();
-}, 60_000);
+test.each([['SIGINT'], ['SIGTERM'], ['SIGKILL']] as const)(
+  '%s to the parent: the parent dies of it, the server process and its temp dir are gone',
+  async (signal) => {
+    const { child, started, ended } = runChild('wait');
+    const s = await started;
+    expect(alive(s.pid)).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${s.port}/api/v2/heartbeat`)).ok).toBe(true);
+    child.kill(signal);
+    const e = await ended;
+    expect(e.signal).toBe(signal);
+    // The parent dies of the signal (no exit handler runs): the launcher notices its parent is gone
+    // (checked every 250 ms), removes its data dir and ends itself.
+    expect(await gone(s.pid, 5_000)).toBe(true);
+    expect(existsSync(s.dataDir)).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${s.port}/api/v2/heartbeat`)).rejects.toThrow();
+  },
+  60_000,
+);
 
 test('exit without stop(): the exit handler kills the server and removes its dir', async () => {
   const { started, ended } = runChild('exit');

@@ -46,14 +46,20 @@ test('chroma@1.0 from the catalog: starts, reports the catalog versions, serves 
 
 test('a version the server does not report fails the start loudly and leaves no process', async () => {
   const before = liveLocalPids().length;
-  const err = await startLocalChroma({ target: 'chroma@9.9', engine: 'chroma-bindings-1.0', expect: { chroma: '9.9' } }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
+  const err = (await startLocalChroma({ target: 'chroma@9.9', engine: 'chroma-bindings-1.0', expect: { chroma: '9.9' } }).then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as Error & { code?: string };
   expect(hasCode(err, 'TARGET_UNAVAILABLE')).toBe(true);
   expect(err.message).toMatch(/expected chroma 9\.9, server reports 1\.0\.0/);
   expect(liveLocalPids().length).toBe(before);
 });
 
 test('an unknown engine is TARGET_UNAVAILABLE naming the known ones', async () => {
-  const err = await startLocalChroma({ target: 'chroma@x', engine: 'nope' as never }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
+  const err = (await startLocalChroma({ target: 'chroma@x', engine: 'nope' as never }).then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as Error & { code?: string };
   expect(hasCode(err, 'TARGET_UNAVAILABLE')).toBe(true);
   expect(err.message).toMatch(/chroma-bindings-1\.0/);
 });

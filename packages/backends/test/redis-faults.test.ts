@@ -40,18 +40,33 @@ const DIM = 384;
 const rec = (i: number): MemoryRecord => {
   const embedding = new Float32Array(DIM);
   for (let d = 0; d < DIM; d++) embedding[d] = Math.sin(i * 0.37 + d * 0.11) + (d === i % DIM ? 1 : 0);
-  return { id: `m-${String(i).padStart(5, '0')}`, namespace: `u${i % 7}`, text: `memory ${i} — 記憶 🧠`, kind: 'fact', createdAt: '2024-05-01T09:30:00.123Z', metadata: { i, zero: 0, empty: '', no: false }, embedding };
+  return {
+    id: `m-${String(i).padStart(5, '0')}`,
+    namespace: `u${i % 7}`,
+    text: `memory ${i} — 記憶 🧠`,
+    kind: 'fact',
+    createdAt: '2024-05-01T09:30:00.123Z',
+    metadata: { i, zero: 0, empty: '', no: false },
+    embedding,
+  };
 };
 const spec = (name: string) => ({ name, dim: DIM, metric: 'cosine' as const, index: { type: 'hnsw' as const, m: 16, efConstruction: 200, efSearch: 200 } });
 
 describe('redis fault kind helpers (pure)', () => {
   test('redisSettingsInArgs: last occurrence wins, multi-value settings joined, empty save kept', () => {
-    expect(redisSettingsInArgs(['--save', '', '--appendonly', 'no', '--dir', '/data', '--save', '3600', '1', '300', '100', '--appendonly', 'yes'])).toEqual({ save: '3600 1 300 100', appendonly: 'yes', dir: '/data' });
+    expect(redisSettingsInArgs(['--save', '', '--appendonly', 'no', '--dir', '/data', '--save', '3600', '1', '300', '100', '--appendonly', 'yes'])).toEqual({
+      save: '3600 1 300 100',
+      appendonly: 'yes',
+      dir: '/data',
+    });
     expect(redisSettingsInArgs(['--save', ''])).toEqual({ save: '' });
   });
   test('parseClientList: fields of every line', () => {
     const l = parseClientList('id=3 addr=1.2.3.4:5 name=mm-x flags=x multi=12 cmd=vadd\nid=4 addr=x name= flags=N multi=-1 cmd=client|list\n');
-    expect(l.map((c) => [c.id, c.name, c.flags, c.multi])).toEqual([['3', 'mm-x', 'x', '12'], ['4', '', 'N', '-1']]);
+    expect(l.map((c) => [c.id, c.name, c.flags, c.multi])).toEqual([
+      ['3', 'mm-x', 'x', '12'],
+      ['4', '', 'N', '-1'],
+    ]);
   });
 });
 
@@ -113,7 +128,10 @@ describe('redis fault kind helpers (pure)', () => {
       await col.upsert([rec(1)]);
       await ft.pause();
       const t0 = Date.now();
-      const err = await col.count().then(() => null, (e: unknown) => e);
+      const err = await col.count().then(
+        () => null,
+        (e: unknown) => e,
+      );
       const ms = Date.now() - t0;
       await ft.unpause();
       expect(hasCode(err, 'BACKEND_ERROR')).toBe(true);
@@ -133,7 +151,10 @@ describe('redis fault kind helpers (pure)', () => {
       const col = await victim.createCollection(spec('drop'));
       const otherCol = await other.openCollection('drop');
       const batch = Array.from({ length: 3_000 }, (_, i) => rec(i));
-      const write = col.upsert(batch).then(() => null, (e: unknown) => e);
+      const write = col.upsert(batch).then(
+        () => null,
+        (e: unknown) => e,
+      );
       await ft.awaitWriteInFlight('mm-victim', 20_000);
       expect(await ft.dropConnections('mm-victim')).toBe(1);
       const err = await write;
@@ -151,7 +172,12 @@ describe('redis fault kind helpers (pure)', () => {
   test('chat history written by redis@7.0 (RDB + AOF) is read in place by redis@8.0, byte for byte', async () => {
     const old = await faults.upgradeFrom!.start();
     expect(old.target).toBe('redis@7.0');
-    const msgs: ChatMessage[] = Array.from({ length: 25 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} 家族 👩‍👩‍👧‍👦`, createdAt: `2024-05-01T09:30:${String(i).padStart(2, '0')}.123Z`, metadata: { i, zero: 0, no: false, empty: '', nil: null } }));
+    const msgs: ChatMessage[] = Array.from({ length: 25 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `turn ${i} 家族 👩‍👩‍👧‍👦`,
+      createdAt: `2024-05-01T09:30:${String(i).padStart(2, '0')}.123Z`,
+      metadata: { i, zero: 0, no: false, empty: '', nil: null },
+    }));
     const s = await old.connect();
     const h = await s.openHistory!({ sessionId: 's1', keyPrefix: 'mmtest:c16:' });
     await h.append(msgs.slice(0, 10));

@@ -90,7 +90,16 @@ suite(title('redis@8.0 container (Vector Sets)'), () => {
 
   test("VSIM FILTER conflates 0, false, '' and non-numeric strings; the adapter's typed filter is exact", async () => {
     const c = await store.createCollection({ name: `types_${process.pid}`, dim: 3, metric: 'cosine', index: { type: 'none' } });
-    const values: Array<[string, MemoryRecord['metadata'][string]]> = [['zero', 0], ['false', false], ['empty', ''], ['str0', '0'], ['abc', 'abc'], ['null', null], ['one', 1], ['true', true]];
+    const values: Array<[string, MemoryRecord['metadata'][string]]> = [
+      ['zero', 0],
+      ['false', false],
+      ['empty', ''],
+      ['str0', '0'],
+      ['abc', 'abc'],
+      ['null', null],
+      ['one', 1],
+      ['true', true],
+    ];
     await c.upsert(values.map(([id, v], i) => rec(id, [1, i + 1, 0], { pinned: v })));
     const client = (store as unknown as { ctx: { client: { call(...a: unknown[]): Promise<unknown> } } }).ctx.client;
     // The server itself: set raw JSON attributes on a scratch set and filter with a number literal.
@@ -114,7 +123,10 @@ suite(title('redis@8.0 container (Vector Sets)'), () => {
   test('quantization: q8 → VINFO int8, noquant → f32; a new client reopens it from the marker', async () => {
     const noquant = (await startNoquantStore(b)) as RedisStore;
     const client = (store as unknown as { ctx: { client: { call(...a: unknown[]): Promise<unknown[]> } } }).ctx.client;
-    for (const [s, want] of [[store, 'int8'], [noquant, 'f32']] as const) {
+    for (const [s, want] of [
+      [store, 'int8'],
+      [noquant, 'f32'],
+    ] as const) {
       const name = `quant_${want}_${process.pid}`;
       const c = await s.createCollection({ name, dim: 4, metric: 'cosine', index: { type: 'hnsw', m: 8, efConstruction: 32, efSearch: 16 } });
       await c.upsert([rec('a', [0.1, 0.2, 0.3, 0.4])]);

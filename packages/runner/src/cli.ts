@@ -38,24 +38,43 @@ export function buildProgram(): Command {
     .option('-r, --report-dir <dir>', 'where report.json, junit.xml, report.md and report.html go', 'matrix-report')
     .option('--update-golden', 're-record the oracle expectation before running (without it a missing expectation is an error)', false)
     .option('--shard <i/n>', 'run only shard i of n (cells split deterministically by target name)')
-    .addOption(new Option('--image-source <source>', 'container images: registry (pull official), debian (build offline), auto (local, else pull, else build)').choices(['registry', 'debian', 'auto']).default('auto'))
+    .addOption(
+      new Option('--image-source <source>', 'container images: registry (pull official), debian (build offline), auto (local, else pull, else build)')
+        .choices(['registry', 'debian', 'auto'])
+        .default('auto'),
+    )
     .addOption(new Option('-c, --check <id>', 'run only these checks (C03 or topk-exact; repeatable)').argParser(collect).default([]))
-    .option('--repeat <n>', 'C05: rebuild the ANN index and replay the queries n times (1-20); the report gives the spread of recall@k and a run below the floor whose mean over the repeats is above it is noise, not a failure')
-    .action(async (o: { backend: string[]; profile: string; dataset: string; reportDir: string; updateGolden: boolean; shard?: string; check: string[]; repeat?: string; imageSource: 'registry' | 'debian' | 'auto' }) => {
-      const report = await runMatrix({
-        backends: o.backend,
-        profile: o.profile,
-        dataset: o.dataset,
-        reportDir: path.resolve(o.reportDir),
-        updateGolden: o.updateGolden,
-        shard: o.shard,
-        checks: o.check,
-        repeat: o.repeat,
-        imageSource: o.imageSource,
-        argv: process.argv.slice(2),
-      });
-      process.exitCode = report.exitCode;
-    });
+    .option(
+      '--repeat <n>',
+      'C05: rebuild the ANN index and replay the queries n times (1-20); the report gives the spread of recall@k and a run below the floor whose mean over the repeats is above it is noise, not a failure',
+    )
+    .action(
+      async (o: {
+        backend: string[];
+        profile: string;
+        dataset: string;
+        reportDir: string;
+        updateGolden: boolean;
+        shard?: string;
+        check: string[];
+        repeat?: string;
+        imageSource: 'registry' | 'debian' | 'auto';
+      }) => {
+        const report = await runMatrix({
+          backends: o.backend,
+          profile: o.profile,
+          dataset: o.dataset,
+          reportDir: path.resolve(o.reportDir),
+          updateGolden: o.updateGolden,
+          shard: o.shard,
+          checks: o.check,
+          repeat: o.repeat,
+          imageSource: o.imageSource,
+          argv: process.argv.slice(2),
+        });
+        process.exitCode = report.exitCode;
+      },
+    );
   program
     .command('bench')
     .description('time start, load, index, queries and comparison per target, then a whole run; prints ratios to the goals')

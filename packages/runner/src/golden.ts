@@ -1,15 +1,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import {
-  ExactOracle,
-  MemoryMatrixError,
-  parseExpectation,
-  readGoldenFile,
-  serializeExpectation,
-  type Expectation,
-  type GoldenDataset,
-} from '@memory-matrix/spec';
+import { ExactOracle, MemoryMatrixError, parseExpectation, readGoldenFile, serializeExpectation, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
 
 /** Where a dataset's oracle expectation lives: `<dataset>/expected/oracle.jsonl`. */
 export function expectationFile(dataset: GoldenDataset): string {
@@ -35,10 +27,7 @@ export function computeOracleExpectation(dataset: GoldenDataset, tieEpsilon: num
     const r = oracle.topK({ vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore }, tieEpsilon);
     return { query: q.id, k: q.k, matching: r.matching, hits: r.hits };
   });
-  return serializeExpectation(
-    { dataset: m.name, datasetSha256: dataset.datasetSha256, source: 'oracle', metric: m.metric, tieEpsilon },
-    entries,
-  );
+  return serializeExpectation({ dataset: m.name, datasetSha256: dataset.datasetSha256, source: 'oracle', metric: m.metric, tieEpsilon }, entries);
 }
 
 /**
@@ -62,7 +51,10 @@ export function loadExpectation(dataset: GoldenDataset, opts: { update: boolean;
   // The fingerprint covers the data files, not manifest.json: a manifest edited to another name or
   // metric (e.g. after re-embedding) must not reuse an expectation recorded under the old one.
   const m = dataset.manifest;
-  for (const [field, recorded, now] of [['dataset', expectation.header.dataset, m.name], ['metric', expectation.header.metric, m.metric]] as const) {
+  for (const [field, recorded, now] of [
+    ['dataset', expectation.header.dataset, m.name],
+    ['metric', expectation.header.metric, m.metric],
+  ] as const) {
     if (recorded !== now) {
       throw new MemoryMatrixError('GOLDEN_INVALID', `${file}:1: recorded for ${field} "${recorded}" but ${path.join(dataset.dir, 'manifest.json')} says "${now}"; re-record with --update-golden`);
     }

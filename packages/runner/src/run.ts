@@ -115,12 +115,26 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
     const unknown = opts.checks.filter((c) => !known.includes(c.toLowerCase()));
     if (unknown.length || (opts.checks.length && checks.length === 0)) {
-      throw new MemoryMatrixError('USAGE', `--check ${unknown.map((u) => JSON.stringify(u)).join(', ')}: no such check; checks are ${selectChecks([]).map((c) => `${c.id} ${c.name}`).join(', ')}`);
+      throw new MemoryMatrixError(
+        'USAGE',
+        `--check ${unknown.map((u) => JSON.stringify(u)).join(', ')}: no such check; checks are ${selectChecks([])
+          .map((c) => `${c.id} ${c.name}`)
+          .join(', ')}`,
+      );
     }
 
     const dataset = loadGoldenDataset(datasetDir(opts.dataset));
     const m = dataset.manifest;
-    report.dataset = { name: m.name, version: String(m.version), sha256: dataset.datasetSha256, dir: path.relative(REPO_ROOT, dataset.dir) || dataset.dir, memories: dataset.memories.length, queries: dataset.queries.length, dim: m.dim, metric: m.metric };
+    report.dataset = {
+      name: m.name,
+      version: String(m.version),
+      sha256: dataset.datasetSha256,
+      dir: path.relative(REPO_ROOT, dataset.dir) || dataset.dir,
+      memories: dataset.memories.length,
+      queries: dataset.queries.length,
+      dim: m.dim,
+      metric: m.metric,
+    };
     // The recorded expectation carries the boundary tie group of the widest tieEpsilon in the catalog.
     const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
     const exp = loadExpectation(dataset, { update: opts.updateGolden, tieEpsilon });
@@ -273,13 +287,7 @@ export interface TargetCellHooks {
  * dropped what it created. The runner and the jest suites (packages/runner/test) both call this,
  * so `pnpm matrix` and `pnpm test` run the same checks the same way.
  */
-export function registerTargetCell(
-  rt: TestRuntime,
-  target: ResolvedTarget,
-  dataset: GoldenDataset,
-  expectation: CellConfig['expectation'],
-  hooks: TargetCellHooks,
-): void {
+export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, dataset: GoldenDataset, expectation: CellConfig['expectation'], hooks: TargetCellHooks): void {
   let backend: StartedBackend | undefined;
   registerConformance(
     rt,
@@ -290,7 +298,9 @@ export function registerTargetCell(
       backend = await startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log: hooks.log });
       const startMs = performance.now() - s0;
       hooks.onStarted?.(backend, startMs);
-      const comps = Object.entries(backend.info.components).map(([k, v]) => `, ${k} ${v}`).join('');
+      const comps = Object.entries(backend.info.components)
+        .map(([k, v]) => `, ${k} ${v}`)
+        .join('');
       hooks.log?.(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}${comps} (${Math.round(startMs)} ms)`);
       const b = backend;
       return {
@@ -323,5 +333,8 @@ export function registerTargetCell(
 
 /** A run id: start instant and pid, e.g. `20261130193000-1234`. */
 export function runIdOf(d: Date): string {
-  return `${d.toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${process.pid}`;
+  return `${d
+    .toISOString()
+    .replace(/[-:.TZ]/g, '')
+    .slice(0, 14)}-${process.pid}`;
 }

@@ -46,7 +46,7 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
   test.each([
     ['--repeat 0', ['--repeat', '0'], /--repeat "0": expected an integer from 1 to 20/],
     ['--repeat abc', ['--repeat', 'abc'], /--repeat "abc"/],
-    ["--check C99 (no such check)", ["--check", "C99"], /--check "C99": no such check/],
+    ['--check C99 (no such check)', ['--check', 'C99'], /--check "C99": no such check/],
     ['--profile nope', ['--profile', 'nope'], /unknown profile "nope"; known profiles: default/],
     ['malformed url target', ['--backend', 'pgvector@url=notaurl'], /"notaurl" is not a URL/],
   ])('%s', (name, args, message) => {
@@ -74,78 +74,102 @@ describe('unreadable or malformed golden files (exit 2 before any backend starts
   });
 
   test('a data file that cannot be read (a directory in its place)', () =>
-    withDamaged((d) => {
-      rmSync(path.join(d, 'queries.jsonl'));
-      mkdirSync(path.join(d, 'queries.jsonl'));
-    }, (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('data file unreadable (queries.jsonl is a directory)', r);
-      expectBad(r, 'GOLDEN_MISSING', [`${path.join(d, 'queries.jsonl')} cannot be read: EISDIR`]);
-    }));
+    withDamaged(
+      (d) => {
+        rmSync(path.join(d, 'queries.jsonl'));
+        mkdirSync(path.join(d, 'queries.jsonl'));
+      },
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('data file unreadable (queries.jsonl is a directory)', r);
+        expectBad(r, 'GOLDEN_MISSING', [`${path.join(d, 'queries.jsonl')} cannot be read: EISDIR`]);
+      },
+    ));
 
   test('a line that is not JSON names file and line', () =>
-    withDamaged((d) => editLine(d, 'memories.jsonl', 7, (l) => l.slice(0, 40)), (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('bad JSON line (memories.jsonl:7 cut short)', r);
-      expectBad(r, 'GOLDEN_INVALID', ['memories.jsonl:7']);
-    }));
+    withDamaged(
+      (d) => editLine(d, 'memories.jsonl', 7, (l) => l.slice(0, 40)),
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('bad JSON line (memories.jsonl:7 cut short)', r);
+        expectBad(r, 'GOLDEN_INVALID', ['memories.jsonl:7']);
+      },
+    ));
 
   test('a missing field names file, line and field', () =>
-    withDamaged((d) => editLine(d, 'memories.jsonl', 3, (l) => l.replace(/"kind":"[a-z]+",/, '')), (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('missing field (memories.jsonl:3 without "kind")', r);
-      expectBad(r, 'GOLDEN_INVALID', ['memories.jsonl:3', 'kind']);
-    }));
+    withDamaged(
+      (d) => editLine(d, 'memories.jsonl', 3, (l) => l.replace(/"kind":"[a-z]+",/, '')),
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('missing field (memories.jsonl:3 without "kind")', r);
+        expectBad(r, 'GOLDEN_INVALID', ['memories.jsonl:3', 'kind']);
+      },
+    ));
 
   test('NaN in a vector names the line and the id', () =>
-    withDamaged((d) => {
-      const buf = Buffer.from(readFileSync(path.join(d, 'memories.f32')));
-      buf.writeFloatLE(Number.NaN, (4 * 384 + 3) * 4); // row 5 (line 5), component 3
-      rewriteWithManifest(d, 'memories.f32', buf);
-    }, (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('NaN in a vector (memories.f32 row 5, manifest fixed)', r);
-      expectBad(r, 'GOLDEN_INVALID', [/memories\.(jsonl|f32).*:5/, /NaN/]);
-    }));
+    withDamaged(
+      (d) => {
+        const buf = Buffer.from(readFileSync(path.join(d, 'memories.f32')));
+        buf.writeFloatLE(Number.NaN, (4 * 384 + 3) * 4); // row 5 (line 5), component 3
+        rewriteWithManifest(d, 'memories.f32', buf);
+      },
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('NaN in a vector (memories.f32 row 5, manifest fixed)', r);
+        expectBad(r, 'GOLDEN_INVALID', [/memories\.(jsonl|f32).*:5/, /NaN/]);
+      },
+    ));
 
   test('manifest dim that the vector files do not have', () =>
-    withDamaged((d) => {
-      const m = JSON.parse(readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-      writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, dim: 383 }, null, 2) + '\n');
-    }, (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('manifest dim 383 ≠ the 384-d vectors', r);
-      expectBad(r, 'GOLDEN_INVALID', [/memories\.f32/]);
-    }));
+    withDamaged(
+      (d) => {
+        const m = JSON.parse(readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+        writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, dim: 383 }, null, 2) + '\n');
+      },
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('manifest dim 383 ≠ the 384-d vectors', r);
+        expectBad(r, 'GOLDEN_INVALID', [/memories\.f32/]);
+      },
+    ));
 
   test('manifest metric other than the recorded expectation', () =>
-    withDamaged((d) => {
-      const m = JSON.parse(readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-      writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, metric: 'ip' }, null, 2) + '\n');
-    }, (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('manifest metric ip ≠ expectation recorded under cosine', r);
-      expectBad(r, 'GOLDEN_INVALID', ['oracle.jsonl:1', 'metric "cosine"', '"ip"', '--update-golden']);
-    }));
+    withDamaged(
+      (d) => {
+        const m = JSON.parse(readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+        writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, metric: 'ip' }, null, 2) + '\n');
+      },
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('manifest metric ip ≠ expectation recorded under cosine', r);
+        expectBad(r, 'GOLDEN_INVALID', ['oracle.jsonl:1', 'metric "cosine"', '"ip"', '--update-golden']);
+      },
+    ));
 
   test('an expectation line that is not JSON names file and line', () =>
-    withDamaged((d) => {
-      const f = path.join(d, 'expected', 'oracle.jsonl');
-      const lines = readFileSync(f, 'utf8').split('\n');
-      lines[4] = '{"query":"q-0004",';
-      writeFileSync(f, lines.join('\n'));
-    }, (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('malformed expectation (oracle.jsonl:5 cut short)', r);
-      expectBad(r, 'GOLDEN_INVALID', ['oracle.jsonl:5']);
-    }));
+    withDamaged(
+      (d) => {
+        const f = path.join(d, 'expected', 'oracle.jsonl');
+        const lines = readFileSync(f, 'utf8').split('\n');
+        lines[4] = '{"query":"q-0004",';
+        writeFileSync(f, lines.join('\n'));
+      },
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('malformed expectation (oracle.jsonl:5 cut short)', r);
+        expectBad(r, 'GOLDEN_INVALID', ['oracle.jsonl:5']);
+      },
+    ));
 
   test('an expectation recorded for another version of the data', () =>
-    withDamaged((d) => editLine(d, 'memories.jsonl', 2, (l) => l.replace(/"text":"/, '"text":"edited: ')), (d) => {
-      const r = cli([...PG18, '--dataset', d]);
-      recordCase('expectation for another data version (memories.jsonl:2 edited, manifest fixed)', r);
-      expectBad(r, 'GOLDEN_INVALID', ['oracle.jsonl:1', 'another version', '--update-golden']);
-    }));
+    withDamaged(
+      (d) => editLine(d, 'memories.jsonl', 2, (l) => l.replace(/"text":"/, '"text":"edited: ')),
+      (d) => {
+        const r = cli([...PG18, '--dataset', d]);
+        recordCase('expectation for another data version (memories.jsonl:2 edited, manifest fixed)', r);
+        expectBad(r, 'GOLDEN_INVALID', ['oracle.jsonl:1', 'another version', '--update-golden']);
+      },
+    ));
 });
 
 describe('catalog and backends (exit 2)', () => {

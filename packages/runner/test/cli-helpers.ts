@@ -42,7 +42,7 @@ export interface CliResult {
  */
 export function firstErrorLine(r: CliResult): string {
   const e = r.report?.error ?? r.report?.cells.find((c) => c.error)?.error;
-  const text = e ? `${e.code ?? 'ERROR'}: ${e.message}` : r.stderr.split('\n').find((l) => l.trim()) ?? '';
+  const text = e ? `${e.code ?? 'ERROR'}: ${e.message}` : (r.stderr.split('\n').find((l) => l.trim()) ?? '');
   return text.split('\n')[0]!;
 }
 

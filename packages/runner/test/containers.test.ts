@@ -11,8 +11,7 @@ import { startTarget, type StartedBackend } from '@memory-matrix/backends';
 import { cli, recordCase, RUNNER_DIR, REPO } from './cli-helpers';
 import { describeWithContainers } from './docker-gate';
 
-const projectContainers = (): string[] =>
-  spawnSync('docker', ['ps', '-aq', '--filter', 'label=memory-matrix.run'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+const projectContainers = (): string[] => spawnSync('docker', ['ps', '-aq', '--filter', 'label=memory-matrix.run'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
 
 describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17]) => {
   test('Ctrl-C during loading: exit 130, partial report, no container of the project left', async () => {
@@ -21,7 +20,10 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
     delete env.JEST_WORKER_ID;
     // node --require tsx/cjs keeps the CLI in this very process, so the signal reaches it.
-    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--backend', 'pgvector@pg17', '--report-dir', reportDir], { cwd: REPO, env });
+    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--backend', 'pgvector@pg17', '--report-dir', reportDir], {
+      cwd: REPO,
+      env,
+    });
     let err = '';
     const loading = new Promise<void>((resolve) => {
       child.stderr.on('data', (d: Buffer) => {
@@ -86,11 +88,14 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
       }
     }, 180_000);
 
-    test('Ctrl-C during loading into the user\'s server: exit 130, no mm_ table left there', async () => {
+    test("Ctrl-C during loading into the user's server: exit 130, no mm_ table left there", async () => {
       const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-url-sigint-'));
       const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
       delete env.JEST_WORKER_ID;
-      const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--backend', `pgvector@url=${url}`, '--report-dir', reportDir], { cwd: REPO, env });
+      const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--backend', `pgvector@url=${url}`, '--report-dir', reportDir], {
+        cwd: REPO,
+        env,
+      });
       let err = '';
       const loading = new Promise<void>((resolve) => {
         child.stderr.on('data', (d: Buffer) => {

@@ -85,7 +85,9 @@ describe('diff: a reused --report-dir and a target without vectors', () => {
     const kept = mm(['diff', '--baseline', path.join(dir, 'baseline.json'), '--candidate', TARGET, '--report-dir', dir]);
     expect(kept.status).toBe(2);
     expect(existsSync(path.join(dir, 'baseline.json'))).toBe(true);
-    expect((JSON.parse(readFileSync(path.join(dir, 'diff.json'), 'utf8')) as DiffReport).error!.message).toContain(`--baseline ${path.join(dir, 'baseline.json')} is one of the files this diff writes`);
+    expect((JSON.parse(readFileSync(path.join(dir, 'diff.json'), 'utf8')) as DiffReport).error!.message).toContain(
+      `--baseline ${path.join(dir, 'baseline.json')} is one of the files this diff writes`,
+    );
   });
 
   test('--candidate naming a target without capability vectors: exit 2 before anything starts', () => {
@@ -100,7 +102,10 @@ describe('diff: a reused --report-dir and a target without vectors', () => {
 describe('record --profile: a target without vectors is skipped, the others recorded', () => {
   test('skipped with the reason, pgvector@pglite-pg18 recorded, exit 0', () => {
     const catalog = path.join(tmp, 'targets.yaml');
-    writeFileSync(catalog, readFileSync(path.join(REPO, 'matrix', 'targets.yaml'), 'utf8').replace(/^profiles:\n/m, `profiles:\n  mixed:\n    description: test\n    targets: [redis@7.0, ${TARGET}]\n`));
+    writeFileSync(
+      catalog,
+      readFileSync(path.join(REPO, 'matrix', 'targets.yaml'), 'utf8').replace(/^profiles:\n/m, `profiles:\n  mixed:\n    description: test\n    targets: [redis@7.0, ${TARGET}]\n`),
+    );
     const cwd = mkdtempSync(path.join(tmp, 'profile-'));
     const r = mm(['record', '--profile', 'mixed'], { cwd, env: { MM_CATALOG: catalog } });
     expect(r.stderr).toBe('');
@@ -124,7 +129,11 @@ describe('Ctrl-C', () => {
     const report = JSON.parse(readFileSync(path.join(dir, 'diff.json'), 'utf8')) as DiffReport;
     expect(report).toMatchObject({ verdict: null, exitCode: 130, error: { code: 'INTERRUPTED' } });
     expect(readFileSync(path.join(dir, 'diff.md'), 'utf8')).toMatch(/^# memory-matrix diff — ⚠️ INTERRUPTED/);
-    expect(readdirSync(dir).filter((f) => f !== 'baseline.json').sort()).toEqual(['diff.json', 'diff.md']);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f !== 'baseline.json')
+        .sort(),
+    ).toEqual(['diff.json', 'diff.md']);
   }, 400_000);
 
   test('record: exit 130, INTERRUPTED printed, no baseline and no temporary file', async () => {

@@ -174,7 +174,11 @@ describe('inputs', () => {
     // both sides lack it, for different reasons: one clause per side, each naming it
     const both = compareBaselines(baseline('redis@8.0', SHA, false), baseline('chroma@1.4', SHA, false), T, exactScan);
     expect(both.notCompared).toEqual([
-      { scan: 'exact', reason: 'the baseline file of redis@8.0 has no exact-path results although redis@8.0 has capability exactScan: true; record it again; candidate chroma@1.4 has no exact scan (capability exactScan: false)' },
+      {
+        scan: 'exact',
+        reason:
+          'the baseline file of redis@8.0 has no exact-path results although redis@8.0 has capability exactScan: true; record it again; candidate chroma@1.4 has no exact scan (capability exactScan: false)',
+      },
     ]);
     // a target the catalog does not know: no capability claimed
     expect(compareBaselines(baseline('pgvector@url', SHA, false), baseline('pgvector@x', SHA, true), T).notCompared[0]!.reason).toBe('the baseline file of pgvector@url has no exact-path results');
@@ -182,7 +186,10 @@ describe('inputs', () => {
 
   test('compareBaselines: another dataset sha256 is INVALID_INPUT naming both sides', () => {
     expect(() => compareBaselines(baseline('pgvector@x', SHA, true), baseline('pgvector@y', 'b'.repeat(64), true), T)).toThrow(
-      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringMatching(/baseline pgvector@x has agent-memories sha256 aaaaaaaaaaaa.*candidate pgvector@y has agent-memories sha256 bbbbbbbbbbbb/) }),
+      expect.objectContaining({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/baseline pgvector@x has agent-memories sha256 aaaaaaaaaaaa.*candidate pgvector@y has agent-memories sha256 bbbbbbbbbbbb/),
+      }),
     );
   });
 
@@ -206,7 +213,9 @@ describe('inputs', () => {
     const hnsw = { type: 'hnsw' as const, m: 16, efConstruction: 64, efSearch: 100 };
     expect(applyIndexOverride('t', hnsw, ['efSearch=4'])).toEqual({ index: { ...hnsw, efSearch: 4 }, override: { efSearch: 4 } });
     expect(applyIndexOverride('t', hnsw, [])).toEqual({ index: hnsw, override: null });
-    expect(() => applyIndexOverride('pgvector@pg17', hnsw, ['probes=3'])).toThrow(expect.objectContaining({ code: 'USAGE', message: '--index "probes=3": pgvector@pg17 has a hnsw index whose parameters are m, efConstruction, efSearch' }));
+    expect(() => applyIndexOverride('pgvector@pg17', hnsw, ['probes=3'])).toThrow(
+      expect.objectContaining({ code: 'USAGE', message: '--index "probes=3": pgvector@pg17 has a hnsw index whose parameters are m, efConstruction, efSearch' }),
+    );
     expect(() => applyIndexOverride('t', hnsw, ['efSearch=0'])).toThrow(expect.objectContaining({ code: 'USAGE' }));
     expect(() => applyIndexOverride('t', hnsw, ['efSearch'])).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('expected key=value') }));
   });

@@ -42,7 +42,10 @@ beforeAll(() => {
 
 describe('memory-matrix record', () => {
   test('the baseline holds every query top-k on the index and the exact path, with provenance', () => {
-    const queries = readFileSync(path.join(REPO, 'golden-data', 'agent-memories', 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; k: number });
+    const queries = readFileSync(path.join(REPO, 'golden-data', 'agent-memories', 'queries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; k: number });
     expect(baseline).toMatchObject({ format: 'memory-matrix-baseline', version: 1, target: TARGET, backend: 'pgvector', provider: 'embedded' });
     for (const scan of ['index', 'exact'] as const) {
       const run = baseline.runs[scan]!;
@@ -66,7 +69,7 @@ describe('memory-matrix record', () => {
     expect(baseline.clusterQueries).toContain('q-0263');
   });
 
-  test('an --index key the target\'s index does not have: exit 2 before anything starts or is written', () => {
+  test("an --index key the target's index does not have: exit 2 before anything starts or is written", () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'mm-record-cwd-'));
     const bad = mm(['record', '--backend', TARGET, '--index', 'probes=2'], cwd);
     expect(bad.status).toBe(2);
@@ -147,7 +150,12 @@ describe('memory-matrix diff: bad inputs exit 2 naming what', () => {
     writeFileSync(other, JSON.stringify({ ...baseline, dataset: { ...baseline.dataset, sha256: 'f'.repeat(64) } }));
     const r = diff(['--baseline', other, '--candidate', file]);
     expect(r.status).toBe(2);
-    expect(r.report.error).toEqual({ code: 'INVALID_INPUT', message: expect.stringMatching(/^baseline and candidate are of different datasets: baseline pgvector@pglite-pg18 has agent-memories sha256 ffffffffffff…, candidate pgvector@pglite-pg18 has agent-memories sha256 [0-9a-f]{12}…/) });
+    expect(r.report.error).toEqual({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(
+        /^baseline and candidate are of different datasets: baseline pgvector@pglite-pg18 has agent-memories sha256 ffffffffffff…, candidate pgvector@pglite-pg18 has agent-memories sha256 [0-9a-f]{12}…/,
+      ),
+    });
     const live = diff(['--baseline', other, '--candidate', TARGET]);
     expect(live.status).toBe(2);
     expect(live.report.error!.message).toContain(`baseline file ${other} has agent-memories sha256 ffffffffffff…, --dataset agent-memories has agent-memories sha256`);
@@ -155,7 +163,10 @@ describe('memory-matrix diff: bad inputs exit 2 naming what', () => {
   });
 
   test('--index on a baseline file, and a profile without diff thresholds', () => {
-    expect(diff(['--baseline', file, '--candidate', file, '--index', 'efSearch=4']).report.error).toEqual({ code: 'USAGE', message: expect.stringContaining('--index applies to a candidate recorded live') });
+    expect(diff(['--baseline', file, '--candidate', file, '--index', 'efSearch=4']).report.error).toEqual({
+      code: 'USAGE',
+      message: expect.stringContaining('--index applies to a candidate recorded live'),
+    });
     const p = diff(['--baseline', file, '--candidate', file, '--profile', 'embedded']);
     expect(p.status).toBe(2);
     expect(p.report.error!.message).toMatch(/--profile embedded: .*targets\.yaml declares no diff thresholds for it \(profiles with them: pr-gate, release\)/);

@@ -10,7 +10,7 @@ export function containerGate(targets: ResolvedTarget[]): string {
   if (spawnSync('docker', ['info'], { timeout: 10_000 }).status !== 0) return 'no Docker engine answers (run .ci/docker-up.sh)';
   const missing = targets
     .filter((t) => t.provider === 'container')
-    .map((t) => (recipeOf(t) ? recipeTag(recipeOf(t)!) : t.image ?? t.name))
+    .map((t) => (recipeOf(t) ? recipeTag(recipeOf(t)!) : (t.image ?? t.name)))
     .filter((img) => spawnSync('docker', ['image', 'inspect', img], { timeout: 10_000 }).status !== 0);
   return missing.length ? `images not present: ${missing.join(', ')} (build them: pnpm matrix images build)` : '';
 }
@@ -25,9 +25,11 @@ export function describeWithContainers(title: string, targetNames: string[], fn:
   const why = containerGate(targets);
   if (!why) return describe(title, () => fn(targets));
   if (process.env.CI === 'true') {
-    describe(title, () => test(`needs Docker under CI=true: ${why}`, () => {
-      throw new Error(`CI=true but ${why}`);
-    }));
+    describe(title, () =>
+      test(`needs Docker under CI=true: ${why}`, () => {
+        throw new Error(`CI=true but ${why}`);
+      }),
+    );
     return;
   }
   console.warn(`SKIPPED ${title}: ${why}`);

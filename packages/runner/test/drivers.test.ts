@@ -56,7 +56,10 @@ describe('catalog errors about drivers (exit 2, naming file, line and key)', () 
     writeFileSync(f, after);
     return f;
   };
-  const lineOf = (f: string, needle: string): number => readFileSync(f, 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const lineOf = (f: string, needle: string): number =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(needle)) + 1;
 
   test('capabilities: { vectros: false } names targets.yaml:<line> and the key', () => {
     const f = catalogWith('typo.yaml', (y) => y.replace('capabilities: { vectors: false }', 'capabilities: { vectros: false }'));

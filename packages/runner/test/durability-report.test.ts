@@ -35,7 +35,20 @@ function cell(target: string, rows: DurabilityFigures[], failures: string[] = []
     notes: [],
     durationMs: 1,
   };
-  return { target, backend: 'pgvector', provider: 'container', serverVersion: null, components: {}, image: null, imageId: null, index: { type: 'none' }, tolerances: {}, timings: { startMs: null, loadMs: null, indexMs: null }, status: 'ran', checks: [c15] };
+  return {
+    target,
+    backend: 'pgvector',
+    provider: 'container',
+    serverVersion: null,
+    components: {},
+    image: null,
+    imageId: null,
+    index: { type: 'none' },
+    tolerances: {},
+    timings: { startMs: null, loadMs: null, indexMs: null },
+    status: 'ran',
+    checks: [c15],
+  };
 }
 
 test('figures round-trip through the flat check figures (names with "=" and "_" included)', () => {
@@ -88,13 +101,23 @@ test('console and markdown print the table', () => {
 });
 
 test('chat-history rows (C15 history part, "<configuration> (history)") read back, get their own verdicts and print with the same columns', () => {
-  const rows = [fig('aof-always', true, 0), fig('aof-always (history)', true, 0, { acknowledged: 2088, phantomInFlight: 18 }), fig('rdb (history)', false, 2466, { acknowledged: 2466, phantomInFlight: 0 })];
+  const rows = [
+    fig('aof-always', true, 0),
+    fig('aof-always (history)', true, 0, { acknowledged: 2088, phantomInFlight: 18 }),
+    fig('rdb (history)', false, 2466, { acknowledged: 2466, phantomInFlight: 0 }),
+  ];
   const figures = { ...durabilityFigures(rows), 'durability/aof-always (history)/reordered': 0, 'durability/aof-always (history)/unit': 'chat messages' };
   expect(readDurabilityFigures(figures)).toEqual(rows);
   // A failure of the history part names its row only: "[aof-always (history)]" is not "[aof-always]".
-  const failed = cell('redis@8.0', rows, ['agent-memories @ redis@8.0: [aof-always (history)] cycle 2 session c15h-s1: message c15h-s1#7 (sent as #8) is at position 9, after #9 which was sent later']);
+  const failed = cell('redis@8.0', rows, [
+    'agent-memories @ redis@8.0: [aof-always (history)] cycle 2 session c15h-s1: message c15h-s1#7 (sent as #8) is at position 9, after #9 which was sent later',
+  ]);
   // (the helper's extra `durability/default/restartMsMax` makes a row "default" of its own: left out here)
-  expect(durabilityRows([failed]).filter((r) => r.configuration !== 'default').map((r) => [r.configuration, r.verdict])).toEqual([
+  expect(
+    durabilityRows([failed])
+      .filter((r) => r.configuration !== 'default')
+      .map((r) => [r.configuration, r.verdict]),
+  ).toEqual([
     ['aof-always', 'pass'],
     ['aof-always (history)', 'fail'],
     ['rdb (history)', 'reported'],

@@ -94,8 +94,13 @@ describe('report data behind the page', () => {
     expect(row.entries.vectors).toEqual({ ok: true, value: true });
     expect(row.entries.history).toMatchObject({ ok: false, reason: 'not declared by the target' });
     // The same cell as a target without vectors: its vector checks were skipped for it.
-    const noVec = { ...cell, target: 'x@no-vectors', capabilities: { ...cell.capabilities!, vectors: false }, queries: undefined,
-      checks: cell.checks.map((c) => (c.id === 'C11' ? c : { ...c, status: 'skipped' as const, skipReason: 'capability: vectors', failures: [] })) };
+    const noVec = {
+      ...cell,
+      target: 'x@no-vectors',
+      capabilities: { ...cell.capabilities!, vectors: false },
+      queries: undefined,
+      checks: cell.checks.map((c) => (c.id === 'C11' ? c : { ...c, status: 'skipped' as const, skipReason: 'capability: vectors', failures: [] })),
+    };
     const m = capabilityMatrix([cell, noVec]);
     expect(m.targets[1]!.entries.vectors).toEqual({ ok: false, value: false, reason: 'skipped C03, C05 (capability: vectors)', skippedChecks: ['C03', 'C05'] });
     const r2 = settleReport({ ...report, cells: [cell, noVec] });
@@ -108,8 +113,27 @@ describe('report data behind the page', () => {
   });
 
   test('durability table: C15 rows (memories and "(history)" chat messages) are embedded for the page', () => {
-    const row = { target: 'redis@8.0', durable: true, acknowledged: 2088, acknowledgedBatches: 696, lost: 0, phantomInFlight: 18, phantomUnknown: 0, duplicated: 0, changed: 0, cycles: 5, verdict: 'pass' as const };
-    const r3 = { ...settleReport({ ...report }), durability: [{ ...row, configuration: 'aof-always' }, { ...row, configuration: 'aof-always (history)' }, { ...row, configuration: 'rdb (history)', durable: false, lost: 2466, verdict: 'reported' as const }] };
+    const row = {
+      target: 'redis@8.0',
+      durable: true,
+      acknowledged: 2088,
+      acknowledgedBatches: 696,
+      lost: 0,
+      phantomInFlight: 18,
+      phantomUnknown: 0,
+      duplicated: 0,
+      changed: 0,
+      cycles: 5,
+      verdict: 'pass' as const,
+    };
+    const r3 = {
+      ...settleReport({ ...report }),
+      durability: [
+        { ...row, configuration: 'aof-always' },
+        { ...row, configuration: 'aof-always (history)' },
+        { ...row, configuration: 'rdb (history)', durable: false, lost: 2466, verdict: 'reported' as const },
+      ],
+    };
     const page3 = path.join(run.reportDir, 'variant-durability.html');
     writeFileSync(page3, renderHtml(r3));
     morePages.push([page3, 'aof-always (history)', 0]);
@@ -178,7 +202,11 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
     expect(await page.getAttribute('[data-mm="verdict"]', 'data-exit')).toBe('1');
     for (const cell of report.cells) {
       const t = `[data-target="${cell.target}"]`;
-      for (const [mm, v] of [['recall', headlineRecall(cell)], ['recall-min', headlineRecallMin(cell)], ['max-delta', headlineMaxDelta(cell)]] as const) {
+      for (const [mm, v] of [
+        ['recall', headlineRecall(cell)],
+        ['recall-min', headlineRecallMin(cell)],
+        ['max-delta', headlineMaxDelta(cell)],
+      ] as const) {
         expect(await text(`td[data-mm="${mm}"]${t}`)).toBe(fmt(v));
         expect(await page.getAttribute(`td[data-mm="${mm}"]${t}`, 'data-value')).toBe(String(v));
       }

@@ -4,7 +4,7 @@
  * (comma-separated) or else the default profile, exactly as the CLI selects them.
  */
 import { loadCatalog } from '@memory-matrix/backends';
-import { loadGoldenDataset, type TestRuntime } from "@memory-matrix/spec";
+import { loadGoldenDataset, type TestRuntime } from '@memory-matrix/spec';
 import { loadExpectation } from '../src/golden';
 import { datasetDir, registerTargetCell, runIdOf } from '../src/run';
 import { catalogFile, parseRepeat, selectTargets } from '../src/select';

@@ -18,14 +18,18 @@ function merge(files: string[]): { status: number | null; stdout: string; stderr
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mm-merged-'));
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
   delete env.JEST_WORKER_ID;
-  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), path.join(RUNNER_DIR, 'src', 'cli.ts'), 'merge', ...files, '--report-dir', dir], { cwd: REPO, encoding: 'utf8', env, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), path.join(RUNNER_DIR, 'src', 'cli.ts'), 'merge', ...files, '--report-dir', dir], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env,
+    timeout: 60_000,
+  });
   const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as MatrixReport;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, dir, report };
 }
 
 /** target → check id → status, the verdicts a merge must keep. */
-const verdicts = (r: MatrixReport): Record<string, Record<string, string>> =>
-  Object.fromEntries(r.cells.map((c) => [c.target, Object.fromEntries(c.checks.map((k) => [k.id, k.status]))]));
+const verdicts = (r: MatrixReport): Record<string, Record<string, string>> => Object.fromEntries(r.cells.map((c) => [c.target, Object.fromEntries(c.checks.map((k) => [k.id, k.status]))]));
 
 /** A copy of a report.json with a change, in a new temp file. */
 function variant(file: string, change: (r: MatrixReport) => void): string {

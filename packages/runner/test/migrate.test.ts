@@ -120,7 +120,9 @@ describe('verifyRecords names the row for every field', () => {
 });
 
 const projectContainersOf = (pid: number | undefined): string[] =>
-  spawnSync('docker', ['ps', '-aq', '--filter', `label=memory-matrix.pid=${pid}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  spawnSync('docker', ['ps', '-aq', '--filter', `label=memory-matrix.pid=${pid}`], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
 
 describeWithContainers('migrate redis@8.0 → pgvector@pg17 (containers)', ['redis@8.0', 'pgvector@pg17'], () => {
   test('passes, and removes both containers', () => {
@@ -133,7 +135,11 @@ describeWithContainers('migrate redis@8.0 → pgvector@pg17 (containers)', ['red
 
   test('Ctrl-C after A is loaded: exit 130, migrate.json says INTERRUPTED, no container left', async () => {
     const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-migrate-sigint-'));
-    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), 'migrate', '--from', 'redis@8.0', '--to', 'pgvector@pg17', '--report-dir', reportDir], { cwd: REPO, env: childEnv() });
+    const child = spawn(
+      process.execPath,
+      ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), 'migrate', '--from', 'redis@8.0', '--to', 'pgvector@pg17', '--report-dir', reportDir],
+      { cwd: REPO, env: childEnv() },
+    );
     let out = '';
     const loaded = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('loaded 5111 memories') && resolve())));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : null))));

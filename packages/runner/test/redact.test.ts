@@ -27,9 +27,9 @@ describe('redactText: each category', () => {
     ['display name after e-mail', 'From: guido@python.org (Guido van Rossum)', 'From: [EMAIL] ([NAME])'],
     ['greeting and signature', 'Hi Robert,\nsee you.\n\nRegards,\nPeter\n', 'Hi [NAME],\nsee you.\n\nRegards,\n[NAME]\n'],
     ['quoted signature line', '> thanks\n> Dave\n', '> thanks\n> [NAME]\n'],
-    ['"wrote:" attribution', 'Reza B\'Far wrote:\n> text', '[NAME] wrote:\n> text'],
+    ['"wrote:" attribution', "Reza B'Far wrote:\n> text", '[NAME] wrote:\n> text'],
     ['"asked:" attribution of two', '>Helen & Mike wrote:\n  | Niall asked:', '>[NAME] wrote:\n  | [NAME] asked:'],
-    ['addressed at line start', '> > Daniel, it\'s easy\nEliza and I went', '> > [NAME], it\'s easy\n[NAME] and I went'],
+    ['addressed at line start', "> > Daniel, it's easy\nEliza and I went", "> > [NAME], it's easy\n[NAME] and I went"],
     ['title', 'ask Dr. Watson', 'ask Dr. [NAME]'],
     ['second pass: a number the first replacement brought in reach', 'Phone: +44 (0)707 53 57 57, (0)707 53 57 57 |', 'Phone: [PHONE], [PHONE] |'],
     ['non-ASCII e-mail local part', 'From: \u00e9n\u00e8\u00e7@dogma.slashnull.org', 'From: [EMAIL]'],
@@ -85,7 +85,15 @@ describe('redaction of metadata and the table', () => {
 describe('sampler parts', () => {
   test('--columns: defaults are LangChain PGVector; metadata keys; errors name the entry', () => {
     const pg = pgvectorSampleSource;
-    expect(parseColumns(undefined, pg)).toMatchObject({ id: 'id', text: 'document', embedding: 'embedding', metadata: 'cmetadata', namespace: { column: 'collection_id' }, kind: null, created_at: null });
+    expect(parseColumns(undefined, pg)).toMatchObject({
+      id: 'id',
+      text: 'document',
+      embedding: 'embedding',
+      metadata: 'cmetadata',
+      namespace: { column: 'collection_id' },
+      kind: null,
+      created_at: null,
+    });
     expect(parseColumns('namespace=metadata.folder,created_at=created_at,kind=none', pg)).toMatchObject({ namespace: { metadataKey: 'folder' }, created_at: { column: 'created_at' }, kind: null });
     expect(() => parseColumns('txt=body', pg)).toThrow(/unknown field "txt"/);
     expect(() => parseColumns('text', pg)).toThrow(/"text" is not field=column/);
@@ -138,7 +146,9 @@ describe('sampler parts', () => {
     const drivers: SampleDriver[] = [{ name: 'pgvector', sampleSource: pgvectorSampleSource }];
     expect(findSampleSource('postgresql://u@h/db', drivers).url).toBe('postgresql://u@h/db');
     expect(findSampleSource('pgvector@url=postgres://u:pw@h/db', drivers).url).toBe('postgres://u:pw@h/db');
-    expect(() => findSampleSource('redis://u:pw@h:6379', drivers)).toThrow('--from redis://u@h:6379: expected postgres://user@host:port/db or pgvector@url=postgres://… (the sampler reads an existing store; catalog targets start empty)');
+    expect(() => findSampleSource('redis://u:pw@h:6379', drivers)).toThrow(
+      '--from redis://u@h:6379: expected postgres://user@host:port/db or pgvector@url=postgres://… (the sampler reads an existing store; catalog targets start empty)',
+    );
     expect(() => findSampleSource('pgvector@pg17', drivers)).toThrow(/^--from pgvector@pg17: expected postgres:/);
   });
 
@@ -158,7 +168,10 @@ describe('sampler parts', () => {
     const a = pick(1, ids);
     expect(pick(1, [...ids].reverse())).toEqual(a);
     expect(pick(2, ids)).not.toEqual(a);
-    expect(a.map(([s, rows, c]) => [s, rows, (c as string[]).length])).toEqual([['a', 100, 8], ['b', 400, 32]]);
+    expect(a.map(([s, rows, c]) => [s, rows, (c as string[]).length])).toEqual([
+      ['a', 100, 8],
+      ['b', 400, 32],
+    ]);
   });
 
   test('metadata flattening: nested objects to dotted keys, arrays to JSON text', () => {

@@ -22,7 +22,11 @@ function childEnv(): NodeJS.ProcessEnv {
 describeWithContainers('redis durability and faults (CLI, real containers)', ['redis@7.0', 'redis@8.0'], () => {
   test('C15 per persistence configuration, C16 7.0 -> 8.0 (chat history in place), C23 on redis@8.0; nothing left', () => {
     const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-rdur-'));
-    const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--report-dir', reportDir, '--backend', 'redis@8.0', '--check', 'C15', '--check', 'C16', '--check', 'C23'], { cwd: REPO, env: childEnv(), encoding: 'utf8', timeout: 900_000 });
+    const r = spawnSync(
+      process.execPath,
+      ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--report-dir', reportDir, '--backend', 'redis@8.0', '--check', 'C15', '--check', 'C16', '--check', 'C23'],
+      { cwd: REPO, env: childEnv(), encoding: 'utf8', timeout: 900_000 },
+    );
     if (r.status !== 0) throw new Error(`exit ${r.status}:\n${(r.stdout + r.stderr).slice(-4000)}`);
     const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8')) as MatrixReport;
     const rows = report.durability ?? [];
@@ -50,7 +54,15 @@ describeWithContainers('redis durability and faults (CLI, real containers)', ['r
     expect(report.cells[0]!.checks.find((c) => c.id === 'C15')!.figures).toMatchObject({ 'durability/aof-always (history)/reordered': 0, 'durability/aof-always (history)/unit': 'chat messages' });
     const checks = Object.fromEntries(report.cells[0]!.checks.map((c) => [c.id, c]));
     expect(checks.C16!.status).toBe('passed');
-    expect(checks.C16!.figures).toMatchObject({ from: 'redis@7.0', written: 'chat history', writtenMessages: 480, 'direct/messages': 480, 'direct/payloadsDiffer': 0, 'direct@rdb/messages': 480, 'direct@rdb/missingSessions': 0 });
+    expect(checks.C16!.figures).toMatchObject({
+      from: 'redis@7.0',
+      written: 'chat history',
+      writtenMessages: 480,
+      'direct/messages': 480,
+      'direct/payloadsDiffer': 0,
+      'direct@rdb/messages': 480,
+      'direct@rdb/missingSessions': 0,
+    });
     expect(checks.C23!.figures).toMatchObject({ pauseWrite: 'BACKEND_ERROR', pauseQuery: 'BACKEND_ERROR', dropMidBatch: 'BACKEND_ERROR', dropPresentAfter: 0, countAfter: 5050 });
     const list = (args: string[]) => spawnSync('docker', args, { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
     expect(list(['ps', '-aq', '--filter', `label=memory-matrix.pid=${r.pid}`])).toEqual([]);
@@ -65,5 +77,10 @@ test('redis durability capabilities come from the catalog (q8 targets and 7.0; t
   expect(c.targets.get('redis@8.0')!.upgradeFromTarget?.name).toBe('redis@7.0');
   expect(c.targets.get('redis@8.0.6')!.upgradeFromTarget?.name).toBe('redis@8.0');
   expect(c.targets.get('redis@8.0-noquant')!.capabilities).toMatchObject({ faults: false, upgrade: false });
-  expect(c.targets.get('redis@8.0')!.durability!.map((d) => [d.name, d.durable])).toEqual([['aof-everysec', false], ['aof-always', true], ['rdb', false], ['none', false]]);
+  expect(c.targets.get('redis@8.0')!.durability!.map((d) => [d.name, d.durable])).toEqual([
+    ['aof-everysec', false],
+    ['aof-always', true],
+    ['rdb', false],
+    ['none', false],
+  ]);
 });

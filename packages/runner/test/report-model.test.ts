@@ -24,7 +24,21 @@ function judged(check: string, scan: 'exact' | 'index', answers: Array<[string, 
 }
 
 function cell(target: string, checks: CheckResult[], extra: Partial<CellReport> = {}): CellReport {
-  return { target, backend: target.split('@')[0]!, provider: 'embedded', serverVersion: null, components: {}, image: null, imageId: null, index: { type: 'none' }, tolerances: {}, timings: { startMs: null, loadMs: null, indexMs: null }, status: 'ran', checks, ...extra };
+  return {
+    target,
+    backend: target.split('@')[0]!,
+    provider: 'embedded',
+    serverVersion: null,
+    components: {},
+    image: null,
+    imageId: null,
+    index: { type: 'none' },
+    tolerances: {},
+    timings: { startMs: null, loadMs: null, indexMs: null },
+    status: 'ran',
+    checks,
+    ...extra,
+  };
 }
 
 const passed = (id: string, figures: CheckResult['figures'] = {}): CheckResult => ({ id, name: id.toLowerCase(), status: 'passed', figures, failures: [], notes: [], durationMs: 1 });
@@ -41,7 +55,17 @@ test('per-query series come from the replays the checks judged: values, order, w
   expect(q.exact!.maxAbsScoreDelta).toEqual(exact.queries.map((x) => x.comparison.maxAbsScoreDelta));
   expect(q.exact!.firstDifferingRank).toEqual([null, 1]);
   expect(q.exact!.worst.map((w) => w.queryId)).toEqual(['q2']);
-  expect(q.exact!.worst[0]).toMatchObject({ k: 2, expected: [['c', 0.7], ['d', 0.6]], actual: [['d', 0.6], ['e', 0.5]] });
+  expect(q.exact!.worst[0]).toMatchObject({
+    k: 2,
+    expected: [
+      ['c', 0.7],
+      ['d', 0.6],
+    ],
+    actual: [
+      ['d', 0.6],
+      ['e', 0.5],
+    ],
+  });
   const index = judged('C05', 'index', [['q1', [hit('a', 0.9), hit('b', 0.8)], [hit('a', 0.9), hit('b', 0.8)]]]);
   expect(cellQueries([exact, index])!.index).toMatchObject({ check: 'C05', scan: 'index', queryIds: ['q1'], recallAtK: [1] });
   expect(cellQueries([])).toBeUndefined();
@@ -50,7 +74,9 @@ test('per-query series come from the replays the checks judged: values, order, w
 test('settleReport derives summary, durability rows, capability matrix and exit code once', () => {
   const c15: CheckResult = {
     ...passed('C15'),
-    figures: durabilityFigures([{ configuration: 'default', durable: true, acknowledged: 10, acknowledgedBatches: 1, lost: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, cycles: 5 }]),
+    figures: durabilityFigures([
+      { configuration: 'default', durable: true, acknowledged: 10, acknowledgedBatches: 1, lost: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, cycles: 5 },
+    ]),
   };
   const skipped: CheckResult = { ...passed('C17'), status: 'skipped', skipReason: 'capability: history' };
   const report = emptyReport([], '2026-12-01T00:00:00.000Z');
@@ -67,7 +93,10 @@ test('settleReport derives summary, durability rows, capability matrix and exit 
 });
 
 test('the view: check rows per cell, headline figures, and a server line built from any components', () => {
-  const a = cell('pgvector@pg17', [passed('C03', { recallAtKMean: 1, recallAtKMin: 1, maxAbsScoreDelta: 2e-7 })], { components: { postgres: '17.12', pgvector: '0.8.0' }, serverVersion: 'PostgreSQL 17.12 …' });
+  const a = cell('pgvector@pg17', [passed('C03', { recallAtKMean: 1, recallAtKMin: 1, maxAbsScoreDelta: 2e-7 })], {
+    components: { postgres: '17.12', pgvector: '0.8.0' },
+    serverVersion: 'PostgreSQL 17.12 …',
+  });
   const b = cell('toy@1', [passed('C01')], { serverVersion: 'Toy 1.0' });
   const report = emptyReport([], '2026-12-01T00:00:00.000Z');
   report.cells = [a, b];

@@ -16,7 +16,12 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-sample-min-'));
 function sample(args: string[]): { status: number | null; stderr: string } {
   const env = { ...process.env };
   delete env.JEST_WORKER_ID;
-  const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), 'sample', '--from', NO_STORE, '--seed', '1', ...args], { cwd: REPO, env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), 'sample', '--from', NO_STORE, '--seed', '1', ...args], {
+    cwd: REPO,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: r.status, stderr: r.stderr };
 }
 

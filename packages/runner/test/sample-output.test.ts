@@ -38,10 +38,19 @@ describe('sample --out', () => {
     const ds = path.join(tmp, 'staged');
     mkdirSync(ds);
     writeFileSync(path.join(ds, 'manifest.json'), 'old');
-    await expect(writeStaged(ds, (staging) => { mkdirSync(staging); writeFileSync(path.join(staging, 'manifest.json'), 'half'); throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      writeStaged(ds, (staging) => {
+        mkdirSync(staging);
+        writeFileSync(path.join(staging, 'manifest.json'), 'half');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(readFileSync(path.join(ds, 'manifest.json'), 'utf8')).toBe('old');
     expect(readdirSync(tmp).filter((n) => n.includes('staging'))).toEqual([]);
-    await writeStaged(ds, (staging) => { mkdirSync(staging); writeFileSync(path.join(staging, 'manifest.json'), 'new'); });
+    await writeStaged(ds, (staging) => {
+      mkdirSync(staging);
+      writeFileSync(path.join(staging, 'manifest.json'), 'new');
+    });
     expect(readFileSync(path.join(ds, 'manifest.json'), 'utf8')).toBe('new');
     expect(existsSync(ds)).toBe(true);
     expect(readdirSync(tmp).filter((n) => n.includes('staging'))).toEqual([]);

@@ -64,7 +64,24 @@ describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvect
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-sample-'));
   const COLS = 'id=id,text=body,embedding=emb,metadata=meta,created_at=created,namespace=ns,kind=kind';
   const sample = (out: string, extra: string[]) =>
-    run(['sample', '--from', url.replace('postgres@', 'postgres:hunter2@'), '--table', 'mem', '--columns', COLS, '--n', '60', '--queries', '10', '--out', path.join(tmp, out), '--name', out, ...extra]);
+    run([
+      'sample',
+      '--from',
+      url.replace('postgres@', 'postgres:hunter2@'),
+      '--table',
+      'mem',
+      '--columns',
+      COLS,
+      '--n',
+      '60',
+      '--queries',
+      '10',
+      '--out',
+      path.join(tmp, out),
+      '--name',
+      out,
+      ...extra,
+    ]);
 
   beforeAll(async () => {
     server = await startTarget({ ...pg17 }, { runId: `sample-test-${process.pid}` });
@@ -130,7 +147,11 @@ describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvect
   }, 300_000);
 
   test('same seed → byte-identical dataset; another seed → another sample', () => {
-    for (const [out, seed] of [['s1', '5'], ['s2', '5'], ['s3', '6']] as const) {
+    for (const [out, seed] of [
+      ['s1', '5'],
+      ['s2', '5'],
+      ['s3', '6'],
+    ] as const) {
       const r = sample(out, ['--seed', seed, '--redact']);
       if (r.status !== 0) throw new Error(`exit ${r.status}\n${r.stderr}`);
     }

@@ -21,11 +21,25 @@ const { runLint } = require(path.join(path.dirname(require.resolve('@tktco/node-
 };
 
 const DIR = path.join(REPO, '.github', 'workflows');
-const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
+const files = readdirSync(DIR)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
 const read = (f: string): string => readFileSync(path.join(DIR, f), 'utf8');
 
-interface Step { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; env?: Record<string, string>; id?: string }
-interface Job { needs?: string | string[]; if?: string; steps: Step[]; strategy?: { matrix: Record<string, unknown> } }
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  if?: string;
+  env?: Record<string, string>;
+  id?: string;
+}
+interface Job {
+  needs?: string | string[];
+  if?: string;
+  steps: Step[];
+  strategy?: { matrix: Record<string, unknown> };
+}
 const jobs = (f: string): Record<string, Job> => (parse(read(f)) as { jobs: Record<string, Job> }).jobs;
 const runs = (j: Job): string => j.steps.map((s) => s.run ?? '').join('\n');
 

@@ -1,14 +1,7 @@
 import type { Capabilities } from './capabilities';
 import type { MemoryPolicy, MemoryPolicyState } from './eviction';
 import type { ChatHistory, HistoryOptions } from './history';
-import type {
-  CollectionSpec,
-  MemoryRecord,
-  RecallFilter,
-  RecallHit,
-  RecallQuery,
-  ServerInfo,
-} from './types';
+import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ServerInfo } from './types';
 
 /**
  * The adapter contract. One `MemoryStore` is one client/connection to one backend;

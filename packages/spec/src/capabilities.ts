@@ -78,7 +78,21 @@ export const capabilityOverridesSchema = capabilitiesSchema.partial().strict();
 export const PROVIDER_CAPABILITIES: ReadonlyArray<keyof Capabilities> = ['faults', 'upgrade'];
 
 /** Flags read only by checks that also need `vectors` (C01–C14, C21, C24, C25). */
-export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = ['metrics', 'exactScan', 'annIndexes', 'filterNamespace', 'filterKind', 'filterMetadata', 'threshold', 'upsert', 'delete', 'reopen', 'quantized', 'maxBatch', 'timeDecay'];
+export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
+  'metrics',
+  'exactScan',
+  'annIndexes',
+  'filterNamespace',
+  'filterKind',
+  'filterMetadata',
+  'threshold',
+  'upsert',
+  'delete',
+  'reopen',
+  'quantized',
+  'maxBatch',
+  'timeDecay',
+];
 
 /**
  * The capabilities `declared` for a target that the connected store's `reported` ones lack:

@@ -116,12 +116,7 @@ export function tieGroups(hits: RecallHit[], eps: number): RecallHit[][] {
  * - `matches`, when given, must hold for every returned id.
  * Pure; never throws for bad results (they become failures).
  */
-export function compareHits(
-  expected: OracleResult,
-  actual: RecallHit[],
-  ctx: CompareContext,
-  opts: CompareOptions,
-): Comparison {
+export function compareHits(expected: OracleResult, actual: RecallHit[], ctx: CompareContext, opts: CompareOptions): Comparison {
   const { k, tieEpsilon, scoreTolerance } = opts;
   const failures: Failure[] = [];
   const fail = (f: Omit<Failure, 'dataset' | 'target' | 'queryId' | 'message'>, detail: string): void => {
@@ -171,13 +166,8 @@ export function compareHits(
         if (ids.has(h.id)) continue;
         const where = expectedById.get(h.id);
         const span = g.length === 1 ? `rank ${start + 1}` : `ranks ${start + 1}–${start + g.length}`;
-        const known = where
-          ? `the expectation ranks it ${where.rank} with score ${where.score}`
-          : `it is not among the expected top ${k} (boundary ties included)`;
-        fail(
-          { kind: 'tie-group', rank: i + 1, id: h.id, expected: [...ids], actual: h.id },
-          `rank ${i + 1} id ${h.id} is not in the expected tie group at ${span} (${listIds([...ids])}); ${known}`,
-        );
+        const known = where ? `the expectation ranks it ${where.rank} with score ${where.score}` : `it is not among the expected top ${k} (boundary ties included)`;
+        fail({ kind: 'tie-group', rank: i + 1, id: h.id, expected: [...ids], actual: h.id }, `rank ${i + 1} id ${h.id} is not in the expected tie group at ${span} (${listIds([...ids])}); ${known}`);
       }
       start += g.length;
     }
@@ -214,7 +204,10 @@ export function compareHits(
     recallAtK: recallAtK(expected, actual, k, tieEpsilon),
     maxAbsScoreDelta,
     firstDifferingRank: tieAwareFirstDifference(groups, actual, expectedCount),
-    kendallTau: kendallTau(actual.map((h) => h.id), expected.hits.map((h) => h.id)),
+    kendallTau: kendallTau(
+      actual.map((h) => h.id),
+      expected.hits.map((h) => h.id),
+    ),
     returned: actual.length,
     expectedCount,
     failures,

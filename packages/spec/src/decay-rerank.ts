@@ -47,11 +47,7 @@ export interface DecayRerank {
  * Hits are ordered by decayed score descending, then id ascending. `where` names the adapter and
  * collection for errors: INVALID_INPUT when a stored `createdAt` is not canonical.
  */
-export async function rerankWithDecay(
-  req: DecayRequest,
-  opts: { k: number; minScore?: number; total: number; where: string },
-  fetch: (n: number) => Promise<DecayCandidate[]>,
-): Promise<DecayRerank> {
+export async function rerankWithDecay(req: DecayRequest, opts: { k: number; minScore?: number; total: number; where: string }, fetch: (n: number) => Promise<DecayCandidate[]>): Promise<DecayRerank> {
   const { k, total } = opts;
   let n = Math.min(total, Math.max(k * DECAY_OVERSAMPLE, DECAY_MIN_CANDIDATES));
   for (let round = 1; ; round++) {

@@ -80,11 +80,7 @@ export function serializeExpectation(header: ExpectationMeta, entries: Expectati
   } catch (e) {
     const line = /^<serialized>:(\d+): (.*)$/s.exec((e as Error).message);
     const which = line && Number(line[1]) > 1 ? `query ${entries[Number(line[1]) - 2]!.query}` : 'header';
-    throw new MemoryMatrixError(
-      'INVALID_INPUT',
-      `serializeExpectation (dataset ${header.dataset}): ${which}: ${line ? line[2] : (e as Error).message}`,
-      { cause: e },
-    );
+    throw new MemoryMatrixError('INVALID_INPUT', `serializeExpectation (dataset ${header.dataset}): ${which}: ${line ? line[2] : (e as Error).message}`, { cause: e });
   }
   return text;
 }

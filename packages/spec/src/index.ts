@@ -83,15 +83,7 @@ export {
 export { FLOAT32_MAX, negativeSqrtOfSquared, referenceScore, validateVector } from './scores';
 
 // Input rules adapters enforce before anything is written.
-export {
-  checkMetadata,
-  checkStoredText,
-  validateIdList,
-  validateMemoryRecord,
-  validateRecallFilter,
-  validateRecallQuery,
-  type InputRules,
-} from './record-validation';
+export { checkMetadata, checkStoredText, validateIdList, validateMemoryRecord, validateRecallFilter, validateRecallQuery, type InputRules } from './record-validation';
 
 // Filters and keyset scans.
 export { matchesFilter, type FilterableRecord } from './filter';
@@ -131,29 +123,13 @@ export { writeGoldenDataset, type GoldenDatasetInput } from './golden/write';
 export { checkFingerprint } from './golden/fingerprint';
 
 // Expectation: the recorded oracle results a run compares against.
-export {
-  parseExpectation,
-  serializeExpectation,
-  type Expectation,
-  type ExpectationEntry,
-  type ExpectationHeader,
-  type ExpectationMeta,
-} from './expectation';
+export { parseExpectation, serializeExpectation, type Expectation, type ExpectationEntry, type ExpectationHeader, type ExpectationMeta } from './expectation';
 
 // Exact oracle (float64 brute force).
 export { ExactOracle, type OracleInput, type OracleResult } from './oracle';
 
 // Comparator and statistics.
-export {
-  compareHits,
-  tieGroups,
-  type CompareContext,
-  type CompareOptions,
-  type Comparison,
-  type ComparisonFailureKind,
-  type Failure,
-  type FailureKind,
-} from './comparator';
+export { compareHits, tieGroups, type CompareContext, type CompareOptions, type Comparison, type ComparisonFailureKind, type Failure, type FailureKind } from './comparator';
 export { kendallTau, recallAtK, summarize, type Summary } from './stats';
 
 // Record differences (migration gate, C01-style byte-exact comparison).

@@ -72,10 +72,7 @@ export class ExactOracle {
       }
     }
     if (input.vectors.length !== n * dim) {
-      throw new MemoryMatrixError(
-        'DIMENSION_MISMATCH',
-        `ExactOracle: vectors has ${input.vectors.length} components, expected ${n} rows × ${dim} = ${n * dim}`,
-      );
+      throw new MemoryMatrixError('DIMENSION_MISMATCH', `ExactOracle: vectors has ${input.vectors.length} components, expected ${n} rows × ${dim} = ${n * dim}`);
     }
     this.dim = dim;
     this.metric = input.metric;

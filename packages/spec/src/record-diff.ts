@@ -90,7 +90,14 @@ export function vectorDifference(id: string, expected: Float32Array, actual: Flo
   }
   const d = cosineDistance(expected, actual);
   if (d <= how.maxCosineDistance) return null;
-  return { id, field: 'embedding', component: first, expected: how.maxCosineDistance, actual: d, message: `${id}: embedding 1 − cos ${d.toExponential(2)} > ${how.maxCosineDistance.toExponential(1)} (declared quantization error); ${where}` };
+  return {
+    id,
+    field: 'embedding',
+    component: first,
+    expected: how.maxCosineDistance,
+    actual: d,
+    message: `${id}: embedding 1 − cos ${d.toExponential(2)} > ${how.maxCosineDistance.toExponential(1)} (declared quantization error); ${where}`,
+  };
 }
 
 /** 1 − cos(a, b) in float64 (1 when either is a zero vector). */

@@ -27,10 +27,7 @@ export function negativeSqrtOfSquared(d: number, where: string): number {
 
 function sqrtOfSquared(d: number, where: string): number {
   if (d < 0) {
-    throw new MemoryMatrixError(
-      'INVALID_INPUT',
-      `${where}: squared L2 distance must be ≥ 0, got ${d}; the backend did not return a squared Euclidean distance`,
-    );
+    throw new MemoryMatrixError('INVALID_INPUT', `${where}: squared L2 distance must be ≥ 0, got ${d}; the backend did not return a squared Euclidean distance`);
   }
   return Math.sqrt(d);
 }
@@ -48,10 +45,7 @@ function sqrtOfSquared(d: number, where: string): number {
  */
 export function referenceScore(metric: Metric, a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) {
-    throw new MemoryMatrixError(
-      'DIMENSION_MISMATCH',
-      `referenceScore: vectors have ${a.length} and ${b.length} components`,
-    );
+    throw new MemoryMatrixError('DIMENSION_MISMATCH', `referenceScore: vectors have ${a.length} and ${b.length} components`);
   }
   const n = a.length;
   if (metric === 'l2') {
@@ -87,32 +81,20 @@ export function referenceScore(metric: Metric, a: Float32Array, b: Float32Array)
  */
 export function validateVector(v: ArrayLike<number>, dim: number, metric: Metric, where: string): void {
   if (v.length !== dim) {
-    throw new MemoryMatrixError(
-      'DIMENSION_MISMATCH',
-      `${where}: vector has ${v.length} components, the collection's dimension is ${dim}`,
-    );
+    throw new MemoryMatrixError('DIMENSION_MISMATCH', `${where}: vector has ${v.length} components, the collection's dimension is ${dim}`);
   }
   let allZero = true;
   for (let i = 0; i < dim; i++) {
     const x = v[i]!;
     if (!Number.isFinite(x)) {
-      throw new MemoryMatrixError(
-        'INVALID_VECTOR',
-        `${where}: component ${i} is ${x}; vectors must have finite components`,
-      );
+      throw new MemoryMatrixError('INVALID_VECTOR', `${where}: component ${i} is ${x}; vectors must have finite components`);
     }
     if (Math.abs(x) > FLOAT32_MAX) {
-      throw new MemoryMatrixError(
-        'INVALID_VECTOR',
-        `${where}: component ${i} is ${x}, beyond the float32 range (±${FLOAT32_MAX}); it would be stored as Infinity`,
-      );
+      throw new MemoryMatrixError('INVALID_VECTOR', `${where}: component ${i} is ${x}, beyond the float32 range (±${FLOAT32_MAX}); it would be stored as Infinity`);
     }
     if (x !== 0) allZero = false;
   }
   if (allZero && metric === 'cosine') {
-    throw new MemoryMatrixError(
-      'INVALID_VECTOR',
-      `${where}: zero vector under the cosine metric (cosine similarity is undefined for it)`,
-    );
+    throw new MemoryMatrixError('INVALID_VECTOR', `${where}: zero vector under the cosine metric (cosine similarity is undefined for it)`);
   }
 }

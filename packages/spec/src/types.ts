@@ -75,10 +75,7 @@ export interface RecallHit {
 }
 
 /** Index configuration of a collection. `none` = no index, every recall is an exact scan. */
-export type IndexConfig =
-  | { type: 'none' }
-  | { type: 'hnsw'; m: number; efConstruction: number; efSearch: number }
-  | { type: 'ivfflat'; lists: number; probes: number };
+export type IndexConfig = { type: 'none' } | { type: 'hnsw'; m: number; efConstruction: number; efSearch: number } | { type: 'ivfflat'; lists: number; probes: number };
 
 /** What to create: a collection (table, key prefix, Chroma collection) for one run. */
 export interface CollectionSpec {

@@ -10,7 +10,15 @@ import type { ChatMessage } from '../src/history';
 const msg = (seq: number): ChatMessage => ({ role: 'user', content: `m${seq}`, createdAt: '2024-05-01T09:30:00.123Z', metadata: { mid: `s1#${seq}`, turn: 0 } });
 
 /** Calls of 2 messages: calls 1-3 acknowledged (seq 0-5), call 4 in flight (seq 6-7). */
-const sent: SentMessage[] = Array.from({ length: 8 }, (_, seq) => ({ mid: `s1#${seq}`, message: msg(seq), call: `1/1/${Math.floor(seq / 2) + 1}`, callSize: 2, acked: seq < 6, cycle: 1, msBeforeKill: 10 }));
+const sent: SentMessage[] = Array.from({ length: 8 }, (_, seq) => ({
+  mid: `s1#${seq}`,
+  message: msg(seq),
+  call: `1/1/${Math.floor(seq / 2) + 1}`,
+  callSize: 2,
+  acked: seq < 6,
+  cycle: 1,
+  msBeforeKill: 10,
+}));
 
 test('everything acknowledged back, in order, plus the whole in-flight call: no problem', () => {
   const got = [0, 1, 2, 3, 4, 5, 6, 7].map(msg);

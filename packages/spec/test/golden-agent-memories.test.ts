@@ -9,7 +9,9 @@ import { writeGoldenDataset } from '../src/golden/write';
 /** The committed dataset golden-data/agent-memories loads through the reader and has the promised shape. */
 const DIR = path.join(__dirname, '..', '..', '..', 'golden-data', 'agent-memories');
 let d: GoldenDataset;
-beforeAll(() => { d = loadGoldenDataset(DIR); });
+beforeAll(() => {
+  d = loadGoldenDataset(DIR);
+});
 
 const keyOf = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
 

@@ -50,13 +50,55 @@ describe('GOLDEN_MISSING', () => {
 describe('manifest schema (GOLDEN_INVALID)', () => {
   /* eslint-disable @typescript-eslint/no-explicit-any -- each case edits the parsed manifest JSON into an invalid shape */
   test.each([
-    ['dim as a string', (m: any) => { m.dim = '3'; }, 'field "dim"'],
-    ['unknown metric', (m: any) => { m.metric = 'dot'; }, 'field "metric"'],
-    ['missing embeddingModel.id', (m: any) => { delete m.embeddingModel.id; }, 'field "embeddingModel.id": missing'],
-    ['unknown top-level key', (m: any) => { m.extra = 1; }, 'unknown field "extra"'],
-    ['format 2', (m: any) => { m.format = 2; }, 'field "format"'],
-    ['bad sha256', (m: any) => { m.files['memories.f32'].sha256 = 'XYZ'; }, 'field "files.memories.f32.sha256"'],
-    ['a data file not listed', (m: any) => { delete m.files['queries.f32']; }, 'field "files.queries.f32": missing'],
+    [
+      'dim as a string',
+      (m: any) => {
+        m.dim = '3';
+      },
+      'field "dim"',
+    ],
+    [
+      'unknown metric',
+      (m: any) => {
+        m.metric = 'dot';
+      },
+      'field "metric"',
+    ],
+    [
+      'missing embeddingModel.id',
+      (m: any) => {
+        delete m.embeddingModel.id;
+      },
+      'field "embeddingModel.id": missing',
+    ],
+    [
+      'unknown top-level key',
+      (m: any) => {
+        m.extra = 1;
+      },
+      'unknown field "extra"',
+    ],
+    [
+      'format 2',
+      (m: any) => {
+        m.format = 2;
+      },
+      'field "format"',
+    ],
+    [
+      'bad sha256',
+      (m: any) => {
+        m.files['memories.f32'].sha256 = 'XYZ';
+      },
+      'field "files.memories.f32.sha256"',
+    ],
+    [
+      'a data file not listed',
+      (m: any) => {
+        delete m.files['queries.f32'];
+      },
+      'field "files.queries.f32": missing',
+    ],
   ])('%s', (_name, fn, field) => {
     const dir = tinyCopy();
     editManifest(dir, fn);
@@ -175,7 +217,10 @@ describe('vectors (GOLDEN_INVALID)', () => {
   test('zero vector is accepted under l2 without unit normalisation', () => {
     const dir = tinyCopy();
     setComponent(dir, 'memories.f32', 3, 3, 2, 0);
-    editManifest(dir, (m) => { m.metric = 'l2'; m.normalization = 'none'; });
+    editManifest(dir, (m) => {
+      m.metric = 'l2';
+      m.normalization = 'none';
+    });
     expect(loadGoldenDataset(dir).memories[3]!.embedding).toEqual(new Float32Array(3));
   });
   test('non-unit norm under normalization "unit"', () => {
@@ -195,7 +240,9 @@ describe('counts (GOLDEN_INVALID)', () => {
     ['namespaces', 50, 'field "counts.namespaces" is 50, but there are 3 distinct namespaces'],
   ])('counts.%s', (key, value, text) => {
     const dir = tinyCopy();
-    editManifest(dir, (m) => { m.counts[key] = value; });
+    editManifest(dir, (m) => {
+      m.counts[key] = value;
+    });
     const e = thrown(() => loadGoldenDataset(dir));
     expect(e.code).toBe('GOLDEN_INVALID');
     expect(e.message).toContain(`${path.join(dir, 'manifest.json')}: ${text}`);

@@ -10,7 +10,9 @@ import { TINY, thrown } from './fixtures/golden-helpers';
 
 const FILES = ['manifest.json', 'memories.jsonl', 'memories.f32', 'queries.jsonl', 'queries.f32'];
 let tmp: string;
-beforeEach(() => { tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-golden-w-')); });
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-golden-w-'));
+});
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
 function inputFrom(dir: string): GoldenDatasetInput {
@@ -23,7 +25,12 @@ describe('datasetSha256', () => {
   test('is sha256 of the sha256sum-style listing of manifest.files, names sorted', () => {
     const m = readGoldenManifest(TINY);
     const listing = ['memories.f32', 'memories.jsonl', 'queries.f32', 'queries.jsonl']
-      .map((n) => `${createHash('sha256').update(readFileSync(path.join(TINY, n))).digest('hex')}  ${n}\n`)
+      .map(
+        (n) =>
+          `${createHash('sha256')
+            .update(readFileSync(path.join(TINY, n)))
+            .digest('hex')}  ${n}\n`,
+      )
       .join('');
     expect(datasetSha256(m.files)).toBe(createHash('sha256').update(listing).digest('hex'));
     expect(loadGoldenDataset(TINY).datasetSha256).toBe(datasetSha256(m.files));
@@ -67,7 +74,11 @@ describe('writeGoldenDataset', () => {
     const out = path.join(tmp, 'copy');
     writeGoldenDataset(out, inputFrom(TINY));
     expect(thrown(() => writeGoldenDataset(out, inputFrom(TINY))).code).toBe('INVALID_INPUT');
-    const { manifest: { counts: _c, ...manifest }, memories, queries } = inputFrom(TINY);
+    const {
+      manifest: { counts: _c, ...manifest },
+      memories,
+      queries,
+    } = inputFrom(TINY);
     const d = writeGoldenDataset(out, { manifest, memories: memories.slice(0, 4), queries }, { overwrite: true });
     expect(d.memories).toHaveLength(4);
     expect(d.manifest.counts.namespaces).toBe(2);

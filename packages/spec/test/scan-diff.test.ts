@@ -26,7 +26,15 @@ describe('compareIdsBytes / keysetPage', () => {
 });
 
 describe('diffRecords', () => {
-  const r: MemoryRecord = { id: 'mem-00042', namespace: 'n', kind: 'fact', text: 'Der Bär 🐻 schläft', createdAt: '2024-01-01T00:00:00.000Z', metadata: { a: 0 }, embedding: Float32Array.from([1, 2, 3]) };
+  const r: MemoryRecord = {
+    id: 'mem-00042',
+    namespace: 'n',
+    kind: 'fact',
+    text: 'Der Bär 🐻 schläft',
+    createdAt: '2024-01-01T00:00:00.000Z',
+    metadata: { a: 0 },
+    embedding: Float32Array.from([1, 2, 3]),
+  };
   test('text: the first differing UTF-8 byte, after multi-byte characters', () => {
     const d = firstByteDifference(r.text, 'Der Bär 🐻 schlaft')!;
     expect(d.byte).toBe(Buffer.byteLength('Der Bär 🐻 schl'));
@@ -41,6 +49,8 @@ describe('diffRecords', () => {
     const near = Float32Array.from([1.001, 2, 3]);
     expect(diffRecords(r, { ...r, embedding: near }, { mode: 'cosine', maxCosineDistance: 1e-3 })).toEqual([]);
     expect(cosineDistance(r.embedding, near)).toBeLessThan(1e-5);
-    expect(diffRecords(r, { ...r, embedding: Float32Array.from([3, 2, 1]) }, { mode: 'cosine', maxCosineDistance: 1e-3 })[0]!.message).toMatch(/^mem-00042: embedding 1 − cos .* > 1\.0e-3 \(declared quantization error\)/);
+    expect(diffRecords(r, { ...r, embedding: Float32Array.from([3, 2, 1]) }, { mode: 'cosine', maxCosineDistance: 1e-3 })[0]!.message).toMatch(
+      /^mem-00042: embedding 1 − cos .* > 1\.0e-3 \(declared quantization error\)/,
+    );
   });
 });

@@ -1,8 +1,4 @@
-import {
-  negativeSqrtOfSquared,
-  referenceScore,
-  validateVector,
-} from '../src/scores';
+import { negativeSqrtOfSquared, referenceScore, validateVector } from '../src/scores';
 
 const f32 = (xs: number[]) => Float32Array.from(xs);
 

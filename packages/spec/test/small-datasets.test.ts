@@ -36,9 +36,16 @@ describe('C24 scenario in low dimensions (scenarioVectors)', () => {
       for (const v of [...recs.map((r) => r.embedding), q1.vector, q2.vector]) expect(new Set([...v].filter((x) => x !== 0).map(Math.abs)).size).toBe(1);
     }
     const flips = predictedFlips(recs, q1.vector);
-    expect(flips.map((f) => [f.older, f.newer])).toEqual([['c24-a', 'c24-b'], ['c24-a', 'c24-c'], ['c24-b', 'c24-c']]);
+    expect(flips.map((f) => [f.older, f.newer])).toEqual([
+      ['c24-a', 'c24-b'],
+      ['c24-a', 'c24-c'],
+      ['c24-b', 'c24-c'],
+    ]);
     flips.forEach((f, i) => expect(Math.abs(f.atMs - [300, 500, 600][i]!)).toBeLessThan(1e-4));
-    const order = (ms: number) => decayedReference(recs, q1.vector, 3, at(ms), { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS }, 0).hits.slice(0, 3).map((h) => h.id);
+    const order = (ms: number) =>
+      decayedReference(recs, q1.vector, 3, at(ms), { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS }, 0)
+        .hits.slice(0, 3)
+        .map((h) => h.id);
     for (const f of flips) {
       const before = order(f.atMs - 1);
       const after = order(f.atMs + 1);
@@ -46,7 +53,9 @@ describe('C24 scenario in low dimensions (scenarioVectors)', () => {
       expect(after.indexOf(f.older)).toBeLessThan(after.indexOf(f.newer));
     }
     // The second query sees the sub-millisecond pair first (similarity 1), newer first.
-    const sub = decayedReference(recs, q2.vector, 2, at(1000), { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS }, 0).hits.slice(0, 2).map((h) => h.id);
+    const sub = decayedReference(recs, q2.vector, 2, at(1000), { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS }, 0)
+      .hits.slice(0, 2)
+      .map((h) => h.id);
     expect(sub).toEqual(['c24-sub-2', 'c24-sub-1']);
   });
 
@@ -95,6 +104,8 @@ describe('sampling on small datasets', () => {
     expect([s.nsA, s.nsB, s.A.length, s.B.length]).toEqual(['c25-user-a', 'c25-user-b', 2, 3]);
     expect(s.A.every((r) => r.namespace === 'c25-user-a') && s.B.every((r) => r.namespace === 'c25-user-b')).toBe(true);
     expect(new Set([...s.A, ...s.B].map((r) => r.id)).size).toBe(5);
-    expect(() => isolationUsers('tiny', one.slice(0, 3))).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringMatching(/C25: dataset tiny has 3 memories; .* at least 4/) }));
+    expect(() => isolationUsers('tiny', one.slice(0, 3))).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringMatching(/C25: dataset tiny has 3 memories; .* at least 4/) }),
+    );
   });
 });

@@ -6,26 +6,137 @@ const hits = (pairs: Array<[string, number]>) => pairs.map(([id, score]) => ({ i
 describe('recallAtK', () => {
   // k = 3: c, d and e tie at the boundary (e is within ε = 1e-5 of c's 0.7).
   const expected: OracleResult = {
-    hits: hits([['a', 0.9], ['b', 0.8], ['c', 0.7], ['d', 0.7], ['e', 0.699995]]),
+    hits: hits([
+      ['a', 0.9],
+      ['b', 0.8],
+      ['c', 0.7],
+      ['d', 0.7],
+      ['e', 0.699995],
+    ]),
     matching: 40,
   };
   test('any member of the tie group cut by k counts', () => {
-    expect(recallAtK(expected, hits([['a', 0.9], ['b', 0.8], ['c', 0.7]]), 3, 1e-5)).toBe(1);
-    expect(recallAtK(expected, hits([['a', 0.9], ['b', 0.8], ['d', 0.7]]), 3, 1e-5)).toBe(1);
-    expect(recallAtK(expected, hits([['a', 0.9], ['b', 0.8], ['e', 0.699995]]), 3, 1e-5)).toBe(1);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['a', 0.9],
+          ['b', 0.8],
+          ['c', 0.7],
+        ]),
+        3,
+        1e-5,
+      ),
+    ).toBe(1);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['a', 0.9],
+          ['b', 0.8],
+          ['d', 0.7],
+        ]),
+        3,
+        1e-5,
+      ),
+    ).toBe(1);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['a', 0.9],
+          ['b', 0.8],
+          ['e', 0.699995],
+        ]),
+        3,
+        1e-5,
+      ),
+    ).toBe(1);
   });
   test('with ε = 0, only exact ties count', () => {
-    expect(recallAtK(expected, hits([['a', 0.9], ['b', 0.8], ['e', 0.699995]]), 3, 0)).toBe(2 / 3);
-    expect(recallAtK(expected, hits([['a', 0.9], ['b', 0.8], ['d', 0.7]]), 3, 0)).toBe(1);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['a', 0.9],
+          ['b', 0.8],
+          ['e', 0.699995],
+        ]),
+        3,
+        0,
+      ),
+    ).toBe(2 / 3);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['a', 0.9],
+          ['b', 0.8],
+          ['d', 0.7],
+        ]),
+        3,
+        0,
+      ),
+    ).toBe(1);
   });
   test('a lower row does not count; a duplicate counts once; hits past k are ignored', () => {
-    expect(recallAtK(expected, hits([['a', 0.9], ['b', 0.8], ['x', 0.5]]), 3, 1e-5)).toBe(2 / 3);
-    expect(recallAtK(expected, hits([['a', 0.9], ['a', 0.9], ['b', 0.8]]), 3, 1e-5)).toBe(2 / 3);
-    expect(recallAtK(expected, hits([['x', 0.5], ['y', 0.4], ['z', 0.3], ['a', 0.9]]), 3, 1e-5)).toBe(0);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['a', 0.9],
+          ['b', 0.8],
+          ['x', 0.5],
+        ]),
+        3,
+        1e-5,
+      ),
+    ).toBe(2 / 3);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['a', 0.9],
+          ['a', 0.9],
+          ['b', 0.8],
+        ]),
+        3,
+        1e-5,
+      ),
+    ).toBe(2 / 3);
+    expect(
+      recallAtK(
+        expected,
+        hits([
+          ['x', 0.5],
+          ['y', 0.4],
+          ['z', 0.3],
+          ['a', 0.9],
+        ]),
+        3,
+        1e-5,
+      ),
+    ).toBe(0);
   });
   test('the denominator is min(k, matching)', () => {
-    const few: OracleResult = { hits: hits([['a', 0.9], ['b', 0.8]]), matching: 2 };
-    expect(recallAtK(few, hits([['a', 0.9], ['b', 0.8]]), 10, 1e-5)).toBe(1);
+    const few: OracleResult = {
+      hits: hits([
+        ['a', 0.9],
+        ['b', 0.8],
+      ]),
+      matching: 2,
+    };
+    expect(
+      recallAtK(
+        few,
+        hits([
+          ['a', 0.9],
+          ['b', 0.8],
+        ]),
+        10,
+        1e-5,
+      ),
+    ).toBe(1);
     expect(recallAtK(few, hits([['a', 0.9]]), 10, 1e-5)).toBe(0.5);
   });
   test('nothing qualifies: recall 1 for an empty result, 0 otherwise', () => {

@@ -60,7 +60,10 @@ describe('decay formulas (decay.ts)', () => {
       ['c24-a', 'c24-c', 500],
       ['c24-b', 'c24-c', 600],
     ]);
-    const order = (ms: number) => decayedReference(recs, q1!.vector, 3, at(ms), { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS }, 0).hits.slice(0, 3).map((h) => h.id);
+    const order = (ms: number) =>
+      decayedReference(recs, q1!.vector, 3, at(ms), { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS }, 0)
+        .hits.slice(0, 3)
+        .map((h) => h.id);
     expect(order(499)).toEqual(['c24-c', 'c24-a', 'c24-b']);
     expect(order(501)).toEqual(['c24-a', 'c24-c', 'c24-b']);
     expect(order(599)).toEqual(['c24-a', 'c24-c', 'c24-b']);
@@ -116,6 +119,8 @@ describe('rerankWithDecay (decay-rerank.ts)', () => {
 
   test('a stored createdAt that is not canonical fails with INVALID_INPUT naming the id', async () => {
     const bad = [{ id: 'x', score: 0.5, createdAt: '2024-06-01T00:00:00+00:00' }];
-    await expect(rerankWithDecay({ now, decay: { fn: 'exponential', halfLifeMs: 1 } }, { k: 1, total: 1, where: 'redis: docs' }, async () => bad)).rejects.toThrow(/redis: docs: stored createdAt of x/);
+    await expect(rerankWithDecay({ now, decay: { fn: 'exponential', halfLifeMs: 1 } }, { k: 1, total: 1, where: 'redis: docs' }, async () => bad)).rejects.toThrow(
+      /redis: docs: stored createdAt of x/,
+    );
   });
 });

@@ -33,10 +33,10 @@ const die = (orphaned = false) => {
     process.kill(process.pid, 'SIGKILL');
   }
 };
-const worker = new Worker(
-  'const { workerData: [b, d, h, p] } = require("node:worker_threads"); require(b).cli(["chroma", "run", "--path", d, "--host", h, "--port", p]);',
-  { eval: true, workerData: [bindings, dataDir, host, port] },
-);
+const worker = new Worker('const { workerData: [b, d, h, p] } = require("node:worker_threads"); require(b).cli(["chroma", "run", "--path", d, "--host", h, "--port", p]);', {
+  eval: true,
+  workerData: [bindings, dataDir, host, port],
+});
 worker.on('error', (e) => {
   process.stderr.write(`chroma server failed: ${e && e.stack ? e.stack : e}\n`);
   die();

@@ -52,7 +52,10 @@ export const chromaContainerKind: ContainerKind = {
   connect: (ep, opts) => connectChroma(ep, opts),
   faults: {
     async applySettings(ep, settings) {
-      throw new MemoryMatrixError('INVALID_INPUT', `${ep.where}: Chroma has no server settings to apply (got ${Object.keys(settings).join(', ')}); its durability configuration is the persistent path`);
+      throw new MemoryMatrixError(
+        'INVALID_INPUT',
+        `${ep.where}: Chroma has no server settings to apply (got ${Object.keys(settings).join(', ')}); its durability configuration is the persistent path`,
+      );
     },
     async effectiveSettings(ep) {
       const r = await ep.exec(['sh', '-c', `test -f ${CHROMA_DATA_DIR}/chroma.sqlite3 && echo present || echo missing`], { timeoutMs: 15_000 });

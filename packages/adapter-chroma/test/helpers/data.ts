@@ -16,7 +16,7 @@ export function rec(id: string, embedding: number[], metadata: Metadata = {}, ex
 
 /** A deterministic pseudo-random float32 vector of length `dim` (seeded sine walk). */
 export function vec(seed: number, dim: number): Float32Array {
-  return Float32Array.from({ length: dim }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) * 43758.5453 % 1);
+  return Float32Array.from({ length: dim }, (_, i) => (Math.sin(seed * 12.9898 + i * 78.233) * 43758.5453) % 1);
 }
 
 /** A random-ish collection name. */

@@ -17,7 +17,8 @@ import { MemoryMatrixError, type ConnectOptions } from '@memory-matrix/spec';
 export function pgPoolOptions(opts: ConnectOptions = {}): PoolConfig {
   const out: PoolConfig = {};
   if (opts.clientName !== undefined) {
-    if (!/^[\x20-\x7e]{1,63}$/.test(opts.clientName)) throw new MemoryMatrixError('INVALID_INPUT', `connect: clientName must be 1-63 printable ASCII characters, got ${JSON.stringify(opts.clientName)}`);
+    if (!/^[\x20-\x7e]{1,63}$/.test(opts.clientName))
+      throw new MemoryMatrixError('INVALID_INPUT', `connect: clientName must be 1-63 printable ASCII characters, got ${JSON.stringify(opts.clientName)}`);
     out.application_name = opts.clientName;
   }
   const t = opts.timeouts ?? {};

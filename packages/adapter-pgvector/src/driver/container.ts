@@ -167,7 +167,9 @@ export const postgresContainerKind: ContainerKind = {
     settingsInArgs: pgSettingsInArgs,
     async dropConnections(ep, clientName) {
       return admin(ep, `terminate sessions of ${clientName}`, async (c) => {
-        const r = await c.query<{ n: number }>('SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [clientName]);
+        const r = await c.query<{ n: number }>('SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [
+          clientName,
+        ]);
         return r.rows[0]!.n;
       });
     },
@@ -202,7 +204,11 @@ export const postgresContainerKind: ContainerKind = {
         await c.query('CREATE EXTENSION IF NOT EXISTS vector');
       });
       const r = await ep.exec(['pg_restore', '-U', 'postgres', '-d', 'postgres', '--no-owner', '--exit-on-error', '--single-transaction'], { stdin: dump, timeoutMs: 300_000 });
-      if (r.code !== 0) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_restore of collection ${collection} (${dump.byteLength} bytes) failed (exit ${r.code}): ${r.stderr.trim().split('\n').slice(0, 4).join(' | ') || 'no output'}`);
+      if (r.code !== 0)
+        throw new MemoryMatrixError(
+          'BACKEND_ERROR',
+          `${ep.where}: pg_restore of collection ${collection} (${dump.byteLength} bytes) failed (exit ${r.code}): ${r.stderr.trim().split('\n').slice(0, 4).join(' | ') || 'no output'}`,
+        );
       const ok = await admin(ep, 'verify the restore', (c) => tableExists(c, table));
       if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_restore reported success but table ${table} of collection ${collection} does not exist (the dump held no such table)`);
     },

@@ -35,10 +35,16 @@ export const pgvectorUrl: UrlFacet = {
       await probe.end().catch(() => undefined);
     }
     if (!row.ext) {
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${name}: the vector extension is not installed in this database; memory-matrix does not create it in a database it does not own (run CREATE EXTENSION vector as its owner)`);
+      throw new MemoryMatrixError(
+        'TARGET_UNAVAILABLE',
+        `${name}: the vector extension is not installed in this database; memory-matrix does not create it in a database it does not own (run CREATE EXTENSION vector as its owner)`,
+      );
     }
     if (!row.can_create) {
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${name}: user ${row.usr} may not CREATE tables in schema ${row.schema}; the run needs that to create its own ${prefix}* tables (nothing was written)`);
+      throw new MemoryMatrixError(
+        'TARGET_UNAVAILABLE',
+        `${name}: user ${row.usr} may not CREATE tables in schema ${row.schema}; the run needs that to create its own ${prefix}* tables (nothing was written)`,
+      );
     }
     let stopped = false;
     return {

@@ -6,7 +6,17 @@
  * rows in memory. The contract is `SampleSnapshot` (packages/spec/src/driver.ts).
  */
 import { Client, escapeIdentifier, escapeLiteral } from 'pg';
-import { isMemoryMatrixError, MemoryMatrixError, sampleMappedColumns, type SampleColumnMapping, type SampleFieldSource, type SampleRow, type SampleSnapshot, type SampleSourceInfo, type SampleStratify } from '@memory-matrix/spec';
+import {
+  isMemoryMatrixError,
+  MemoryMatrixError,
+  sampleMappedColumns,
+  type SampleColumnMapping,
+  type SampleFieldSource,
+  type SampleRow,
+  type SampleSnapshot,
+  type SampleSourceInfo,
+  type SampleStratify,
+} from '@memory-matrix/spec';
 
 export const SCAN_BATCH = 2000;
 const FETCH_BATCH = 500;
@@ -14,12 +24,21 @@ const FETCH_BATCH = 500;
 /** Column types an embedding may have: pgvector `vector(n)`, or a float array (parsed by parseVectorText). */
 const EMBEDDING_TYPE = /^(vector\b|real\[\]|double precision\[\])/;
 
-const qname = (table: string) => table.split('.').map((p) => escapeIdentifier(p)).join('.');
+const qname = (table: string) =>
+  table
+    .split('.')
+    .map((p) => escapeIdentifier(p))
+    .join('.');
 const iso = (expr: string) => `to_char((${expr})::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** An open read-only snapshot of the user's table. Call `close()` in every case. */
 export class PgSampleSnapshot implements SampleSnapshot {
-  private constructor(private readonly client: Client, private readonly from: string, private readonly m: SampleColumnMapping, readonly info: SampleSourceInfo) {}
+  private constructor(
+    private readonly client: Client,
+    private readonly from: string,
+    private readonly m: SampleColumnMapping,
+    readonly info: SampleSourceInfo,
+  ) {}
 
   /**
    * Connect, check the table and every mapped column (USAGE naming the field and column when one
@@ -37,17 +56,28 @@ export class PgSampleSnapshot implements SampleSnapshot {
     try {
       const reg = (await client.query<{ oid: string | null }>('SELECT to_regclass($1)::oid::text AS oid', [table])).rows[0]!.oid;
       if (!reg) throw new MemoryMatrixError('USAGE', `${label}: table "${table}" does not exist (give it with --table)`);
-      const cols = (await client.query<{ name: string; type: string }>('SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::oid AND attnum > 0 AND NOT attisdropped ORDER BY attnum', [reg])).rows;
+      const cols = (
+        await client.query<{ name: string; type: string }>(
+          'SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::oid AND attnum > 0 AND NOT attisdropped ORDER BY attnum',
+          [reg],
+        )
+      ).rows;
       const types = new Map(cols.map((c) => [c.name, c.type]));
       const columnTypes: Record<string, string> = {};
       for (const { field, column } of sampleMappedColumns(m)) {
         const type = types.get(column);
-        if (!type) throw new MemoryMatrixError('USAGE', `--columns: field "${field}" maps to column "${column}", which table ${table} does not have (its columns: ${cols.map((c) => c.name).join(', ')})`);
-        if (field === 'embedding' && !EMBEDDING_TYPE.test(type)) throw new MemoryMatrixError('USAGE', `--columns: embedding column "${column}" of ${table} is ${type}; expected pgvector vector(n), real[] or double precision[]`);
+        if (!type)
+          throw new MemoryMatrixError('USAGE', `--columns: field "${field}" maps to column "${column}", which table ${table} does not have (its columns: ${cols.map((c) => c.name).join(', ')})`);
+        if (field === 'embedding' && !EMBEDDING_TYPE.test(type))
+          throw new MemoryMatrixError('USAGE', `--columns: embedding column "${column}" of ${table} is ${type}; expected pgvector vector(n), real[] or double precision[]`);
         if (field === 'metadata' && type !== 'json' && type !== 'jsonb') throw new MemoryMatrixError('USAGE', `--columns: metadata column "${column}" of ${table} is ${type}; expected json or jsonb`);
         columnTypes[column] = type;
       }
-      const meta = (await client.query<{ version: string; ext: string | null; rows: string }>(`SELECT version() AS version, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS ext, (SELECT count(*) FROM ${qname(table)})::text AS rows`)).rows[0]!;
+      const meta = (
+        await client.query<{ version: string; ext: string | null; rows: string }>(
+          `SELECT version() AS version, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS ext, (SELECT count(*) FROM ${qname(table)})::text AS rows`,
+        )
+      ).rows[0]!;
       await client.query(`SET TIME ZONE 'UTC'`);
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const info: SampleSourceInfo = { table, serverVersion: meta.version, components: { pgvector: meta.ext }, rows: Number(meta.rows), eligibleRows: 0, columnTypes };
@@ -90,7 +120,9 @@ export class PgSampleSnapshot implements SampleSnapshot {
     let cuts: string[] = [];
     try {
       if (by === 'age') {
-        cuts = (await this.client.query<{ c: string[] }>(`SELECT percentile_disc(ARRAY[0.25,0.5,0.75]) WITHIN GROUP (ORDER BY ${stratum} COLLATE "C") AS c FROM ${this.from} WHERE ${this.eligible}`)).rows[0]!.c ?? [];
+        cuts =
+          (await this.client.query<{ c: string[] }>(`SELECT percentile_disc(ARRAY[0.25,0.5,0.75]) WITHIN GROUP (ORDER BY ${stratum} COLLATE "C") AS c FROM ${this.from} WHERE ${this.eligible}`))
+            .rows[0]!.c ?? [];
         this.info.ageCutpoints = cuts;
       }
       await this.client.query(`DECLARE mm_sample_scan NO SCROLL CURSOR FOR SELECT (${escapeIdentifier(this.m.id)})::text AS id, ${stratum} AS s FROM ${this.from} WHERE ${this.eligible}`);
@@ -133,7 +165,8 @@ export class PgSampleSnapshot implements SampleSnapshot {
       const seen = new Map<string, number>();
       for (const r of rows) seen.set(r.id, (seen.get(r.id) ?? 0) + 1);
       for (const id of batch) {
-        if (seen.get(id) !== 1) throw new MemoryMatrixError('INVALID_INPUT', `${this.info.table}: id ${JSON.stringify(id)} (column ${this.m.id}) matches ${seen.get(id) ?? 0} rows; the id column must be unique`);
+        if (seen.get(id) !== 1)
+          throw new MemoryMatrixError('INVALID_INPUT', `${this.info.table}: id ${JSON.stringify(id)} (column ${this.m.id}) matches ${seen.get(id) ?? 0} rows; the id column must be unique`);
       }
       out.push(...rows);
     }

@@ -12,10 +12,7 @@ export type Engine = (typeof ENGINES)[number];
 
 export async function openEngine(engine: Engine): Promise<PGliteLike> {
   /* eslint-disable @typescript-eslint/no-require-imports -- the engine is chosen at run time; both PGlite builds load as CommonJS */
-  const [pglite, vec] =
-    engine === 'pglite-0.2'
-      ? [require('pglite-pg16'), require('pglite-pg16/vector')]
-      : [require('@electric-sql/pglite'), require('@electric-sql/pglite-pgvector')];
+  const [pglite, vec] = engine === 'pglite-0.2' ? [require('pglite-pg16'), require('pglite-pg16/vector')] : [require('@electric-sql/pglite'), require('@electric-sql/pglite-pgvector')];
   return (await pglite.PGlite.create({ extensions: { vector: vec.vector } })) as PGliteLike;
 }
 
@@ -37,14 +34,16 @@ export function counting(inner: SqlClient): SqlClient & { trips: number; stateme
     },
     transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
       c.note('BEGIN');
-      return inner.transaction((tx) =>
-        fn({
-          query: (sql, params) => {
-            c.note(sql);
-            return tx.query(sql, params);
-          },
-        }),
-      ).finally(() => c.note('COMMIT/ROLLBACK'));
+      return inner
+        .transaction((tx) =>
+          fn({
+            query: (sql, params) => {
+              c.note(sql);
+              return tx.query(sql, params);
+            },
+          }),
+        )
+        .finally(() => c.note('COMMIT/ROLLBACK'));
     },
     close: () => inner.close(),
   };

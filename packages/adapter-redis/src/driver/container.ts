@@ -129,17 +129,25 @@ export const redisContainerKind: ContainerKind<RedisAdapterOptions> = {
     async verifyInstance(ep) {
       const dir = await admin(ep, 'CONFIG GET dir', async (c) => (await configGet(c, ['dir'])).dir);
       if (dir !== DATA_DIR) {
-        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${ep.where}: redis-server keeps its files in ${JSON.stringify(dir)}, not on the instance's volume ${DATA_DIR}; the durability configuration's args must carry --dir ${DATA_DIR} (matrix/targets.yaml)`);
+        throw new MemoryMatrixError(
+          'TARGET_UNAVAILABLE',
+          `${ep.where}: redis-server keeps its files in ${JSON.stringify(dir)}, not on the instance's volume ${DATA_DIR}; the durability configuration's args must carry --dir ${DATA_DIR} (matrix/targets.yaml)`,
+        );
       }
     },
     async applySettings(ep, settings) {
-      for (const n of Object.keys(settings)) if (!SETTING_NAME.test(n)) throw new MemoryMatrixError('INVALID_INPUT', `${ep.where}: setting name ${JSON.stringify(n)} is not a Redis config parameter name`);
+      for (const n of Object.keys(settings))
+        if (!SETTING_NAME.test(n)) throw new MemoryMatrixError('INVALID_INPUT', `${ep.where}: setting name ${JSON.stringify(n)} is not a Redis config parameter name`);
       return admin(ep, 'CONFIG SET', async (c) => {
         for (const [k, v] of Object.entries(settings)) await c.call('CONFIG', 'SET', k, v);
         try {
           await c.call('CONFIG', 'REWRITE');
         } catch (err) {
-          throw new MemoryMatrixError('INVALID_INPUT', `${ep.where}: settings ${Object.keys(settings).join(', ')} were set with CONFIG SET but cannot be persisted (CONFIG REWRITE: ${(err as Error).message}); they would be lost at the first restart — put them in the configuration's args (e.g. --appendonly yes)`, { cause: err });
+          throw new MemoryMatrixError(
+            'INVALID_INPUT',
+            `${ep.where}: settings ${Object.keys(settings).join(', ')} were set with CONFIG SET but cannot be persisted (CONFIG REWRITE: ${(err as Error).message}); they would be lost at the first restart — put them in the configuration's args (e.g. --appendonly yes)`,
+            { cause: err },
+          );
         }
         return 'reloaded' as const;
       });
@@ -150,32 +158,42 @@ export const redisContainerKind: ContainerKind<RedisAdapterOptions> = {
     },
     settingsInArgs: redisSettingsInArgs,
     async dropConnections(ep, clientName) {
-      return admin(ep, `kill the connections of ${clientName}`, async (c) => {
-        const victims = parseClientList(String(await c.call('CLIENT', 'LIST'))).filter((x) => x.name === clientName);
-        let n = 0;
-        for (const v of victims) n += Number(await c.call('CLIENT', 'KILL', 'ID', v.id));
-        await c.call('CLIENT', 'UNPAUSE'); // the write hold of awaitWriteInFlight, if any
-        return n;
-      }, clientName);
+      return admin(
+        ep,
+        `kill the connections of ${clientName}`,
+        async (c) => {
+          const victims = parseClientList(String(await c.call('CLIENT', 'LIST'))).filter((x) => x.name === clientName);
+          let n = 0;
+          for (const v of victims) n += Number(await c.call('CLIENT', 'KILL', 'ID', v.id));
+          await c.call('CLIENT', 'UNPAUSE'); // the write hold of awaitWriteInFlight, if any
+          return n;
+        },
+        clientName,
+      );
     },
     async awaitWriteInFlight(ep, clientName, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      await admin(ep, `wait for a write of ${clientName}`, async (c) => {
-        await c.call('CLIENT', 'PAUSE', String(timeoutMs), 'WRITE');
-        try {
-          // Not readiness: a tight watch (2 ms) for the moment the client enters MULTI.
-          while (Date.now() < deadline) {
-            const list = parseClientList(String(await c.call('CLIENT', 'LIST')));
-            if (list.some((x) => x.name === clientName && x.flags.includes('x'))) return;
-            await new Promise((r) => setTimeout(r, 2));
+      await admin(
+        ep,
+        `wait for a write of ${clientName}`,
+        async (c) => {
+          await c.call('CLIENT', 'PAUSE', String(timeoutMs), 'WRITE');
+          try {
+            // Not readiness: a tight watch (2 ms) for the moment the client enters MULTI.
+            while (Date.now() < deadline) {
+              const list = parseClientList(String(await c.call('CLIENT', 'LIST')));
+              if (list.some((x) => x.name === clientName && x.flags.includes('x'))) return;
+              await new Promise((r) => setTimeout(r, 2));
+            }
+          } catch (err) {
+            await c.call('CLIENT', 'UNPAUSE').catch(() => undefined);
+            throw err;
           }
-        } catch (err) {
-          await c.call('CLIENT', 'UNPAUSE').catch(() => undefined);
-          throw err;
-        }
-        await c.call('CLIENT', 'UNPAUSE');
-        throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: no write of client ${clientName} in flight (inside MULTI) within ${timeoutMs} ms`);
-      }, clientName);
+          await c.call('CLIENT', 'UNPAUSE');
+          throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: no write of client ${clientName} in flight (inside MULTI) within ${timeoutMs} ms`);
+        },
+        clientName,
+      );
     },
   },
 };

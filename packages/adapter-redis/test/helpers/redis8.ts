@@ -12,7 +12,11 @@ import { hostname } from 'node:os';
 export function redis8Gate(): { image: string; gate: string } {
   if (spawnSync('docker', ['info'], { timeout: 10_000 }).status !== 0) return { image: '', gate: 'no Docker engine answers (run .ci/docker-up.sh)' };
   const ls = spawnSync('docker', ['image', 'ls', '--format', '{{.Repository}}:{{.Tag}}', 'memory-matrix/redis'], { encoding: 'utf8', timeout: 10_000 });
-  const image = (ls.stdout ?? '').split('\n').find((l) => /^memory-matrix\/redis:8\.0-[0-9a-f]{8}$/.test(l.trim()))?.trim() ?? '';
+  const image =
+    (ls.stdout ?? '')
+      .split('\n')
+      .find((l) => /^memory-matrix\/redis:8\.0-[0-9a-f]{8}$/.test(l.trim()))
+      ?.trim() ?? '';
   return { image, gate: image ? '' : 'image memory-matrix/redis:8.0-<hash> not built (pnpm matrix images build -t redis@8.0)' };
 }
 
@@ -25,7 +29,25 @@ export function startRedis8(image: string, runId: string): { id: string; port: n
     /* not Linux */
   }
   const labels = { 'memory-matrix.run': runId, 'memory-matrix.target': 'redis@8.0', 'memory-matrix.pid': String(process.pid), 'memory-matrix.owner': `${hostname()}:${owner}` };
-  const args = ['run', '-d', '-p', '127.0.0.1::6379', ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]), image, 'redis-server', '--port', '6379', '--bind', '0.0.0.0', '--protected-mode', 'no', '--save', '', '--appendonly', 'no'];
+  const args = [
+    'run',
+    '-d',
+    '-p',
+    '127.0.0.1::6379',
+    ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
+    image,
+    'redis-server',
+    '--port',
+    '6379',
+    '--bind',
+    '0.0.0.0',
+    '--protected-mode',
+    'no',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ];
   const run = spawnSync('docker', args, { encoding: 'utf8', timeout: 60_000 });
   if (run.status !== 0) throw new Error(`docker run ${image}: ${run.stderr}`);
   const id = run.stdout.trim();

@@ -84,10 +84,7 @@ export function ownerDead(owner: string, pid: number): boolean {
  * Throws `TARGET_UNAVAILABLE` when no engine answers or `docker rm` fails (message names the
  * containers).
  */
-export async function removeRunContainers(
-  runId?: string,
-  opts: { includeLiveOwners?: boolean } = {},
-): Promise<ProjectContainer[]> {
+export async function removeRunContainers(runId?: string, opts: { includeLiveOwners?: boolean } = {}): Promise<ProjectContainer[]> {
   let found = await listRunContainers(runId);
   if (runId === undefined && !opts.includeLiveOwners) found = found.filter((c) => ownerDead(c.owner, c.pid));
   if (found.length === 0) return [];
@@ -95,10 +92,7 @@ export async function removeRunContainers(
   // A container that vanished between ps and rm ("No such container") is already what we want.
   const realErrors = r.tail.filter((l) => /error/i.test(l) && !/no such container/i.test(l));
   if (!succeeded(r) && realErrors.length > 0) {
-    throw new MemoryMatrixError(
-      'TARGET_UNAVAILABLE',
-      `docker rm of ${found.map((c) => `${c.target}/${c.id}`).join(', ')} (run ${runId ?? '*'}): ${describeExit(r)}`,
-    );
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `docker rm of ${found.map((c) => `${c.target}/${c.id}`).join(', ')} (run ${runId ?? '*'}): ${describeExit(r)}`);
   }
   return found;
 }
@@ -115,7 +109,12 @@ export function removeContainersSync(ids: string[], conditionSets: string[][]): 
   let err = '';
   for (const conditions of conditionSets) {
     const ps = spawnSync(dockerBin(), ['ps', '-aq', ...labelFilterArgs(conditions)], { encoding: 'utf8', timeout: 15_000 });
-    all.push(...(ps.stdout ?? '').split('\n').map((s) => s.trim()).filter(Boolean));
+    all.push(
+      ...(ps.stdout ?? '')
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
     err += ps.stderr ?? '';
   }
   // `docker ps -q` gives 12-hex ids, the registry full ids: dedupe by prefix.

@@ -19,7 +19,8 @@ export class Semaphore {
       return await fn();
     } finally {
       const next = this.waiters.shift();
-      if (next) next(); // hand the slot over directly: `active` stays the same
+      if (next)
+        next(); // hand the slot over directly: `active` stays the same
       else this.active--;
     }
   }

@@ -76,7 +76,10 @@ export function startTimeoutScale(): number {
 /** GenericContainer that registers its id with the exit guard the moment Docker creates it. */
 export class GuardedContainer extends GenericContainer {
   createdId?: string;
-  constructor(image: string, private readonly target: string) {
+  constructor(
+    image: string,
+    private readonly target: string,
+  ) {
     super(image);
   }
   /** Publish `port` on 127.0.0.1 only (a trust-auth server must not listen on every interface). */
@@ -173,11 +176,7 @@ async function startNow(kind: ContainerKind<unknown>, spec: ContainerStartSpec, 
   } catch (err) {
     const logs = gc.createdId ? await lastLogLines(gc.createdId) : '';
     if (gc.createdId) await forceRemove(gc.createdId);
-    throw new MemoryMatrixError(
-      'TARGET_UNAVAILABLE',
-      `${where}: start failed within ${timeoutMs} ms: ${(err as Error).message}${logs ? `; container log: ${logs}` : ''}`,
-      { cause: err },
-    );
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: start failed within ${timeoutMs} ms: ${(err as Error).message}${logs ? `; container log: ${logs}` : ''}`, { cause: err });
   }
   const id = started.getId();
   // Never trust getHost(): it may name a remote daemon or a gateway. We reach the mapped port on loopback only.
@@ -229,7 +228,12 @@ export async function failStart(id: string, err: unknown): Promise<never> {
  * and remove it with its anonymous volumes (10 s grace), force-remove it when that fails; an
  * error other than "already gone" is BACKEND_ERROR naming `where`.
  */
-export async function stopStarted(started: { stop(o: { remove: boolean; removeVolumes: boolean; timeout: number }): Promise<unknown> }, id: string, stores: Set<{ close(): Promise<void> }>, where: string): Promise<void> {
+export async function stopStarted(
+  started: { stop(o: { remove: boolean; removeVolumes: boolean; timeout: number }): Promise<unknown> },
+  id: string,
+  stores: Set<{ close(): Promise<void> }>,
+  where: string,
+): Promise<void> {
   await Promise.allSettled([...stores].map((s) => s.close()));
   stores.clear();
   try {

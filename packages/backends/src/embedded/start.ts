@@ -41,8 +41,7 @@ const DEFAULT_START_TIMEOUT_MS = 60_000;
 export async function startEmbedded(engineName: string, opts: EmbeddedOptions = {}): Promise<StartedBackend> {
   const backend = opts.backend ?? opts.target?.split('@')[0];
   const where = `${opts.target ?? `${backend ?? '?'}@${engineName}`} (embedded ${engineName})`;
-  const unavailable = (why: string, cause?: unknown) =>
-    new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: ${why}`, cause === undefined ? undefined : { cause });
+  const unavailable = (why: string, cause?: unknown) => new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: ${why}`, cause === undefined ? undefined : { cause });
   if (backend === undefined) throw unavailable('no backend named (pass opts.target or opts.backend)');
   const engines = driverOf(backend).embedded?.engines ?? {};
   const engine = engines[engineName];

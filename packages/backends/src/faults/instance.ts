@@ -1,4 +1,13 @@
-import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type DurabilityConfiguration, type FaultKindControls, type FaultTarget, type MemoryStore } from '@memory-matrix/spec';
+import {
+  MemoryMatrixError,
+  type ConnectOptions,
+  type ContainerEndpoint,
+  type ContainerKind,
+  type DurabilityConfiguration,
+  type FaultKindControls,
+  type FaultTarget,
+  type MemoryStore,
+} from '@memory-matrix/spec';
 import { containerEndpoint } from '../container/endpoint';
 import { registerContainer, registerRun, unregisterContainer } from '../container/guard';
 import { containerLabels } from '../container/labels';
@@ -46,7 +55,10 @@ export class ContainerFaultTarget implements FaultTarget {
   private stopping?: Promise<void>;
   private readonly stores = new Set<MemoryStore>();
 
-  private constructor(readonly spec: InstanceSpec, readonly containerId: string) {
+  private constructor(
+    readonly spec: InstanceSpec,
+    readonly containerId: string,
+  ) {
     this.target = spec.target;
     this.configuration = spec.configuration;
     this.ep = containerEndpoint(containerId, 0, `${spec.target} [${spec.configuration.name}] (container ${containerId.slice(0, 12)})`);
@@ -65,16 +77,52 @@ export class ContainerFaultTarget implements FaultTarget {
     const labels = Object.entries({ ...containerLabels(spec.runId, spec.target), 'memory-matrix.fault': spec.configuration.name }).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
     registerRun(spec.runId);
     if (spec.seedFrom) {
-      await docker(['run', '--rm', ...labels, '--user', 'root', '--entrypoint', 'cp', '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, '--mount', `type=bind,src=${spec.seedFrom},dst=/mm-seed,readonly`, spec.image, '-a', '/mm-seed/.', `${spec.dataDir}/`], `${where}: copy ${spec.seedFrom} into the volume`, 300_000);
+      await docker(
+        [
+          'run',
+          '--rm',
+          ...labels,
+          '--user',
+          'root',
+          '--entrypoint',
+          'cp',
+          '--mount',
+          `type=volume,src=${spec.volume},dst=${spec.dataDir}`,
+          '--mount',
+          `type=bind,src=${spec.seedFrom},dst=/mm-seed,readonly`,
+          spec.image,
+          '-a',
+          '/mm-seed/.',
+          `${spec.dataDir}/`,
+        ],
+        `${where}: copy ${spec.seedFrom} into the volume`,
+        300_000,
+      );
     }
     const adopt = spec.adoptStorage ? spec.kind.faults?.adoptStorageCmd?.(spec.dataDir) : undefined;
     if (adopt) {
-      await docker(['run', '--rm', ...labels, '--user', adopt.user, '--entrypoint', adopt.entrypoint, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, spec.image, ...adopt.args], `${where}: adopt the data directory`, 120_000);
+      await docker(
+        ['run', '--rm', ...labels, '--user', adopt.user, '--entrypoint', adopt.entrypoint, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, spec.image, ...adopt.args],
+        `${where}: adopt the data directory`,
+        120_000,
+      );
     }
     const id = (
       await docker(
-        ['create', ...labels, '-p', `127.0.0.1::${spec.kind.port}`, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, '--stop-signal', spec.kind.stopSignal ?? 'SIGTERM',
-          ...(spec.kind.shmBytes ? ['--shm-size', String(spec.kind.shmBytes)] : []), spec.image, ...baseCmd, ...(spec.configuration.args ?? [])],
+        [
+          'create',
+          ...labels,
+          '-p',
+          `127.0.0.1::${spec.kind.port}`,
+          '--mount',
+          `type=volume,src=${spec.volume},dst=${spec.dataDir}`,
+          '--stop-signal',
+          spec.kind.stopSignal ?? 'SIGTERM',
+          ...(spec.kind.shmBytes ? ['--shm-size', String(spec.kind.shmBytes)] : []),
+          spec.image,
+          ...baseCmd,
+          ...(spec.configuration.args ?? []),
+        ],
         where,
       )
     ).trim();
@@ -111,13 +159,18 @@ export class ContainerFaultTarget implements FaultTarget {
           const st = await containerState(this.containerId, this.ep.where);
           if (st.status === 'running') return undefined;
           const logs = await logMatches(this.containerId, readyLog);
-          return new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited (status ${st.status}, exit code ${st.exitCode}) before it was ready; container log: ${logs.tail.join(' | ')}`);
+          return new MemoryMatrixError(
+            'TARGET_UNAVAILABLE',
+            `${this.ep.where}: the server exited (status ${st.status}, exit code ${st.exitCode}) before it was ready; container log: ${logs.tail.join(' | ')}`,
+          );
         },
       },
     ).catch(async (err: unknown) => {
       if (!(err instanceof MemoryMatrixError) || err.message.includes('container log:')) throw err;
       const logs = await logMatches(this.containerId, readyLog);
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: no "${readyLog.source}" log line within ${this.spec.startTimeoutMs} ms; container log: ${logs.tail.join(' | ')}`, { cause: err });
+      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: no "${readyLog.source}" log line within ${this.spec.startTimeoutMs} ms; container log: ${logs.tail.join(' | ')}`, {
+        cause: err,
+      });
     });
     this.ep = { ...this.ep, port: await mappedPort(this.containerId, this.spec.kind.port, this.ep.where) };
     await waitForKind(this.spec.kind, this.ep, deadline);
@@ -129,14 +182,23 @@ export class ContainerFaultTarget implements FaultTarget {
     const want = { ...this.faults.settingsInArgs(this.spec.configuration.args ?? []), ...(this.spec.configuration.settings ?? {}) };
     const deadline = Date.now() + 5_000; // pg_reload_conf() signals the server; sessions pick it up within moments
     let got: Record<string, string> = {};
-    const ok = await pollUntil(async () => {
-      got = await this.faults.effectiveSettings(this.ep, Object.keys(want));
-      return Object.entries(want).every(([k, v]) => got[k] === v) ? true : undefined;
-    }, deadline, 100);
+    const ok = await pollUntil(
+      async () => {
+        got = await this.faults.effectiveSettings(this.ep, Object.keys(want));
+        return Object.entries(want).every(([k, v]) => got[k] === v) ? true : undefined;
+      },
+      deadline,
+      100,
+    );
     this.effective = got;
     if (!ok) {
-      const bad = Object.entries(want).filter(([k, v]) => got[k] !== v).map(([k, v]) => `${k} is ${JSON.stringify(got[k] ?? null)}, expected ${JSON.stringify(v)}`);
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: configuration not in effect: ${bad.join('; ')} (an image whose command does not forward arguments ignores \`args\`; use \`settings\`)`);
+      const bad = Object.entries(want)
+        .filter(([k, v]) => got[k] !== v)
+        .map(([k, v]) => `${k} is ${JSON.stringify(got[k] ?? null)}, expected ${JSON.stringify(v)}`);
+      throw new MemoryMatrixError(
+        'TARGET_UNAVAILABLE',
+        `${this.ep.where}: configuration not in effect: ${bad.join('; ')} (an image whose command does not forward arguments ignores \`args\`; use \`settings\`)`,
+      );
     }
   }
 

@@ -3,7 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { MemoryMatrixError, type ConnectOptions, type DurabilityConfiguration, type FaultTarget, type LocalEndpoint, type LocalEngine, type LocalFaultControls, type LocalLaunch, type MemoryStore } from '@memory-matrix/spec';
+import {
+  MemoryMatrixError,
+  type ConnectOptions,
+  type DurabilityConfiguration,
+  type FaultTarget,
+  type LocalEndpoint,
+  type LocalEngine,
+  type LocalFaultControls,
+  type LocalLaunch,
+  type MemoryStore,
+} from '@memory-matrix/spec';
 import type { ResolvedTarget } from '../catalog';
 import { startTimeoutScale } from '../container/start';
 import { guardProcess } from '../local/guard';
@@ -101,7 +111,13 @@ export class LocalFaultTarget implements FaultTarget {
         ? new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: the server exited during start (${child.exitCode ?? child.signalCode}); output: ${this.tail()}`)
         : undefined;
     try {
-      await pollReady((remaining) => this.engine.probe(this.ep, remaining), { deadline, everyMs: 100, where: this.ep.where, what: 'the server did not answer its readiness probe', stopIf: exitedError });
+      await pollReady((remaining) => this.engine.probe(this.ep, remaining), {
+        deadline,
+        everyMs: 100,
+        where: this.ep.where,
+        what: 'the server did not answer its readiness probe',
+        stopIf: exitedError,
+      });
     } catch (err) {
       if (err instanceof MemoryMatrixError && err.message.includes('output:')) throw err;
       throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${(err as Error).message}; output: ${this.tail()}`, { cause: err });
@@ -109,7 +125,12 @@ export class LocalFaultTarget implements FaultTarget {
   }
 
   private tail(): string {
-    return stripVTControlCharacters(this.output).split('\n').map((l) => l.trim()).filter(Boolean).slice(-6).join(' | ');
+    return stripVTControlCharacters(this.output)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(-6)
+      .join(' | ');
   }
 
   /** Send `signal` and wait until the process has exited (BACKEND_ERROR after 15 s). */

@@ -102,7 +102,10 @@ function removeLiveVolumesSync(): void {
   const names = [...live];
   for (const name of names) {
     const ps = spawnSync(dockerBin(), ['ps', '-aq', '--filter', `volume=${name}`], { encoding: 'utf8', timeout: 15_000 });
-    const ids = (ps.stdout ?? '').split('\n').map((s) => s.trim()).filter(Boolean);
+    const ids = (ps.stdout ?? '')
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (ids.length) spawnSync(dockerBin(), ['rm', '-f', ...ids], { timeout: 30_000 });
   }
   const rm = spawnSync(dockerBin(), ['volume', 'rm', '-f', ...names], { encoding: 'utf8', timeout: 30_000 });

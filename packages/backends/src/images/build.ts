@@ -60,7 +60,11 @@ export function importChanges(r: ImageRecipe, installed?: Record<string, string>
     [IMAGE_LABELS.suite]: r.suite,
     [IMAGE_LABELS.packages]: r.packages.map((p) => (installed?.[p] ? `${p}=${installed[p]}` : p)).join(','),
   };
-  changes.push(`LABEL ${Object.entries(labels).map(([k, v]) => `${k}=${quote(v)}`).join(' ')}`);
+  changes.push(
+    `LABEL ${Object.entries(labels)
+      .map(([k, v]) => `${k}=${quote(v)}`)
+      .join(' ')}`,
+  );
   return changes;
 }
 
@@ -116,13 +120,7 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
   const dir = await makeRootfsDir();
   progress(`building ${tag} in ${dir}`);
   try {
-    await run('debootstrap', 'debootstrap', [
-      '--variant=minbase',
-      `--include=${recipe.packages.join(',')}`,
-      recipe.suite,
-      dir,
-      recipe.mirror ?? DEFAULT_MIRROR,
-    ]);
+    await run('debootstrap', 'debootstrap', ['--variant=minbase', `--include=${recipe.packages.join(',')}`, recipe.suite, dir, recipe.mirror ?? DEFAULT_MIRROR]);
     // Setup steps that fetch over TLS (e.g. npm) trust what the host trusts: the host's CA bundle
     // is copied in as $MM_HOST_CA for the setup steps only and removed before the import.
     const hostCa = existsSync(join(dir, 'usr/bin/env')) ? hostCaBundle() : undefined;
@@ -138,7 +136,11 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
     // Builder-owned cleanup (covered by BUILDER_VERSION): package caches are not part of a target.
     await run('clean', 'chroot', [dir, '/bin/sh', '-ec', 'apt-get clean; rm -rf /var/lib/apt/lists/*']);
     const installed = await installedVersions(dir, recipe, fail);
-    progress(`installed: ${Object.entries(installed).map(([p, v]) => `${p} ${v}`).join(', ')}`);
+    progress(
+      `installed: ${Object.entries(installed)
+        .map(([p, v]) => `${p} ${v}`)
+        .join(', ')}`,
+    );
     await importRootfs(dir, recipe, tag, installed, progress);
   } finally {
     try {
@@ -154,11 +156,7 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
 }
 
 /** Debian versions of the recipe's packages inside the rootfs (`dpkg-query`); step `versions`. */
-async function installedVersions(
-  dir: string,
-  recipe: ImageRecipe,
-  fail: (step: string, detail: string, cause?: unknown) => never,
-): Promise<Record<string, string>> {
+async function installedVersions(dir: string, recipe: ImageRecipe, fail: (step: string, detail: string, cause?: unknown) => never): Promise<Record<string, string>> {
   const r = await execStreaming('chroot', [dir, 'dpkg-query', '-W', '-f', '${Package}=${Version}\\n', ...recipe.packages], {
     captureStdout: true,
     timeoutMs: 60_000,
@@ -176,13 +174,7 @@ async function installedVersions(
  * `tar -C dir --numeric-owner -c . | docker import -c … -m … - tag`; throws `TARGET_UNAVAILABLE`
  * (step `import`) when either side of the pipe fails.
  */
-async function importRootfs(
-  dir: string,
-  recipe: ImageRecipe,
-  tag: string,
-  installed: Record<string, string>,
-  progress: (line: string) => void,
-): Promise<void> {
+async function importRootfs(dir: string, recipe: ImageRecipe, tag: string, installed: Record<string, string>, progress: (line: string) => void): Promise<void> {
   const s0 = Date.now();
   progress('import: start');
   const fail = (detail: string, cause?: unknown): never => {

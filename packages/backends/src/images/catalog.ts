@@ -36,8 +36,7 @@ export function parseContainerTarget(name: string, entry: unknown, where: string
   if (typeof entry.backend !== 'string') bad('backend', 'must be a string');
   const off = entry.offline;
   if (!isObj(off)) return bad('offline', 'must be a map');
-  const strList = (v: unknown, f: string): string[] =>
-    Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : bad(f, 'must be a list of strings');
+  const strList = (v: unknown, f: string): string[] => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : bad(f, 'must be a list of strings'));
   const recipe: ImageRecipe = {
     name,
     tag: typeof off.tag === 'string' ? off.tag : bad('offline.tag', 'must be a string'),
@@ -56,8 +55,7 @@ export function parseContainerTarget(name: string, entry: unknown, where: string
   }
   const start = isObj(entry.start) ? entry.start : {};
   if (start.kind !== 'postgres') bad('start.kind', `must be 'postgres', got ${JSON.stringify(start.kind)}`);
-  if (start.timeoutMs !== undefined && !(typeof start.timeoutMs === 'number' && start.timeoutMs > 0))
-    bad('start.timeoutMs', 'must be a positive number of milliseconds');
+  if (start.timeoutMs !== undefined && !(typeof start.timeoutMs === 'number' && start.timeoutMs > 0)) bad('start.timeoutMs', 'must be a positive number of milliseconds');
   const expect = isObj(entry.expect) ? Object.fromEntries(Object.entries(entry.expect).map(([k, v]) => [k, String(v)])) : {};
   return {
     name,
@@ -84,9 +82,7 @@ export function readContainerTarget(name: string, files: string[]): ContainerTar
     } catch {
       continue; // a missing file is simply not a source
     }
-    const docs = file.endsWith('.md')
-      ? [...text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map((m) => m[1] ?? '')
-      : [text];
+    const docs = file.endsWith('.md') ? [...text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map((m) => m[1] ?? '') : [text];
     for (const doc of docs) {
       const parsed: unknown = parse(doc);
       const targets = isObj(parsed) && isObj(parsed.targets) ? parsed.targets : undefined;

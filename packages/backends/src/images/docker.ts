@@ -28,10 +28,7 @@ export async function dockerEngine(timeoutMs = 10_000): Promise<DockerEngine> {
   }
   const version = r.stdout.trim();
   if (!succeeded(r) || version === '') {
-    throw new MemoryMatrixError(
-      'TARGET_UNAVAILABLE',
-      `docker: no Docker engine answers (run .ci/docker-up.sh): ${describeExit(r)}`,
-    );
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `docker: no Docker engine answers (run .ci/docker-up.sh): ${describeExit(r)}`);
   }
   return { serverVersion: version };
 }
@@ -93,5 +90,12 @@ export async function imageIdsByLabel(label: string): Promise<string[]> {
     timeoutMs: 30_000,
   });
   if (!succeeded(r)) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `docker images --filter label=${label}: ${describeExit(r)}`);
-  return [...new Set(r.stdout.split('\n').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      r.stdout
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

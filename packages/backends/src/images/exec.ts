@@ -85,6 +85,9 @@ export function succeeded(r: ExecResult): boolean {
 /** One-line description of how a process ended plus its last output lines, for error messages. */
 export function describeExit(r: ExecResult): string {
   const how = r.signal ? `killed by ${r.signal}` : `exit code ${r.code}`;
-  const tail = r.tail.filter((l) => l.trim() !== '').slice(-8).join(' | ');
+  const tail = r.tail
+    .filter((l) => l.trim() !== '')
+    .slice(-8)
+    .join(' | ');
   return tail ? `${how}; last output: ${tail}` : how;
 }

@@ -69,10 +69,8 @@ export function validateRecipe(r: ImageRecipe): void {
     if (!ENV_KEY_RE.test(k)) bad(`env.${k}`, 'is not a valid variable name');
     if (typeof v !== 'string' || /[\n\r]/.test(v)) bad(`env.${k}`, 'must be a single-line string');
   }
-  if (r.cmd !== undefined && (!Array.isArray(r.cmd) || r.cmd.length === 0 || r.cmd.some((c) => typeof c !== 'string')))
-    bad('cmd', 'must be a non-empty list of strings');
-  if (r.expose !== undefined && r.expose.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
-    bad('expose', 'must be a list of port numbers');
+  if (r.cmd !== undefined && (!Array.isArray(r.cmd) || r.cmd.length === 0 || r.cmd.some((c) => typeof c !== 'string'))) bad('cmd', 'must be a non-empty list of strings');
+  if (r.expose !== undefined && r.expose.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) bad('expose', 'must be a list of port numbers');
   if (r.mirror !== undefined && !/^https?:\/\/\S+$/.test(r.mirror)) bad('mirror', 'must be an http(s) URL');
 }
 

@@ -20,14 +20,16 @@ export async function mountsUnder(dir: string): Promise<string[]> {
     return []; // no procfs: nothing we could unmount anyway
   }
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-  return text
-    .split('\n')
-    .map((l) => l.split(' ')[4])
-    .filter((p): p is string => !!p)
-    // mountinfo escapes spaces etc. as \040 octal
-    .map((p) => p.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))))
-    .filter((p) => p === dir || p.startsWith(prefix))
-    .sort((a, b) => b.length - a.length);
+  return (
+    text
+      .split('\n')
+      .map((l) => l.split(' ')[4])
+      .filter((p): p is string => !!p)
+      // mountinfo escapes spaces etc. as \040 octal
+      .map((p) => p.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))))
+      .filter((p) => p === dir || p.startsWith(prefix))
+      .sort((a, b) => b.length - a.length)
+  );
 }
 
 /**

@@ -67,7 +67,10 @@ export async function startLocal(spec: LocalSpec): Promise<StartedLocal> {
       everyMs: 100,
       where,
       what: 'not ready',
-      stopIf: () => (proc.exited() ? new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: the server process exited during start (${proc.child.exitCode ?? proc.child.signalCode}); output: ${tail(proc.output())}`) : undefined),
+      stopIf: () =>
+        proc.exited()
+          ? new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: the server process exited during start (${proc.child.exitCode ?? proc.child.signalCode}); output: ${tail(proc.output())}`)
+          : undefined,
     });
     info = await engine.versions(ep, launch);
     checkExpected(info.components, spec.expect, where);
@@ -107,5 +110,10 @@ export async function startLocal(spec: LocalSpec): Promise<StartedLocal> {
 }
 
 function tail(s: string): string {
-  return s.split('\n').map((l) => l.trim()).filter((l) => l && !/^[(#\s]+$/.test(l)).slice(-8).join(' | ');
+  return s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^[(#\s]+$/.test(l))
+    .slice(-8)
+    .join(' | ');
 }

@@ -26,7 +26,12 @@ const hitsOf = (q: BaselineRun['queries'][number]): RecallHit[] => q.ids.map((id
  * is missing (`lacks`). Throws INVALID_INPUT when the
  * datasets differ or a query is recorded on one side only (naming it).
  */
-export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThresholds, exactScanOf: (target: string) => boolean | undefined = () => undefined): Pick<DiffReport, 'cells' | 'notCompared'> {
+export function compareBaselines(
+  a: Baseline,
+  b: Baseline,
+  thresholds: DiffThresholds,
+  exactScanOf: (target: string) => boolean | undefined = () => undefined,
+): Pick<DiffReport, 'cells' | 'notCompared'> {
   checkSameDataset({ label: `baseline ${a.target}`, ...a.dataset }, { label: `candidate ${b.target}`, ...b.dataset });
   const tieEpsilon = Math.max(a.provenance.tolerances.tieEpsilon ?? 0, b.provenance.tolerances.tieEpsilon ?? 0);
   const scoreTolerance = Math.max(a.provenance.tolerances.scoreTolerance ?? 0, b.provenance.tolerances.scoreTolerance ?? 0);
@@ -45,7 +50,10 @@ export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThres
     const inA = new Set(ra.queries.map((q) => q.query));
     const onlyB = rb.queries.filter((q) => !inA.has(q.query)).map((q) => q.query);
     if (onlyA.length || onlyB.length) {
-      throw new MemoryMatrixError('INVALID_INPUT', `${scan} scan: queries recorded on one side only (baseline ${a.target}: ${onlyA.slice(0, 5).join(', ') || 'none'}; candidate ${b.target}: ${onlyB.slice(0, 5).join(', ') || 'none'})`);
+      throw new MemoryMatrixError(
+        'INVALID_INPUT',
+        `${scan} scan: queries recorded on one side only (baseline ${a.target}: ${onlyA.slice(0, 5).join(', ') || 'none'}; candidate ${b.target}: ${onlyB.slice(0, 5).join(', ') || 'none'})`,
+      );
     }
     const diffs = ra.queries.map((qa) => {
       const qb = byId.get(qa.query)!;
@@ -65,8 +73,29 @@ export function compareBaselines(a: Baseline, b: Baseline, thresholds: DiffThres
       figures: { ...j.figures, baselineOracleRecallMean: ra.oracleRecall.mean, candidateOracleRecallMean: rb.oracleRecall.mean },
       scoreTolerance,
       tieEpsilon,
-      worst: j.worst.map((q) => ({ query: q.query, k: q.k, overlap: q.overlap, missing: q.missing, added: q.added, maxRankShift: q.maxRankShift, maxAbsScoreDelta: q.maxAbsScoreDelta, failures: q.failures, rankChanges: q.rankChanges })),
-      queries: diffs.map((q) => ({ query: q.query, k: q.k, overlap: q.overlap, tieSwaps: q.tieSwaps, missing: q.missing, added: q.added, rankChanges: q.rankChanges, scoreDeltaIds: q.scoreDeltas.ids, scoreDeltas: q.scoreDeltas.deltas, kendallTau: q.kendallTau })),
+      worst: j.worst.map((q) => ({
+        query: q.query,
+        k: q.k,
+        overlap: q.overlap,
+        missing: q.missing,
+        added: q.added,
+        maxRankShift: q.maxRankShift,
+        maxAbsScoreDelta: q.maxAbsScoreDelta,
+        failures: q.failures,
+        rankChanges: q.rankChanges,
+      })),
+      queries: diffs.map((q) => ({
+        query: q.query,
+        k: q.k,
+        overlap: q.overlap,
+        tieSwaps: q.tieSwaps,
+        missing: q.missing,
+        added: q.added,
+        rankChanges: q.rankChanges,
+        scoreDeltaIds: q.scoreDeltas.ids,
+        scoreDeltas: q.scoreDeltas.deltas,
+        kendallTau: q.kendallTau,
+      })),
     });
   }
   return { cells, notCompared };

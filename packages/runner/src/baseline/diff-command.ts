@@ -73,11 +73,21 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     ensureDir(o.reportDir);
     dirOk = true;
     // The run writes these files; an input among them would be overwritten by the other side's recording.
-    for (const [flag, spec] of [['--baseline', o.baseline], ['--candidate', o.candidate]] as const) {
+    for (const [flag, spec] of [
+      ['--baseline', o.baseline],
+      ['--candidate', o.candidate],
+    ] as const) {
       const own = OWN_FILES.map((f) => path.join(o.reportDir, f));
-      if (own.includes(path.resolve(spec))) throw new MemoryMatrixError('USAGE', `${flag} ${spec} is one of the files this diff writes in --report-dir ${o.reportDir} (${OWN_FILES.join(', ')}); copy it elsewhere or choose another --report-dir`);
+      if (own.includes(path.resolve(spec)))
+        throw new MemoryMatrixError(
+          'USAGE',
+          `${flag} ${spec} is one of the files this diff writes in --report-dir ${o.reportDir} (${OWN_FILES.join(', ')}); copy it elsewhere or choose another --report-dir`,
+        );
     }
-    clearPrevious(o.reportDir, [o.baseline, o.candidate].map((s) => path.resolve(s)));
+    clearPrevious(
+      o.reportDir,
+      [o.baseline, o.candidate].map((s) => path.resolve(s)),
+    );
     for (const f of OWN_FILES) watch.pending(tmpFileOf(path.join(o.reportDir, f)));
     const catalog = baselineCatalog();
     const thresholds = profileThresholds(catalog, o.profile);
@@ -90,7 +100,8 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
       const { index, override } = i === 1 ? applyIndexOverride(c.target.name, c.target.index, o.index) : { index: c.target.index, override: null };
       return { kind: 'target', target: { ...c.target, index }, catalogIndex: c.target.index, override };
     });
-    if (o.index.length && sides[1]!.kind === 'file') throw new MemoryMatrixError('USAGE', `--index applies to a candidate recorded live; ${o.candidate} is a baseline file (recorded with its own index)`);
+    if (o.index.length && sides[1]!.kind === 'file')
+      throw new MemoryMatrixError('USAGE', `--index applies to a candidate recorded live; ${o.candidate} is a baseline file (recorded with its own index)`);
     let golden: GoldenInputs | undefined;
     const live = sides.filter((s): s is Extract<Pending, { kind: 'target' }> => s.kind === 'target');
     if (live.length) {
@@ -98,10 +109,24 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
       const ds = { label: `--dataset ${o.dataset}`, name: golden.dataset.manifest.name, sha256: golden.dataset.datasetSha256 };
       for (const s of sides) if (s.kind === 'file') checkSameDataset({ label: `baseline file ${s.file}`, ...s.baseline.dataset }, ds);
       const docker = (await dockerStatus()).available;
-      await prepareProviders(live.map((s) => s.target), docker, log);
+      await prepareProviders(
+        live.map((s) => s.target),
+        docker,
+        log,
+      );
       for (const [i, s] of sides.entries()) {
         if (s.kind !== 'target') continue;
-        const b = await recordBaseline(s.target, { ...golden, runId: runIdOf(new Date()), imageSource: o.imageSource, docker, argv: report.argv, override: s.override, catalogIndex: s.catalogIndex, log, watch });
+        const b = await recordBaseline(s.target, {
+          ...golden,
+          runId: runIdOf(new Date()),
+          imageSource: o.imageSource,
+          docker,
+          argv: report.argv,
+          override: s.override,
+          catalogIndex: s.catalogIndex,
+          log,
+          watch,
+        });
         if (watch.signal) break;
         const file = path.join(o.reportDir, i === 0 ? 'baseline.json' : 'candidate.json');
         writeBaseline(b, file);
@@ -114,7 +139,10 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     report.baseline ??= side(a, 'file', (sides[0] as { file: string }).file);
     report.candidate ??= side(b, 'file', (sides[1] as { file: string }).file);
     report.dataset = a.dataset;
-    Object.assign(report, compareBaselines(a, b, thresholds, (t) => catalog.targets.get(t)?.capabilities.exactScan));
+    Object.assign(
+      report,
+      compareBaselines(a, b, thresholds, (t) => catalog.targets.get(t)?.capabilities.exactScan),
+    );
     report.verdict = overallVerdict(report.cells);
     report.exitCode = report.verdict === 'FAIL' ? 1 : 0;
   } catch (e) {
@@ -167,7 +195,10 @@ function clearPrevious(dir: string, keep: string[]): void {
 
 /** diff.json and diff.md, each to a temporary name in `dir` then renamed into place. */
 function writeDiff(report: DiffReport, dir: string): void {
-  for (const [name, text] of [['diff.json', reportJson(report)], ['diff.md', renderDiffMarkdown(report)]] as const) {
+  for (const [name, text] of [
+    ['diff.json', reportJson(report)],
+    ['diff.md', renderDiffMarkdown(report)],
+  ] as const) {
     const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
     writeFileSync(tmp, text);
     renameSync(tmp, path.join(dir, name));

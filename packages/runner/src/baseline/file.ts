@@ -42,7 +42,10 @@ export function checkOutFile(file: string): void {
     throw new MemoryMatrixError('USAGE', `--out: refusing to overwrite ${file} (not a baseline: not JSON)`, { cause: e });
   }
   if (format !== 'memory-matrix-baseline') {
-    throw new MemoryMatrixError('USAGE', `--out: refusing to overwrite ${file} (not a baseline: its format is ${format === undefined ? 'missing' : JSON.stringify(format)}, not "memory-matrix-baseline")`);
+    throw new MemoryMatrixError(
+      'USAGE',
+      `--out: refusing to overwrite ${file} (not a baseline: its format is ${format === undefined ? 'missing' : JSON.stringify(format)}, not "memory-matrix-baseline")`,
+    );
   }
 }
 
@@ -68,7 +71,9 @@ const runSchema = z.object({
   index: indexSchema,
   oracleRecall: z.object({ mean: z.number(), min: z.number() }),
   queries: z.array(
-    z.object({ query: z.string().min(1), k: z.number().int().min(1), ids: z.array(z.string()), scores: z.array(z.number()), ms: z.number() }).refine((q) => q.ids.length === q.scores.length, 'ids and scores differ in length'),
+    z
+      .object({ query: z.string().min(1), k: z.number().int().min(1), ids: z.array(z.string()), scores: z.array(z.number()), ms: z.number() })
+      .refine((q) => q.ids.length === q.scores.length, 'ids and scores differ in length'),
   ),
 });
 const baselineSchema = z.object({

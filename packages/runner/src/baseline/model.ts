@@ -72,8 +72,29 @@ export interface DiffCell {
   /** Score tolerance under which a delta is not a change, and tie epsilon used (max of both targets). */
   scoreTolerance: number;
   tieEpsilon: number;
-  worst: Array<{ query: string; k: number; overlap: number; missing: string[]; added: string[]; maxRankShift: number; maxAbsScoreDelta: number; failures: string[]; rankChanges: Array<{ id: string; from: number; to: number; shift: number }> }>;
-  queries: Array<{ query: string; k: number; overlap: number; tieSwaps: number; missing: string[]; added: string[]; rankChanges: Array<{ id: string; from: number; to: number; shift: number }>; scoreDeltaIds: string[]; scoreDeltas: number[]; kendallTau: number | null }>;
+  worst: Array<{
+    query: string;
+    k: number;
+    overlap: number;
+    missing: string[];
+    added: string[];
+    maxRankShift: number;
+    maxAbsScoreDelta: number;
+    failures: string[];
+    rankChanges: Array<{ id: string; from: number; to: number; shift: number }>;
+  }>;
+  queries: Array<{
+    query: string;
+    k: number;
+    overlap: number;
+    tieSwaps: number;
+    missing: string[];
+    added: string[];
+    rankChanges: Array<{ id: string; from: number; to: number; shift: number }>;
+    scoreDeltaIds: string[];
+    scoreDeltas: number[];
+    kendallTau: number | null;
+  }>;
 }
 
 /** One side of a diff: where its results came from and its provenance. */

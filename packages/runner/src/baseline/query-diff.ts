@@ -155,6 +155,9 @@ export function diffQuery(query: string, k: number, baseline: RecallHit[], candi
     scoreDeltas: { ids, deltas },
     maxAbsScoreDelta,
     maxDeltaId,
-    kendallTau: kendallTau(A.map((h) => h.id), B.map((h) => h.id)),
+    kendallTau: kendallTau(
+      A.map((h) => h.id),
+      B.map((h) => h.id),
+    ),
   };
 }

@@ -43,7 +43,11 @@ export async function recordCommand(o: RecordOptions, log: (line: string) => voi
   for (const r of refused) log(`skipped ${r.t.name}: ${r.why}`);
   const targets = selected.filter((t) => !cannotRecord(t));
   if (!targets.length) throw new MemoryMatrixError('CAPABILITY_MISSING', `record --profile ${o.profile}: no target of it can be recorded (every one lacks capability vectors)`);
-  if (o.out && targets.length > 1) throw new MemoryMatrixError('USAGE', `--out ${o.out}: names one file but ${targets.length} targets are selected (${targets.map((t) => t.name).join(', ')}); leave --out out to write matrix-baselines/<target>.json each`);
+  if (o.out && targets.length > 1)
+    throw new MemoryMatrixError(
+      'USAGE',
+      `--out ${o.out}: names one file but ${targets.length} targets are selected (${targets.map((t) => t.name).join(', ')}); leave --out out to write matrix-baselines/<target>.json each`,
+    );
   if (o.out) checkOutFile(path.resolve(o.out));
   const plans = targets.map((t) => {
     const { index, override } = applyIndexOverride(t.name, t.index, o.index);
@@ -52,15 +56,31 @@ export async function recordCommand(o: RecordOptions, log: (line: string) => voi
   const golden = loadGoldenInputs(catalog, o.dataset);
   const recorded: string[] = [];
   const watch = watchInterrupt(log, (sig) => {
-    log(`INTERRUPTED by ${sig}: ${recorded.length ? `recorded before it: ${recorded.join(', ')}` : 'nothing recorded'}; no baseline file was half-written (${plans.length - recorded.length} target(s) not recorded)`);
+    log(
+      `INTERRUPTED by ${sig}: ${recorded.length ? `recorded before it: ${recorded.join(', ')}` : 'nothing recorded'}; no baseline file was half-written (${plans.length - recorded.length} target(s) not recorded)`,
+    );
   });
   for (const p of plans) watch.pending(tmpFileOf(p.file));
   let failed = 0;
   try {
-    await prepareProviders(plans.map((p) => p.target), docker, log);
+    await prepareProviders(
+      plans.map((p) => p.target),
+      docker,
+      log,
+    );
     for (const p of plans) {
       try {
-        const b = await recordBaseline(p.target, { ...golden, runId: runIdOf(new Date()), imageSource: o.imageSource, docker, argv: o.argv.map(redactUrl), override: p.override, catalogIndex: p.catalogIndex, log, watch });
+        const b = await recordBaseline(p.target, {
+          ...golden,
+          runId: runIdOf(new Date()),
+          imageSource: o.imageSource,
+          docker,
+          argv: o.argv.map(redactUrl),
+          override: p.override,
+          catalogIndex: p.catalogIndex,
+          log,
+          watch,
+        });
         if (watch.signal) break;
         writeBaseline(b, p.file);
         recorded.push(path.relative(process.cwd(), p.file) || p.file);

@@ -84,7 +84,9 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
     await checkpoint();
     const loaded = await cell.loaded();
     await checkpoint();
-    log(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}; loaded ${ctx.dataset.memories.length} memories (${Math.round(loaded.loadMs)} ms), ${target.index.type} index (${Math.round(loaded.indexMs)} ms)`);
+    log(
+      `${target.name}: ${backend.info.serverVersion.split(' on ')[0]}; loaded ${ctx.dataset.memories.length} memories (${Math.round(loaded.loadMs)} ms), ${target.index.type} index (${Math.round(loaded.indexMs)} ms)`,
+    );
     const index = await replay(cell, 'index', target.index);
     await checkpoint();
     const exact = target.capabilities.exactScan ? await replay(cell, 'exact', { type: 'none' }) : undefined;

@@ -4,12 +4,21 @@ import type { IndexConfig } from '@memory-matrix/spec';
 import type { DiffReport, DiffSide } from './model';
 import { fmt } from './verdict';
 
-const indexText = (i: IndexConfig): string => (i.type === 'hnsw' ? `hnsw m ${i.m} efC ${i.efConstruction} ef ${i.efSearch}` : i.type === 'ivfflat' ? `ivfflat lists ${i.lists} probes ${i.probes}` : 'none');
+const indexText = (i: IndexConfig): string =>
+  i.type === 'hnsw' ? `hnsw m ${i.m} efC ${i.efConstruction} ef ${i.efSearch}` : i.type === 'ivfflat' ? `ivfflat lists ${i.lists} probes ${i.probes}` : 'none';
 const exp = (x: number | undefined): string => (x === undefined ? '–' : x === 0 ? '0' : x.toExponential(1));
 const sideText = (s: DiffSide): string => {
   const c = s.provenance.components;
-  const versions = Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ');
-  return `${s.target} (${s.source === 'file' ? s.file : 'recorded live'}; ${versions || s.provenance.serverVersion}${s.provenance.imageId ? `; image ${s.provenance.imageId.slice(0, 19)}` : ''}${s.provenance.indexOverride ? `; --index ${Object.entries(s.provenance.indexOverride).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''})`;
+  const versions = Object.entries(c)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return `${s.target} (${s.source === 'file' ? s.file : 'recorded live'}; ${versions || s.provenance.serverVersion}${s.provenance.imageId ? `; image ${s.provenance.imageId.slice(0, 19)}` : ''}${
+    s.provenance.indexOverride
+      ? `; --index ${Object.entries(s.provenance.indexOverride)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`
+      : ''
+  })`;
 };
 
 /** Rows shared by the console table and the markdown table, one per cell. */
@@ -60,7 +69,12 @@ export function renderDiffConsole(r: DiffReport, color = process.stdout.isTTY): 
   const c = color ? pc : pc.createColors(false);
   const out: string[] = [];
   if (r.baseline && r.candidate) out.push(`baseline  ${sideText(r.baseline)}`, `candidate ${sideText(r.candidate)}`);
-  if (r.thresholds) out.push(`profile ${r.profile}: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (r.thresholds)
+    out.push(
+      `profile ${r.profile}: ${Object.entries(r.thresholds)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
   if (r.cells.length) {
     const t = new Table({ head: HEAD, style: { head: [], border: [] } });
     for (const row of rows(r)) t.push(row.map((x, i) => (i !== 1 ? x : x === 'FAIL' ? c.red(x) : x === 'DRIFT' ? c.yellow(x) : c.green(x))));
@@ -75,7 +89,9 @@ export function renderDiffConsole(r: DiffReport, color = process.stdout.isTTY): 
     const shown = cell.worst.slice(0, 5);
     if (shown.length) out.push(`${cell.scan}: worst queries`);
     for (const q of shown) {
-      const what = q.failures.length ? q.failures.join('; ') : `${q.query}: overlap ${fmt(q.overlap)}, max rank shift ${q.maxRankShift}, max |Δscore| ${exp(q.maxAbsScoreDelta)}${q.missing.length ? `, missing ${q.missing.slice(0, 5).join(', ')}` : ''}`;
+      const what = q.failures.length
+        ? q.failures.join('; ')
+        : `${q.query}: overlap ${fmt(q.overlap)}, max rank shift ${q.maxRankShift}, max |Δscore| ${exp(q.maxAbsScoreDelta)}${q.missing.length ? `, missing ${q.missing.slice(0, 5).join(', ')}` : ''}`;
       out.push(`  - ${what}`);
     }
   }
@@ -96,7 +112,12 @@ export function renderDiffMarkdown(r: DiffReport): string {
   if (r.verdict) lines.push(`**${r.verdict}**${esc(verdictRecall(r))}`, '');
   if (r.baseline && r.candidate) lines.push(`- **baseline** ${esc(sideText(r.baseline))}`, `- **candidate** ${esc(sideText(r.candidate))}`);
   if (r.dataset) lines.push(`- dataset **${r.dataset.name}** v${r.dataset.version} (${r.dataset.queries} queries, sha256 \`${r.dataset.sha256.slice(0, 12)}\`)`);
-  if (r.thresholds) lines.push(`- profile \`${r.profile}\`: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (r.thresholds)
+    lines.push(
+      `- profile \`${r.profile}\`: ${Object.entries(r.thresholds)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
   lines.push('');
   if (r.error) lines.push(`> **${r.error.code}**: ${esc(r.error.message)}`, '');
   if (r.cells.length) {
@@ -114,7 +135,9 @@ export function renderDiffMarkdown(r: DiffReport): string {
     lines.push('', `<details><summary>${cell.scan}: ${cell.worst.length} worst quer${cell.worst.length === 1 ? 'y' : 'ies'}</summary>`, '');
     lines.push('| query | k | overlap | missing | new | max rank shift | max \\|Δscore\\| | thresholds crossed |', '|---|---|---|---|---|---|---|---|');
     for (const q of cell.worst) {
-      lines.push(`| ${esc(q.query)} | ${q.k} | ${fmt(q.overlap)} | ${esc(q.missing.slice(0, 5).join(', ') || '–')} | ${esc(q.added.slice(0, 5).join(', ') || '–')} | ${q.maxRankShift} | ${exp(q.maxAbsScoreDelta)} | ${esc(q.failures.join('; ') || '–')} |`);
+      lines.push(
+        `| ${esc(q.query)} | ${q.k} | ${fmt(q.overlap)} | ${esc(q.missing.slice(0, 5).join(', ') || '–')} | ${esc(q.added.slice(0, 5).join(', ') || '–')} | ${q.maxRankShift} | ${exp(q.maxAbsScoreDelta)} | ${esc(q.failures.join('; ') || '–')} |`,
+      );
     }
     lines.push('', '</details>');
   }

@@ -40,7 +40,9 @@ export function judgeQuery(q: QueryDiff, t: DiffThresholds, scoreTolerance: numb
   if (q.overlap < t.minOverlap) {
     const ids = q.missing.length ? `; missing ${list(q.missing)}` : '';
     const add = q.added.length ? `; new ${list(q.added)}` : '';
-    ranking.push(`${q.query}: overlap ${fmt(q.overlap)} < minOverlap ${t.minOverlap} (${q.common + q.tieSwaps} of ${Math.min(q.k, Math.max(q.baselineCount, q.candidateCount))} at k ${q.k}${ids}${add})`);
+    ranking.push(
+      `${q.query}: overlap ${fmt(q.overlap)} < minOverlap ${t.minOverlap} (${q.common + q.tieSwaps} of ${Math.min(q.k, Math.max(q.baselineCount, q.candidateCount))} at k ${q.k}${ids}${add})`,
+    );
   }
   if (q.maxRankShift > t.maxRankShift) {
     const worst = [...q.rankChanges].sort((a, b) => Math.abs(b.shift) - Math.abs(a.shift))[0]!;
@@ -99,21 +101,24 @@ export function judgeCell(queries: QueryDiff[], t: DiffThresholds, scoreToleranc
   const reasons: string[] = [];
   if (meanOverlap < t.minMeanOverlap) reasons.push(`mean overlap ${fmt(meanOverlap)} over ${n} queries < minMeanOverlap ${t.minMeanOverlap}`);
   const failing = judged.filter((q) => q.failures.length);
-  if (failing.length) reasons.push(`${failing.length} quer${failing.length === 1 ? 'y' : 'ies'} crossed a threshold: ${list(failing.sort(worstFirst).map((q) => q.query), 10)}`);
+  if (failing.length)
+    reasons.push(
+      `${failing.length} quer${failing.length === 1 ? 'y' : 'ies'} crossed a threshold: ${list(
+        failing.sort(worstFirst).map((q) => q.query),
+        10,
+      )}`,
+    );
   const verdict: DiffVerdict = reasons.length ? 'FAIL' : figures.changedQueries ? 'DRIFT' : 'PASS';
-  const worst = judged.filter((q) => q.changed || q.failures.length).sort(worstFirst).slice(0, keep);
+  const worst = judged
+    .filter((q) => q.changed || q.failures.length)
+    .sort(worstFirst)
+    .slice(0, keep);
   return { verdict, reasons, notes: judged.flatMap((q) => q.notes), figures, worst };
 }
 
 /** Threshold crossers first, then lowest overlap, largest rank shift, largest |Δscore|, query id. */
 export function worstFirst(a: QueryDiff & QueryJudgement, b: QueryDiff & QueryJudgement): number {
-  return (
-    b.failures.length - a.failures.length ||
-    a.overlap - b.overlap ||
-    b.maxRankShift - a.maxRankShift ||
-    b.maxAbsScoreDelta - a.maxAbsScoreDelta ||
-    a.query.localeCompare(b.query)
-  );
+  return b.failures.length - a.failures.length || a.overlap - b.overlap || b.maxRankShift - a.maxRankShift || b.maxAbsScoreDelta - a.maxAbsScoreDelta || a.query.localeCompare(b.query);
 }
 
 /** Figures shown with 4 decimals (overlaps are fractions of k ≤ 1000). */

@@ -21,7 +21,7 @@ export function registerBaselineCommands(program: Command): void {
     .command('record')
     .description("record a target's results (top-k ids and scores of every golden query, index path and exact path) with provenance as a baseline")
     .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated)').argParser(repeatable).default([]))
-    .option('-p, --profile <name>', "record every target of this profile (when no --backend is given)")
+    .option('-p, --profile <name>', 'record every target of this profile (when no --backend is given)')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-o, --out <file>', 'baseline file (one target only); default matrix-baselines/<target>.json')
     .addOption(new Option('--index <key=value>', "override the target's index parameter, e.g. efSearch=40 (repeatable)").argParser(repeatable).default([]))

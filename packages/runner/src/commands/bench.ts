@@ -66,7 +66,16 @@ export async function bench(targetNames: string[], dataset: string, out: (l: str
     }
   }
   const w0 = performance.now();
-  const report = await runMatrix({ backends: targets.map((t) => t.name), profile: 'default', dataset, reportDir: path.resolve('matrix-report', 'bench'), updateGolden: false, checks: [], argv: ['bench'], out: () => undefined });
+  const report = await runMatrix({
+    backends: targets.map((t) => t.name),
+    profile: 'default',
+    dataset,
+    reportDir: path.resolve('matrix-report', 'bench'),
+    updateGolden: false,
+    checks: [],
+    argv: ['bench'],
+    out: () => undefined,
+  });
   const wholeMs = performance.now() - w0;
   rows.push([targets.map((t) => t.name).join(' + '), `whole run, all checks (exit ${report.exitCode})`, wholeMs, GOALS.wholeRunMs]);
   if (wholeMs > GOALS.wholeRunMs) missed = true;

@@ -9,9 +9,7 @@ import { buildImage, listImages, loadCatalog, recipeOf, resolveTarget } from '@m
  */
 export async function imagesBuild(targets: string[], out: (l: string) => void, force = false): Promise<number> {
   const catalog = loadCatalog();
-  const chosen = targets.length
-    ? targets.map((n) => resolveTarget(catalog, n))
-    : [...catalog.targets.values()].filter((t) => t.provider === 'container' && t.offline);
+  const chosen = targets.length ? targets.map((n) => resolveTarget(catalog, n)) : [...catalog.targets.values()].filter((t) => t.provider === 'container' && t.offline);
   for (const t of chosen) {
     const recipe = recipeOf(t);
     if (!recipe) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${t.name} has no offline recipe in ${catalog.file} (registry only: ${t.image ?? 'no image'})`);
@@ -28,7 +26,17 @@ export async function imagesList(out: (l: string) => void): Promise<number> {
   const images = await listImages();
   const table = new Table({ head: ['recipe', 'tag', 'id', 'suite', 'packages', 'size MB', 'created'], style: { head: [], border: [] } });
   for (const i of images) {
-    table.push([i.recipe, i.tags.join(' '), i.id.slice(7, 19), i.suite, Object.entries(i.packages).map(([k, v]) => `${k} ${v}`).join(', '), (i.size / 1e6).toFixed(0), i.created.slice(0, 19)]);
+    table.push([
+      i.recipe,
+      i.tags.join(' '),
+      i.id.slice(7, 19),
+      i.suite,
+      Object.entries(i.packages)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+      (i.size / 1e6).toFixed(0),
+      i.created.slice(0, 19),
+    ]);
   }
   out(images.length ? table.toString() : 'no memory-matrix images here (build them with: pnpm matrix images build)');
   return 0;

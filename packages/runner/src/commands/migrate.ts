@@ -18,7 +18,15 @@ export function registerMigrateCommand(program: Command): void {
     .addOption(new Option('--image-source <source>', 'container images: registry, debian, auto').choices(['registry', 'debian', 'auto']).default('auto'))
     .addOption(new Option('--tamper <id>', 'SELF-TEST of the gate: alter the text of memory <id> on its way into B; the run must fail naming it').hideHelp())
     .action(async (o: { from: string; to: string; dataset: string; reportDir: string; imageSource: 'registry' | 'debian' | 'auto'; tamper?: string }) => {
-      const report = await runMigration({ from: o.from, to: o.to, dataset: o.dataset, reportDir: path.resolve(o.reportDir), imageSource: o.imageSource, tamper: o.tamper, argv: process.argv.slice(2) });
+      const report = await runMigration({
+        from: o.from,
+        to: o.to,
+        dataset: o.dataset,
+        reportDir: path.resolve(o.reportDir),
+        imageSource: o.imageSource,
+        tamper: o.tamper,
+        argv: process.argv.slice(2),
+      });
       process.exitCode = report.exitCode;
     });
 }

@@ -13,7 +13,10 @@ const int = (flag: string, v: string, min: number): number => {
   return Number(v);
 };
 
-const minimums = (): string => Object.entries(CHECK_MIN_MEMORIES).map(([c, m]) => `${c} ${m}`).join(', ');
+const minimums = (): string =>
+  Object.entries(CHECK_MIN_MEMORIES)
+    .map(([c, m]) => `${c} ${m}`)
+    .join(', ');
 
 /**
  * Registers `memory-matrix sample`: reads memories with embeddings from a user's table through the
@@ -32,7 +35,10 @@ export function registerSampleCommand(program: Command, drivers: readonly Sample
     .description(`sample memories (with embeddings) from a real ${sources.map((s) => s.source.description).join(' or ')} store into a golden dataset, reproducibly, with --redact for personal details`)
     .requiredOption('--from <url>', `${sampleFromForms(drivers)} (the password is never printed or written)`)
     .option('--table <[schema.]table>', `table holding the memories (default: ${tables})`)
-    .option('--columns <mapping>', `field=column,… for id,text,embedding,metadata,created_at,namespace,kind; "none" unsets, metadata.<key> reads a metadata key (defaults: ${sources.map((s) => s.source.defaults.description).join('; ')})`)
+    .option(
+      '--columns <mapping>',
+      `field=column,… for id,text,embedding,metadata,created_at,namespace,kind; "none" unsets, metadata.<key> reads a metadata key (defaults: ${sources.map((s) => s.source.defaults.description).join('; ')})`,
+    )
     .requiredOption('--n <count>', `memories in the dataset (at least ${MIN_DATASET_MEMORIES.count}: ${MIN_DATASET_MEMORIES.check} needs them)`)
     .option('--queries <count>', `held-out queries sampled in addition to --n (default: n/10, at least ${MIN_DATASET_QUERIES.count}: ${MIN_DATASET_QUERIES.check} needs them)`)
     .option('--k <k>', 'top-k of each query', '10')
@@ -45,26 +51,68 @@ export function registerSampleCommand(program: Command, drivers: readonly Sample
     .option('--embedding-model <id>', 'embedding model id recorded in the manifest (default <table>.<embedding column>)')
     .option('--licence <text>', 'licence of the sampled data, recorded in the manifest', "the source store's (not relicensed by sampling)")
     .option('--overwrite', 'replace an existing dataset folder', false)
-    .action(async (o: { from: string; table?: string; columns?: string; n: string; queries?: string; k: string; seed: string; stratify?: SampleStratify; redact: boolean; out?: string; name: string; metric: Metric; embeddingModel?: string; licence: string; overwrite: boolean }) => {
-      const { source, url } = findSampleSource(o.from, drivers);
-      const table = o.table ?? source.defaults.table;
-      const columns = parseColumns(o.columns, source);
-      const n = int('--n', o.n, 1);
-      if (n < MIN_DATASET_MEMORIES.count) throw new MemoryMatrixError('USAGE', `--n ${n}: a dataset needs at least ${MIN_DATASET_MEMORIES.count} memories (after the held-out queries): check ${MIN_DATASET_MEMORIES.check} needs ${MIN_DATASET_MEMORIES.count}; the per-check minimums are ${minimums()}`);
-      const queries = o.queries === undefined ? Math.max(MIN_DATASET_QUERIES.count, Math.round(n / 10)) : int('--queries', o.queries, 1);
-      if (queries < MIN_DATASET_QUERIES.count) throw new MemoryMatrixError('USAGE', `--queries ${queries}: a dataset needs at least ${MIN_DATASET_QUERIES.count} held-out queries: check ${MIN_DATASET_QUERIES.check} replays 5 unfiltered ones per sweep point and every second query is a namespace-filter one`);
-      const out = path.resolve(o.out ?? path.join(REPO_ROOT, 'golden-data', o.name));
-      const say = (l: string) => process.stdout.write(l + '\n');
-      const { dir, provenance: p } = await runSample({
-        source, url, table, columns, n, queries, k: int('--k', o.k, 1), seed: int('--seed', o.seed, 0), stratify: o.stratify, redact: o.redact,
-        out, name: o.name, metric: o.metric, embeddingModel: o.embeddingModel ?? `${table}.${columns.embedding}`, licence: o.licence, overwrite: o.overwrite,
-      });
-      say(`sampled ${p.sample.memories} memories + ${p.sample.queries} held-out queries from ${p.source.url} ${p.source.table} (${p.source.eligibleRows} eligible of ${p.source.rows} rows), seed ${p.sample.seed}${p.sample.stratify ? `, stratified by ${p.sample.stratify}` : ''}`);
-      if (p.sample.stratify) for (const s of p.sample.strata) say(`  stratum ${s.stratum || '(empty)'}: ${s.sampled} of ${s.rows}`);
-      if (p.redaction) {
-        say(`redaction (${p.redaction.stringsChanged} of ${p.redaction.strings} strings changed; embeddings unchanged):`);
-        for (const l of formatRedactionTable(p.redaction.table)) say(l);
-      } else say('not redacted (pass --redact to replace personal details)');
-      say(`wrote ${path.relative(process.cwd(), dir) || dir}: manifest.json, memories.jsonl/.f32, queries.jsonl/.f32, expected/oracle.jsonl, sample-provenance.json`);
-    });
+    .action(
+      async (o: {
+        from: string;
+        table?: string;
+        columns?: string;
+        n: string;
+        queries?: string;
+        k: string;
+        seed: string;
+        stratify?: SampleStratify;
+        redact: boolean;
+        out?: string;
+        name: string;
+        metric: Metric;
+        embeddingModel?: string;
+        licence: string;
+        overwrite: boolean;
+      }) => {
+        const { source, url } = findSampleSource(o.from, drivers);
+        const table = o.table ?? source.defaults.table;
+        const columns = parseColumns(o.columns, source);
+        const n = int('--n', o.n, 1);
+        if (n < MIN_DATASET_MEMORIES.count)
+          throw new MemoryMatrixError(
+            'USAGE',
+            `--n ${n}: a dataset needs at least ${MIN_DATASET_MEMORIES.count} memories (after the held-out queries): check ${MIN_DATASET_MEMORIES.check} needs ${MIN_DATASET_MEMORIES.count}; the per-check minimums are ${minimums()}`,
+          );
+        const queries = o.queries === undefined ? Math.max(MIN_DATASET_QUERIES.count, Math.round(n / 10)) : int('--queries', o.queries, 1);
+        if (queries < MIN_DATASET_QUERIES.count)
+          throw new MemoryMatrixError(
+            'USAGE',
+            `--queries ${queries}: a dataset needs at least ${MIN_DATASET_QUERIES.count} held-out queries: check ${MIN_DATASET_QUERIES.check} replays 5 unfiltered ones per sweep point and every second query is a namespace-filter one`,
+          );
+        const out = path.resolve(o.out ?? path.join(REPO_ROOT, 'golden-data', o.name));
+        const say = (l: string) => process.stdout.write(l + '\n');
+        const { dir, provenance: p } = await runSample({
+          source,
+          url,
+          table,
+          columns,
+          n,
+          queries,
+          k: int('--k', o.k, 1),
+          seed: int('--seed', o.seed, 0),
+          stratify: o.stratify,
+          redact: o.redact,
+          out,
+          name: o.name,
+          metric: o.metric,
+          embeddingModel: o.embeddingModel ?? `${table}.${columns.embedding}`,
+          licence: o.licence,
+          overwrite: o.overwrite,
+        });
+        say(
+          `sampled ${p.sample.memories} memories + ${p.sample.queries} held-out queries from ${p.source.url} ${p.source.table} (${p.source.eligibleRows} eligible of ${p.source.rows} rows), seed ${p.sample.seed}${p.sample.stratify ? `, stratified by ${p.sample.stratify}` : ''}`,
+        );
+        if (p.sample.stratify) for (const s of p.sample.strata) say(`  stratum ${s.stratum || '(empty)'}: ${s.sampled} of ${s.rows}`);
+        if (p.redaction) {
+          say(`redaction (${p.redaction.stringsChanged} of ${p.redaction.strings} strings changed; embeddings unchanged):`);
+          for (const l of formatRedactionTable(p.redaction.table)) say(l);
+        } else say('not redacted (pass --redact to replace personal details)');
+        say(`wrote ${path.relative(process.cwd(), dir) || dir}: manifest.json, memories.jsonl/.f32, queries.jsonl/.f32, expected/oracle.jsonl, sample-provenance.json`);
+      },
+    );
 }

@@ -21,7 +21,10 @@ export async function migrateCollection(opts: MigrateOptions): Promise<Migration
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_SCAN_LIMIT) throw new MemoryMatrixError('INVALID_INPUT', `migrate: page size must be 1..${MAX_SCAN_LIMIT}, got ${pageSize}`);
   const spec = A.collection.spec;
   if (!B.capabilities.vectors || !B.capabilities.metrics.includes(spec.metric)) {
-    throw new MemoryMatrixError('CAPABILITY_MISSING', `migrate: ${B.target} cannot hold ${A.target}'s collection ${spec.name} (metric ${spec.metric}; ${B.target} offers ${B.capabilities.vectors ? B.capabilities.metrics.join(', ') || 'no metric' : 'no vectors'})`);
+    throw new MemoryMatrixError(
+      'CAPABILITY_MISSING',
+      `migrate: ${B.target} cannot hold ${A.target}'s collection ${spec.name} (metric ${spec.metric}; ${B.target} offers ${B.capabilities.vectors ? B.capabilities.metrics.join(', ') || 'no metric' : 'no vectors'})`,
+    );
   }
   const batchSize = opts.batchSize ?? B.capabilities.maxBatch ?? 1000;
 
@@ -63,7 +66,9 @@ export async function migrateCollection(opts: MigrateOptions): Promise<Migration
   const readMs = performance.now() - t;
   const quantizedSides = [A, B].filter((s) => s.capabilities.quantized).map((s) => s.target);
   const vectorNote = quantizedSides.length
-    ? [`${quantizedSides.join(' and ')} quantize${quantizedSides.length > 1 ? '' : 's'} the vectors its index searches (int8), but its adapter keeps and scans the float32 as written beside them, so vectors are compared ${opts.vectors?.mode === 'cosine' ? 'within the quantization bound' : 'bit-exact'}; the quantization shows in the recall check's score tolerance`]
+    ? [
+        `${quantizedSides.join(' and ')} quantize${quantizedSides.length > 1 ? '' : 's'} the vectors its index searches (int8), but its adapter keeps and scans the float32 as written beside them, so vectors are compared ${opts.vectors?.mode === 'cosine' ? 'within the quantization bound' : 'bit-exact'}; the quantization shows in the recall check's score tolerance`,
+      ]
     : [];
   const checks = verifyRecords(exported.records, back.records, countB, opts.vectors ?? { mode: 'bit-exact' }, vectorNote);
 

@@ -44,7 +44,10 @@ export function renderMigrationConsole(r: MigrationReport): string {
     lines.push(t.toString());
     for (const c of r.result.checks) for (const f of c.failures.slice(0, 5)) lines.push(`✗ ${c.name}: ${f}`);
   }
-  if (r.tamper) lines.push(`self-test (--tamper ${r.tamper.id}): ${r.tamper.detected ? `the gate named ${r.tamper.id}` : r.tamper.detected === false ? `NOT DETECTED: the gate did not name ${r.tamper.id}` : 'not reached'}`);
+  if (r.tamper)
+    lines.push(
+      `self-test (--tamper ${r.tamper.id}): ${r.tamper.detected ? `the gate named ${r.tamper.id}` : r.tamper.detected === false ? `NOT DETECTED: the gate did not name ${r.tamper.id}` : 'not reached'}`,
+    );
   if (r.error) lines.push(`migrate could not run: ${r.error.code}: ${r.error.message}`);
   lines.push(`migration ${r.from.target} → ${r.to.target}: ${r.verdict.toUpperCase()} (exit ${r.exitCode})`);
   return lines.join('\n');
@@ -53,15 +56,32 @@ export function renderMigrationConsole(r: MigrationReport): string {
 /** migrate.md: for $GITHUB_STEP_SUMMARY / a PR comment. */
 export function renderMigrationMarkdown(r: MigrationReport): string {
   const out = [`## Migration gate: ${r.from.target} → ${r.to.target}: **${r.verdict.toUpperCase()}**`, ''];
-  if (r.dataset) out.push(`A (${r.from.target}) was loaded with dataset ${r.dataset.name} ${r.dataset.version} (sha256 ${r.dataset.sha256.slice(0, 12)}…, ${r.dataset.memories} memories); the migration exports A's store by scan and verifies B against that export, not the golden files.`, '');
-  for (const [side, s] of [['A', r.from], ['B', r.to]] as const) out.push(`- ${side}: \`${s.target}\` ${s.serverVersion ?? ''} ${Object.entries(s.components).map(([k, v]) => `${k} ${v}`).join(', ')}${s.imageId ? ` (image ${s.imageId.slice(0, 19)})` : ''}`);
+  if (r.dataset)
+    out.push(
+      `A (${r.from.target}) was loaded with dataset ${r.dataset.name} ${r.dataset.version} (sha256 ${r.dataset.sha256.slice(0, 12)}…, ${r.dataset.memories} memories); the migration exports A's store by scan and verifies B against that export, not the golden files.`,
+      '',
+    );
+  for (const [side, s] of [
+    ['A', r.from],
+    ['B', r.to],
+  ] as const)
+    out.push(
+      `- ${side}: \`${s.target}\` ${s.serverVersion ?? ''} ${Object.entries(s.components)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}${s.imageId ? ` (image ${s.imageId.slice(0, 19)})` : ''}`,
+    );
   if (r.tamper) out.push('', `> **Self-test** (\`--tamper ${r.tamper.id}\`): ${r.tamper.note} Detected: **${r.tamper.detected ? 'yes' : 'no'}**.`);
   if (r.error) out.push('', `**Could not run**: \`${r.error.code}\`: ${r.error.message}`);
   const res = r.result;
   if (res) {
-    out.push('', `Exported ${res.export.records} records in ${res.export.pages} page(s) (${Math.round(res.export.ms)} ms); imported in ${res.import.batches} batch(es) of ≤ ${res.import.batchSize} (${Math.round(res.import.ms)} ms, index ${Math.round(res.import.indexMs)} ms); read back ${res.readBack.records} from a new client; ${res.recall.queries} queries replayed (A ${res.from.recallMode}, B ${res.to.recallMode}).`, '');
+    out.push(
+      '',
+      `Exported ${res.export.records} records in ${res.export.pages} page(s) (${Math.round(res.export.ms)} ms); imported in ${res.import.batches} batch(es) of ≤ ${res.import.batchSize} (${Math.round(res.import.ms)} ms, index ${Math.round(res.import.indexMs)} ms); read back ${res.readBack.records} from a new client; ${res.recall.queries} queries replayed (A ${res.from.recallMode}, B ${res.to.recallMode}).`,
+      '',
+    );
     out.push('| check | verdict | rule | figures |', '|---|---|---|---|');
-    for (const c of res.checks) out.push(`| ${c.name} | ${c.status === 'pass' ? 'pass' : `**FAIL** (${c.failureCount})`} | ${c.rule.replace(/\|/g, '\\|')} | ${figuresText(c).replace(/\|/g, '\\|')} |`);
+    for (const c of res.checks)
+      out.push(`| ${c.name} | ${c.status === 'pass' ? 'pass' : `**FAIL** (${c.failureCount})`} | ${c.rule.replace(/\|/g, '\\|')} | ${figuresText(c).replace(/\|/g, '\\|')} |`);
     for (const c of res.checks) {
       if (!c.failures.length && !c.notes.length) continue;
       out.push('', `### ${c.name}`, '');
@@ -76,7 +96,10 @@ export function renderMigrationMarkdown(r: MigrationReport): string {
 /** Write migrate.json and migrate.md into `dir` atomically (temp name, rename). Throws the file system's error. */
 export function writeMigrationReports(r: MigrationReport, dir: string): void {
   mkdirSync(dir, { recursive: true });
-  for (const [name, text] of [['migrate.json', JSON.stringify(r, null, 2) + '\n'], ['migrate.md', renderMigrationMarkdown(r)]] as const) {
+  for (const [name, text] of [
+    ['migrate.json', JSON.stringify(r, null, 2) + '\n'],
+    ['migrate.md', renderMigrationMarkdown(r)],
+  ] as const) {
     const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
     writeFileSync(tmp, text);
     renameSync(tmp, path.join(dir, name));

@@ -1,14 +1,7 @@
 import { signalExitCode } from '../baseline/interrupt';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import {
-  checkFingerprint,
-  loadGoldenDataset,
-  MemoryMatrixError,
-  type GoldenDataset,
-  type MemoryCollection,
-  type MemoryStore,
-} from '@memory-matrix/spec';
+import { checkFingerprint, loadGoldenDataset, MemoryMatrixError, type GoldenDataset, type MemoryCollection, type MemoryStore } from '@memory-matrix/spec';
 import { dockerStatus, installGuard, loadCatalog, redactUrl, removeRunContainers, resolveTarget, startTarget, type ImageSource, type StartedBackend } from '@memory-matrix/backends';
 import { datasetDir, runIdOf } from '../run';
 import { catalogFile } from '../select';
@@ -61,7 +54,10 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
     from: side(opts.from),
     to: side(opts.to),
     dataset: null,
-    tamper: opts.tamper === undefined ? null : { id: opts.tamper, detected: null, note: `SELF-TEST of the gate: the text of ${opts.tamper} was altered on its way into B; the verification must fail naming it.` },
+    tamper:
+      opts.tamper === undefined
+        ? null
+        : { id: opts.tamper, detected: null, note: `SELF-TEST of the gate: the text of ${opts.tamper} was altered on its way into B; the verification must fail naming it.` },
     result: null,
     verdict: 'error',
     exitCode: 2,
@@ -121,7 +117,11 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
     const failed = starts.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
     const [a, b] = starts.map((s) => (s as PromiseFulfilledResult<StartedBackend>).value) as [StartedBackend, StartedBackend];
-    for (const [r, s] of [[report.from, a], [report.to, b]] as const) Object.assign(r, { serverVersion: s.info.serverVersion, components: s.info.components, image: s.info.image ?? null, imageId: s.info.imageId ?? null });
+    for (const [r, s] of [
+      [report.from, a],
+      [report.to, b],
+    ] as const)
+      Object.assign(r, { serverVersion: s.info.serverVersion, components: s.info.components, image: s.info.image ?? null, imageId: s.info.imageId ?? null });
 
     const suffix = randomBytes(3).toString('hex');
     const storeA = await a.connect();
@@ -180,7 +180,14 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
 }
 
 /** A's collection: the golden memories in chunks, then A's index (the run's "production" store). */
-async function loadGolden(store: MemoryStore, dataset: GoldenDataset, target: string, index: import('@memory-matrix/spec').IndexConfig, name: string, out: (l: string) => void): Promise<MemoryCollection> {
+async function loadGolden(
+  store: MemoryStore,
+  dataset: GoldenDataset,
+  target: string,
+  index: import('@memory-matrix/spec').IndexConfig,
+  name: string,
+  out: (l: string) => void,
+): Promise<MemoryCollection> {
   const m = dataset.manifest;
   const t = performance.now();
   const coll = await store.createCollection({ name, dim: m.dim, metric: m.metric, index, embeddingModel: m.embeddingModel.id });

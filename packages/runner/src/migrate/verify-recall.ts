@@ -87,14 +87,19 @@ export async function verifyRecall(
     const aHits = await a.collection.recall({ ...toRecallQuery(q, a.mode), k: Math.min(1000, q.k + TIE_PAD) });
     const bHits = await b.collection.recall(toRecallQuery(q, b.mode));
     const expected = withBoundaryTies(aHits, q.k, eps);
-    const cmp = compareHits(expected, bHits, { dataset: shape.dataset, target: b.target, queryId: q.id }, {
-      k: q.k,
-      mode: exact ? 'exact' : 'ann',
-      tieEpsilon: eps,
-      scoreTolerance,
-      scoreOf: (id) => oracle.score(id, q.vector),
-      matches: (id) => rows.has(id) && matchesFilter(rows.get(id)!, q.filter),
-    });
+    const cmp = compareHits(
+      expected,
+      bHits,
+      { dataset: shape.dataset, target: b.target, queryId: q.id },
+      {
+        k: q.k,
+        mode: exact ? 'exact' : 'ann',
+        tieEpsilon: eps,
+        scoreTolerance,
+        scoreOf: (id) => oracle.score(id, q.vector),
+        matches: (id) => rows.has(id) && matchesFilter(rows.get(id)!, q.filter),
+      },
+    );
     maxDelta = Math.max(maxDelta, cmp.maxAbsScoreDelta);
     if (cmp.firstDifferingRank !== null) rankChanges++;
     if (cmp.kendallTau !== null) taus.push(cmp.kendallTau);
@@ -112,12 +117,19 @@ export async function verifyRecall(
       // rows of A that B left out explain a short count; they are named in a note, not failed.
       const inB = new Set(bHits.map((h) => h.id));
       const atThreshold = q.minScore === undefined ? [] : aHits.slice(0, want).filter((h) => !inB.has(h.id) && Math.abs((oracle.score(h.id, q.vector) ?? -Infinity) - q.minScore!) <= scoreTolerance);
-      if (bHits.length + atThreshold.length < want - Math.floor(shortfall * want)) fail(`${q.id}: [count] ${b.target} returned ${bHits.length} results, ${a.target} returned ${want} (allowed shortfall ${shortfall})`);
-      else if (bHits.length < want && atThreshold.length) c.notes.push(`${q.id}: ${a.target} returned ${want}, ${b.target} ${bHits.length}: ${atThreshold.map((h) => `${h.id} (float64 score ${oracle.score(h.id, q.vector)!.toFixed(6)}, ${a.target} ${h.score.toFixed(6)})`).join(', ')} at the threshold ${q.minScore} within the score tolerance ${scoreTolerance.toExponential(1)}`);
+      if (bHits.length + atThreshold.length < want - Math.floor(shortfall * want))
+        fail(`${q.id}: [count] ${b.target} returned ${bHits.length} results, ${a.target} returned ${want} (allowed shortfall ${shortfall})`);
+      else if (bHits.length < want && atThreshold.length)
+        c.notes.push(
+          `${q.id}: ${a.target} returned ${want}, ${b.target} ${bHits.length}: ${atThreshold.map((h) => `${h.id} (float64 score ${oracle.score(h.id, q.vector)!.toFixed(6)}, ${a.target} ${h.score.toFixed(6)})`).join(', ')} at the threshold ${q.minScore} within the score tolerance ${scoreTolerance.toExponential(1)}`,
+        );
       else if (bHits.length > want) c.notes.push(`${q.id}: ${b.target} returned ${bHits.length} results, ${a.target} only ${want} (A's index fell short; B has more, not fewer)`);
       if (cmp.recallAtK < floorPerQuery) {
         const cluster = expected.hits.length >= q.k && tieGroups(expected.hits, eps)[0]!.length >= q.k;
-        if (cluster) c.notes.push(`${q.id}: recall@${q.k} ${cmp.recallAtK.toFixed(3)} < ${floorPerQuery}, but A's whole top-k is one group of identical vectors (HNSW may not reach such a cluster): reported, not failed`);
+        if (cluster)
+          c.notes.push(
+            `${q.id}: recall@${q.k} ${cmp.recallAtK.toFixed(3)} < ${floorPerQuery}, but A's whole top-k is one group of identical vectors (HNSW may not reach such a cluster): reported, not failed`,
+          );
         else fail(`${q.id}: [recall] recall@${q.k} of ${b.target} against ${a.target} ${cmp.recallAtK.toFixed(3)} < per-query floor ${floorPerQuery}`);
       }
     }
@@ -156,5 +168,13 @@ export function withBoundaryTies(hits: RecallHit[], k: number, eps: number): Ora
 function oracleOf(records: MemoryRecord[], dim: number, metric: Metric): ExactOracle {
   const vectors = new Float32Array(records.length * dim);
   records.forEach((r, i) => vectors.set(r.embedding, i * dim));
-  return new ExactOracle({ ids: records.map((r) => r.id), namespaces: records.map((r) => r.namespace), kinds: records.map((r) => r.kind), metadata: records.map((r) => r.metadata), vectors, dim, metric });
+  return new ExactOracle({
+    ids: records.map((r) => r.id),
+    namespaces: records.map((r) => r.namespace),
+    kinds: records.map((r) => r.kind),
+    metadata: records.map((r) => r.metadata),
+    vectors,
+    dim,
+    metric,
+  });
 }

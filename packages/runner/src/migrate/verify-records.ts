@@ -31,7 +31,12 @@ export function verifyRecords(expected: MemoryRecord[], actual: MemoryRecord[], 
   const check = (name: Exclude<MigrationCheckName, 'recall'>): MigrationCheck => {
     let c = checks.get(name);
     if (!c) {
-      const rule = name === 'vectors' ? (vectors.mode === 'bit-exact' ? 'embedding bit-exact: every float32 component identical (−0 ≠ 0)' : `embedding within the declared quantization error: 1 − cos ≤ ${vectors.maxCosineDistance}`) : RULES[name];
+      const rule =
+        name === 'vectors'
+          ? vectors.mode === 'bit-exact'
+            ? 'embedding bit-exact: every float32 component identical (−0 ≠ 0)'
+            : `embedding within the declared quantization error: 1 − cos ≤ ${vectors.maxCosineDistance}`
+          : RULES[name];
       c = { name, status: 'pass', rule, figures: {}, failureCount: 0, failures: [], notes: [] };
       checks.set(name, c);
     }

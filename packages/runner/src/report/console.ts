@@ -43,7 +43,10 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
     const dur = report.durability;
     if (dur.length) {
       // C15: acknowledged writes and what kill -9 + restart did to them, per durability configuration.
-      const t = new Table({ head: ['target', 'durability configuration', 'promises', 'acknowledged', 'lost', 'phantom (in flight / unknown)', 'duplicated', 'changed', 'cycles', 'verdict'], style: { head: [], border: [] } });
+      const t = new Table({
+        head: ['target', 'durability configuration', 'promises', 'acknowledged', 'lost', 'phantom (in flight / unknown)', 'duplicated', 'changed', 'cycles', 'verdict'],
+        style: { head: [], border: [] },
+      });
       for (const r of dur) {
         const verdict = r.verdict === 'fail' ? c.red('FAIL') : r.verdict === 'reported' ? c.yellow('lost (not promised)') : c.green('pass');
         t.push([r.target, r.configuration, r.durable ? 'durable' : 'not durable', r.acknowledged, r.lost, `${r.phantomInFlight} / ${r.phantomUnknown}`, r.duplicated, r.changed, r.cycles, verdict]);

@@ -42,7 +42,12 @@ export function renderJUnit(report: SettledReport): string {
       if (c.status === 'skipped') tc.ele('skipped', { message: c.skipReason ?? '' });
       if (c.status === 'failed') {
         const msg = c.error ? c.error.message : `${c.failures.length} failure(s)`;
-        tc.ele('failure', { message: msg, type: c.error?.code ?? 'CHECK_FAILED' }).txt(c.failures.slice(0, 50).map((f) => f.message).join('\n') || msg);
+        tc.ele('failure', { message: msg, type: c.error?.code ?? 'CHECK_FAILED' }).txt(
+          c.failures
+            .slice(0, 50)
+            .map((f) => f.message)
+            .join('\n') || msg,
+        );
       }
     }
   }

@@ -16,7 +16,10 @@ export function renderMarkdown(view: ReportView): string {
   const s = report.summary;
   const verdict = report.exitCode === 0 ? '✅ all checks passed' : report.exitCode === 1 ? '❌ checks failed' : '⚠️ the run could not be carried out';
   const lines: string[] = [`# memory-matrix report — ${verdict}`, ''];
-  if (report.dataset) lines.push(`Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`);
+  if (report.dataset)
+    lines.push(
+      `Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`,
+    );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
   lines.push(`**${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped**${s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''}`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
@@ -24,24 +27,39 @@ export function renderMarkdown(view: ReportView): string {
   if (cells.length) {
     lines.push(`| check | ${cells.map((c) => esc(c.target)).join(' | ')} |`, `|---|${cells.map(() => '---').join('|')}|`);
     for (const row of view.checkRows) {
-      lines.push(`| ${row.title} | ${row.results.map((r) => {
-        return r ? glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '') : '–';
-      }).join(' | ')} |`);
+      lines.push(
+        `| ${row.title} | ${row.results
+          .map((r) => {
+            return r ? glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '') : '–';
+          })
+          .join(' | ')} |`,
+      );
     }
     lines.push(`| recall@k (mean) | ${headlines.map((h) => fmt(h.recallMean)).join(' | ')} |`);
     lines.push(`| recall@k (worst query) | ${headlines.map((h) => fmt(h.recallMin)).join(' | ')} |`);
     lines.push(`| max \\|Δscore\\| | ${headlines.map((h) => fmt(h.maxDelta)).join(' | ')} |`, '');
     lines.push('| target | provider | server | components | image | index |', '|---|---|---|---|---|---|');
     for (const c of cells) {
-      lines.push(`| ${esc(c.target)} | ${c.provider} | ${esc(c.serverVersion ?? '–')} | ${esc(Object.entries(c.components).map(([k, v]) => `${k} ${v}`).join(', '))} | ${esc(c.image ?? '–')} ${c.imageId ? `\`${c.imageId.slice(0, 19)}\`` : ''} | ${c.index.type} |`);
+      lines.push(
+        `| ${esc(c.target)} | ${c.provider} | ${esc(c.serverVersion ?? '–')} | ${esc(
+          Object.entries(c.components)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', '),
+        )} | ${esc(c.image ?? '–')} ${c.imageId ? `\`${c.imageId.slice(0, 19)}\`` : ''} | ${c.index.type} |`,
+      );
     }
     lines.push('');
     const dur = report.durability;
     if (dur.length) {
       lines.push('**Durability** (C15: acknowledged writes across kill -9 and restart on the same storage)', '');
-      lines.push('| target | configuration | promises | acknowledged | lost | phantom in flight | phantom unknown | duplicated | changed | cycles | verdict |', '|---|---|---|---|---|---|---|---|---|---|---|');
+      lines.push(
+        '| target | configuration | promises | acknowledged | lost | phantom in flight | phantom unknown | duplicated | changed | cycles | verdict |',
+        '|---|---|---|---|---|---|---|---|---|---|---|',
+      );
       for (const r of dur) {
-        lines.push(`| ${esc(r.target)} | ${esc(r.configuration)} | ${r.durable ? 'durable' : 'not durable'} | ${r.acknowledged} | ${r.lost} | ${r.phantomInFlight} | ${r.phantomUnknown} | ${r.duplicated} | ${r.changed} | ${r.cycles} | ${r.verdict === 'fail' ? 'FAIL' : r.verdict === 'reported' ? 'lost (not promised)' : 'pass'} |`);
+        lines.push(
+          `| ${esc(r.target)} | ${esc(r.configuration)} | ${r.durable ? 'durable' : 'not durable'} | ${r.acknowledged} | ${r.lost} | ${r.phantomInFlight} | ${r.phantomUnknown} | ${r.duplicated} | ${r.changed} | ${r.cycles} | ${r.verdict === 'fail' ? 'FAIL' : r.verdict === 'reported' ? 'lost (not promised)' : 'pass'} |`,
+        );
       }
       lines.push('');
     }
@@ -50,7 +68,9 @@ export function renderMarkdown(view: ReportView): string {
       lines.push('**Capabilities** (✓, or ✗ with the checks of this run skipped for it)', '');
       lines.push(`| capability | ${caps.targets.map((t) => esc(t.target)).join(' | ')} |`, `|---|${caps.targets.map(() => '---').join('|')}|`);
       for (const name of caps.capabilities) {
-        lines.push(`| ${name} | ${caps.targets.map((t) => (t.entries[name] ? esc(capabilityGlyph(t.entries[name]!) + (t.entries[name]!.skippedChecks ? ` ${t.entries[name]!.reason}` : '')) : '–')).join(' | ')} |`);
+        lines.push(
+          `| ${name} | ${caps.targets.map((t) => (t.entries[name] ? esc(capabilityGlyph(t.entries[name]!) + (t.entries[name]!.skippedChecks ? ` ${t.entries[name]!.reason}` : '')) : '–')).join(' | ')} |`,
+        );
       }
       lines.push('');
     }

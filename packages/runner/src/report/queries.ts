@@ -95,5 +95,11 @@ const pairs = (hits: RecallHit[]): Array<[string, number]> => hits.map((h) => [h
 /** Lowest recall first, then lowest Kendall τ, then earliest differing rank, then largest |Δscore|. */
 export function worstFirst(a: WorstQuery, b: WorstQuery): number {
   const nullLast = (x: number | null, y: number | null): number => (x ?? Infinity) - (y ?? Infinity);
-  return a.recallAtK - b.recallAtK || nullLast(a.kendallTau, b.kendallTau) || nullLast(a.firstDifferingRank, b.firstDifferingRank) || b.maxAbsScoreDelta - a.maxAbsScoreDelta || a.queryId.localeCompare(b.queryId);
+  return (
+    a.recallAtK - b.recallAtK ||
+    nullLast(a.kendallTau, b.kendallTau) ||
+    nullLast(a.firstDifferingRank, b.firstDifferingRank) ||
+    b.maxAbsScoreDelta - a.maxAbsScoreDelta ||
+    a.queryId.localeCompare(b.queryId)
+  );
 }

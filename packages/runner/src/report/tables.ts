@@ -5,14 +5,7 @@ const cellText = (v: unknown): string => (typeof v === 'number' ? fmt(v) : v ===
 
 /** A check table as GitHub markdown under a `####` heading naming target and check. */
 export function tableMarkdown(target: string, t: FigureTable): string[] {
-  return [
-    `#### ${target}: ${t.title}`,
-    '',
-    `| ${t.columns.join(' | ')} |`,
-    `|${t.columns.map(() => '---').join('|')}|`,
-    ...t.rows.map((r) => `| ${r.map(cellText).join(' | ')} |`),
-    '',
-  ];
+  return [`#### ${target}: ${t.title}`, '', `| ${t.columns.join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.map(cellText).join(' | ')} |`), ''];
 }
 
 /**

@@ -4,7 +4,14 @@
  * (`SampleSource.defaults`, `SampleSource.columnName`); the fields and their rules are the same
  * for every source.
  */
-import { MemoryMatrixError, SAMPLE_FIELDS as FIELDS, type SampleColumnMapping as ColumnMapping, type SampleField as Field, type SampleFieldSource as FieldSource, type SampleSource } from '@memory-matrix/spec';
+import {
+  MemoryMatrixError,
+  SAMPLE_FIELDS as FIELDS,
+  type SampleColumnMapping as ColumnMapping,
+  type SampleField as Field,
+  type SampleFieldSource as FieldSource,
+  type SampleSource,
+} from '@memory-matrix/spec';
 
 export type { ColumnMapping };
 
@@ -17,7 +24,10 @@ export type { ColumnMapping };
  */
 export function parseColumns(spec: string | undefined, source: Pick<SampleSource, 'defaults' | 'columnName'>): ColumnMapping {
   const m: ColumnMapping = { ...source.defaults.columns };
-  for (const raw of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = raw.indexOf('=');
     if (eq <= 0) throw new MemoryMatrixError('USAGE', `--columns: "${raw}" is not field=column (fields: ${FIELDS.join(', ')})`);
     const field = raw.slice(0, eq).trim() as Field;
@@ -30,11 +40,13 @@ export function parseColumns(spec: string | undefined, source: Pick<SampleSource
     }
     const key = /^metadata\.(.+)$/.exec(value);
     if (key) {
-      if (field !== 'created_at' && field !== 'namespace' && field !== 'kind') throw new MemoryMatrixError('USAGE', `--columns: ${field}=${value}: only created_at, namespace and kind may come from a metadata key`);
+      if (field !== 'created_at' && field !== 'namespace' && field !== 'kind')
+        throw new MemoryMatrixError('USAGE', `--columns: ${field}=${value}: only created_at, namespace and kind may come from a metadata key`);
       m[field] = { metadataKey: key[1]! };
       continue;
     }
-    if (!source.columnName.pattern.test(value)) throw new MemoryMatrixError('USAGE', `--columns: ${field}=${value}: "${value}" is not a column name (${source.columnName.description}) or metadata.<key>`);
+    if (!source.columnName.pattern.test(value))
+      throw new MemoryMatrixError('USAGE', `--columns: ${field}=${value}: "${value}" is not a column name (${source.columnName.description}) or metadata.<key>`);
     if (field === 'created_at' || field === 'namespace' || field === 'kind') m[field] = { column: value };
     else (m as Record<string, unknown>)[field] = value;
   }

@@ -54,9 +54,41 @@ const PHONE_INTL = /(?<![\w+])(?:\+|00 ?)[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){2,6
 const PHONE_TRUNK = /(?<![\w.+-])\(?0\d{1,4}\)?[ -]\d{3,8}(?:[ -]\d{3,4})?(?![\w-]|\.\d)/;
 // Any digit run after a phone word: "Tel/Fax: 44-870-136-7079", "dial 1 530 927 055".
 const PHONE_CONTEXT = /\b(?:Tel|Phone|Telephone|Fax|Mobile|Cell|Call|Dial|ph|Ph|TEL|PHONE|FAX)\b[^\d\n]{0,25}?(\+?\(?\d[\d ().-]{5,}\d)/i;
-const STREET_TYPES = ['Street', 'St', 'Avenue', 'Ave', 'Road', 'Rd', 'Boulevard', 'Blvd', 'Lane', 'Ln', 'Drive', 'Dr', 'Court', 'Ct', 'Place', 'Pl', 'Way', 'Terrace', 'Parkway', 'Pkwy', 'Highway', 'Hwy', 'Circle', 'Square', 'Row', 'Close', 'Crescent', 'Alley', 'Plaza'];
+const STREET_TYPES = [
+  'Street',
+  'St',
+  'Avenue',
+  'Ave',
+  'Road',
+  'Rd',
+  'Boulevard',
+  'Blvd',
+  'Lane',
+  'Ln',
+  'Drive',
+  'Dr',
+  'Court',
+  'Ct',
+  'Place',
+  'Pl',
+  'Way',
+  'Terrace',
+  'Parkway',
+  'Pkwy',
+  'Highway',
+  'Hwy',
+  'Circle',
+  'Square',
+  'Row',
+  'Close',
+  'Crescent',
+  'Alley',
+  'Plaza',
+];
 const STREET_ALT = STREET_TYPES.flatMap((t) => [t, t.toUpperCase()]).join('|');
-const ADDRESS = new RegExp(`\\b\\d{1,6}[A-Za-z]?,?\\s+(?:(?:[NSEW]\\.?|North|South|East|West)\\s+)?(?:(?:[A-Z][A-Za-z'’.-]*|\\d+(?:st|nd|rd|th))\\s+){1,3}(?:${STREET_ALT})\\b\\.?(?:,?\\s+(?:Suite|Ste\\.?|Apt\\.?|Unit|#)\\s*[\\w-]+)?`);
+const ADDRESS = new RegExp(
+  `\\b\\d{1,6}[A-Za-z]?,?\\s+(?:(?:[NSEW]\\.?|North|South|East|West)\\s+)?(?:(?:[A-Z][A-Za-z'’.-]*|\\d+(?:st|nd|rd|th))\\s+){1,3}(?:${STREET_ALT})\\b\\.?(?:,?\\s+(?:Suite|Ste\\.?|Apt\\.?|Unit|#)\\s*[\\w-]+)?`,
+);
 // "716 Congress, Suite 200" (a street without a type word, with a unit) and "Austin, TX  78701".
 const STREET_UNIT = /\b\d{1,6}\s+(?:[A-Z][A-Za-z'’.-]*\s+){0,2}[A-Z][A-Za-z'’.-]*,?\s+(?:Suite|Ste\.?|Apt\.?|Unit|Floor)\s*#?\s*\d+[A-Za-z]?\b/;
 const CITY_STATE_ZIP = /\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)?,\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?\b/;
@@ -71,12 +103,64 @@ const DISPLAY_AFTER = /[^\s<>()]+@[^\s<>()]+\s+\(([A-Z][\w.'’-]*(?:\s+(?:(?:va
 const GREETING = new RegExp(`\\b(?:Hi|Hello|Hey|Dear|Thanks|Thank you|Cheers|Regards|Best|Sincerely|Yours|Love|Ciao)[,!]?\\s+(${CAP}(?:\\s+${CAP})?)\\b`);
 const SIGN_OFF = /^(?:--\s*|-- ?|(?:Best |Kind |Warm )?Regards,?|Thanks,?|Thank you,?|Cheers,?|Sincerely,?|Best,?|Yours,?|Later,?|Ciao,?)\s*$/im;
 // "Reza B'Far wrote:", "> John Smith writes:"
-const WROTE = /(?:^|\n)[> |\t]*(?:On [^\n]{0,60}?,\s)?([A-Z][\w'’.-]*(?:[ ][A-Z][\w'’.-]*){0,2}(?:\s(?:&|and)\s[A-Z][\w'’.-]*(?:[ ][A-Z][\w'’.-]*)?)?)\s+(?:wrote|writes|said|says|asked|sez|mentioned|replied|posted):/;
+const WROTE =
+  /(?:^|\n)[> |\t]*(?:On [^\n]{0,60}?,\s)?([A-Z][\w'’.-]*(?:[ ][A-Z][\w'’.-]*){0,2}(?:\s(?:&|and)\s[A-Z][\w'’.-]*(?:[ ][A-Z][\w'’.-]*)?)?)\s+(?:wrote|writes|said|says|asked|sez|mentioned|replied|posted):/;
 const INTRO = new RegExp(`\\b(?:[Mm]y name is|[Cc]all me|[Tt]his is|Behalf Of|From:|To:|Cc:)\\s+(${CAP}(?:\\s+${CAP}){0,2})`);
 // Listed first names that are also common English words, places or products: never redacted alone mid-sentence.
-const AMBIGUOUS = new Set('Any Free Perl Darwin Man Art Will May June Page Bill Mark Grant Rose Hope Faith Joy Dawn Drew Chase Chance Cliff Dale Glen Guy Hunter Lane Miles Rich Skip Sky Ward Max Penny Ruby Amber April August Holly Ivy Crystal Star Angel Christian Frank Gay Honey Iris Lily Violet Sandra Major Royal Price Bond Gene Kit Van Dean Earl Duke King Prince Baron Sterling Victor Reed Brook Forest Storm Rock Cash Sol Sunny Merry Mercy Tab Bud Buck Fern Flora Ginger Hazel Heath Jade Jay Jean Nat Opal Pearl Pierce Red Reg Rod Rusty Spike Win Wolf Lincoln Washington Jefferson Jackson Madison Monroe Austin Dallas Jordan Florence Georgia Virginia Carolina Adelaide Sydney Victoria Regina Chelsea Kent Cornell Yale Mac Ada Julia Dot Linus Field Hill Wood Noble Hardy Patience Charity Harmony Melody Constance Prudence Patrick Christmas Easter Trinity Liberty Justice Celeste Dominique Mercedes Porsche Lotus Java Ebony Ivory Sherry Brandy Candy Cherry Olive Rosemary Basil Sage Jasmine Poppy Daisy Heather Laurel Myrtle Marina Jasper Ernest Clement Constant Sterling Urban Royce Benz Morgan Dell Compaq Gateway'.split(' '));
+const AMBIGUOUS = new Set(
+  'Any Free Perl Darwin Man Art Will May June Page Bill Mark Grant Rose Hope Faith Joy Dawn Drew Chase Chance Cliff Dale Glen Guy Hunter Lane Miles Rich Skip Sky Ward Max Penny Ruby Amber April August Holly Ivy Crystal Star Angel Christian Frank Gay Honey Iris Lily Violet Sandra Major Royal Price Bond Gene Kit Van Dean Earl Duke King Prince Baron Sterling Victor Reed Brook Forest Storm Rock Cash Sol Sunny Merry Mercy Tab Bud Buck Fern Flora Ginger Hazel Heath Jade Jay Jean Nat Opal Pearl Pierce Red Reg Rod Rusty Spike Win Wolf Lincoln Washington Jefferson Jackson Madison Monroe Austin Dallas Jordan Florence Georgia Virginia Carolina Adelaide Sydney Victoria Regina Chelsea Kent Cornell Yale Mac Ada Julia Dot Linus Field Hill Wood Noble Hardy Patience Charity Harmony Melody Constance Prudence Patrick Christmas Easter Trinity Liberty Justice Celeste Dominique Mercedes Porsche Lotus Java Ebony Ivory Sherry Brandy Candy Cherry Olive Rosemary Basil Sage Jasmine Poppy Daisy Heather Laurel Myrtle Marina Jasper Ernest Clement Constant Sterling Urban Royce Benz Morgan Dell Compaq Gateway'.split(
+    ' ',
+  ),
+);
 // Capitalised words that follow a listed first name without being a surname.
-const NOT_SURNAME = new Set(['The', 'This', 'That', 'And', 'But', 'For', 'You', 'Your', 'Are', 'Is', 'Was', 'Has', 'Had', 'Will', 'Can', 'Not', 'All', 'Any', 'I', 'It', 'If', 'In', 'On', 'Of', 'To', 'At', 'As', 'By', 'Or', 'We', 'He', 'She', 'They', 'So', 'No', 'Yes', 'New', 'Day', 'Street', 'Avenue', 'Road', 'County', 'University', 'Company', 'Inc', 'Ltd']);
+const NOT_SURNAME = new Set([
+  'The',
+  'This',
+  'That',
+  'And',
+  'But',
+  'For',
+  'You',
+  'Your',
+  'Are',
+  'Is',
+  'Was',
+  'Has',
+  'Had',
+  'Will',
+  'Can',
+  'Not',
+  'All',
+  'Any',
+  'I',
+  'It',
+  'If',
+  'In',
+  'On',
+  'Of',
+  'To',
+  'At',
+  'As',
+  'By',
+  'Or',
+  'We',
+  'He',
+  'She',
+  'They',
+  'So',
+  'No',
+  'Yes',
+  'New',
+  'Day',
+  'Street',
+  'Avenue',
+  'Road',
+  'County',
+  'University',
+  'Company',
+  'Inc',
+  'Ltd',
+]);
 
 function listedNameSpans(text: string): Span[] {
   const names = firstNames();
@@ -159,10 +243,11 @@ const nameSpans: Detector = (t) => [
 /** The redactor's detectors (see the file comment). */
 export const STRICT: Record<Category, Detector> = {
   email: (t) => spans(EMAIL, t),
-  card: (t) => spans(CARD, t, (m) => {
-    const d = digits(m[0]);
-    return d.length >= 13 && d.length <= 19 && luhnValid(d) && !/^(\d)\1+$/.test(d);
-  }),
+  card: (t) =>
+    spans(CARD, t, (m) => {
+      const d = digits(m[0]);
+      return d.length >= 13 && d.length <= 19 && luhnValid(d) && !/^(\d)\1+$/.test(d);
+    }),
   phone: (t) => [
     ...spans(PHONE_NANP, t),
     ...spans(PHONE_INTL, t, (m) => digits(m[0]).length >= 8 && digits(m[0]).length <= 15),
@@ -178,10 +263,7 @@ export const LOOSE: Record<Category, Detector> = {
   email: (t) => spans(/[^\s<>()[\]"',;:]+@[^\s<>()[\]"',;:]+\.[^\s<>()[\]"',;:]+/, t),
   card: (t) => spans(/\d(?:[ -]?\d){12,18}/, t),
   phone: (t) => spans(/\+?\(?\d[\d ().-]{8,}\d/, t, (m) => digits(m[0]).length >= 10 && digits(m[0]).length <= 15 && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(m[0])),
-  address: (t) => [
-    ...spans(new RegExp(`\\b\\d+[A-Za-z]?[ \\t]+(?:[\\w'.-]+[ \\t]+){0,4}(?:${STREET_TYPES.join('|')})\\b`, 'i'), t),
-    ...spans(/\bP\.?\s?O\.?\s?Box\s*\d+/i, t),
-  ],
+  address: (t) => [...spans(new RegExp(`\\b\\d+[A-Za-z]?[ \\t]+(?:[\\w'.-]+[ \\t]+){0,4}(?:${STREET_TYPES.join('|')})\\b`, 'i'), t), ...spans(/\bP\.?\s?O\.?\s?Box\s*\d+/i, t)],
   name: (t) => spans(/\b[A-Z][a-z]+\b/, t, (m) => firstNames().has(m[0])),
 };
 

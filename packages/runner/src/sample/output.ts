@@ -14,7 +14,11 @@ export function checkSampleOut(out: string, overwrite: boolean, cwd = process.cw
   const root = path.resolve(out);
   if (!existsSync(root)) return root;
   if (!overwrite) throw new MemoryMatrixError('USAGE', `--out ${root} exists; pass --overwrite to replace it (only a dataset folder made by \`sample\` is replaced)`);
-  if (!madeBySample(root)) throw new MemoryMatrixError('USAGE', `--out ${root}: refusing to replace it with --overwrite: it is not a dataset folder made by \`sample\` (no manifest.json + sample-provenance.json of kind memory-matrix-sample)`);
+  if (!madeBySample(root))
+    throw new MemoryMatrixError(
+      'USAGE',
+      `--out ${root}: refusing to replace it with --overwrite: it is not a dataset folder made by \`sample\` (no manifest.json + sample-provenance.json of kind memory-matrix-sample)`,
+    );
   const rel = path.relative(root, path.resolve(cwd));
   if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) throw new MemoryMatrixError('USAGE', `--out ${root}: refusing to replace the folder that holds the working directory ${cwd}`);
   return root;

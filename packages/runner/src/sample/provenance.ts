@@ -15,8 +15,28 @@ export interface SampleProvenance {
   tool: string;
   sampledAt: string;
   /** In this key order; the source's component versions (`SampleSourceInfo.components`) come right after `server`. */
-  source: { url: string; table: string; columns: Record<string, string | null>; columnTypes: Record<string, string>; server: string; rows: number; eligibleRows: number; eligibility: string; [component: string]: unknown };
-  sample: { seed: number; n: number; memories: number; queries: number; k: number; stratify: string | null; ageCutpoints?: string[]; strata: Array<{ stratum: string; rows: number; sampled: number }>; method: string };
+  source: {
+    url: string;
+    table: string;
+    columns: Record<string, string | null>;
+    columnTypes: Record<string, string>;
+    server: string;
+    rows: number;
+    eligibleRows: number;
+    eligibility: string;
+    [component: string]: unknown;
+  };
+  sample: {
+    seed: number;
+    n: number;
+    memories: number;
+    queries: number;
+    k: number;
+    stratify: string | null;
+    ageCutpoints?: string[];
+    strata: Array<{ stratum: string; rows: number; sampled: number }>;
+    method: string;
+  };
   redaction: null | {
     categories: Record<string, string>;
     nameList: string;
@@ -79,7 +99,13 @@ export function buildProvenance(a: {
     },
     redaction: a.table
       ? {
-          categories: { email: '[EMAIL]', card: '[CARD] (13-19 digits, Luhn-valid)', phone: '[PHONE] (NANP and +/00 international)', address: '[ADDRESS] (number + street-type word, P.O. Box)', name: '[NAME] (listed first name + surname, e-mail display names, titles, greetings, signatures)' },
+          categories: {
+            email: '[EMAIL]',
+            card: '[CARD] (13-19 digits, Luhn-valid)',
+            phone: '[PHONE] (NANP and +/00 international)',
+            address: '[ADDRESS] (number + street-type word, P.O. Box)',
+            name: '[NAME] (listed first name + surname, e-mail display names, titles, greetings, signatures)',
+          },
           nameList: a.nameList,
           table: a.table,
           strings: a.tally.strings,

@@ -54,7 +54,10 @@ export function flattenMetadata(v: unknown, stats?: ConversionStats): Metadata {
  * `parseEmbedding` is the source's (`SampleSource.parseEmbedding`).
  * Throws INVALID_INPUT naming the table and id for metadata that is not JSON, INVALID_VECTOR for a bad embedding.
  */
-export function toMemory(row: SampleRow, o: { table: string; seed: number; redact: boolean; tally: RedactionTally; stats: ConversionStats; parseEmbedding: SampleSource['parseEmbedding'] }): MemoryRecord {
+export function toMemory(
+  row: SampleRow,
+  o: { table: string; seed: number; redact: boolean; tally: RedactionTally; stats: ConversionStats; parseEmbedding: SampleSource['parseEmbedding'] },
+): MemoryRecord {
   const where = `${o.table} id ${JSON.stringify(row.id)}`;
   let meta: unknown = null;
   if (row.metadata !== null) {

@@ -87,7 +87,10 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   const bySource = new Map(rows.map((r, i) => [r.id, records[i]!]));
   const order = [...bySource.keys()].sort((a, b) => sampleKey(o.seed, 'query', a) - sampleKey(o.seed, 'query', b) || (a < b ? -1 : 1));
   const held = new Set(order.slice(0, o.queries));
-  const memories = [...bySource.entries()].filter(([id]) => !held.has(id)).map(([, m]) => m).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const memories = [...bySource.entries()]
+    .filter(([id]) => !held.has(id))
+    .map(([, m]) => m)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const namespaces = new Set(memories.map((m) => m.namespace));
   const k = Math.min(o.k, memories.length);
   const queries: GoldenQuery[] = order.slice(0, o.queries).map((srcId, i) => {
@@ -103,7 +106,21 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   const norms = memories.map((m) => Math.hypot(...m.embedding));
   const unit = [...norms, ...queries.map((q) => Math.hypot(...q.vector))].every((x) => Math.abs(x - 1) <= 1e-3);
   const table = o.redact ? redactionTable(tally) : null;
-  const provenance = buildProvenance({ o, label, info: snapshot.info, mapping: describeMapping(o.columns), strata, memories: memories.length, queries: queries.length, dim, table, tally, stats, nameList: NAME_LIST_SOURCE, toolVersion: TOOL_VERSION });
+  const provenance = buildProvenance({
+    o,
+    label,
+    info: snapshot.info,
+    mapping: describeMapping(o.columns),
+    strata,
+    memories: memories.length,
+    queries: queries.length,
+    dim,
+    table,
+    tally,
+    stats,
+    nameList: NAME_LIST_SOURCE,
+    toolVersion: TOOL_VERSION,
+  });
   const manifest: GoldenDatasetInput['manifest'] = {
     format: 1,
     name: o.name,
@@ -111,7 +128,11 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
     dim,
     metric: o.metric,
     normalization: unit ? 'unit' : 'none',
-    embeddingModel: { id: o.embeddingModel, description: `Embeddings copied unchanged from ${o.table}.${o.columns.embedding} (${snapshot.info.columnTypes[o.columns.embedding]}), ${o.source.embeddingNote}.`, source: `${label} ${o.table}.${o.columns.embedding}` },
+    embeddingModel: {
+      id: o.embeddingModel,
+      description: `Embeddings copied unchanged from ${o.table}.${o.columns.embedding} (${snapshot.info.columnTypes[o.columns.embedding]}), ${o.source.embeddingNote}.`,
+      source: `${label} ${o.table}.${o.columns.embedding}`,
+    },
     provenance: {
       text: [{ source: `${label} table ${o.table}`, licence: o.licence, note: provenanceNote(provenance) }],
       vectors: { source: `${label} table ${o.table} column ${o.columns.embedding}`, licence: o.licence, note: 'stored embeddings, not recomputed; computed by the source from the unredacted text' },
@@ -136,6 +157,8 @@ function checkStratify(by: SampleStratify | undefined, m: ColumnMapping): void {
 
 function provenanceNote(p: SampleProvenance): string {
   const all = p.redaction?.table.find((r) => r.category === 'all');
-  const red = all ? `; redacted: ${all.detected} personal details detected, ${all.remaining} remain by the same detectors, ${all.looseRemaining} of ${all.looseBefore} by a looser pass` : '; not redacted';
+  const red = all
+    ? `; redacted: ${all.detected} personal details detected, ${all.remaining} remain by the same detectors, ${all.looseRemaining} of ${all.looseBefore} by a looser pass`
+    : '; not redacted';
   return `${p.sample.memories} memories + ${p.sample.queries} held-out queries sampled from ${p.source.eligibleRows} eligible of ${p.source.rows} rows, seed ${p.sample.seed}${p.sample.stratify ? `, stratified by ${p.sample.stratify}` : ''}${red}; details in sample-provenance.json`;
 }

@@ -24,7 +24,10 @@ export class StratifiedReservoir {
   private readonly kept = new Map<string, Keyed[]>();
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly seed: number, private readonly capacity: number) {}
+  constructor(
+    private readonly seed: number,
+    private readonly capacity: number,
+  ) {}
 
   add(id: string, stratum: string): void {
     this.counts.set(stratum, (this.counts.get(stratum) ?? 0) + 1);
@@ -54,8 +57,17 @@ export class StratifiedReservoir {
    */
   choose(total: number): Array<{ stratum: string; rows: number; chosen: string[] }> {
     const strata = this.strata();
-    const shares = allocate(strata.map((s) => s.rows), total);
-    return strata.map((s, i) => ({ ...s, chosen: this.kept.get(s.stratum)!.slice(0, shares[i]).map((k) => k.id) }));
+    const shares = allocate(
+      strata.map((s) => s.rows),
+      total,
+    );
+    return strata.map((s, i) => ({
+      ...s,
+      chosen: this.kept
+        .get(s.stratum)!
+        .slice(0, shares[i])
+        .map((k) => k.id),
+    }));
   }
 }
 

@@ -40,8 +40,5 @@ export const c01WriteRead: CheckDefinition = {
 };
 
 function hasEdgeContent(r: MemoryRecord): boolean {
-  return (
-    /[\x80-\uffff]/.test(r.text) ||
-    Object.values(r.metadata).some((v) => v === 0 || v === '' || v === false || v === null || (typeof v === 'string' && /[\x80-\uffff]/.test(v)))
-  );
+  return /[\x80-\uffff]/.test(r.text) || Object.values(r.metadata).some((v) => v === 0 || v === '' || v === false || v === null || (typeof v === 'string' && /[\x80-\uffff]/.test(v)));
 }

@@ -31,12 +31,17 @@ export const c02SelfRecall: CheckDefinition = {
         if (!rankOneGroup.includes(r.id)) {
           const rank = hits.findIndex((h) => h.id === r.id);
           missed.push(
-            failure(cell, 'self-recall', `${scan} scan: memory ${r.id} queried with its own embedding is ${rank < 0 ? 'not in the top 10' : `at rank ${rank + 1}`}; rank 1 is ${hits[0]?.id ?? 'nothing'} (score ${top})`, {
-              id: r.id,
-              rank: rank < 0 ? undefined : rank + 1,
-              expected: 1,
-              actual: rank < 0 ? null : rank + 1,
-            }),
+            failure(
+              cell,
+              'self-recall',
+              `${scan} scan: memory ${r.id} queried with its own embedding is ${rank < 0 ? 'not in the top 10' : `at rank ${rank + 1}`}; rank 1 is ${hits[0]?.id ?? 'nothing'} (score ${top})`,
+              {
+                id: r.id,
+                rank: rank < 0 ? undefined : rank + 1,
+                expected: 1,
+                actual: rank < 0 ? null : rank + 1,
+              },
+            ),
           );
         }
       }

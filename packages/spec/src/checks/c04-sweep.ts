@@ -42,7 +42,10 @@ export async function selectivitySweep(cell: LiveCell, scan: ScanMode): Promise<
   const total = cell.dataset.memories.length;
   const sizes = new Map<string, number>();
   for (const m of cell.dataset.memories) sizes.set(m.namespace, (sizes.get(m.namespace) ?? 0) + 1);
-  const vectors: GoldenQuery[] = every(cell.dataset.queries.filter((q) => q.purpose === 'held-out' && !q.filter), QUERIES_PER_POINT);
+  const vectors: GoldenQuery[] = every(
+    cell.dataset.queries.filter((q) => q.purpose === 'held-out' && !q.filter),
+    QUERIES_PER_POINT,
+  );
   const rows: FigureTable['rows'] = [];
   const failures: Failure[] = [];
   let shortfall = 0;
@@ -58,13 +61,18 @@ export async function selectivitySweep(cell: LiveCell, scan: ScanMode): Promise<
         const query = { vector: q.vector, k, filter: { namespaces } };
         const exp = cell.oracle.topK(query, cell.config.tolerances.tieEpsilon);
         const hits = await collection.recall({ ...query, scan });
-        const c = compareHits(exp, hits, { dataset: cell.datasetName, target: cell.target, queryId: `${q.id}@${namespaces.length}ns/k${k}` }, {
-          k,
-          mode: 'ann',
-          tieEpsilon: cell.config.tolerances.tieEpsilon,
-          scoreTolerance: cell.config.tolerances.scoreTolerance,
-          matches: (id) => cell.matches(id, query.filter),
-        });
+        const c = compareHits(
+          exp,
+          hits,
+          { dataset: cell.datasetName, target: cell.target, queryId: `${q.id}@${namespaces.length}ns/k${k}` },
+          {
+            k,
+            mode: 'ann',
+            tieEpsilon: cell.config.tolerances.tieEpsilon,
+            scoreTolerance: cell.config.tolerances.scoreTolerance,
+            matches: (id) => cell.matches(id, query.filter),
+          },
+        );
         returned += hits.length;
         expected += c.expectedCount;
         recall += recallAtK(exp, hits, k, cell.config.tolerances.tieEpsilon);

@@ -38,9 +38,7 @@ export const c04TopkUnderFilter: CheckDefinition = {
     const figures: Record<string, Figure> = {};
     const failures: Failure[] = [];
     const tables: FigureTable[] = [];
-    const notes = [
-      'golden filtered queries per selectivity bucket, plus a sweep of namespace filters (0.1 %, 1 %, 10 %, 50 %) × k ∈ {1, 10, 50} on every scan path',
-    ];
+    const notes = ['golden filtered queries per selectivity bucket, plus a sweep of namespace filters (0.1 %, 1 %, 10 %, 50 %) × k ∈ {1, 10, 50} on every scan path'];
     let filtered = 0;
     for (const scan of modes) {
       const runs = await cell.queryRuns(scan);
@@ -60,7 +58,7 @@ export const c04TopkUnderFilter: CheckDefinition = {
         b.failures.push(
           ...c.failures
             .filter((f) => f.kind === 'count' || f.kind === 'filter')
-            .map((f) => ({ ...f, message: `${scan} scan, selectivity ${(100 * exp.matching / total).toFixed(2)}%: ${f.message}` })),
+            .map((f) => ({ ...f, message: `${scan} scan, selectivity ${((100 * exp.matching) / total).toFixed(2)}%: ${f.message}` })),
         );
       }
       let shortfall = 0;

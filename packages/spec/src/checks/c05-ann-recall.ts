@@ -71,17 +71,34 @@ export const c05AnnRecall: CheckDefinition = {
       if (clusterQueries.includes(qid)) continue;
       const recall = v.perQuery.get(qid)!;
       const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${k}`;
-      failures.push(failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, { queryId: qid, expected: annRecallFloorPerQuery, actual: recall }));
+      failures.push(
+        failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, { queryId: qid, expected: annRecallFloorPerQuery, actual: recall }),
+      );
     }
     const q = summarize([...v.perQuery.values()]);
     if (v.regression) {
       const spread = repeats > 1 ? ` (runs ${v.runMeans.map((m) => m.toFixed(4)).join(', ')}; stdev ${v.spread.stdev.toExponential(1)})` : '';
-      failures.push(failure(cell, 'recall', `mean recall@k ${v.spread.mean.toFixed(4)} over ${q.count} queries${repeats > 1 ? ` and ${repeats} runs` : ''} < floor ${annRecallFloor}${spread}`, { expected: annRecallFloor, actual: v.spread.mean }));
+      failures.push(
+        failure(cell, 'recall', `mean recall@k ${v.spread.mean.toFixed(4)} over ${q.count} queries${repeats > 1 ? ` and ${repeats} runs` : ''} < floor ${annRecallFloor}${spread}`, {
+          expected: annRecallFloor,
+          actual: v.spread.mean,
+        }),
+      );
     }
     const notes = [
-      ...clusterQueries.map((qid) => `duplicate cluster: query ${qid} (its whole top-k is one group of identical vectors) has recall@k ${v.perQuery.get(qid)!.toFixed(3)} < ${annRecallFloorPerQuery}; HNSW may leave exact duplicates unreachable — reported, not failed`),
-      ...v.noiseRuns.map((r) => `noise: run ${r} mean recall@k ${v.runMeans[r - 1]!.toFixed(4)} < floor ${annRecallFloor}, but the mean over ${repeats} runs is ${v.spread.mean.toFixed(4)} (stdev ${v.spread.stdev.toExponential(1)})`),
-      ...(v.noiseQueries.length ? [`noise: ${v.noiseQueries.length} queries fell below the per-query floor ${annRecallFloorPerQuery} in some run but not on average (${v.noiseQueries.slice(0, 5).join(', ')}${v.noiseQueries.length > 5 ? ', …' : ''})`] : []),
+      ...clusterQueries.map(
+        (qid) =>
+          `duplicate cluster: query ${qid} (its whole top-k is one group of identical vectors) has recall@k ${v.perQuery.get(qid)!.toFixed(3)} < ${annRecallFloorPerQuery}; HNSW may leave exact duplicates unreachable — reported, not failed`,
+      ),
+      ...v.noiseRuns.map(
+        (r) =>
+          `noise: run ${r} mean recall@k ${v.runMeans[r - 1]!.toFixed(4)} < floor ${annRecallFloor}, but the mean over ${repeats} runs is ${v.spread.mean.toFixed(4)} (stdev ${v.spread.stdev.toExponential(1)})`,
+      ),
+      ...(v.noiseQueries.length
+        ? [
+            `noise: ${v.noiseQueries.length} queries fell below the per-query floor ${annRecallFloorPerQuery} in some run but not on average (${v.noiseQueries.slice(0, 5).join(', ')}${v.noiseQueries.length > 5 ? ', …' : ''})`,
+          ]
+        : []),
       ...(repeats > 1 ? ['each repeat after the first rebuilds the index on a fresh collection (no backend here takes an index seed: seed null)'] : []),
     ];
     const worst = [...v.perQuery.entries()].reduce((w, e) => (e[1] < w[1] ? e : w), ['-', 2] as [string, number]);
@@ -106,7 +123,13 @@ export const c05AnnRecall: CheckDefinition = {
       failures,
       notes,
       ...(judged ? { replay: judged } : {}),
-      tables: [{ title: `C05 ann-recall per run (${repeats} run${repeats > 1 ? 's' : ''}; spread min ${v.spread.min.toFixed(4)} / mean ${v.spread.mean.toFixed(4)} / max ${v.spread.max.toFixed(4)} / stdev ${v.spread.stdev.toExponential(1)})`, columns: ['run', 'index build ms', 'seed', 'mean recall@k', 'worst query recall@k', `queries < ${annRecallFloorPerQuery}`, 'verdict'], rows }],
+      tables: [
+        {
+          title: `C05 ann-recall per run (${repeats} run${repeats > 1 ? 's' : ''}; spread min ${v.spread.min.toFixed(4)} / mean ${v.spread.mean.toFixed(4)} / max ${v.spread.max.toFixed(4)} / stdev ${v.spread.stdev.toExponential(1)})`,
+          columns: ['run', 'index build ms', 'seed', 'mean recall@k', 'worst query recall@k', `queries < ${annRecallFloorPerQuery}`, 'verdict'],
+          rows,
+        },
+      ],
     };
   },
 };

@@ -42,7 +42,11 @@ export const c08ScoreCanonical: CheckDefinition = {
         maxDelta = Math.max(maxDelta, d);
         if (!(d <= tol) || !(Math.abs(ref - want) <= 1e-7)) {
           failures.push(
-            failure(cell, 'score', `${metric}: probe ${id} canonical score ${hit.score}, expected ${want} (float64 reference ${ref}; |Δ| ${d.toExponential(2)}, tolerance ${tol})`, { id, expected: want, actual: hit.score }),
+            failure(cell, 'score', `${metric}: probe ${id} canonical score ${hit.score}, expected ${want} (float64 reference ${ref}; |Δ| ${d.toExponential(2)}, tolerance ${tol})`, {
+              id,
+              expected: want,
+              actual: hit.score,
+            }),
           );
         }
       }
@@ -57,7 +61,14 @@ export const c08ScoreCanonical: CheckDefinition = {
         const d = Math.abs(h.score - ref);
         goldenMax = Math.max(goldenMax, Number.isNaN(d) ? Infinity : d);
         if (!(d <= tol)) {
-          failures.push(failure(cell, 'score', `query ${q.id}: id ${h.id} score ${h.score} vs float64 reference ${ref} (|Δ| ${d.toExponential(2)} > ${tol})`, { queryId: q.id, id: h.id, expected: ref, actual: h.score }));
+          failures.push(
+            failure(cell, 'score', `query ${q.id}: id ${h.id} score ${h.score} vs float64 reference ${ref} (|Δ| ${d.toExponential(2)} > ${tol})`, {
+              queryId: q.id,
+              id: h.id,
+              expected: ref,
+              actual: h.score,
+            }),
+          );
         }
       }
     }

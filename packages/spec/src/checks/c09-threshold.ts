@@ -24,7 +24,10 @@ export const c09Threshold: CheckDefinition = {
     const tol = cell.config.tolerances.scoreTolerance;
     const scan = cell.config.capabilities.exactScan ? ('exact' as const) : ('index' as const);
     const failures: Failure[] = [];
-    const queries = every(cell.dataset.queries.filter((q) => !q.filter && q.minScore === undefined), SAMPLE);
+    const queries = every(
+      cell.dataset.queries.filter((q) => !q.filter && q.minScore === undefined),
+      SAMPLE,
+    );
     let kept = 0;
     let shouldKeep = 0;
     const annMisses: Failure[] = [];
@@ -58,7 +61,12 @@ export const c09Threshold: CheckDefinition = {
     return {
       figures: { queries: queries.length, scan, keptTotal: kept, aboveThreshold: shouldKeep, annMissed: annMisses.length, thresholdRecall: recall },
       failures,
-      notes: annMisses.length && recall >= cell.config.tolerances.annRecallFloor ? [`ANN path: ${annMisses.length} of ${shouldKeep} ids above the threshold not returned (recall ${recall.toFixed(4)} ≥ floor ${cell.config.tolerances.annRecallFloor}); e.g. ${annMisses[0].message}`] : [],
+      notes:
+        annMisses.length && recall >= cell.config.tolerances.annRecallFloor
+          ? [
+              `ANN path: ${annMisses.length} of ${shouldKeep} ids above the threshold not returned (recall ${recall.toFixed(4)} ≥ floor ${cell.config.tolerances.annRecallFloor}); e.g. ${annMisses[0].message}`,
+            ]
+          : [],
     };
   },
 };

@@ -29,7 +29,9 @@ export const c10MetricPersisted: CheckDefinition = {
       const reader = await cell.connect();
       const reopened = await reader.openCollection(collection.spec.name);
       if (reopened.spec.metric !== metric || reopened.spec.dim !== dim) {
-        failures.push(failure(cell, 'metric', `collection created with ${metric}/${dim}-d reopens as ${reopened.spec.metric}/${reopened.spec.dim}-d`, { expected: metric, actual: reopened.spec.metric }));
+        failures.push(
+          failure(cell, 'metric', `collection created with ${metric}/${dim}-d reopens as ${reopened.spec.metric}/${reopened.spec.dim}-d`, { expected: metric, actual: reopened.spec.metric }),
+        );
       }
       const after = await reopened.recall({ vector: probes.same, k: 5, scan });
       let maxDelta = 0;

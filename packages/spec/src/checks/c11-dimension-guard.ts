@@ -32,7 +32,13 @@ export const c11DimensionGuard: CheckDefinition = {
     const failures: Failure[] = [];
     const code = await errorCode(() => collection.upsert(poisoned));
     if (code !== 'DIMENSION_MISMATCH') {
-      failures.push(failure(cell, 'guard', `upsert of a batch with one ${dim + 1}-d vector (id ${bad.id}) ${code === null ? 'succeeded' : `failed with code ${code}`}; expected DIMENSION_MISMATCH`, { id: bad.id, expected: 'DIMENSION_MISMATCH', actual: code }));
+      failures.push(
+        failure(cell, 'guard', `upsert of a batch with one ${dim + 1}-d vector (id ${bad.id}) ${code === null ? 'succeeded' : `failed with code ${code}`}; expected DIMENSION_MISMATCH`, {
+          id: bad.id,
+          expected: 'DIMENSION_MISMATCH',
+          actual: code,
+        }),
+      );
     }
     const count = await collection.count();
     if (count !== base.length) failures.push(failure(cell, 'guard', `count after the rejected batch is ${count}, expected ${base.length}`, { expected: base.length, actual: count }));
@@ -46,7 +52,12 @@ export const c11DimensionGuard: CheckDefinition = {
     }
     const qcode = await errorCode(() => collection.recall({ vector: new Float32Array(dim - 1).fill(0.1), k: 5 }));
     if (qcode !== 'DIMENSION_MISMATCH') {
-      failures.push(failure(cell, 'guard', `recall with a ${dim - 1}-d query ${qcode === null ? 'succeeded' : `failed with code ${qcode}`}; expected DIMENSION_MISMATCH`, { expected: 'DIMENSION_MISMATCH', actual: qcode }));
+      failures.push(
+        failure(cell, 'guard', `recall with a ${dim - 1}-d query ${qcode === null ? 'succeeded' : `failed with code ${qcode}`}; expected DIMENSION_MISMATCH`, {
+          expected: 'DIMENSION_MISMATCH',
+          actual: qcode,
+        }),
+      );
     }
     return { figures: { stored: base.length, rejectedBatch: poisoned.length, countAfter: count, writeError: code, queryError: qcode }, failures };
   },

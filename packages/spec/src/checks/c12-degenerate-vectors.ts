@@ -44,7 +44,13 @@ export const c12DegenerateVectors: CheckDefinition = {
       const code = await errorCode(() => collection.upsert(batch));
       figures[`write.${label}`] = code ?? 'accepted';
       if (code !== 'INVALID_VECTOR') {
-        failures.push(failure(cell, 'degenerate', `write of a ${label} vector (id ${extra[0].id}) ${code === null ? 'was accepted' : `failed with ${code}`}; expected INVALID_VECTOR`, { id: extra[0].id, expected: 'INVALID_VECTOR', actual: code }));
+        failures.push(
+          failure(cell, 'degenerate', `write of a ${label} vector (id ${extra[0].id}) ${code === null ? 'was accepted' : `failed with ${code}`}; expected INVALID_VECTOR`, {
+            id: extra[0].id,
+            expected: 'INVALID_VECTOR',
+            actual: code,
+          }),
+        );
       }
       const leaked = await collection.get(batch.map((r) => r.id));
       if (leaked.length) failures.push(failure(cell, 'degenerate', `after the rejected ${label} batch, ${leaked.length} of its records landed`, { expected: 0, actual: leaked.length }));

@@ -57,14 +57,7 @@ export interface AuditResult {
  * `annRecallFloor` on average against the same oracle. `where` prefixes messages
  * (e.g. `[synchronous_commit=off] cycle 3`).
  */
-export async function auditAfterRestart(
-  cell: LiveCell,
-  collection: MemoryCollection,
-  ledger: WriteLedger,
-  queries: GoldenQuery[],
-  where: string,
-  withIndex: boolean,
-): Promise<AuditResult> {
+export async function auditAfterRestart(cell: LiveCell, collection: MemoryCollection, ledger: WriteLedger, queries: GoldenQuery[], where: string, withIndex: boolean): Promise<AuditResult> {
   const golden = cell.dataset.memories;
   const byId = new Map(golden.map((r) => [r.id, r]));
   const back = await collection.get(golden.map((r) => r.id));
@@ -89,11 +82,16 @@ export async function auditAfterRestart(
       fail('durability-changed', `memory ${id} came back changed after the restart: ${diff}`, { id });
     }
   }
-  if (phantomUnknown.length) fail('durability-phantom', `${phantomUnknown.length} memories present that were never written: ${head(phantomUnknown.sort())}`, { actual: phantomUnknown.length, expected: 0 });
+  if (phantomUnknown.length)
+    fail('durability-phantom', `${phantomUnknown.length} memories present that were never written: ${head(phantomUnknown.sort())}`, { actual: phantomUnknown.length, expected: 0 });
   if (duplicated) fail('durability-duplicate', `get returned ${duplicated} id(s) more than once`, { actual: duplicated, expected: 0 });
   const unaccountedRows = Math.max(0, count - present.size);
   if (count !== present.size) {
-    fail('durability-count', `count() is ${count} but ${present.size} distinct written ids are present (${count > present.size ? 'rows the audit cannot attribute: duplicates or unknown ids' : 'count misses rows that get returns'})`, { expected: present.size, actual: count });
+    fail(
+      'durability-count',
+      `count() is ${count} but ${present.size} distinct written ids are present (${count > present.size ? 'rows the audit cannot attribute: duplicates or unknown ids' : 'count misses rows that get returns'})`,
+      { expected: present.size, actual: count },
+    );
   }
   const rows = golden.filter((r) => present.has(r.id));
   const topk = rows.length ? await compareTopK(cell, collection, rows, queries, where, withIndex) : { failed: 0, recall: null, failures: [], dupHits: 0 };
@@ -120,14 +118,35 @@ export async function auditAfterRestart(
  * present, there is nothing else to compare.
  */
 export function auditOfMissingCollection(ledger: WriteLedger): AuditResult {
-  return { present: 0, count: 0, lost: [...ledger.acked.keys()].sort(), phantomInFlight: [], phantomUnknown: [], unaccountedRows: 0, duplicated: 0, changed: [], topkQueries: 0, topkFailedQueries: 0, indexRecallMean: null, failures: [] };
+  return {
+    present: 0,
+    count: 0,
+    lost: [...ledger.acked.keys()].sort(),
+    phantomInFlight: [],
+    phantomUnknown: [],
+    unaccountedRows: 0,
+    duplicated: 0,
+    changed: [],
+    topkQueries: 0,
+    topkFailedQueries: 0,
+    indexRecallMean: null,
+    failures: [],
+  };
 }
 
 async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: MemoryRecord[], queries: GoldenQuery[], where: string, withIndex: boolean) {
   const dim = cell.dataset.manifest.dim;
   const vectors = new Float32Array(rows.length * dim);
   rows.forEach((r, i) => vectors.set(r.embedding, i * dim));
-  const oracle = new ExactOracle({ ids: rows.map((r) => r.id), namespaces: rows.map((r) => r.namespace), kinds: rows.map((r) => r.kind), metadata: rows.map((r) => r.metadata), vectors, dim, metric: cell.dataset.manifest.metric });
+  const oracle = new ExactOracle({
+    ids: rows.map((r) => r.id),
+    namespaces: rows.map((r) => r.namespace),
+    kinds: rows.map((r) => r.kind),
+    metadata: rows.map((r) => r.metadata),
+    vectors,
+    dim,
+    metric: cell.dataset.manifest.metric,
+  });
   const { tieEpsilon, scoreTolerance, annRecallFloor } = cell.config.tolerances;
   const failures: Failure[] = [];
   const failedQueries = new Set<string>();
@@ -162,11 +181,23 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
   }
   const scanRecall = scanRecalls.length ? scanRecalls.reduce((a, b) => a + b, 0) / scanRecalls.length : null;
   if (scanRecall !== null && scanRecall < annRecallFloor) {
-    failures.push(failure(cell, 'recall', `${where}: the "exact" scan (not exact on this target: capability exactScan false) has recall@k ${scanRecall.toFixed(4)} after the restart on average over ${scanRecalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: scanRecall }));
+    failures.push(
+      failure(
+        cell,
+        'recall',
+        `${where}: the "exact" scan (not exact on this target: capability exactScan false) has recall@k ${scanRecall.toFixed(4)} after the restart on average over ${scanRecalls.length} queries, below the floor ${annRecallFloor}`,
+        { expected: annRecallFloor, actual: scanRecall },
+      ),
+    );
   }
   const recall = recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null;
   if (recall !== null && recall < annRecallFloor) {
-    failures.push(failure(cell, 'recall', `${where}: index-scan recall@k after the restart is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: recall }));
+    failures.push(
+      failure(cell, 'recall', `${where}: index-scan recall@k after the restart is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, {
+        expected: annRecallFloor,
+        actual: recall,
+      }),
+    );
   }
   return { failed: failedQueries.size, recall, failures, dupHits };
 }

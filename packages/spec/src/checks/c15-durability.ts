@@ -67,7 +67,9 @@ export const c15Durability: CheckDefinition = {
           notes.push(...r.notes);
           extra[`durability/${config.name}/restartMsMax`] = Math.round(r.restartMsMax);
           extra[`durability/${config.name}/lostWithinMsOfKill`] = r.lostWithinMs;
-          extra[`durability/${config.name}/effective`] = Object.entries(ft.effective).map(([k, v]) => `${k}=${v}`).join(' ');
+          extra[`durability/${config.name}/effective`] = Object.entries(ft.effective)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ');
         }
         if (cell.config.capabilities.history) {
           const h = await runHistoryConfiguration(cell, ft, config, C15_CYCLES);
@@ -75,7 +77,9 @@ export const c15Durability: CheckDefinition = {
           failures.push(...h.failures);
           notes.push(...h.notes);
           Object.assign(extra, h.extra);
-          extra[`durability/${h.figures.configuration}/effective`] = Object.entries(ft.effective).map(([k, v]) => `${k}=${v}`).join(' ');
+          extra[`durability/${h.figures.configuration}/effective`] = Object.entries(ft.effective)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ');
         }
       } finally {
         await ft.stop();
@@ -109,7 +113,18 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
   const ledger: WriteLedger = { acked: new Map(), inFlight: new Set() };
   const lostAll = new Set<string>();
   const failures: Failure[] = [];
-  const fig: DurabilityFigures = { configuration: config.name, durable: config.durable, acknowledged: 0, acknowledgedBatches: 0, lost: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, cycles: 0 };
+  const fig: DurabilityFigures = {
+    configuration: config.name,
+    durable: config.durable,
+    acknowledged: 0,
+    acknowledgedBatches: 0,
+    lost: 0,
+    phantomInFlight: 0,
+    phantomUnknown: 0,
+    duplicated: 0,
+    changed: 0,
+    cycles: 0,
+  };
   const perCycle: string[] = [];
   const tornNotes: string[] = [];
   let restartMsMax = 0;
@@ -121,7 +136,13 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
     try {
       const collections = await Promise.all(stores.map((s) => s.openCollection(spec.name)));
       const records = golden.slice((cycle - 1) * slice, cycle * slice);
-      log = await writeUntilKilled({ collections, queues: roundRobin(records, WRITERS), batchSize: BATCH, killAfterAcked: Math.round(records.length * KILL_AT[(cycle - 1) % KILL_AT.length]!), kill: () => ft.kill() });
+      log = await writeUntilKilled({
+        collections,
+        queues: roundRobin(records, WRITERS),
+        batchSize: BATCH,
+        killAfterAcked: Math.round(records.length * KILL_AT[(cycle - 1) % KILL_AT.length]!),
+        kill: () => ft.kill(),
+      });
     } finally {
       await Promise.allSettled(stores.map((s) => s.close()));
     }
@@ -148,13 +169,23 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
         else failures.push(f);
       }
       if (config.durable) {
-        for (const id of newlyLost) failures.push(failure(cell, 'durability-lost', `${where}: acknowledged write of ${id} is missing after kill -9 and restart (${describeAck(ledger.acked.get(id)!)}); configuration ${config.name} promises durability`, { id }));
+        for (const id of newlyLost)
+          failures.push(
+            failure(
+              cell,
+              'durability-lost',
+              `${where}: acknowledged write of ${id} is missing after kill -9 and restart (${describeAck(ledger.acked.get(id)!)}); configuration ${config.name} promises durability`,
+              { id },
+            ),
+          );
       }
       fig.phantomInFlight = a.phantomInFlight.length;
       fig.phantomUnknown = Math.max(fig.phantomUnknown, a.phantomUnknown.length + a.unaccountedRows);
       fig.duplicated = Math.max(fig.duplicated, a.duplicated);
       fig.changed = Math.max(fig.changed, a.changed.length);
-      perCycle.push(`cycle ${cycle}: ${cycleAcked} acknowledged (kill issued at ${log.ackedAtKill}, ${log.inFlight.length} batch(es) in flight, ${log.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${a.phantomInFlight.filter((id) => cycleInFlight.has(id)).length} of the in-flight present, restart ${Math.round(restartMs)} ms, top-k ${a.topkQueries - a.topkFailedQueries}/${a.topkQueries}${a.indexRecallMean === null ? '' : `, index recall ${a.indexRecallMean.toFixed(4)}`}${col ? '' : `, the collection itself was gone after the restart (${a.present} memories present)`}`);
+      perCycle.push(
+        `cycle ${cycle}: ${cycleAcked} acknowledged (kill issued at ${log.ackedAtKill}, ${log.inFlight.length} batch(es) in flight, ${log.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${a.phantomInFlight.filter((id) => cycleInFlight.has(id)).length} of the in-flight present, restart ${Math.round(restartMs)} ms, top-k ${a.topkQueries - a.topkFailedQueries}/${a.topkQueries}${a.indexRecallMean === null ? '' : `, index recall ${a.indexRecallMean.toFixed(4)}`}${col ? '' : `, the collection itself was gone after the restart (${a.present} memories present)`}`,
+      );
     } finally {
       await reader.close();
     }
@@ -163,13 +194,26 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
   fig.lost = lostAll.size;
   const lostAcks = [...lostAll].map((id) => ledger.acked.get(id)!);
   const lostWithinMs = lostAcks.length ? Math.max(...lostAcks.map((a) => a.msBeforeKill)) : null;
-  const notes = [...tornNotes.map((n) => `${tag} ${n}`), `${cell.target} ${tag} (${config.durable ? 'promises durability' : 'does not promise durability'}${config.note ? `: ${config.note}` : ''}): ${fig.acknowledged} acknowledged writes in ${fig.acknowledgedBatches} batches over ${fig.cycles} kill cycles, ${fig.lost} lost, ${fig.phantomInFlight} present from in-flight batches, ${fig.phantomUnknown} unknown, ${fig.duplicated} duplicated, ${fig.changed} changed`, ...perCycle.map((l) => `${tag} ${l}`)];
+  const notes = [
+    ...tornNotes.map((n) => `${tag} ${n}`),
+    `${cell.target} ${tag} (${config.durable ? 'promises durability' : 'does not promise durability'}${config.note ? `: ${config.note}` : ''}): ${fig.acknowledged} acknowledged writes in ${fig.acknowledgedBatches} batches over ${fig.cycles} kill cycles, ${fig.lost} lost, ${fig.phantomInFlight} present from in-flight batches, ${fig.phantomUnknown} unknown, ${fig.duplicated} duplicated, ${fig.changed} changed`,
+    ...perCycle.map((l) => `${tag} ${l}`),
+  ];
   for (const g of lostBatches(ledger, lostAll)) {
-    if (g.ids.length !== g.size) failures.push(failure(cell, 'durability-partial', `${tag} cycle ${g.a.cycle}: batch ${g.a.batch} of writer ${g.a.writer} was acknowledged as one write but only ${g.ids.length} of its ${g.size} memories are lost (${g.ids.join(', ')}): a batch must survive or vanish whole`));
+    if (g.ids.length !== g.size)
+      failures.push(
+        failure(
+          cell,
+          'durability-partial',
+          `${tag} cycle ${g.a.cycle}: batch ${g.a.batch} of writer ${g.a.writer} was acknowledged as one write but only ${g.ids.length} of its ${g.size} memories are lost (${g.ids.join(', ')}): a batch must survive or vanish whole`,
+        ),
+      );
   }
   if (recreated.length) notes.push(`${tag} the collection did not survive and was created again, empty: ${recreated.join(', ')}`);
   if (fig.lost > 0) {
-    notes.push(`${tag} lost${config.durable ? '' : ' under this configuration (reported, not a failure)'}: ${fig.lost} acknowledged memories, all acknowledged at most ${lostWithinMs} ms before the kill landed: ${describeLost(ledger, lostAll)}`);
+    notes.push(
+      `${tag} lost${config.durable ? '' : ' under this configuration (reported, not a failure)'}: ${fig.lost} acknowledged memories, all acknowledged at most ${lostWithinMs} ms before the kill landed: ${describeLost(ledger, lostAll)}`,
+    );
   }
   return { figures: fig, failures, notes, restartMsMax, lostWithinMs };
 }

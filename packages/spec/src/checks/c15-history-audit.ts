@@ -86,7 +86,11 @@ export function auditSession(sessionId: string, sent: readonly SentMessage[], go
   }
   for (const [call, c] of calls) {
     if (c.present > 0 && c.present < c.size) {
-      bad('durability-partial', `append call ${call} (cycle/writer/call, ${c.acked ? 'acknowledged' : 'in flight'}) is partly present: ${c.present} of its ${c.size} messages; one append() must survive or vanish whole`, { expected: `0 or ${c.size}`, actual: c.present });
+      bad(
+        'durability-partial',
+        `append call ${call} (cycle/writer/call, ${c.acked ? 'acknowledged' : 'in flight'}) is partly present: ${c.present} of its ${c.size} messages; one append() must survive or vanish whole`,
+        { expected: `0 or ${c.size}`, actual: c.present },
+      );
     }
   }
   return { read: got.length, lost, phantomInFlight, phantomUnknown: unknown.length, duplicated, changed, reordered, problems };

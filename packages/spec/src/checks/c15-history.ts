@@ -63,7 +63,18 @@ export async function runHistoryConfiguration(cell: LiveCell, ft: FaultTarget, c
   const nextSeq = sessions.map(() => 0);
   const lostAll = new Set<string>();
   const failures: Failure[] = [];
-  const fig: DurabilityFigures = { configuration: name, durable: config.durable, acknowledged: 0, acknowledgedBatches: 0, lost: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, cycles: 0 };
+  const fig: DurabilityFigures = {
+    configuration: name,
+    durable: config.durable,
+    acknowledged: 0,
+    acknowledgedBatches: 0,
+    lost: 0,
+    phantomInFlight: 0,
+    phantomUnknown: 0,
+    duplicated: 0,
+    changed: 0,
+    cycles: 0,
+  };
   let reorderedMax = 0;
   let restartMsMax = 0;
   const perCycle: string[] = [];
@@ -101,7 +112,14 @@ export async function runHistoryConfiguration(cell: LiveCell, ft: FaultTarget, c
     if (config.durable && newlyLost.length) {
       const byMid = new Map(sent.flat().map((m) => [m.mid, m]));
       const shown = newlyLost.slice(0, 10).map((mid) => `${mid} (call ${byMid.get(mid)!.call}, acknowledged ${byMid.get(mid)!.msBeforeKill} ms before the kill landed)`);
-      failures.push(failure(cell, 'durability-lost', `${where}: ${newlyLost.length} acknowledged chat message(s) missing after kill -9 and restart: ${shown.join(', ')}${newlyLost.length > 10 ? ' …' : ''}; configuration ${config.name} promises durability`, { expected: 0, actual: newlyLost.length }));
+      failures.push(
+        failure(
+          cell,
+          'durability-lost',
+          `${where}: ${newlyLost.length} acknowledged chat message(s) missing after kill -9 and restart: ${shown.join(', ')}${newlyLost.length > 10 ? ' …' : ''}; configuration ${config.name} promises durability`,
+          { expected: 0, actual: newlyLost.length },
+        ),
+      );
     }
     fig.phantomInFlight = tot.phantomInFlight;
     fig.phantomUnknown = Math.max(fig.phantomUnknown, tot.phantomUnknown);
@@ -109,7 +127,9 @@ export async function runHistoryConfiguration(cell: LiveCell, ft: FaultTarget, c
     fig.changed = Math.max(fig.changed, tot.changed);
     reorderedMax = Math.max(reorderedMax, tot.reordered);
     fig.cycles = cycle;
-    perCycle.push(`cycle ${cycle}: ${log.ackedMessages} messages acknowledged in ${log.ackedCalls} append calls (kill issued at ${log.ackedAtKill}, ${log.inFlightCalls} call(s) in flight, ${log.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${tot.read} messages read back, ${tot.phantomInFlight} from in-flight calls, ${tot.reordered} reordered, restart ${Math.round(restartMs)} ms`);
+    perCycle.push(
+      `cycle ${cycle}: ${log.ackedMessages} messages acknowledged in ${log.ackedCalls} append calls (kill issued at ${log.ackedAtKill}, ${log.inFlightCalls} call(s) in flight, ${log.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${tot.read} messages read back, ${tot.phantomInFlight} from in-flight calls, ${tot.reordered} reordered, restart ${Math.round(restartMs)} ms`,
+    );
   }
   fig.lost = lostAll.size;
   const lostSent = sent.flat().filter((m) => lostAll.has(m.mid));
@@ -118,7 +138,15 @@ export async function runHistoryConfiguration(cell: LiveCell, ft: FaultTarget, c
     `${cell.target} ${tag} (${config.durable ? 'promises durability' : 'does not promise durability'}): ${fig.acknowledged} acknowledged chat messages in ${fig.acknowledgedBatches} append calls to ${SESSIONS} sessions over ${fig.cycles} kill cycles, ${fig.lost} lost, ${fig.phantomInFlight} present from in-flight calls, ${fig.phantomUnknown} unknown, ${fig.duplicated} duplicated, ${reorderedMax} reordered, ${fig.changed} changed`,
     ...perCycle.map((l) => `${tag} ${l}`),
   ];
-  if (fig.lost > 0) notes.push(`${tag} lost${config.durable ? '' : ' under this configuration (reported, not a failure)'}: ${fig.lost} acknowledged messages, all acknowledged at most ${lostWithinMs} ms before the kill landed`);
+  if (fig.lost > 0)
+    notes.push(
+      `${tag} lost${config.durable ? '' : ' under this configuration (reported, not a failure)'}: ${fig.lost} acknowledged messages, all acknowledged at most ${lostWithinMs} ms before the kill landed`,
+    );
   const p = `durability/${name}/`;
-  return { figures: fig, extra: { [`${p}reordered`]: reorderedMax, [`${p}sessions`]: SESSIONS, [`${p}restartMsMax`]: Math.round(restartMsMax), [`${p}lostWithinMsOfKill`]: lostWithinMs, [`${p}unit`]: 'chat messages' }, failures, notes };
+  return {
+    figures: fig,
+    extra: { [`${p}reordered`]: reorderedMax, [`${p}sessions`]: SESSIONS, [`${p}restartMsMax`]: Math.round(restartMsMax), [`${p}lostWithinMsOfKill`]: lostWithinMs, [`${p}unit`]: 'chat messages' },
+    failures,
+    notes,
+  };
 }

@@ -23,7 +23,14 @@ export interface BaselineAnswers {
  * group by tie group with scores within `scoreTolerance`, and equal to the recorded oracle
  * expectation. `path` names the upgrade path in messages and figure keys (`restore`, `direct`).
  */
-export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collection: string, baseline: BaselineAnswers, queries: GoldenQuery[], path: string): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
+export async function compareUpgraded(
+  cell: LiveCell,
+  store: MemoryStore,
+  collection: string,
+  baseline: BaselineAnswers,
+  queries: GoldenQuery[],
+  path: string,
+): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
   const failures: Failure[] = [];
   const fail = (kind: string, msg: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, kind, `${path}: ${msg}`, extra));
   let col;
@@ -88,11 +95,23 @@ export async function compareUpgraded(cell: LiveCell, store: MemoryStore, collec
     failures.push(...fs);
   }
   if (short.expected > 0) {
-    if (short.rows > annShortfallMax * short.expected) fail('upgrade-shortfall', `index path: ${short.rows} of ${short.expected} rows missing (more than annShortfallMax ${annShortfallMax}): ${short.queries.join(', ')}`, { expected: `<= ${annShortfallMax * short.expected}`, actual: short.rows });
-    if (short.vsOlder > annShortfallMax * short.olderRows) fail('upgrade-shortfall', `index path: ${short.vsOlder} rows fewer than the older version returned (of ${short.olderRows}), more than annShortfallMax ${annShortfallMax}`, { expected: `<= ${annShortfallMax * short.olderRows}`, actual: short.vsOlder });
+    if (short.rows > annShortfallMax * short.expected)
+      fail('upgrade-shortfall', `index path: ${short.rows} of ${short.expected} rows missing (more than annShortfallMax ${annShortfallMax}): ${short.queries.join(', ')}`, {
+        expected: `<= ${annShortfallMax * short.expected}`,
+        actual: short.rows,
+      });
+    if (short.vsOlder > annShortfallMax * short.olderRows)
+      fail('upgrade-shortfall', `index path: ${short.vsOlder} rows fewer than the older version returned (of ${short.olderRows}), more than annShortfallMax ${annShortfallMax}`, {
+        expected: `<= ${annShortfallMax * short.olderRows}`,
+        actual: short.vsOlder,
+      });
   }
   const recall = recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null;
-  if (recall !== null && recall < annRecallFloor) fail('upgrade-recall', `recall@k against the oracle is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, { expected: annRecallFloor, actual: recall });
+  if (recall !== null && recall < annRecallFloor)
+    fail('upgrade-recall', `recall@k against the oracle is ${recall.toFixed(4)} on average over ${recalls.length} queries, below the floor ${annRecallFloor}`, {
+      expected: annRecallFloor,
+      actual: recall,
+    });
   return {
     figures: {
       ...(recall === null ? {} : { [`${path}/oracleRecallMean`]: recall }),
@@ -120,7 +139,15 @@ function thresholdCount(cell: LiveCell, q: GoldenQuery, returned: number, ctx: {
   const lo = Math.min(q.k, all.filter((h) => h.score >= t + tol).length);
   const hi = Math.min(q.k, all.filter((h) => h.score >= t - tol).length);
   if (returned >= lo && returned <= hi) return [];
-  return [{ ...ctx, kind: 'count', expected: `${lo}..${hi}`, actual: returned, message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: returned ${returned} results for minScore ${t}, expected ${lo}..${hi} (rows whose oracle score is within ${tol} of the threshold may fall either side)` }];
+  return [
+    {
+      ...ctx,
+      kind: 'count',
+      expected: `${lo}..${hi}`,
+      actual: returned,
+      message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: returned ${returned} results for minScore ${t}, expected ${lo}..${hi} (rows whose oracle score is within ${tol} of the threshold may fall either side)`,
+    },
+  ];
 }
 
 /** The exact top-k of `q`, or the index top-k when the adapter has no exact path at all (CAPABILITY_MISSING: Chroma answers only through its HNSW). */

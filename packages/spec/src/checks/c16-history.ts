@@ -43,7 +43,12 @@ export async function writeHistorySessions(store: MemoryStore, messages: ChatMes
     const ttl = s === TTL_SESSION;
     const msgs = [...messages.slice(s % messages.length), ...messages.slice(0, s % messages.length)];
     const h = await open({ sessionId, keyPrefix, ...(ttl ? { ttlMs: TTL_MS } : {}) });
-    for (const [a, b] of [[0, 10], [10, 11], [11, msgs.length]] as const) await h.append(msgs.slice(a, b));
+    for (const [a, b] of [
+      [0, 10],
+      [10, 11],
+      [11, msgs.length],
+    ] as const)
+      await h.append(msgs.slice(a, b));
     sessions.push({ sessionId, ttl, messages: msgs, raw: await h.readRaw() });
   }
   return { keyPrefix, sessions };
@@ -89,7 +94,9 @@ export async function compareHistorySessions(store: MemoryStore, baseline: Histo
     if (firstRaw >= 0 || raw.length !== s.raw.length) {
       rawDiffers++;
       const i = firstRaw >= 0 ? firstRaw : Math.min(raw.length, s.raw.length);
-      bad(`session ${s.sessionId}: stored payload ${i + 1} differs from what the older version stored: ${JSON.stringify(raw[i] ?? null)?.slice(0, 120)} vs ${JSON.stringify(s.raw[i] ?? null)?.slice(0, 120)}`);
+      bad(
+        `session ${s.sessionId}: stored payload ${i + 1} differs from what the older version stored: ${JSON.stringify(raw[i] ?? null)?.slice(0, 120)} vs ${JSON.stringify(s.raw[i] ?? null)?.slice(0, 120)}`,
+      );
     }
     const n = await h.length();
     if (n !== s.messages.length) bad(`session ${s.sessionId}: length() is ${n}, expected ${s.messages.length}`, { expected: s.messages.length, actual: n });
@@ -97,10 +104,19 @@ export async function compareHistorySessions(store: MemoryStore, baseline: Histo
       const keys = await h.keys();
       const without = keys.filter((k) => k.ttlMs === null || k.ttlMs <= 0);
       if (keys.length && without.length === 0) ttlKept++;
-      else bad(`session ${s.sessionId} was written with a TTL of ${TTL_MS} ms on every key; after the upgrade ${without.length} of ${keys.length} key(s) have none: ${without.map((k) => k.key).join(', ')}`);
+      else
+        bad(
+          `session ${s.sessionId} was written with a TTL of ${TTL_MS} ms on every key; after the upgrade ${without.length} of ${keys.length} key(s) have none: ${without.map((k) => k.key).join(', ')}`,
+        );
     }
   }
-  if (found === 0) problems.unshift({ kind: 'upgrade-empty', message: `${path}: every one of the ${baseline.sessions.length} chat-history sessions opens EMPTY (the older version held ${want} messages): the stored data was not read`, expected: want, actual: 0 });
+  if (found === 0)
+    problems.unshift({
+      kind: 'upgrade-empty',
+      message: `${path}: every one of the ${baseline.sessions.length} chat-history sessions opens EMPTY (the older version held ${want} messages): the stored data was not read`,
+      expected: want,
+      actual: 0,
+    });
   return {
     figures: {
       [`${path}/opened`]: true,

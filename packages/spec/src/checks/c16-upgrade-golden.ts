@@ -71,7 +71,8 @@ export const c16UpgradeGolden: CheckDefinition = {
       failures.push(...d.failures);
       notes.push(...d.notes);
       if (d.ok) paths++;
-      if (paths === 0 && failures.length === 0) failures.push(failure(cell, 'upgrade-path', `no upgrade path from ${up.target} to ${cell.target} answered: dump/restore unavailable and the in-place start was refused`));
+      if (paths === 0 && failures.length === 0)
+        failures.push(failure(cell, 'upgrade-path', `no upgrade path from ${up.target} to ${cell.target} answered: dump/restore unavailable and the in-place start was refused`));
     } finally {
       await Promise.allSettled(started.map((t) => t.stop()));
     }
@@ -114,7 +115,10 @@ async function restorePath(cell: LiveCell, faults: FaultControl, started: FaultT
     } catch (e) {
       const err = e as { code?: string; message?: string };
       figures['restore/error'] = `${err.code ?? 'no code'}: ${err.message ?? String(e)}`.slice(0, 300);
-      return { ok: false, failures: [failure(cell, 'upgrade-restore', `restore of the ${faults.upgradeFrom!.target} dump (${dump.byteLength} bytes) into ${cell.target} failed: ${err.message ?? String(e)}`)] };
+      return {
+        ok: false,
+        failures: [failure(cell, 'upgrade-restore', `restore of the ${faults.upgradeFrom!.target} dump (${dump.byteLength} bytes) into ${cell.target} failed: ${err.message ?? String(e)}`)],
+      };
     }
     figures.restoreMs = Math.round(performance.now() - t0);
     figures.newerServer = (await store.serverInfo()).server.split(' on ')[0] ?? null;
@@ -213,5 +217,5 @@ async function historyUpgrade(cell: LiveCell, faults: FaultControl, old: FaultTa
 /** The telling part of a start failure: the server's FATAL/ERROR/PANIC log line and its DETAIL, else the first line. */
 function firstReason(message: string): string {
   const lines = [/(FATAL|ERROR|PANIC):[^|;]*/.exec(message)?.[0], /DETAIL:[^|;]*/.exec(message)?.[0]].filter((l): l is string => l !== undefined);
-  return (lines.length ? lines.map((l) => l.replace(/\s+/g, ' ').trim()).join(' ') : message.split('\n')[0] ?? message).slice(0, 400);
+  return (lines.length ? lines.map((l) => l.replace(/\s+/g, ' ').trim()).join(' ') : (message.split('\n')[0] ?? message)).slice(0, 400);
 }

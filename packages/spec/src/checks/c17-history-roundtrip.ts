@@ -25,7 +25,12 @@ export const c17HistoryRoundtrip: CheckDefinition = {
     const writer = await openCheckHistory(cell, { sessionId: session, keyPrefix: prefix });
     const opened: ChatHistory[] = [writer];
     try {
-      for (const [a, b] of [[0, 10], [10, 11], [11, 40]] as const) await writer.append(msgs.slice(a, b));
+      for (const [a, b] of [
+        [0, 10],
+        [10, 11],
+        [11, 40],
+      ] as const)
+        await writer.append(msgs.slice(a, b));
       const reader = await openCheckHistory(cell, { sessionId: session, keyPrefix: prefix });
       opened.push(reader);
       compareMessages(msgs, await reader.read(), 'read() from a new client', fail);

@@ -86,7 +86,8 @@ export const c18Ttl: CheckDefinition = {
       await short.append(msgs.slice(0, 3));
       const early = await short.read();
       const earlyAt = Date.now() - w0;
-      if (earlyAt < SHORT_TTL_MS - 100 && early.length !== 3) fail(`${SHORT_TTL_MS} ms TTL: ${early.length} messages read ${earlyAt} ms after the write, expected 3 (expired early?)`, { expected: 3, actual: early.length });
+      if (earlyAt < SHORT_TTL_MS - 100 && early.length !== 3)
+        fail(`${SHORT_TTL_MS} ms TTL: ${early.length} messages read ${earlyAt} ms after the write, expected 3 (expired early?)`, { expected: 3, actual: early.length });
       let expiredAt: number | null = null;
       while (Date.now() - w0 < EXPIRY_WAIT_MS) {
         await sleep(50);
@@ -98,7 +99,8 @@ export const c18Ttl: CheckDefinition = {
       if (expiredAt === null) fail(`${SHORT_TTL_MS} ms TTL: messages still readable after ${EXPIRY_WAIT_MS} ms`, { expected: 0 });
       else if (expiredAt < SHORT_TTL_MS - 50) fail(`${SHORT_TTL_MS} ms TTL: read empty already ${expiredAt} ms after the write`, { expected: `≥ ${SHORT_TTL_MS}`, actual: expiredAt });
       const leftover = await short.keys();
-      if (leftover.length) fail(`${SHORT_TTL_MS} ms TTL: after expiry the session still lists ${leftover.map((k) => `${k.key} (TTL ${k.ttlMs ?? 'none'})`).join(', ')}`, { expected: 0, actual: leftover.length });
+      if (leftover.length)
+        fail(`${SHORT_TTL_MS} ms TTL: after expiry the session still lists ${leftover.map((k) => `${k.key} (TTL ${k.ttlMs ?? 'none'})`).join(', ')}`, { expected: 0, actual: leftover.length });
       return {
         figures: {
           keysPerSession: longKeys.length,

@@ -33,7 +33,10 @@ export const c19Eviction: CheckDefinition = {
   timeoutMs: 600_000,
   async run(cell) {
     if (!cell.config.spawn) {
-      throw new MemoryMatrixError('CAPABILITY_MISSING', `${cell.target}: capability evictionPolicy is declared but the cell config has no spawn() to start an instance of its own (C19 never changes the cell's server)`);
+      throw new MemoryMatrixError(
+        'CAPABILITY_MISSING',
+        `${cell.target}: capability evictionPolicy is declared but the cell config has no spawn() to start an instance of its own (C19 never changes the cell's server)`,
+      );
     }
     const failures: Failure[] = [];
     const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'eviction', message, extra));
@@ -57,19 +60,27 @@ export const c19Eviction: CheckDefinition = {
       await instance.stop();
     }
 
-    const lossLine = (r: PhaseResult) => `${r.keysEvicted} of ${r.keysTotal} memory keys lost (${r.lost} of ${r.acknowledged} acknowledged memories/messages unreadable, ${r.unitsGone} of ${r.units} users' collections or sessions gone)`;
+    const lossLine = (r: PhaseResult) =>
+      `${r.keysEvicted} of ${r.keysTotal} memory keys lost (${r.lost} of ${r.acknowledged} acknowledged memories/messages unreadable, ${r.unitsGone} of ${r.units} users' collections or sessions gone)`;
     if (lru.keysEvicted > 0 || lru.lost > 0) {
       notes.push(`evicting policy detected: allkeys-lru at maxmemory ${lru.limitBytes} B: ${lossLine(lru)}; every write was acknowledged (${lru.failedWrites} failed) — unsafe for agent memory`);
-      if (lru.lost > 0 && lru.keysEvicted === 0) fail(`allkeys-lru: ${lru.lost} acknowledged memories are gone but the server reports no eviction: the loss cannot be attributed`, { expected: '> 0 evicted keys', actual: 0 });
+      if (lru.lost > 0 && lru.keysEvicted === 0)
+        fail(`allkeys-lru: ${lru.lost} acknowledged memories are gone but the server reports no eviction: the loss cannot be attributed`, { expected: '> 0 evicted keys', actual: 0 });
     } else {
-      fail(`allkeys-lru: no key was evicted after ${lru.units} units (peak used ${lru.peakUsedBytes} B, limit ${lru.limitBytes} B): the pressure never reached the limit, nothing was tested`, { expected: 'evictions', actual: 0 });
+      fail(`allkeys-lru: no key was evicted after ${lru.units} units (peak used ${lru.peakUsedBytes} B, limit ${lru.limitBytes} B): the pressure never reached the limit, nothing was tested`, {
+        expected: 'evictions',
+        actual: 0,
+      });
     }
-    if (noev.error === null) fail(`noeviction: no write failed though ${noev.units} units were written over a ${noev.limitBytes} B limit (peak used ${noev.peakUsedBytes} B)`, { expected: 'OUT_OF_MEMORY', actual: null });
-    else if (noev.error.code !== 'OUT_OF_MEMORY') fail(`noeviction: the write beyond the limit failed with ${noev.error.code}, expected OUT_OF_MEMORY: ${noev.error.message}`, { expected: 'OUT_OF_MEMORY', actual: noev.error.code });
+    if (noev.error === null)
+      fail(`noeviction: no write failed though ${noev.units} units were written over a ${noev.limitBytes} B limit (peak used ${noev.peakUsedBytes} B)`, { expected: 'OUT_OF_MEMORY', actual: null });
+    else if (noev.error.code !== 'OUT_OF_MEMORY')
+      fail(`noeviction: the write beyond the limit failed with ${noev.error.code}, expected OUT_OF_MEMORY: ${noev.error.message}`, { expected: 'OUT_OF_MEMORY', actual: noev.error.code });
     else notes.push(`noeviction at maxmemory ${noev.limitBytes} B: after ${noev.units - 1} units the next write failed loudly: ${noev.error.code}: ${noev.error.message}`);
     if (noev.lost > 0 || noev.keysEvicted > 0) fail(`noeviction: ${lossLine(noev)}`, { expected: 0, actual: noev.lost });
     if (noev.partial > 0) fail(`noeviction: ${noev.partial} records of the failed write landed anyway (a batch must be atomic)`, { expected: 0, actual: noev.partial });
-    if (isEvictingPolicy(configured)) notes.push(`UNSAFE configuration: ${cell.target} itself runs with maxmemory ${configured.maxmemoryBytes} B and policy ${configured.policy}; memory keys can be evicted silently`);
+    if (isEvictingPolicy(configured))
+      notes.push(`UNSAFE configuration: ${cell.target} itself runs with maxmemory ${configured.maxmemoryBytes} B and policy ${configured.policy}; memory keys can be evicted silently`);
     return {
       figures: {
         configuredPolicy: configured.policy,

@@ -62,7 +62,20 @@ export async function pressurePhase(cell: LiveCell, store: MemoryStore, policy: 
   const limitBytes = before.usedBytes + BUDGET_BYTES;
   await store.setMemoryPolicy!({ maxmemoryBytes: limitBytes, policy });
   const units: Unit[] = [];
-  const r: PhaseResult = { policy, limitBytes, units: 0, acknowledged: 0, lost: 0, unitsGone: 0, keysEvicted: 0, keysTotal: 0, error: null, failedWrites: 0, partial: 0, peakUsedBytes: before.usedBytes };
+  const r: PhaseResult = {
+    policy,
+    limitBytes,
+    units: 0,
+    acknowledged: 0,
+    lost: 0,
+    unitsGone: 0,
+    keysEvicted: 0,
+    keysTotal: 0,
+    error: null,
+    failedWrites: 0,
+    partial: 0,
+    peakUsedBytes: before.usedBytes,
+  };
   const mem = cell.dataset.memories;
   const msgs = caps.history ? checkMessages(cell, MESSAGES_PER_UNIT) : [];
   let planned = MAX_UNITS;

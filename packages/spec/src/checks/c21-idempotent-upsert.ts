@@ -37,7 +37,8 @@ export const c21IdempotentUpsert: CheckDefinition = {
     }));
     await collection.upsert(changed);
     const c2 = await collection.count();
-    if (c2 !== records.length) failures.push(failure(cell, 'upsert', `after updating ${changed.length} memories, count is ${c2}, expected ${records.length}`, { expected: records.length, actual: c2 }));
+    if (c2 !== records.length)
+      failures.push(failure(cell, 'upsert', `after updating ${changed.length} memories, count is ${c2}, expected ${records.length}`, { expected: records.length, actual: c2 }));
     const back = new Map((await collection.get(changed.map((r) => r.id))).map((r) => [r.id, r]));
     for (const r of changed) {
       const b = back.get(r.id);

@@ -42,8 +42,28 @@ export const c22Concurrency: CheckDefinition = {
     }
     const f = (k: string) => figures[k] ?? '–';
     const rows: Figure[][] = [];
-    if (caps.vectors && caps.upsert) rows.push(['upsert, one collection', f('upsert/writers'), f('upsert/calls'), f('upsert/distinct'), f('upsert/lost'), f('upsert/duplicated'), `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed`, f('upsert/writeMs')]);
-    if (caps.history) rows.push(['append, one session', f('history/writers'), WRITERS * (SINGLES + 1), WRITERS * (SINGLES + BATCH), f('history/lost'), f('history/duplicates'), `${f('history/orderViolations')} out of order, ${f('history/splitBatches')} split batches`, f('history/writeMs')]);
+    if (caps.vectors && caps.upsert)
+      rows.push([
+        'upsert, one collection',
+        f('upsert/writers'),
+        f('upsert/calls'),
+        f('upsert/distinct'),
+        f('upsert/lost'),
+        f('upsert/duplicated'),
+        `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed`,
+        f('upsert/writeMs'),
+      ]);
+    if (caps.history)
+      rows.push([
+        'append, one session',
+        f('history/writers'),
+        WRITERS * (SINGLES + 1),
+        WRITERS * (SINGLES + BATCH),
+        f('history/lost'),
+        f('history/duplicates'),
+        `${f('history/orderViolations')} out of order, ${f('history/splitBatches')} split batches`,
+        f('history/writeMs'),
+      ]);
     const tables = [{ title: 'C22 concurrency', columns: ['writes', 'writers', 'calls', 'distinct items', 'lost', 'duplicated', 'order / consistency', 'ms'], rows }];
     return { figures, failures, tables };
   },

@@ -142,7 +142,11 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
       fail(`shared memory ${id} is torn: its text says writer ${m?.[1] ?? '?'} rev ${m?.[2] ?? '?'}, but ${diff}`, { id });
     } else if (byText!.rev !== REVISIONS - 1) {
       stale++;
-      fail(`shared memory ${id} holds writer ${byText!.writer}'s revision ${byText!.rev}, but every writer's last write was revision ${REVISIONS - 1} (a lost update)`, { id, expected: `rev ${REVISIONS - 1}`, actual: `rev ${byText!.rev}` });
+      fail(`shared memory ${id} holds writer ${byText!.writer}'s revision ${byText!.rev}, but every writer's last write was revision ${REVISIONS - 1} (a lost update)`, {
+        id,
+        expected: `rev ${REVISIONS - 1}`,
+        actual: `rev ${byText!.rev}`,
+      });
     }
     const hits = await reader.recall({ vector: b.embedding, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
     const self = hits.filter((h) => h.id === id);
@@ -152,7 +156,11 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
     const selfScore = referenceScore(cell.dataset.manifest.metric, b.embedding, b.embedding);
     if (n >= 1 && Math.abs(self[0]!.score - selfScore) > cell.config.tolerances.scoreTolerance) {
       torn++;
-      fail(`recall with the stored embedding of ${id} scores it ${self[0]!.score.toFixed(6)}, not ${selfScore.toFixed(6)}: the index holds another version's vector than get() returns`, { id, expected: selfScore, actual: self[0]!.score });
+      fail(`recall with the stored embedding of ${id} scores it ${self[0]!.score.toFixed(6)}, not ${selfScore.toFixed(6)}: the index holds another version's vector than get() returns`, {
+        id,
+        expected: selfScore,
+        actual: self[0]!.score,
+      });
     }
     if (n === 0) {
       notRecalled++;
@@ -164,7 +172,19 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
     }
   }
   return {
-    figures: { 'upsert/writers': UPSERT_WRITERS, 'upsert/calls': upserts, 'upsert/distinct': expectedCount, 'upsert/count': count, 'upsert/lost': lost, 'upsert/changed': changed, 'upsert/duplicated': duplicated, 'upsert/torn': torn, 'upsert/stale': stale, 'upsert/notRecalled': notRecalled, 'upsert/writeMs': Math.round(writeMs) },
+    figures: {
+      'upsert/writers': UPSERT_WRITERS,
+      'upsert/calls': upserts,
+      'upsert/distinct': expectedCount,
+      'upsert/count': count,
+      'upsert/lost': lost,
+      'upsert/changed': changed,
+      'upsert/duplicated': duplicated,
+      'upsert/torn': torn,
+      'upsert/stale': stale,
+      'upsert/notRecalled': notRecalled,
+      'upsert/writeMs': Math.round(writeMs),
+    },
     failures,
   };
 }

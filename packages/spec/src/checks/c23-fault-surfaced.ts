@@ -75,7 +75,11 @@ async function runSteps(cell: LiveCell, ft: FaultTarget) {
   const store = await ft.connect({ clientName: CLIENT, timeouts });
   const reader = await ft.connect({ timeouts });
   const failures: Failure[] = [];
-  const figures: Record<string, Figure> = { clientTimeouts: `connect ${timeouts.connectMs} ms, query ${timeouts.queryMs} ms, statement ${timeouts.statementMs} ms`, batchPause: batchA.length, batchDrop: batchB.length };
+  const figures: Record<string, Figure> = {
+    clientTimeouts: `connect ${timeouts.connectMs} ms, query ${timeouts.queryMs} ms, statement ${timeouts.statementMs} ms`,
+    batchPause: batchA.length,
+    batchDrop: batchB.length,
+  };
   try {
     const col = await store.createCollection(cell.collectionSpec('c23'));
     await col.upsert(base);
@@ -132,7 +136,11 @@ async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryColl
   const out = judgeSurfaced(cell, s, `recall (query ${q.id}, k 10, ${query.scan}) on collection ${col.spec.name}`, 'docker pause of the server');
   const after = await col.recall(query);
   if (JSON.stringify(after) !== JSON.stringify(before)) {
-    out.push(failure(cell, 'fault-recovery', `recall of query ${q.id} after unpause differs from before the pause: ${JSON.stringify(after.slice(0, 3))} vs ${JSON.stringify(before.slice(0, 3))}`, { queryId: q.id }));
+    out.push(
+      failure(cell, 'fault-recovery', `recall of query ${q.id} after unpause differs from before the pause: ${JSON.stringify(after.slice(0, 3))} vs ${JSON.stringify(before.slice(0, 3))}`, {
+        queryId: q.id,
+      }),
+    );
   }
   return out;
 }
@@ -159,7 +167,13 @@ async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollecti
   const out: Failure[] = [];
   const after = `${a.present} of ${batch.length} memories present afterwards`;
   if (!seen || dropped === 0) {
-    out.push(failure(cell, 'fault-setup', `${what}: the write was not seen in flight or no session was terminated (${String(figures.dropError ?? `${dropped} sessions`)}); the fault could not be applied mid-batch`));
+    out.push(
+      failure(
+        cell,
+        'fault-setup',
+        `${what}: the write was not seen in flight or no session was terminated (${String(figures.dropError ?? `${dropped} sessions`)}); the fault could not be applied mid-batch`,
+      ),
+    );
   } else {
     out.push(...judgeSurfaced(cell, s, what, `termination of its server session mid-batch (${dropped} session(s))`, after));
   }

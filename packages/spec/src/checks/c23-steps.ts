@@ -9,10 +9,7 @@ import { describeDifference } from './helpers/sampling';
 export const FAULT_CODES: readonly string[] = ['BACKEND_ERROR', 'TIMEOUT'];
 
 /** How a call ended within a time limit. */
-export type Settled =
-  | { how: 'resolved'; ms: number }
-  | { how: 'rejected'; ms: number; code: string; message: string }
-  | { how: 'hung'; ms: number };
+export type Settled = { how: 'resolved'; ms: number } | { how: 'rejected'; ms: number; code: string; message: string } | { how: 'hung'; ms: number };
 
 /** Wait for `p` at most `limitMs`; never rejects. `ms` counts from `t0` (performance.now()). */
 export async function settle(p: Promise<unknown>, limitMs: number, t0 = performance.now()): Promise<Settled> {
@@ -22,7 +19,13 @@ export async function settle(p: Promise<unknown>, limitMs: number, t0 = performa
     timer.unref();
   });
   try {
-    const out = await Promise.race([p.then(() => 'resolved' as const, (e: unknown) => e), hung]);
+    const out = await Promise.race([
+      p.then(
+        () => 'resolved' as const,
+        (e: unknown) => e,
+      ),
+      hung,
+    ]);
     const ms = performance.now() - t0;
     if (out === 'resolved' || out === 'hung') return { how: out, ms };
     const err = out as { code?: unknown; message?: unknown };
@@ -45,8 +48,18 @@ export function describeWrite(records: MemoryRecord[], collection: string): stri
  */
 export function judgeSurfaced(cell: LiveCell, s: Settled, what: string, fault: string, after?: string): Failure[] {
   if (s.how === 'rejected' && FAULT_CODES.includes(s.code)) return [];
-  const actual = s.how === 'rejected' ? `rejected with code ${s.code} (${s.message.split('\n')[0]})` : s.how === 'hung' ? `neither resolved nor rejected within ${Math.round(s.ms)} ms` : `resolved without an error after ${Math.round(s.ms)} ms (a silent no-op${after ? `: ${after}` : ''})`;
-  return [failure(cell, 'fault-surfaced', `${what} during ${fault}: ${actual}; expected an error with code ${FAULT_CODES.join(' or ')}`, { expected: FAULT_CODES.join('|'), actual: s.how === 'rejected' ? s.code : s.how })];
+  const actual =
+    s.how === 'rejected'
+      ? `rejected with code ${s.code} (${s.message.split('\n')[0]})`
+      : s.how === 'hung'
+        ? `neither resolved nor rejected within ${Math.round(s.ms)} ms`
+        : `resolved without an error after ${Math.round(s.ms)} ms (a silent no-op${after ? `: ${after}` : ''})`;
+  return [
+    failure(cell, 'fault-surfaced', `${what} during ${fault}: ${actual}; expected an error with code ${FAULT_CODES.join(' or ')}`, {
+      expected: FAULT_CODES.join('|'),
+      actual: s.how === 'rejected' ? s.code : s.how,
+    }),
+  ];
 }
 
 /**
@@ -74,7 +87,14 @@ export async function batchAtomic(cell: LiveCell, reader: MemoryStore, collectio
   }
   const failures: Failure[] = [];
   if (back.length !== 0 && back.length !== batch.length) {
-    failures.push(failure(cell, 'fault-partial', `${what}: after recovery ${back.length} of ${batch.length} memories are present (first read ${firstRead}, still partial ${Math.round((Date.now() - t0) / 1000)} s later; a batch must land fully or not at all)`, { expected: `0 or ${batch.length}`, actual: back.length }));
+    failures.push(
+      failure(
+        cell,
+        'fault-partial',
+        `${what}: after recovery ${back.length} of ${batch.length} memories are present (first read ${firstRead}, still partial ${Math.round((Date.now() - t0) / 1000)} s later; a batch must land fully or not at all)`,
+        { expected: `0 or ${batch.length}`, actual: back.length },
+      ),
+    );
   }
   const byId = new Map(batch.map((r) => [r.id, r]));
   for (const b of back) {

@@ -32,7 +32,10 @@ export const c24TimeDecay: CheckDefinition = {
     // Below 5 d the scenario's vectors are float32-rounded (c24-scenario.ts 'plane'): exact for a
     // float32 backend, not after int8 quantization, which would turn its flips into false failures.
     if (cell.config.capabilities.quantized && scenarioVectors(dim).construction === 'plane') {
-      throw new MemoryMatrixError('INVALID_INPUT', `C24: dataset ${cell.datasetName} has dimension ${dim}; on a quantized target (${cell.target}) the time-decay scenario needs at least 5 dimensions (vectors exact under int8)`);
+      throw new MemoryMatrixError(
+        'INVALID_INPUT',
+        `C24: dataset ${cell.datasetName} has dimension ${dim}; on a quantized target (${cell.target}) the time-decay scenario needs at least 5 dimensions (vectors exact under int8)`,
+      );
     }
     const records = scenarioRecords(dim);
     const { collection } = await cell.scratch('c24', { metric: 'cosine', index: { type: 'none' } });
@@ -52,8 +55,23 @@ export const c24TimeDecay: CheckDefinition = {
           const ref = decayedReference(records, q.vector, q.k, at(ms), decay, tieEpsilon);
           const c = compareHits(ref, hits, { dataset: cell.datasetName, target: cell.target, queryId: `C24 ${fn} ${q.name} now=${now}` }, { k: q.k, mode: 'exact', tieEpsilon, scoreTolerance });
           failures.push(...c.failures);
-          if (q === q1) orders.set(`${fn}@${ms}`, hits.map((h) => h.id));
-          rows.push([fn, q.name, now, hits.map((h) => h.id).join(' > '), hits.map((h) => h.score.toFixed(6)).join(', '), ref.hits.slice(0, q.k).map((h) => h.id).join(' > '), c.failures.length === 0]);
+          if (q === q1)
+            orders.set(
+              `${fn}@${ms}`,
+              hits.map((h) => h.id),
+            );
+          rows.push([
+            fn,
+            q.name,
+            now,
+            hits.map((h) => h.id).join(' > '),
+            hits.map((h) => h.score.toFixed(6)).join(', '),
+            ref.hits
+              .slice(0, q.k)
+              .map((h) => h.id)
+              .join(' > '),
+            c.failures.length === 0,
+          ]);
         }
       }
     }
@@ -77,7 +95,10 @@ export const c24TimeDecay: CheckDefinition = {
       figures[`flip.${pair}`] = instant;
       flipRows.push([pair, instant, before ? `${f.newer} first` : 'NOT newer first', tie ? `tie ${sx!.toFixed(6)}` : `no tie (${sx} vs ${sy})`, after ? `${f.older} first` : 'NOT older first']);
       if (!before || !after || !tie) {
-        fail(`hyperbolic flip ${pair} predicted at ${instant}: ${!before ? `1 ms before it ${f.newer} does not rank above ${f.older}; ` : ''}${!tie ? `at it the scores ${sx} and ${sy} do not tie within ${tieEpsilon}; ` : ''}${!after ? `1 ms after it ${f.older} does not rank above ${f.newer}` : ''}`, { expected: instant });
+        fail(
+          `hyperbolic flip ${pair} predicted at ${instant}: ${!before ? `1 ms before it ${f.newer} does not rank above ${f.older}; ` : ''}${!tie ? `at it the scores ${sx} and ${sy} do not tie within ${tieEpsilon}; ` : ''}${!after ? `1 ms after it ${f.older} does not rank above ${f.newer}` : ''}`,
+          { expected: instant },
+        );
       }
     }
     const expo = STEPS_MS.filter((ms) => ms >= 450).map((ms) => (orders.get(`exponential@${ms}`) ?? []).join(' > '));
@@ -110,14 +131,16 @@ async function checkRoundTripAndInput(
   const back = await reader.get(sub.map((r) => r.id));
   for (const r of sub) {
     const b = back.find((x) => x.id === r.id);
-    if (b?.createdAt !== r.createdAt) fail(`memory ${r.id}: createdAt ${JSON.stringify(r.createdAt)} reads back as ${JSON.stringify(b?.createdAt)}`, { id: r.id, expected: r.createdAt, actual: b?.createdAt });
+    if (b?.createdAt !== r.createdAt)
+      fail(`memory ${r.id}: createdAt ${JSON.stringify(r.createdAt)} reads back as ${JSON.stringify(b?.createdAt)}`, { id: r.id, expected: r.createdAt, actual: b?.createdAt });
   }
   figures.microsecondRoundTrip = back.map((b) => b.createdAt).join(' ');
   const tz = { ...records[0]!, id: 'c24-tz', createdAt: '2024-05-01T11:30:00.450+02:00' };
   const ok = { ...records[0]!, id: 'c24-tz-ok' };
   const code = await errorCode(() => collection.upsert([ok, tz]));
   figures.offsetWrite = code ?? 'accepted';
-  if (code !== 'INVALID_INPUT') fail(`a createdAt with a time-zone offset (${tz.createdAt}) was ${code ? `rejected with ${code}` : 'accepted'}; expected INVALID_INPUT`, { id: 'c24-tz', expected: 'INVALID_INPUT', actual: code });
+  if (code !== 'INVALID_INPUT')
+    fail(`a createdAt with a time-zone offset (${tz.createdAt}) was ${code ? `rejected with ${code}` : 'accepted'}; expected INVALID_INPUT`, { id: 'c24-tz', expected: 'INVALID_INPUT', actual: code });
   const leaked = await collection.get([ok.id, tz.id]);
   if (leaked.length) fail(`the batch with the offset timestamp partly landed: ${leaked.map((r) => r.id).join(', ')}`, { expected: 0, actual: leaked.length });
   const [q1] = scenarioQueries(cell.dataset.manifest.dim);
@@ -126,5 +149,6 @@ async function checkRoundTripAndInput(
   if (qcode !== 'INVALID_INPUT') fail(`a now with a time-zone offset was ${qcode ? `rejected with ${qcode}` : 'accepted'}; expected INVALID_INPUT`, { expected: 'INVALID_INPUT', actual: qcode });
   const ncode = await errorCode(() => collection.recall({ vector: q1!.vector, k: 3, decay: { fn: 'hyperbolic', halfLifeMs: HALF_LIFE_MS } }));
   figures.decayWithoutNow = ncode ?? 'accepted';
-  if (ncode !== 'INVALID_INPUT') fail(`decay without now was ${ncode ? `rejected with ${ncode}` : 'accepted'}; expected INVALID_INPUT (the wall clock is never used)`, { expected: 'INVALID_INPUT', actual: ncode });
+  if (ncode !== 'INVALID_INPUT')
+    fail(`decay without now was ${ncode ? `rejected with ${ncode}` : 'accepted'}; expected INVALID_INPUT (the wall clock is never used)`, { expected: 'INVALID_INPUT', actual: ncode });
 }

@@ -19,12 +19,18 @@ export const c25Isolation: CheckDefinition = {
     await collection.upsert([...A, ...B]);
     const failures: Failure[] = [];
     const scan = cell.config.capabilities.exactScan ? ('exact' as const) : undefined;
-    for (const [ns, own, other] of [[nsA, A, B], [nsB, B, A]] as const) {
+    for (const [ns, own, other] of [
+      [nsA, A, B],
+      [nsB, B, A],
+    ] as const) {
       for (const r of other.slice(0, 10)) {
         const hits = await collection.recall({ vector: r.embedding, k: 20, filter: { namespaces: [ns] }, scan });
         const leak = hits.find((h) => !own.some((o) => o.id === h.id));
         if (leak) failures.push(failure(cell, 'isolation', `recall filtered to ${ns} with a vector of the other user returned ${leak.id}, which is not ${ns}'s`, { id: leak.id }));
-        if (hits.length !== Math.min(20, own.length)) failures.push(failure(cell, 'isolation', `recall filtered to ${ns} returned ${hits.length} rows, expected ${Math.min(20, own.length)}`, { expected: Math.min(20, own.length), actual: hits.length }));
+        if (hits.length !== Math.min(20, own.length))
+          failures.push(
+            failure(cell, 'isolation', `recall filtered to ${ns} returned ${hits.length} rows, expected ${Math.min(20, own.length)}`, { expected: Math.min(20, own.length), actual: hits.length }),
+          );
       }
       const n = await collection.count({ namespaces: [ns] });
       if (n !== own.length) failures.push(failure(cell, 'isolation', `count of ${ns} is ${n}, expected ${own.length}`, { expected: own.length, actual: n }));
@@ -61,10 +67,17 @@ export function isolationUsers(datasetName: string, memories: MemoryRecord[]): {
     const [[nsA, a], [nsB, b]] = two as [[string, MemoryRecord[]], [string, MemoryRecord[]]];
     return { nsA, nsB, A: a.slice(0, 40), B: b.slice(0, 40), note: `fewer than two namespaces hold 20 memories; users are the two largest: ${nsA} (${a.length}) and ${nsB} (${b.length})` };
   }
-  if (memories.length < C25_MIN_MEMORIES) throw new MemoryMatrixError('INVALID_INPUT', `C25: dataset ${datasetName} has ${memories.length} memories; two users of ≥ 2 memories each need at least ${C25_MIN_MEMORIES}`);
+  if (memories.length < C25_MIN_MEMORIES)
+    throw new MemoryMatrixError('INVALID_INPUT', `C25: dataset ${datasetName} has ${memories.length} memories; two users of ≥ 2 memories each need at least ${C25_MIN_MEMORIES}`);
   const pool = memories.slice(0, 80);
   const half = Math.floor(pool.length / 2);
   const A = pool.slice(0, half).map((m) => ({ ...m, namespace: 'c25-user-a' }));
   const B = pool.slice(half).map((m) => ({ ...m, namespace: 'c25-user-b' }));
-  return { nsA: 'c25-user-a', nsB: 'c25-user-b', A, B, note: `no two namespaces hold ≥ 2 memories; ${pool.length} memories split into two users c25-user-a (${A.length}) and c25-user-b (${B.length}) by relabelling the namespace` };
+  return {
+    nsA: 'c25-user-a',
+    nsB: 'c25-user-b',
+    A,
+    B,
+    note: `no two namespaces hold ≥ 2 memories; ${pool.length} memories split into two users c25-user-a (${A.length}) and c25-user-b (${B.length}) by relabelling the namespace`,
+  };
 }

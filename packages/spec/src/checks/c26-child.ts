@@ -11,14 +11,7 @@ import type { ChatMessage } from '../history';
 import { hasSnapshots, type ProcessRecipe } from '../snapshots';
 
 /** One operation of a child. */
-export type ChildOp =
-  | { op: 'append'; messages: ChatMessage[] }
-  | { op: 'save' }
-  | { op: 'rollback'; id: string }
-  | { op: 'read' }
-  | { op: 'list' }
-  | { op: 'dump' }
-  | { op: 'loop'; ids: string[] };
+export type ChildOp = { op: 'append'; messages: ChatMessage[] } | { op: 'save' } | { op: 'rollback'; id: string } | { op: 'read' } | { op: 'list' } | { op: 'dump' } | { op: 'loop'; ids: string[] };
 
 /** What the parent writes on the child's stdin. */
 export interface ChildInput {

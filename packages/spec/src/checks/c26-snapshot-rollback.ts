@@ -111,7 +111,8 @@ export const c26SnapshotRollback: CheckDefinition = {
     const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'history', message, extra));
     const store = await cell.connect();
     const recipe = processRecipeOf(store);
-    if (!recipe) throw new MemoryMatrixError('CAPABILITY_MISSING', `${cell.target}: capability snapshots is declared but adapter ${store.adapter} gives no processRecipe (how another process opens the store)`);
+    if (!recipe)
+      throw new MemoryMatrixError('CAPABILITY_MISSING', `${cell.target}: capability snapshots is declared but adapter ${store.adapter} gives no processRecipe (how another process opens the store)`);
     const keyPrefix = checkPrefix(cell, 'c26');
     const sessionId = `s-${randomBytes(4).toString('hex')}`;
     const where = `session ${keyPrefix}${sessionId}`;
@@ -123,7 +124,10 @@ export const c26SnapshotRollback: CheckDefinition = {
       if (r.error) {
         const op = ops[r.error.op];
         const snap = op && 'id' in op ? ` ${op.id}` : '';
-        fail(`${where}: process ${label}, operation ${r.error.op + 1} (${op?.op ?? 'open'}${snap}) failed with ${r.error.code ?? '<no code>'}: ${r.error.message}`, { id: op && 'id' in op ? op.id : undefined, actual: r.error.code });
+        fail(`${where}: process ${label}, operation ${r.error.op + 1} (${op?.op ?? 'open'}${snap}) failed with ${r.error.code ?? '<no code>'}: ${r.error.message}`, {
+          id: op && 'id' in op ? op.id : undefined,
+          actual: r.error.code,
+        });
       } else if (killAfterMs === undefined && r.status !== 0) {
         throw new MemoryMatrixError('BACKEND_ERROR', `${cell.target}: ${where}: process ${label} exited with ${r.status ?? r.signal}: ${r.stderr.slice(-500)}`);
       }
@@ -150,7 +154,17 @@ export const c26SnapshotRollback: CheckDefinition = {
     let before = 0;
     let after = 0;
     let rollbacksInKilled = 0;
-    const figures = () => ({ processes: 3 + 2 * KILL_CYCLES, killCycles: KILL_CYCLES, killed, stateBefore: before, stateAfter: after, rollbacksInKilledProcesses: rollbacksInKilled, s1Messages: S1_SIZE, s2Messages: S2_SIZE, expectedDump: path.basename(C26_EXPECTED_DUMP) });
+    const figures = () => ({
+      processes: 3 + 2 * KILL_CYCLES,
+      killCycles: KILL_CYCLES,
+      killed,
+      stateBefore: before,
+      stateAfter: after,
+      rollbacksInKilledProcesses: rollbacksInKilled,
+      s1Messages: S1_SIZE,
+      s2Messages: S2_SIZE,
+      expectedDump: path.basename(C26_EXPECTED_DUMP),
+    });
     try {
       const a = await child('A', [{ op: 'append', messages: s1State }, { op: 'save' }, { op: 'append', messages: msgs.slice(S1_SIZE, S2_SIZE) }, { op: 'save' }]);
       const s1 = String(a.results.get(1));
@@ -177,7 +191,10 @@ export const c26SnapshotRollback: CheckDefinition = {
         else {
           const near = state.length <= (S1_SIZE + S2_SIZE) / 2 ? s1State : s2State;
           const i = near.findIndex((m, j) => messageDifference(m, state[j]) !== null);
-          fail(`${where}: kill cycle ${cycle} (SIGKILL ${delay} ms after the first rollback of the loop, ${k.progress} completed): the state is neither S1 (${s1}) nor S2 (${s2}): ${state.length} messages${i >= 0 ? `, turn ${i + 1} ${messageDifference(near[i]!, state[i])}` : ''}`, { id: near === s1State ? s1 : s2, rank: i + 1 });
+          fail(
+            `${where}: kill cycle ${cycle} (SIGKILL ${delay} ms after the first rollback of the loop, ${k.progress} completed): the state is neither S1 (${s1}) nor S2 (${s2}): ${state.length} messages${i >= 0 ? `, turn ${i + 1} ${messageDifference(near[i]!, state[i])}` : ''}`,
+            { id: near === s1State ? s1 : s2, rank: i + 1 },
+          );
         }
         listed(d.results.get(1), [s1, s2], `after kill cycle ${cycle}`);
         sameAs(s1State, d.results.get(3), `the process after kill cycle ${cycle}, rollback to S1`, s1);
@@ -187,7 +204,12 @@ export const c26SnapshotRollback: CheckDefinition = {
       if (e.error || failures.length) return { figures: figures(), failures, notes: ['the dump was not compared: earlier steps failed'] };
       const raw = e.results.get(1) as { messages: ChatMessage[]; snapshots: Array<{ id: string; messages: ChatMessage[] }> };
       const dump: SessionDump = { format: 'memory-matrix/c26-dump@1', messages: raw.messages, snapshots: raw.snapshots.map((s, i) => ({ name: `S${i + 1}`, messages: s.messages })) };
-      compareDump(dump, raw.snapshots.map((s) => s.id), where, fail);
+      compareDump(
+        dump,
+        raw.snapshots.map((s) => s.id),
+        where,
+        fail,
+      );
       return { figures: figures(), failures };
     } finally {
       const h = await openCheckHistory(cell, { sessionId, keyPrefix });
@@ -209,7 +231,8 @@ function compareDump(dump: SessionDump, ids: string[], where: string, fail: (m: 
     ['the session', undefined, want.messages, dump.messages],
     ...want.snapshots.map((s, i) => [`snapshot ${s.name}`, ids[i], s.messages, dump.snapshots[i]?.messages] as [string, string | undefined, ChatMessage[], ChatMessage[] | undefined]),
   ];
-  if (dump.snapshots.length !== want.snapshots.length) fail(`${where}: dump has ${dump.snapshots.length} snapshots, the expected dump ${want.snapshots.length}`, { expected: want.snapshots.length, actual: dump.snapshots.length });
+  if (dump.snapshots.length !== want.snapshots.length)
+    fail(`${where}: dump has ${dump.snapshots.length} snapshots, the expected dump ${want.snapshots.length}`, { expected: want.snapshots.length, actual: dump.snapshots.length });
   for (const [what, id, w, g] of parts) {
     if (!g) continue;
     if (g.length !== w.length) fail(`${where}: dump of ${what}${id ? ` (${id})` : ''}: ${g.length} messages, expected ${w.length}`, { id, expected: w.length, actual: g.length });

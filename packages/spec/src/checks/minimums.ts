@@ -22,10 +22,10 @@ export const CHECK_MIN_MEMORIES: Readonly<Record<string, number>> = {
 };
 
 /** The smallest dataset (memories) every check can run on, and the check that sets it. */
-export const MIN_DATASET_MEMORIES: { count: number; check: string } = Object.entries(CHECK_MIN_MEMORIES).reduce(
-  (best, [check, count]) => (count > best.count ? { count, check } : best),
-  { count: 1, check: '-' },
-);
+export const MIN_DATASET_MEMORIES: { count: number; check: string } = Object.entries(CHECK_MIN_MEMORIES).reduce((best, [check, count]) => (count > best.count ? { count, check } : best), {
+  count: 1,
+  check: '-',
+});
 
 /**
  * The fewest queries a dataset needs: C04's selectivity sweep replays 5 unfiltered held-out query

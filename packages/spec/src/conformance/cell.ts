@@ -124,10 +124,7 @@ export class LiveCell {
   expectationFor(queryId: string): ExpectationEntry {
     const e = this.expected.get(queryId);
     if (!e) {
-      throw new MemoryMatrixError(
-        'GOLDEN_MISSING',
-        `expectation for query ${queryId} of dataset ${this.datasetName} is missing; re-record with --update-golden`,
-      );
+      throw new MemoryMatrixError('GOLDEN_MISSING', `expectation for query ${queryId} of dataset ${this.datasetName} is missing; re-record with --update-golden`);
     }
     return e;
   }
@@ -243,14 +240,19 @@ export class LiveCell {
 
   private compareOnce(run: QueryRun, mode: 'exact' | 'ann'): Comparison {
     const q = run.query;
-    return compareHits(this.expectationFor(q.id), run.hits, { dataset: this.datasetName, target: this.target, queryId: q.id }, {
-      k: q.k,
-      mode,
-      tieEpsilon: this.config.tolerances.tieEpsilon,
-      scoreTolerance: this.config.tolerances.scoreTolerance,
-      scoreOf: (id) => this.oracle.score(id, q.vector),
-      matches: (id) => this.matches(id, q.filter),
-    });
+    return compareHits(
+      this.expectationFor(q.id),
+      run.hits,
+      { dataset: this.datasetName, target: this.target, queryId: q.id },
+      {
+        k: q.k,
+        mode,
+        tieEpsilon: this.config.tolerances.tieEpsilon,
+        scoreTolerance: this.config.tolerances.scoreTolerance,
+        scoreOf: (id) => this.oracle.score(id, q.vector),
+        matches: (id) => this.matches(id, q.filter),
+      },
+    );
   }
 
   /** Drop every collection this cell created and close every client; errors are collected and rethrown. */

@@ -83,8 +83,7 @@ export class CheckFailedError extends Error {
   ) {
     const head = `${result.id} ${result.name}: ${result.failures.length} failure(s)`;
     const lines = result.failures.slice(0, maxListed).map((f) => `  - ${f.message}`);
-    const more =
-      result.failures.length > maxListed ? [`  … and ${result.failures.length - maxListed} more`] : [];
+    const more = result.failures.length > maxListed ? [`  … and ${result.failures.length - maxListed} more`] : [];
     super([head, ...lines, ...more].join('\n'));
     this.name = 'CheckFailedError';
   }

@@ -23,11 +23,7 @@ export function datasetSha256(files: Record<string, { sha256: string }>): string
  * embedding model id (compared with `manifest.embeddingModel.id`). `target` names the target
  * (`backend@version`) in the message. Throws FINGERPRINT_MISMATCH listing every difference.
  */
-export function checkFingerprint(
-  manifest: GoldenManifest,
-  collection: { dim: number; metric: Metric; embeddingModel?: string },
-  target: string,
-): void {
+export function checkFingerprint(manifest: GoldenManifest, collection: { dim: number; metric: Metric; embeddingModel?: string }, target: string): void {
   const diffs: string[] = [];
   if (collection.dim !== manifest.dim) diffs.push(`dim ${collection.dim} ≠ dataset dim ${manifest.dim}`);
   if (collection.metric !== manifest.metric) diffs.push(`metric ${collection.metric} ≠ dataset metric ${manifest.metric}`);
@@ -35,9 +31,6 @@ export function checkFingerprint(
     diffs.push(`embedding model "${collection.embeddingModel}" ≠ dataset model "${manifest.embeddingModel.id}"`);
   }
   if (diffs.length > 0) {
-    throw new MemoryMatrixError(
-      'FINGERPRINT_MISMATCH',
-      `${target}: collection does not fit golden dataset ${manifest.name}@${manifest.version}: ${diffs.join('; ')}`,
-    );
+    throw new MemoryMatrixError('FINGERPRINT_MISMATCH', `${target}: collection does not fit golden dataset ${manifest.name}@${manifest.version}: ${diffs.join('; ')}`);
   }
 }

@@ -75,4 +75,3 @@ function checkCounts(root: string, manifest: GoldenManifest, memLines: MemoryLin
     }
   }
 }
-

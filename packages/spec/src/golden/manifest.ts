@@ -20,12 +20,8 @@ export const goldenManifestSchema = z
     normalization: z.enum(['unit', 'none']),
     embeddingModel: z.object({ id: z.string().min(1), description: z.string(), source: z.string() }).strict(),
     counts: z.object({ memories: z.number().int().nonnegative(), queries: z.number().int().nonnegative(), namespaces: z.number().int().nonnegative() }).strict(),
-    provenance: z
-      .object({ text: z.array(sourceEntry), vectors: sourceEntry, builder: z.string().min(1), seed: z.number().int().nonnegative() })
-      .strict(),
-    files: z
-      .object({ 'memories.jsonl': fileEntry, 'memories.f32': fileEntry, 'queries.jsonl': fileEntry, 'queries.f32': fileEntry })
-      .strict(),
+    provenance: z.object({ text: z.array(sourceEntry), vectors: sourceEntry, builder: z.string().min(1), seed: z.number().int().nonnegative() }).strict(),
+    files: z.object({ 'memories.jsonl': fileEntry, 'memories.f32': fileEntry, 'queries.jsonl': fileEntry, 'queries.f32': fileEntry }).strict(),
   })
   .strict();
 

@@ -14,19 +14,23 @@ export function isIsoMs(s: string): boolean {
 const timestamp = z.string().refine(isIsoMs, (s) => ({
   message: `bad timestamp ${JSON.stringify(s)}: expected an ISO-8601 UTC instant with milliseconds, YYYY-MM-DDTHH:MM:SS.sssZ`,
 }));
-const kind = z.string().refine((s) => (MEMORY_KINDS as readonly string[]).includes(s), (s) => ({
-  message: `unknown kind ${JSON.stringify(s)}; expected one of ${MEMORY_KINDS.join(', ')}`,
-}));
-const purpose = z.string().refine((s) => (GOLDEN_PURPOSES as readonly string[]).includes(s), (s) => ({
-  message: `unknown purpose ${JSON.stringify(s)}; expected one of ${GOLDEN_PURPOSES.join(', ')}`,
-}));
+const kind = z.string().refine(
+  (s) => (MEMORY_KINDS as readonly string[]).includes(s),
+  (s) => ({
+    message: `unknown kind ${JSON.stringify(s)}; expected one of ${MEMORY_KINDS.join(', ')}`,
+  }),
+);
+const purpose = z.string().refine(
+  (s) => (GOLDEN_PURPOSES as readonly string[]).includes(s),
+  (s) => ({
+    message: `unknown purpose ${JSON.stringify(s)}; expected one of ${GOLDEN_PURPOSES.join(', ')}`,
+  }),
+);
 const metadata = z.record(z.union([z.string(), z.number(), z.boolean(), z.null()], { errorMap: () => ({ message: 'metadata values must be JSON scalars (string, number, boolean, null)' }) }));
 const id = z.string().min(1).max(256);
 
 /** One line of memories.jsonl (without its vector). Unknown keys are rejected. */
-export const memoryLineSchema = z
-  .object({ id, namespace: z.string().min(1), text: z.string().min(1), kind, createdAt: timestamp, metadata })
-  .strict();
+export const memoryLineSchema = z.object({ id, namespace: z.string().min(1), text: z.string().min(1), kind, createdAt: timestamp, metadata }).strict();
 
 /** One line of queries.jsonl (without its vector). Unknown keys are rejected. */
 export const queryLineSchema = z
@@ -44,8 +48,23 @@ export const queryLineSchema = z
   })
   .strict();
 
-export interface MemoryLine { id: string; namespace: string; text: string; kind: MemoryKind; createdAt: string; metadata: Metadata }
-export interface QueryLine { id: string; k: number; filter?: RecallFilter; minScore?: number; now?: string; purpose: GoldenPurpose; note?: string }
+export interface MemoryLine {
+  id: string;
+  namespace: string;
+  text: string;
+  kind: MemoryKind;
+  createdAt: string;
+  metadata: Metadata;
+}
+export interface QueryLine {
+  id: string;
+  k: number;
+  filter?: RecallFilter;
+  minScore?: number;
+  now?: string;
+  purpose: GoldenPurpose;
+  note?: string;
+}
 
 /**
  * Parse JSON Lines text into validated records, in line order. Every line must hold one JSON

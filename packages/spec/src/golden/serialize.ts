@@ -8,7 +8,12 @@ import type { GoldenQuery } from './types';
  * final '\n'. golden-data/build/lib/write.mjs produces the same bytes.
  */
 
-const sortedMetadata = (m: Metadata): Metadata => Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]!]));
+const sortedMetadata = (m: Metadata): Metadata =>
+  Object.fromEntries(
+    Object.keys(m)
+      .sort()
+      .map((k) => [k, m[k]!]),
+  );
 
 /** One memories.jsonl line (without '\n'): id, namespace, text, kind, createdAt, metadata. */
 export function memoryToLine(r: MemoryRecord): string {
@@ -34,8 +39,7 @@ export function queryToLine(q: GoldenQuery): string {
   return JSON.stringify(o);
 }
 
-const entry = (e: { source: string; licence: string; note?: string }) =>
-  e.note === undefined ? { source: e.source, licence: e.licence } : { source: e.source, licence: e.licence, note: e.note };
+const entry = (e: { source: string; licence: string; note?: string }) => (e.note === undefined ? { source: e.source, licence: e.licence } : { source: e.source, licence: e.licence, note: e.note });
 
 /** manifest.json text with keys in the documented order. */
 export function manifestToText(m: GoldenManifest): string {

@@ -46,9 +46,15 @@ export function writeGoldenDataset(dir: string, input: GoldenDatasetInput, opts:
   }
   const data = {
     'memories.jsonl': Buffer.from(memories.map((m) => memoryToLine(m) + '\n').join(''), 'utf8'),
-    'memories.f32': encodeF32(memories.map((m) => m.embedding), dim),
+    'memories.f32': encodeF32(
+      memories.map((m) => m.embedding),
+      dim,
+    ),
     'queries.jsonl': Buffer.from(queries.map((q) => queryToLine(q) + '\n').join(''), 'utf8'),
-    'queries.f32': encodeF32(queries.map((q) => q.vector), dim),
+    'queries.f32': encodeF32(
+      queries.map((q) => q.vector),
+      dim,
+    ),
   };
   const files = Object.fromEntries(Object.entries(data).map(([n, b]) => [n, { sha256: sha256(b), bytes: b.length }])) as GoldenManifest['files'];
   const full: GoldenManifest = { ...manifest, counts, files };

@@ -23,7 +23,11 @@ export function htmlAssets(): { chartJs: string; client: string; css: string; ch
   const clientDir = path.join(__dirname, 'client');
   const client = CLIENT_FILES.map((f) => `/* ${f} */\n(() => {\n${readFileSync(path.join(clientDir, f), 'utf8')}\n})();`).join('\n');
   const css = readFileSync(path.join(__dirname, 'page.css'), 'utf8');
-  for (const [name, text] of [[chartFile, chartJs], [clientDir, client], ['page.css', css]] as const) {
+  for (const [name, text] of [
+    [chartFile, chartJs],
+    [clientDir, client],
+    ['page.css', css],
+  ] as const) {
     if (/<\/script|<!--/i.test(text)) throw new MemoryMatrixError('INVALID_INPUT', `${name}: contains "</script" or "<!--" and cannot be inlined into report.html`);
   }
   cache = { chartJs, client, css, chartJsVersion };

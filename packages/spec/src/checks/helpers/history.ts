@@ -80,7 +80,8 @@ export function messageDifference(a: ChatMessage, b: ChatMessage | undefined): s
   const kb = Object.keys(b.metadata ?? {}).sort();
   if (ka.join('\u0000') !== kb.join('\u0000')) return `metadata keys expected [${ka}] got [${kb}]`;
   for (const k of ka) {
-    if (!Object.is(a.metadata[k], b.metadata[k])) return `metadata.${k} expected ${JSON.stringify(a.metadata[k])} (${typeof a.metadata[k]}) got ${JSON.stringify(b.metadata[k])} (${typeof b.metadata[k]})`;
+    if (!Object.is(a.metadata[k], b.metadata[k]))
+      return `metadata.${k} expected ${JSON.stringify(a.metadata[k])} (${typeof a.metadata[k]}) got ${JSON.stringify(b.metadata[k])} (${typeof b.metadata[k]})`;
   }
   return null;
 }

@@ -64,8 +64,7 @@ MM.h = (tag, attrs, ...children) => {
 };
 
 /** A number cell: the formatted value shown, the exact report.json value in `data-value` and the tooltip. */
-MM.num = (v, mm, target, extra) =>
-  MM.h('td', { class: 'num', title: v === null ? 'n/a' : String(v), dataset: { mm, target: target ?? '', value: v === null ? '' : String(v), ...extra } }, MM.fmt(v));
+MM.num = (v, mm, target, extra) => MM.h('td', { class: 'num', title: v === null ? 'n/a' : String(v), dataset: { mm, target: target ?? '', value: v === null ? '' : String(v), ...extra } }, MM.fmt(v));
 
 MM.statusText = (s) => (s === 'passed' ? 'pass' : s === 'failed' ? 'FAIL' : s === 'skipped' ? 'skip' : s);
 

@@ -5,9 +5,13 @@
 const { h } = MM;
 MM.later = [];
 
-const kv = (rows) => h('table', { class: 'kv' }, h('tbody', null, ...rows.filter(Boolean).map(([k, v, mm]) => h('tr', null, h('th', { scope: 'row' }, k), h('td', { dataset: mm ? { mm } : undefined }, v ?? '–')))));
+const kv = (rows) =>
+  h('table', { class: 'kv' }, h('tbody', null, ...rows.filter(Boolean).map(([k, v, mm]) => h('tr', null, h('th', { scope: 'row' }, k), h('td', { dataset: mm ? { mm } : undefined }, v ?? '–')))));
 
-const indexText = (i) => Object.entries(i).map(([k, v]) => (k === 'type' ? v : `${k}=${v}`)).join(' ');
+const indexText = (i) =>
+  Object.entries(i)
+    .map(([k, v]) => (k === 'type' ? v : `${k}=${v}`))
+    .join(' ');
 const ms = (v) => (v === null || v === undefined ? '–' : `${Math.round(v)} ms`);
 
 /** Who made the report, from what data, against what servers. */
@@ -27,14 +31,36 @@ MM.provenance = (r) => {
     ...(r.mergedFrom || []).map((m, i) => [`shard report ${i + 1}`, `${m.file} (shard ${m.shard ?? '–'}, started ${m.startedAt}, exit ${m.exitCode}, memory-matrix ${m.toolVersion})`]),
   ]);
   const cols = ['target', 'provider', 'server', 'components', 'image', 'image id', 'index', 'tolerances', 'timings'];
-  const targets = h('table', { class: 'matrix', id: 'provenance-targets' },
+  const targets = h(
+    'table',
+    { class: 'matrix', id: 'provenance-targets' },
     h('thead', null, h('tr', null, ...cols.map((c) => h('th', null, c)))),
-    h('tbody', null, ...r.cells.map((c) => h('tr', { dataset: { target: c.target } },
-      h('th', { scope: 'row' }, c.target), h('td', null, c.provider), h('td', { title: c.serverVersion ?? '' }, (c.serverVersion ?? '–').split(' on ')[0]),
-      h('td', null, Object.entries(c.components).map(([k, v]) => `${k} ${v}`).join(', ') || '–'),
-      h('td', null, c.image ?? '–'), h('td', null, c.imageId ? h('code', { title: c.imageId }, c.imageId.slice(0, 19)) : '–'),
-      h('td', null, indexText(c.index)), h('td', null, ...Object.entries(c.tolerances).map(([k, v]) => h('div', null, `${k} ${v}`))),
-      h('td', null, h('div', null, `start ${ms(c.timings.startMs)}`), h('div', null, `load ${ms(c.timings.loadMs)}`), h('div', null, `index ${ms(c.timings.indexMs)}`))))));
+    h(
+      'tbody',
+      null,
+      ...r.cells.map((c) =>
+        h(
+          'tr',
+          { dataset: { target: c.target } },
+          h('th', { scope: 'row' }, c.target),
+          h('td', null, c.provider),
+          h('td', { title: c.serverVersion ?? '' }, (c.serverVersion ?? '–').split(' on ')[0]),
+          h(
+            'td',
+            null,
+            Object.entries(c.components)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ') || '–',
+          ),
+          h('td', null, c.image ?? '–'),
+          h('td', null, c.imageId ? h('code', { title: c.imageId }, c.imageId.slice(0, 19)) : '–'),
+          h('td', null, indexText(c.index)),
+          h('td', null, ...Object.entries(c.tolerances).map(([k, v]) => h('div', null, `${k} ${v}`))),
+          h('td', null, h('div', null, `start ${ms(c.timings.startMs)}`), h('div', null, `load ${ms(c.timings.loadMs)}`), h('div', null, `index ${ms(c.timings.indexMs)}`)),
+        ),
+      ),
+    ),
+  );
   return MM.section('provenance', 'Provenance', run, h('div', { class: 'scroll' }, targets));
 };
 
@@ -50,9 +76,22 @@ MM.provenance = (r) => {
       app.append(h('p', { class: 'error-msg', dataset: { mm: 'render-error' } }, `could not render ${name}: ${err && err.message}`));
     }
   };
-  const parts = { summary: MM.summary, checks: MM.checkMatrix, capabilities: MM.capabilityMatrix, durability: MM.durabilityTable, recall: MM.recallChart, delta: MM.deltaChart, ranks: MM.rankChanges, provenance: MM.provenance };
+  const parts = {
+    summary: MM.summary,
+    checks: MM.checkMatrix,
+    capabilities: MM.capabilityMatrix,
+    durability: MM.durabilityTable,
+    recall: MM.recallChart,
+    delta: MM.deltaChart,
+    ranks: MM.rankChanges,
+    provenance: MM.provenance,
+  };
   // A part with nothing to show (the durability table without C15) returns null and is left out.
-  for (const [name, part] of Object.entries(parts)) guarded(name, () => { const el = part(report); if (el) app.append(el); });
+  for (const [name, part] of Object.entries(parts))
+    guarded(name, () => {
+      const el = part(report);
+      if (el) app.append(el);
+    });
   MM.later.forEach((draw, i) => guarded(`plot ${i + 1}`, draw));
   document.documentElement.dataset.mmRendered = 'true';
 })();

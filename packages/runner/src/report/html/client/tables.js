@@ -9,17 +9,32 @@ MM.summary = (r) => {
   const verdict = r.exitCode === 0 ? 'all checks passed' : r.exitCode === 1 ? 'checks failed' : 'the run could not be carried out';
   const cls = r.exitCode === 0 ? 'ok' : r.exitCode === 1 ? 'fail' : 'error';
   const d = r.dataset;
-  return h('header', { id: 'summary' },
+  return h(
+    'header',
+    { id: 'summary' },
     h('h1', null, 'memory-matrix report'),
     h('div', { class: `verdict ${cls}`, dataset: { mm: 'verdict', exit: r.exitCode } }, `${r.exitCode === 0 ? '✔' : r.exitCode === 1 ? '✘' : '⚠'} ${verdict} (exit ${r.exitCode})`),
-    h('div', { class: 'counts' },
-      ...[['passed', s.passed], ['failed', s.failed], ['skipped', s.skipped], ['cellErrors', s.cellErrors]].map(([k, v]) =>
-        h('span', { class: `count ${k}` }, h('b', { dataset: { mm: `count-${k}` } }, String(v)), ` ${k === 'cellErrors' ? 'cells could not run' : k}`))),
+    h(
+      'div',
+      { class: 'counts' },
+      ...[
+        ['passed', s.passed],
+        ['failed', s.failed],
+        ['skipped', s.skipped],
+        ['cellErrors', s.cellErrors],
+      ].map(([k, v]) => h('span', { class: `count ${k}` }, h('b', { dataset: { mm: `count-${k}` } }, String(v)), ` ${k === 'cellErrors' ? 'cells could not run' : k}`)),
+    ),
     r.error ? h('p', { class: 'error-msg', dataset: { mm: 'run-error' } }, `${r.error.code}: ${r.error.message}`) : null,
-    h('p', { class: 'meta' },
+    h(
+      'p',
+      { class: 'meta' },
       d ? `Dataset ${d.name} v${d.version}: ${d.memories} memories, ${d.queries} queries, ${d.dim}-d ${d.metric}. ` : 'No dataset loaded. ',
       `Run ${r.startedAt} (${(r.durationMs / 1000).toFixed(1)} s), memory-matrix ${r.tool.version}`,
-      r.shard ? `, shard ${r.shard}` : '', r.mergedFrom ? `, merged from ${r.mergedFrom.length} shard reports` : '', '.'));
+      r.shard ? `, shard ${r.shard}` : '',
+      r.mergedFrom ? `, merged from ${r.mergedFrom.length} shard reports` : '',
+      '.',
+    ),
+  );
 };
 
 /** The rows of check ids in first-seen order across cells. */
@@ -32,25 +47,38 @@ function verdictCell(cell, id) {
   if (r.status === 'passed') return h('td', { ...base, class: 'st-passed', title: `${Math.round(r.durationMs)} ms` }, 'pass');
   if (r.status === 'skipped') return h('td', { ...base, class: 'st-skipped', title: r.skipReason || '' }, 'skip', h('small', null, r.skipReason || ''));
   const head = r.error ? `${r.error.code ? r.error.code + ': ' : ''}${r.error.message}` : `${r.failures.length} failure(s)`;
-  const first = r.error ? head : r.failures[0]?.message ?? head;
-  return h('td', { ...base, class: 'st-failed', title: first },
-    h('details', null, h('summary', null, `FAIL (${r.failures.length || 'error'})`),
+  const first = r.error ? head : (r.failures[0]?.message ?? head);
+  return h(
+    'td',
+    { ...base, class: 'st-failed', title: first },
+    h(
+      'details',
+      null,
+      h('summary', null, `FAIL (${r.failures.length || 'error'})`),
       h('p', null, head),
       h('ol', null, ...r.failures.slice(0, 20).map((f) => h('li', null, `[${f.kind}] ${f.message}`))),
-      r.failures.length > 20 ? h('p', null, `… ${r.failures.length - 20} more in report.json`) : null));
+      r.failures.length > 20 ? h('p', null, `… ${r.failures.length - 20} more in report.json`) : null,
+    ),
+  );
 }
 
 /** Target × check: pass / FAIL (expand for the failures, hover for the first) / skip with reason, then figures. */
 MM.checkMatrix = (r) => {
   const cells = r.cells;
   if (!cells.length) return MM.section('checks', 'Target × check', h('p', null, 'No cell ran.'));
-  const table = h('table', { class: 'matrix', id: 'check-matrix' },
+  const table = h(
+    'table',
+    { class: 'matrix', id: 'check-matrix' },
     h('thead', null, h('tr', null, h('th', null, 'check'), ...cells.map((c) => h('th', { dataset: { target: c.target } }, c.target)))),
-    h('tbody', null,
+    h(
+      'tbody',
+      null,
       ...checkIds(cells).map(([id, title]) => h('tr', null, h('th', { scope: 'row' }, title), ...cells.map((c) => verdictCell(c, id)))),
       h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'recall@10 (mean)'), ...cells.map((c) => MM.num(MM.recall(c), 'recall', c.target))),
       h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'recall@10 (worst query)'), ...cells.map((c) => MM.num(MM.recallMin(c), 'recall-min', c.target))),
-      h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'max |Δscore|'), ...cells.map((c) => MM.num(MM.maxDelta(c), 'max-delta', c.target)))));
+      h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'max |Δscore|'), ...cells.map((c) => MM.num(MM.maxDelta(c), 'max-delta', c.target))),
+    ),
+  );
   const errors = cells.filter((c) => c.error).map((c) => h('p', { class: 'error-msg' }, `${c.target} could not run: ${c.error.code ? c.error.code + ': ' : ''}${c.error.message}`));
   const skipped = r.skippedTargets.map((t) => h('p', { class: 'note' }, `skipped target ${t.target}: ${t.reason}`));
   return MM.section('checks', 'Target × check', h('div', { class: 'scroll' }, table), ...errors, ...skipped);
@@ -61,14 +89,32 @@ MM.capabilityMatrix = (r) => {
   const m = r.capabilityMatrix;
   if (!m || !m.targets.length) return MM.section('capabilities', 'Capabilities', h('p', null, 'No capabilities recorded.'));
   const glyph = (e) => (!e.ok ? '✗' : Array.isArray(e.value) ? `✓ ${e.value.join(', ')}` : typeof e.value === 'number' ? `✓ ${e.value}` : e.value === null ? '✓ no limit' : '✓');
-  const table = h('table', { class: 'matrix', id: 'capability-matrix' },
+  const table = h(
+    'table',
+    { class: 'matrix', id: 'capability-matrix' },
     h('thead', null, h('tr', null, h('th', null, 'capability'), ...m.targets.map((t) => h('th', null, t.target)))),
-    h('tbody', null, ...m.capabilities.map((cap) => h('tr', null, h('th', { scope: 'row' }, cap), ...m.targets.map((t) => {
-      const e = t.entries[cap];
-      if (!e) return h('td', { class: 'st-none' }, '–');
-      return h('td', { class: e.ok ? 'cap-ok' : 'cap-no', title: e.reason || '', dataset: { mm: 'capability', target: t.target, capability: cap, ok: String(e.ok) } },
-        glyph(e), e.reason ? h('small', null, e.reason) : null);
-    })))));
+    h(
+      'tbody',
+      null,
+      ...m.capabilities.map((cap) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, cap),
+          ...m.targets.map((t) => {
+            const e = t.entries[cap];
+            if (!e) return h('td', { class: 'st-none' }, '–');
+            return h(
+              'td',
+              { class: e.ok ? 'cap-ok' : 'cap-no', title: e.reason || '', dataset: { mm: 'capability', target: t.target, capability: cap, ok: String(e.ok) } },
+              glyph(e),
+              e.reason ? h('small', null, e.reason) : null,
+            );
+          }),
+        ),
+      ),
+    ),
+  );
   return MM.section('capabilities', 'Capabilities (target × capability)', h('div', { class: 'scroll' }, table));
 };
 
@@ -81,11 +127,25 @@ MM.durabilityTable = (r) => {
   if (!rows.length) return null; // C15 did not run: no section
   const cols = ['target', 'configuration', 'promises', 'acknowledged', 'lost', 'phantom in flight', 'phantom unknown', 'duplicated', 'changed', 'cycles', 'verdict'];
   const verdict = (v) => (v === 'fail' ? 'FAIL' : v === 'reported' ? 'lost (not promised)' : 'pass');
-  const table = h('table', { class: 'matrix', id: 'durability-table' },
+  const table = h(
+    'table',
+    { class: 'matrix', id: 'durability-table' },
     h('thead', null, h('tr', null, ...cols.map((c) => h('th', null, c)))),
-    h('tbody', null, ...rows.map((x) => h('tr', { dataset: { mm: 'durability', target: x.target, configuration: x.configuration, verdict: x.verdict } },
-      h('th', { scope: 'row' }, x.target), h('td', null, x.configuration), h('td', null, x.durable ? 'durable' : 'not durable'),
-      ...[x.acknowledged, x.lost, x.phantomInFlight, x.phantomUnknown, x.duplicated, x.changed, x.cycles].map((v) => h('td', { class: 'num' }, String(v))),
-      h('td', { class: x.verdict === 'fail' ? 'st-failed' : x.verdict === 'reported' ? 'st-skipped' : 'st-passed' }, verdict(x.verdict))))));
+    h(
+      'tbody',
+      null,
+      ...rows.map((x) =>
+        h(
+          'tr',
+          { dataset: { mm: 'durability', target: x.target, configuration: x.configuration, verdict: x.verdict } },
+          h('th', { scope: 'row' }, x.target),
+          h('td', null, x.configuration),
+          h('td', null, x.durable ? 'durable' : 'not durable'),
+          ...[x.acknowledged, x.lost, x.phantomInFlight, x.phantomUnknown, x.duplicated, x.changed, x.cycles].map((v) => h('td', { class: 'num' }, String(v))),
+          h('td', { class: x.verdict === 'fail' ? 'st-failed' : x.verdict === 'reported' ? 'st-skipped' : 'st-passed' }, verdict(x.verdict)),
+        ),
+      ),
+    ),
+  );
   return MM.section('durability', 'Durability (C15: acknowledged writes across kill -9 and restart on the same storage)', h('div', { class: 'scroll' }, table));
 };
