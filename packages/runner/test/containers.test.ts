@@ -60,7 +60,9 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
       const c = new Client({ connectionString: url });
       await c.connect();
       try {
-        await c.query(`CREATE EXTENSION vector`); // as the database's owner would
+        // As the database's owner would. IF NOT EXISTS: startTarget already opened one store on this
+        // container (the reported-vs-declared capability comparison), which created it here.
+        await c.query(`CREATE EXTENSION IF NOT EXISTS vector`);
         await c.query(`CREATE TABLE user_notes (id int PRIMARY KEY, note text)`);
         await c.query(`INSERT INTO user_notes VALUES (1, 'keep me')`);
         await c.query(`CREATE ROLE reader LOGIN`);
