@@ -120,6 +120,11 @@ export interface DurabilityFigures {
   cycles: number;
 }
 
+/** A durability row before its first kill cycle: every count 0, for `configuration` (its row name) and whether it promises durability. */
+export function emptyDurabilityFigures(configuration: string, durable: boolean): DurabilityFigures {
+  return { configuration, durable, acknowledged: 0, acknowledgedBatches: 0, lost: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, cycles: 0 };
+}
+
 const FIELDS: ReadonlyArray<keyof DurabilityFigures> = ['durable', 'acknowledged', 'acknowledgedBatches', 'lost', 'phantomInFlight', 'phantomUnknown', 'duplicated', 'changed', 'cycles'];
 const PREFIX = 'durability/';
 

@@ -2,7 +2,7 @@ import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
-import { durabilityFigures, requireFaults, type DurabilityConfiguration, type DurabilityFigures, type FaultTarget } from '../durability';
+import { durabilityFigures, emptyDurabilityFigures, requireFaults, type DurabilityConfiguration, type DurabilityFigures, type FaultTarget } from '../durability';
 import { hasCode } from '../errors';
 import type { CollectionSpec, IndexConfig } from '../types';
 import { auditAfterRestart, auditOfMissingCollection, type AckInfo, type WriteLedger } from './c15-audit';
@@ -113,18 +113,7 @@ async function runConfiguration(cell: LiveCell, ft: FaultTarget, config: Durabil
   const ledger: WriteLedger = { acked: new Map(), inFlight: new Set() };
   const lostAll = new Set<string>();
   const failures: Failure[] = [];
-  const fig: DurabilityFigures = {
-    configuration: config.name,
-    durable: config.durable,
-    acknowledged: 0,
-    acknowledgedBatches: 0,
-    lost: 0,
-    phantomInFlight: 0,
-    phantomUnknown: 0,
-    duplicated: 0,
-    changed: 0,
-    cycles: 0,
-  };
+  const fig: DurabilityFigures = emptyDurabilityFigures(config.name, config.durable);
   const perCycle: string[] = [];
   const tornNotes: string[] = [];
   let restartMsMax = 0;

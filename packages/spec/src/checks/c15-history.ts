@@ -2,7 +2,7 @@ import type { MemoryStore } from '../adapter';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
-import type { DurabilityConfiguration, DurabilityFigures, FaultTarget } from '../durability';
+import { emptyDurabilityFigures, type DurabilityConfiguration, type DurabilityFigures, type FaultTarget } from '../durability';
 import { MemoryMatrixError } from '../errors';
 import type { ChatHistory, ChatMessage } from '../history';
 import { auditSession } from './c15-history-audit';
@@ -63,18 +63,7 @@ export async function runHistoryConfiguration(cell: LiveCell, ft: FaultTarget, c
   const nextSeq = sessions.map(() => 0);
   const lostAll = new Set<string>();
   const failures: Failure[] = [];
-  const fig: DurabilityFigures = {
-    configuration: name,
-    durable: config.durable,
-    acknowledged: 0,
-    acknowledgedBatches: 0,
-    lost: 0,
-    phantomInFlight: 0,
-    phantomUnknown: 0,
-    duplicated: 0,
-    changed: 0,
-    cycles: 0,
-  };
+  const fig: DurabilityFigures = emptyDurabilityFigures(name, config.durable);
   let reorderedMax = 0;
   let restartMsMax = 0;
   const perCycle: string[] = [];
