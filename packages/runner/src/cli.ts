@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
 import { bench } from './commands/bench';
-import { imagesBuild, imagesList } from './commands/images';
+import { imagesBuild, imagesKeyCommand, imagesList } from './commands/images';
 import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
 import { registerMigrateCommand } from './commands/migrate';
@@ -99,9 +99,19 @@ export function buildProgram(): Command {
     .command('build')
     .description('build (or reuse, cached by recipe hash) the image of each container target with a Debian recipe')
     .addOption(new Option('-t, --target <target>', 'target backend@version (repeatable); default all with a recipe').argParser(collect).default([]))
+    .option('-p, --profile <name>', "only the container targets of this profile of matrix/targets.yaml that have a recipe")
     .option('--force', 'rebuild even when an image with the recipe hash exists', false)
-    .action(async (o: { target: string[]; force: boolean }) => {
-      process.exitCode = await imagesBuild(o.target, (l) => process.stdout.write(l + '\n'), o.force);
+    .action(async (o: { target: string[]; profile?: string; force: boolean }) => {
+      process.exitCode = await imagesBuild(o.target, (l) => process.stdout.write(l + '\n'), o.force, o.profile);
+    });
+  images
+    .command('key')
+    .description('print the cache key of the offline images (a hash of their recipe-hash tags), or with --tags the tags themselves, one per line; needs no Docker')
+    .addOption(new Option('-t, --target <target>', 'target backend@version (repeatable); default all with a recipe').argParser(collect).default([]))
+    .option('-p, --profile <name>', "only the container targets of this profile of matrix/targets.yaml that have a recipe")
+    .option('--tags', 'print the built tags (what docker save / docker load take) instead of the key', false)
+    .action((o: { target: string[]; profile?: string; tags: boolean }) => {
+      process.exitCode = imagesKeyCommand(o.target, (l) => process.stdout.write(l + '\n'), { profile: o.profile, tags: o.tags });
     });
   images
     .command('list')

@@ -1,19 +1,17 @@
 import Table from 'cli-table3';
-import { MemoryMatrixError } from '@memory-matrix/spec';
-import { buildImage, listImages, loadCatalog, recipeOf, resolveTarget } from '@memory-matrix/backends';
+import { buildImage, listImages, loadCatalog, recipeOf } from '@memory-matrix/backends';
+import { catalogFile } from '../select';
+import { imagesKey, offlineImages, offlineTargets } from './images-key';
 
 /**
- * `memory-matrix images build [--target t …]`: build (or reuse, cached by recipe hash) the offline
- * image of each container target with a Debian recipe; all of them when no target is named.
- * Returns the exit status: 0 built or cached, 2 a build failed or a target has no recipe.
+ * `memory-matrix images build [--target t … | --profile p]`: build (or reuse, cached by recipe
+ * hash) the offline image of each named container target, of each container target of the
+ * profile that has a Debian recipe, or of all of them when neither is given (see
+ * `offlineTargets`), from the run's catalog (`MM_CATALOG` or matrix/targets.yaml). Returns the exit status 0 (built or cached); a target without a recipe
+ * throws TARGET_UNAVAILABLE, an unknown profile USAGE, a failed build its builder error (exit 2).
  */
-export async function imagesBuild(targets: string[], out: (l: string) => void, force = false): Promise<number> {
-  const catalog = loadCatalog();
-  const chosen = targets.length ? targets.map((n) => resolveTarget(catalog, n)) : [...catalog.targets.values()].filter((t) => t.provider === 'container' && t.offline);
-  for (const t of chosen) {
-    const recipe = recipeOf(t);
-    if (!recipe) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${t.name} has no offline recipe in ${catalog.file} (registry only: ${t.image ?? 'no image'})`);
-  }
+export async function imagesBuild(targets: string[], out: (l: string) => void, force = false, profile?: string): Promise<number> {
+  const chosen = offlineTargets(loadCatalog(catalogFile()), targets, profile);
   for (const t of chosen) {
     const r = await buildImage(recipeOf(t)!, { force, onProgress: (l) => out(l) });
     out(`${t.name}: ${r.tag} ${r.cached ? 'cached' : `built in ${(r.durationMs / 1000).toFixed(1)} s`} (${r.id.slice(0, 19)})`);
@@ -39,5 +37,18 @@ export async function imagesList(out: (l: string) => void): Promise<number> {
     ]);
   }
   out(images.length ? table.toString() : 'no memory-matrix images here (build them with: pnpm matrix images build)');
+  return 0;
+}
+
+/**
+ * `memory-matrix images key [--target t … | --profile p] [--tags]`: the cache key of the offline
+ * images the selection needs (`imagesKey`: one line, e.g. `mm-images-v1-<16 hex>`), or with
+ * `tags` their built tags, one per line (what `docker save` / `docker load` of a CI cache take).
+ * Reads the run's catalog (`MM_CATALOG` or matrix/targets.yaml); needs no Docker engine. Returns exit status 0; errors as `offlineTargets`.
+ */
+export function imagesKeyCommand(targets: string[], out: (l: string) => void, opts: { profile?: string; tags?: boolean } = {}): number {
+  const images = offlineImages(offlineTargets(loadCatalog(catalogFile()), targets, opts.profile));
+  if (opts.tags) for (const i of images) out(i.tag);
+  else out(imagesKey(images));
   return 0;
 }
