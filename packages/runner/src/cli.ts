@@ -99,7 +99,7 @@ export function buildProgram(): Command {
     .command('build')
     .description('build (or reuse, cached by recipe hash) the image of each container target with a Debian recipe')
     .addOption(new Option('-t, --target <target>', 'target backend@version (repeatable); default all with a recipe').argParser(collect).default([]))
-    .option('-p, --profile <name>', "only the container targets of this profile of matrix/targets.yaml that have a recipe")
+    .option('-p, --profile <name>', 'only the container targets of this profile of matrix/targets.yaml that have a recipe')
     .option('--force', 'rebuild even when an image with the recipe hash exists', false)
     .action(async (o: { target: string[]; profile?: string; force: boolean }) => {
       process.exitCode = await imagesBuild(o.target, (l) => process.stdout.write(l + '\n'), o.force, o.profile);
@@ -108,7 +108,7 @@ export function buildProgram(): Command {
     .command('key')
     .description('print the cache key of the offline images (a hash of their recipe-hash tags), or with --tags the tags themselves, one per line; needs no Docker')
     .addOption(new Option('-t, --target <target>', 'target backend@version (repeatable); default all with a recipe').argParser(collect).default([]))
-    .option('-p, --profile <name>', "only the container targets of this profile of matrix/targets.yaml that have a recipe")
+    .option('-p, --profile <name>', 'only the container targets of this profile of matrix/targets.yaml that have a recipe')
     .option('--tags', 'print the built tags (what docker save / docker load take) instead of the key', false)
     .action((o: { target: string[]; profile?: string; tags: boolean }) => {
       process.exitCode = imagesKeyCommand(o.target, (l) => process.stdout.write(l + '\n'), { profile: o.profile, tags: o.tags });
