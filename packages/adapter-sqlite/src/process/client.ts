@@ -47,13 +47,11 @@ export class ProcessStore implements MemoryStore {
   }
 
   async createCollection(spec: CollectionSpec): Promise<MemoryCollection> {
-    const r = await this.conn.call<{ handle: number; spec: CollectionSpec }>('createCollection', spec);
-    return new ProcessCollection(this.conn, r.handle, r.spec);
+    return new ProcessCollection(this.conn, await this.conn.call<CollectionSpec>('createCollection', spec));
   }
 
   async openCollection(name: string): Promise<MemoryCollection> {
-    const r = await this.conn.call<{ handle: number; spec: CollectionSpec }>('openCollection', name);
-    return new ProcessCollection(this.conn, r.handle, r.spec);
+    return new ProcessCollection(this.conn, await this.conn.call<CollectionSpec>('openCollection', name));
   }
 
   dropCollection(name: string): Promise<void> {
@@ -61,8 +59,8 @@ export class ProcessStore implements MemoryStore {
   }
 
   async openHistory(opts: HistoryOptions): Promise<ChatHistory> {
-    const r = await this.conn.call<{ handle: number; sessionId: string; keyPrefix: string }>('openHistory', opts);
-    return new ProcessHistory(this.conn, r.handle, r.sessionId, r.keyPrefix);
+    const r = await this.conn.call<{ sessionId: string; keyPrefix: string }>('openHistory', opts);
+    return new ProcessHistory(this.conn, opts, r.sessionId, r.keyPrefix);
   }
 
   close(): Promise<void> {
@@ -70,13 +68,15 @@ export class ProcessStore implements MemoryStore {
   }
 }
 
-/** A collection of a `ProcessStore` (handle `h` in the store process). */
+/** A collection of a `ProcessStore` (every request names it). */
 class ProcessCollection implements MemoryCollection {
+  private readonly h: string;
   constructor(
     private readonly conn: ProcessConnection,
-    private readonly h: number,
     readonly spec: CollectionSpec,
-  ) {}
+  ) {
+    this.h = spec.name;
+  }
   upsert(records: MemoryRecord[]): Promise<void> {
     return this.conn.call('upsert', this.h, records.map(recordToWire));
   }
@@ -100,11 +100,11 @@ class ProcessCollection implements MemoryCollection {
   }
 }
 
-/** A chat-history session of a `ProcessStore` (handle `h` in the store process). */
+/** A chat-history session of a `ProcessStore` (every request carries its `HistoryOptions` `h`). */
 class ProcessHistory implements ChatHistory {
   constructor(
     private readonly conn: ProcessConnection,
-    private readonly h: number,
+    private readonly h: HistoryOptions,
     readonly sessionId: string,
     readonly keyPrefix: string,
   ) {}

@@ -12,53 +12,73 @@ interface Pending {
 }
 
 /**
- * One client connection to a SQLite store process (server.ts): requests in flight by id, each with
- * the client's own time limit. `queryMs` absent = no limit. Every failure is a MemoryMatrixError:
- * BACKEND_ERROR when the connection closed or was cut (pending and later requests), or a request
- * got no answer within `queryMs`; the server's own errors keep their code (wire.ts).
+ * One client of a SQLite store process (server.ts): a TCP connection, requests in flight by id,
+ * each with the client's own time limit (`queryMs`; absent = none). Like a database client's pool,
+ * a connection that closed or was cut is opened again by the next request (a NEW SQLite connection
+ * in the process; requests name collections and sessions, not connection state, so nothing is
+ * lost). Every failure is a MemoryMatrixError: BACKEND_ERROR when the connection closed or was cut
+ * under a request, the process does not accept a connection, or a request got no answer within
+ * `queryMs`; the server's own errors keep their code (wire.ts).
  */
 export class ProcessConnection {
   private readonly pending = new Map<number, Pending>();
   private next = 1;
   private buf = '';
-  private ended?: string;
+  private socket?: Promise<net.Socket>;
+  private live?: net.Socket;
+  private userClosed = false;
 
   private constructor(
-    private readonly socket: net.Socket,
+    private readonly host: string,
+    private readonly port: number,
     readonly where: string,
+    private readonly connectMs: number,
     private readonly queryMs: number | undefined,
-  ) {
-    socket.setNoDelay(true);
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => this.onData(d));
-    socket.on('error', (e) => this.fail(`connection error: ${e.message}`));
-    socket.on('close', () => this.fail('the connection closed (the store process ended or was killed)'));
-  }
+  ) {}
 
   /** Connect to `host:port` within `connectMs` (default 5 000). BACKEND_ERROR when it cannot. */
-  static open(host: string, port: number, where: string, opts: { connectMs?: number; queryMs?: number } = {}): Promise<ProcessConnection> {
-    const connectMs = opts.connectMs ?? 5_000;
-    return new Promise((resolve, reject) => {
-      const socket = net.connect({ host, port });
+  static async open(host: string, port: number, where: string, opts: { connectMs?: number; queryMs?: number } = {}): Promise<ProcessConnection> {
+    const c = new ProcessConnection(host, port, where, opts.connectMs ?? 5_000, opts.queryMs);
+    await c.ensure();
+    return c;
+  }
+
+  /** The open socket, connecting first when there is none. */
+  private ensure(): Promise<net.Socket> {
+    this.socket ??= new Promise<net.Socket>((resolve, reject) => {
+      const socket = net.connect({ host: this.host, port: this.port });
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new MemoryMatrixError('BACKEND_ERROR', `${where}: no connection to the store process at ${host}:${port} within ${connectMs} ms`));
-      }, connectMs);
+        this.socket = undefined;
+        reject(new MemoryMatrixError('BACKEND_ERROR', `${this.where}: no connection to the store process at ${this.host}:${this.port} within ${this.connectMs} ms`));
+      }, this.connectMs);
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.removeAllListeners('error');
-        resolve(new ProcessConnection(socket, where, opts.queryMs));
+        socket.setNoDelay(true);
+        socket.setEncoding('utf8');
+        this.buf = '';
+        this.live = socket;
+        socket.on('data', (d: string) => this.onData(d));
+        socket.on('error', (e) => this.lost(socket, `connection error: ${e.message}`));
+        socket.on('close', () => this.lost(socket, 'the connection closed (the store process ended or was killed)'));
+        resolve(socket);
       });
       socket.once('error', (e) => {
         clearTimeout(timer);
-        reject(new MemoryMatrixError('BACKEND_ERROR', `${where}: cannot connect to the store process at ${host}:${port}: ${e.message}`, { cause: e }));
+        this.socket = undefined;
+        reject(new MemoryMatrixError('BACKEND_ERROR', `${this.where}: cannot connect to the store process at ${this.host}:${this.port}: ${e.message}`, { cause: e }));
       });
     });
+    return this.socket;
   }
 
   /** Send `op(args)` and resolve with the answer. */
-  call<T>(op: string, ...args: unknown[]): Promise<T> {
-    if (this.ended) return Promise.reject(new MemoryMatrixError('BACKEND_ERROR', `${this.where}: ${op}: ${this.ended}`));
+  async call<T>(op: string, ...args: unknown[]): Promise<T> {
+    if (this.userClosed) throw new MemoryMatrixError('BACKEND_ERROR', `${this.where}: ${op}: the client was closed`);
+    const socket = await this.ensure().catch((e: unknown) => {
+      throw new MemoryMatrixError('BACKEND_ERROR', `${op}: ${(e as Error).message}`, { cause: e });
+    });
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
       const p: Pending = { op, sent: false, resolve: resolve as (v: unknown) => void, reject };
@@ -69,7 +89,7 @@ export class ProcessConnection {
           reject(new MemoryMatrixError('BACKEND_ERROR', `${this.where}: ${op}: no answer from the store process within ${this.queryMs} ms (client time limit)`));
         }, this.queryMs);
       }
-      this.socket.write(`${JSON.stringify({ id, op, args })}\n`, () => (p.sent = true));
+      socket.write(`${JSON.stringify({ id, op, args })}\n`, () => (p.sent = true));
     });
   }
 
@@ -78,24 +98,28 @@ export class ProcessConnection {
     return [...this.pending.values()].some((p) => p.sent && WRITE_OPS.has(p.op));
   }
 
+  /** Whether the client was closed by its user (`close()`); a cut connection is opened again by the next request. */
   get closed(): boolean {
-    return this.ended !== undefined;
+    return this.userClosed;
   }
 
-  /** Cut the connection at this end (fault injection: what a dropped connection looks like to both ends). Resolves 1 when it was open. */
+  /** Cut the open connection at this end (fault injection: what a dropped connection looks like to both ends). Resolves 1 when one was open. */
   cut(why: string): number {
-    if (this.ended) return 0;
-    this.fail(why);
-    this.socket.destroy();
+    const socket = this.live;
+    if (!socket || socket.destroyed) return 0;
+    this.lost(socket, why);
+    socket.destroy();
     return 1;
   }
 
-  /** Close the connection (idempotent); pending requests reject. */
+  /** Close the client (idempotent); pending requests reject. */
   async close(): Promise<void> {
-    if (this.ended) return;
-    this.fail('the connection was closed by the client');
-    await new Promise<void>((r) => this.socket.end(r));
-    this.socket.destroy();
+    if (this.userClosed) return;
+    this.userClosed = true;
+    const socket = this.live;
+    if (socket) this.lost(socket, 'the client was closed');
+    if (socket && !socket.destroyed) await new Promise<void>((r) => socket.end(r));
+    socket?.destroy();
   }
 
   private onData(d: string): void {
@@ -112,8 +136,11 @@ export class ProcessConnection {
     }
   }
 
-  private fail(why: string): void {
-    this.ended ??= why;
+  /** `socket` is gone: every request on it rejects (whether it committed is unknown); the next call connects again. */
+  private lost(socket: net.Socket, why: string): void {
+    if (this.live !== socket) return;
+    this.live = undefined;
+    this.socket = undefined;
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       clearTimeout(p.timer);

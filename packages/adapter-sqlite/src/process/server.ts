@@ -25,16 +25,26 @@ if (!dataDir || !host || !portArg || !mode || settingsArg === undefined) {
   process.exit(2);
 }
 const keep = mode === 'keep';
-const journal = journalOfSettings(JSON.parse(settingsArg) as Record<string, string>, `sqlite store process ${dataDir}`);
+let journal: ReturnType<typeof journalOfSettings>;
+try {
+  journal = journalOfSettings(JSON.parse(settingsArg) as Record<string, string>, `sqlite store process ${dataDir}`);
+} catch (e) {
+  process.stderr.write(`${(e as Error).message}\n`); // bad input: the start fails with this line in its message
+  process.exit(2);
+}
 mkdirSync(dataDir, { recursive: true });
 const file = path.join(dataDir, 'memory.db');
 const sessions = new Set<Session>();
 
-/** One client connection: its own SQLite connection, the collections and histories it opened (by handle). */
+/**
+ * One client connection: its own SQLite connection, and the collections and chat-history sessions
+ * it opened, by name (requests name them, so a client that connects again after a cut needs no
+ * state from the connection it lost).
+ */
 class Session {
   private store?: Promise<SqliteStore>;
-  private readonly handles = new Map<number, MemoryCollection | ChatHistory>();
-  private next = 1;
+  private readonly collections = new Map<string, MemoryCollection>();
+  private readonly histories = new Map<string, ChatHistory>();
   private buf = '';
   constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
@@ -66,22 +76,26 @@ class Session {
     return this.store;
   }
 
-  private handle$(h: unknown): MemoryCollection | ChatHistory {
-    const x = this.handles.get(Number(h));
-    if (!x) throw Object.assign(new Error(`unknown handle ${String(h)}`), { code: 'INVALID_INPUT' });
-    return x;
+  /** Collection `name`, opened from its marker row on first use (COLLECTION_MISSING when absent). */
+  private async collection(s: SqliteStore, name: unknown): Promise<MemoryCollection> {
+    const n = String(name);
+    let c = this.collections.get(n);
+    if (!c) this.collections.set(n, (c = await s.openCollection(n)));
+    return c;
   }
 
-  private keepHandle(x: MemoryCollection | ChatHistory): number {
-    const h = this.next++;
-    this.handles.set(h, x);
+  /** The chat-history session of `opts` (`HistoryOptions`), opened on first use. */
+  private async history(s: SqliteStore, opts: unknown): Promise<ChatHistory> {
+    const k = JSON.stringify(opts);
+    let h = this.histories.get(k);
+    if (!h) this.histories.set(k, (h = await s.openHistory(opts as Parameters<SqliteStore['openHistory']>[0])));
     return h;
   }
 
   private async handle({ op, args }: WireRequest): Promise<unknown> {
     const s = await this.db();
-    const col = () => this.handle$(args[0]) as MemoryCollection;
-    const hist = () => this.handle$(args[0]) as ChatHistory;
+    const col = () => this.collection(s, args[0]);
+    const hist = () => this.history(s, args[0]);
     switch (op) {
       case 'serverInfo':
         return s.serverInfo();
@@ -91,48 +105,50 @@ class Session {
       }
       case 'createCollection': {
         const c = await s.createCollection(args[0] as Parameters<SqliteStore['createCollection']>[0]);
-        return { handle: this.keepHandle(c), spec: c.spec };
+        this.collections.set(c.spec.name, c);
+        return c.spec;
       }
       case 'openCollection': {
-        const c = await s.openCollection(String(args[0]));
-        return { handle: this.keepHandle(c), spec: c.spec };
+        this.collections.delete(String(args[0])); // read the marker again: it may have been dropped and created anew
+        return (await col()).spec;
       }
       case 'dropCollection':
+        this.collections.delete(String(args[0]));
         return s.dropCollection(String(args[0]));
       case 'upsert':
-        return col().upsert((args[1] as WireRecord[]).map(recordFromWire));
+        return (await col()).upsert((args[1] as WireRecord[]).map(recordFromWire));
       case 'get':
-        return (await col().get(args[1] as string[])).map(recordToWire);
+        return (await (await col()).get(args[1] as string[])).map(recordToWire);
       case 'delete':
-        return col().delete(args[1] as string[]);
+        return (await col()).delete(args[1] as string[]);
       case 'count':
-        return col().count((args[1] ?? undefined) as Parameters<MemoryCollection['count']>[0]); // JSON carries an absent filter as null
+        return (await col()).count((args[1] ?? undefined) as Parameters<MemoryCollection['count']>[0]); // JSON carries an absent filter as null
       case 'buildIndex':
-        return col().buildIndex();
+        return (await col()).buildIndex();
       case 'recall':
-        return col().recall(queryFromWire(args[1] as Parameters<typeof queryFromWire>[0]));
+        return (await col()).recall(queryFromWire(args[1] as Parameters<typeof queryFromWire>[0]));
       case 'scan':
-        return (await col().scan!(args[1] as Parameters<NonNullable<MemoryCollection['scan']>>[0])).map(recordToWire);
+        return (await (await col()).scan!(args[1] as Parameters<NonNullable<MemoryCollection['scan']>>[0])).map(recordToWire);
       case 'openHistory': {
-        const h = await s.openHistory(args[0] as Parameters<SqliteStore['openHistory']>[0]);
-        return { handle: this.keepHandle(h), sessionId: h.sessionId, keyPrefix: h.keyPrefix };
+        const h = await hist();
+        return { sessionId: h.sessionId, keyPrefix: h.keyPrefix };
       }
       case 'history.append':
-        return hist().append(args[1] as Parameters<ChatHistory['append']>[0]);
+        return (await hist()).append(args[1] as Parameters<ChatHistory['append']>[0]);
       case 'history.read':
-        return hist().read((args[1] ?? undefined) as Parameters<ChatHistory['read']>[0]);
+        return (await hist()).read((args[1] ?? undefined) as Parameters<ChatHistory['read']>[0]);
       case 'history.length':
-        return hist().length();
+        return (await hist()).length();
       case 'history.trim':
-        return hist().trim(args[1] as Parameters<ChatHistory['trim']>[0]);
+        return (await hist()).trim(args[1] as Parameters<ChatHistory['trim']>[0]);
       case 'history.clear':
-        return hist().clear();
+        return (await hist()).clear();
       case 'history.keys':
-        return hist().keys();
+        return (await hist()).keys();
       case 'history.writeRaw':
-        return hist().writeRaw(args[1] as string[]);
+        return (await hist()).writeRaw(args[1] as string[]);
       case 'history.readRaw':
-        return hist().readRaw();
+        return (await hist()).readRaw();
       default:
         throw Object.assign(new Error(`unknown operation ${JSON.stringify(op)}`), { code: 'INVALID_INPUT' });
     }
