@@ -44,8 +44,8 @@ function startWithProvider(target: ResolvedTarget, ctx: StartContext): Promise<S
   switch (target.provider) {
     case 'embedded':
       if (!target.engine) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: embedded target without an engine`);
-      return startEmbedded(target.engine, { target: target.name, backend: target.backend, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.driverOptions }).then((started) =>
-        withLocalFaults(started, target),
+      return startEmbedded(target.engine, { target: target.name, backend: target.backend, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.driverOptions }).then(
+        (started) => withLocalFaults(started, target),
       );
     case 'container':
       return startContainerTarget(target, ctx);

@@ -48,10 +48,14 @@ test.each([
   ['wal-normal', 'wal', 'NORMAL'],
   ['wal-full', 'wal', 'FULL'],
   ['delete-full', 'delete', 'FULL'],
-])('%s: the process applies journal_mode %s and synchronous %s (PRAGMA on a new connection)', async (name, journal, sync) => {
-  const ft = await fc.start(name);
-  expect(ft.effective).toMatchObject({ journal_mode: journal, synchronous: sync, busy_timeout: '5000' });
-}, 60_000);
+])(
+  '%s: the process applies journal_mode %s and synchronous %s (PRAGMA on a new connection)',
+  async (name, journal, sync) => {
+    const ft = await fc.start(name);
+    expect(ft.effective).toMatchObject({ journal_mode: journal, synchronous: sync, busy_timeout: '5000' });
+  },
+  60_000,
+);
 
 test('kill -9 mid-call rejects with a code; after a restart on the same file every acknowledged write is there, bit for bit', async () => {
   const ft = await fc.start('wal-full');
