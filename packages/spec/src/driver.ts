@@ -255,8 +255,6 @@ export interface LocalEngine<AdapterOptions = Record<string, unknown>> {
 export interface LocalLaunch {
   /** Absolute path of the Node script to run. */
   script: string;
-  /** Node options before the script (e.g. `['--require', <tsx/cjs>]` for a TypeScript script); default none. */
-  execArgv?: string[];
   /**
    * Its arguments for a data dir, host and port; `keep` = fault instance (the caller removes the dir);
    * `settings` = the durability configuration's catalog `settings` (fault instances; `{}` when none).

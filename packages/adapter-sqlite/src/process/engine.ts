@@ -1,11 +1,8 @@
-import path from 'node:path';
 import { MemoryMatrixError, type ConnectOptions, type Endpoint, type LocalEndpoint, type LocalEngine, type LocalFaultControls } from '@memory-matrix/spec';
 import { sqlitePackageVersions } from '../driver-versions';
+import { storeProcessScript } from './bundle';
 import { ProcessStore } from './client';
 import { ProcessConnection } from './connection';
-
-/** The store process's script (TypeScript, run through tsx's CommonJS hook like C26's children). */
-const SERVER = path.join(__dirname, 'server.ts');
 
 /** Connections opened with a `clientName`, per store process (`ep.containerId`), for `dropConnections` / `awaitWriteInFlight`. */
 const clients = new Map<string, Set<ProcessConnection>>();
@@ -51,7 +48,7 @@ async function probe(ep: Endpoint, attemptMs: number): Promise<void> {
 
 /**
  * The SQLite store as a PROCESS the run starts (the `faultProcess` of engine `sqlite-vec-0.1`,
- * driver.ts): `node --require tsx/cjs server.ts <dataDir> <host> <port> keep|nokeep <settings>`,
+ * driver.ts): `node <server.ts bundled, bundle.ts> <dataDir> <host> <port> keep|nokeep <settings>`,
  * the process that owns `<dataDir>/memory.db` (server.ts). The generic local fault instance
  * (packages/backends/src/faults/local-instance.ts) kills it with SIGKILL, restarts it on the same
  * directory and pauses it with SIGSTOP. Shutdown is SIGTERM (every SQLite connection closed).
@@ -64,8 +61,7 @@ export const sqliteProcessEngine: LocalEngine & { readonly faults: LocalFaultCon
   preflight(where) {
     const versions = sqlitePackageVersions(where);
     return {
-      script: SERVER,
-      execArgv: ['--require', require.resolve('tsx/cjs')],
+      script: storeProcessScript(where),
       args: (dataDir, host, port, keep, settings) => [dataDir, host, String(port), keep ? 'keep' : 'nokeep', JSON.stringify(settings ?? {})],
       facts: versions,
     };

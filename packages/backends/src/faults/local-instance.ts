@@ -115,7 +115,7 @@ export class LocalFaultTarget implements FaultTarget {
   private async launch(): Promise<void> {
     const port = await freeLoopbackPort();
     const args = this.launchFacts.args(this.hostDataDir, '127.0.0.1', port, true, this.configuration.settings ?? {});
-    const child = spawn(process.execPath, [...(this.launchFacts.execArgv ?? []), this.launchFacts.script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [this.launchFacts.script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (d: Buffer) => (this.output = (this.output + d.toString()).slice(-4096));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);

@@ -36,10 +36,10 @@ export interface LocalProcess {
  * Spawn `node <script> ...args(dataDir)` with a fresh temp data dir; the process and its dir are
  * registered with the exit guard (killed / removed on exit, crash, SIGINT, SIGTERM).
  */
-export function spawnLocal(name: string, script: string, args: (dataDir: string) => string[], execArgv: string[] = []): LocalProcess {
+export function spawnLocal(name: string, script: string, args: (dataDir: string) => string[]): LocalProcess {
   const dataDir = mkdtempSync(join(process.env.MM_LOCAL_TMPDIR || tmpdir(), `mm-local-${name}-`));
   let out = '';
-  const child = spawn(process.execPath, [...execArgv, script, ...args(dataDir)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args(dataDir)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const keep = (b: Buffer) => (out = (out + b.toString()).slice(-4096));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);

@@ -58,7 +58,7 @@ export async function startLocal(spec: LocalSpec): Promise<StartedLocal> {
   const t0 = Date.now();
   const deadline = t0 + Math.round((spec.startTimeoutMs ?? engine.defaultStartTimeoutMs) * startTimeoutScale());
   const port = await freeLoopbackPort();
-  const proc = spawnLocal(backend, launch.script, (dir) => launch.args(dir, '127.0.0.1', port, false), launch.execArgv);
+  const proc = spawnLocal(backend, launch.script, (dir) => launch.args(dir, '127.0.0.1', port, false));
   const ep: LocalEndpoint = { host: '127.0.0.1', port, containerId: `local-${proc.pid}`, where };
   let info: StartedLocal['info'];
   try {
