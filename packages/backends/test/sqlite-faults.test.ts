@@ -94,7 +94,7 @@ test('SIGSTOP: a call ends with the client time limit (BACKEND_ERROR); after SIG
   expect(await c.count()).toBe(5);
 }, 60_000);
 
-test('a cut connection while a write is in flight: the write rejects with a code, the store stays consistent', async () => {
+test('a cut connection while a write is in flight: the write rejects with a code, the store stays consistent, the retry on the same client lands', async () => {
   const ft = await fc.start('wal-normal');
   const s = await ft.connect({ clientName: 'mm-test-drop', timeouts: { queryMs: 30_000 } });
   const c = await s.createCollection(SPEC);
@@ -108,6 +108,8 @@ test('a cut connection while a write is in flight: the write rejects with a code
   expect(hasCode(await settled, 'BACKEND_ERROR')).toBe(true);
   const r = await (await ft.connect({})).openCollection(SPEC.name);
   expect([0, 3_000]).toContain(await r.count());
+  await c.upsert(records(0, 3_000)); // the cut client connects again on its next request, as a pool would
+  expect(await r.count()).toBe(3_000);
 }, 60_000);
 
 test('sharedStorage: a second process on the running instance’s file sees its writes; foreign storageOf and unknown names are refused', async () => {

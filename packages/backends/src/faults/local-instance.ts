@@ -84,7 +84,10 @@ export class LocalFaultTarget implements FaultTarget {
     this.faults = engine.faults!;
   }
 
-  /** Start `target` (`localFaultSupported`) on a new host directory (or `opts.sharing`'s), in `configuration`. */
+  /**
+   * Start `target` (`localFaultSupported`) on a new host directory (or `opts.sharing`'s), in
+   * `configuration`; TARGET_UNAVAILABLE when a configured setting is not in effect as reported.
+   */
   static async start(target: ResolvedTarget, configuration: DurabilityConfiguration, opts: { sharing?: LocalFaultTarget } = {}): Promise<LocalFaultTarget> {
     const engine = localFaultEngine(target);
     if (!engine) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: no local fault implementation for provider ${target.provider} engine ${target.engine}`);
@@ -95,6 +98,12 @@ export class LocalFaultTarget implements FaultTarget {
     try {
       await t.launch();
       t.effective = await engine.faults!.effective(dir, launch, t.ep);
+      // Every configured setting must be in effect as the server reports it (case aside: SQLite answers `wal` to journal_mode = WAL).
+      const bad = Object.entries(configuration.settings ?? {}).filter(([k, v]) => t.effective[k]?.toUpperCase() !== v.toUpperCase());
+      if (bad.length) {
+        const why = bad.map(([k, v]) => `${k} is ${JSON.stringify(t.effective[k] ?? null)}, expected ${JSON.stringify(v)}`).join('; ');
+        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${t.ep.where}: configuration not in effect: ${why}`);
+      }
     } catch (err) {
       await t.stop();
       throw err;
