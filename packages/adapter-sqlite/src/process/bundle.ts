@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
@@ -13,39 +14,44 @@ let built: string | undefined;
 
 /**
  * The store process's script as ONE CommonJS file: server.ts and everything it imports (the adapter,
- * @memory-matrix/spec) bundled by esbuild, once per process of the run, into
- * `<MM_LOCAL_TMPDIR or os.tmpdir()>/mm-sqlite-server-XXXXXX/server.js` (removed when this process
- * exits). Why: C15 starts this process about 40 times per run (3 configurations × 2 parts × (5 kill
- * cycles + set-up)); measured here (2 cores, load average ≈ 13, spawn → listening, medians of 6
+ * @memory-matrix/spec) bundled by esbuild once per process of the run, written as
+ * `<MM_LOCAL_TMPDIR or os.tmpdir()>/mm-sqlite-server-<sha256 of the bundle, 12 hex>.js` unless that
+ * file is already there: a compile cache like tsx's own, one file per version of the sources (a
+ * per-run file would be left behind by hosts whose exit handlers do not run, such as jest).
+ * Why: C15 starts this process about 40 times per run (3 configurations × 2 parts × (5 kill cycles
+ * + set-up)); measured here (2 cores, load average ≈ 13, spawn → listening, medians of 6
  * interleaved starts) the bundle started in 625 ms against 1,692 ms through tsx's CommonJS hook
- * (ratio 0.37): tsx resolves and loads each of spec's ≈ 150 modules on every start. Same sources,
- * same engine; esbuild is what tsx transpiles with. Throws TARGET_UNAVAILABLE naming `where` when
- * the bundle cannot be built.
+ * (ratio 0.37): tsx resolves and loads each of spec's modules on every start. Same sources, same
+ * engine; esbuild is what tsx transpiles with. Throws TARGET_UNAVAILABLE naming `where` when the
+ * bundle cannot be built or written.
  */
 export function storeProcessScript(where: string): string {
   if (built) return built;
-  const dir = mkdtempSync(path.join(process.env.MM_LOCAL_TMPDIR || tmpdir(), 'mm-sqlite-server-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const outfile = path.join(dir, 'server.js');
   try {
-    // EXTERNAL packages stay `require("<their installed entry file>")`, so the bundle runs from a temp dir.
+    // EXTERNAL packages stay `require("<their installed entry file>")`, so the bundle runs from the temp dir.
     const entries = Object.fromEntries(EXTERNAL.map((p) => [p, require.resolve(p)]));
-    buildSync({
+    const out = buildSync({
       entryPoints: [SERVER],
       bundle: true,
       platform: 'node',
       format: 'cjs',
       target: 'node20',
-      outfile,
+      write: false,
+      outfile: 'server.js',
       alias: entries,
       external: Object.values(entries),
       logLevel: 'silent',
-      sourcemap: 'inline',
     });
+    const code = out.outputFiles[0]!.contents;
+    const file = path.join(process.env.MM_LOCAL_TMPDIR || tmpdir(), `mm-sqlite-server-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.js`);
+    if (!existsSync(file)) {
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, code);
+      renameSync(tmp, file); // atomic: a concurrent run never starts a half-written script
+    }
+    built = file;
+    return file;
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: bundling the SQLite store process (${SERVER}) failed: ${(err as Error).message}`, { cause: err });
   }
-  built = outfile;
-  return outfile;
 }
