@@ -87,7 +87,7 @@ const targetSchema = z
     /** Overrides of the driver's declared capabilities for this target (e.g. `vectors: false` on a server without vector support); strict: an unknown key is an error. */
     capabilities: capabilityOverridesSchema.optional(),
     note: z.string().optional(),
-    /** (container) durability configurations for C15/C23 (first = the default); gives the `faults` capability. */
+    /** (container, or embedded with a fault process) durability configurations for C15/C22/C23 (first = the default); gives the `faults` capability. */
     durability: z.array(durabilitySchema).min(1).optional(),
     /** An older target whose data this one must read (C16, run in this target's cell); gives `upgrade`. */
     upgradeFrom: z.string().optional(),
@@ -257,11 +257,15 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
 }
 
 /**
- * `faults`: a container target with `durability:` whose container kind has fault controls (its
- * driver's `container.faults`); `upgrade`: additionally names `upgradeFrom`.
+ * `faults`: a target with `durability:` that the fault machinery can start, kill and restart — a
+ * container target whose container kind has fault controls (its driver's `container.faults`), or
+ * an embedded target whose engine has a `faultProcess` (the store in a process of its own: SQLite);
+ * `upgrade`: additionally names `upgradeFrom`.
  */
 function faultCapabilities(t: TargetEntry, start: StartEntry | undefined): Pick<Capabilities, 'faults' | 'upgrade'> {
-  const faults = t.provider === 'container' && t.durability !== undefined && start?.kind !== undefined && findContainerKind(start.kind)?.kind.faults !== undefined;
+  const container = t.provider === 'container' && start?.kind !== undefined && findContainerKind(start.kind)?.kind.faults !== undefined;
+  const embedded = t.provider === 'embedded' && localFaultSupported({ provider: t.provider, backend: t.backend, engine: t.engine });
+  const faults = t.durability !== undefined && (container || embedded);
   return { faults, upgrade: faults && t.upgradeFrom !== undefined };
 }
 

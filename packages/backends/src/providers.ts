@@ -2,7 +2,7 @@ import { MemoryMatrixError, missingCapabilities } from '@memory-matrix/spec';
 import type { ResolvedTarget } from './catalog';
 import { startContainer } from './container';
 import { startEmbedded } from './embedded';
-import { withFaults } from './faults';
+import { withFaults, withLocalFaults } from './faults';
 import { resolveImage, type ImageSource } from './image-source';
 import { startLocal } from './local';
 import type { StartedBackend } from './types';
@@ -44,7 +44,9 @@ function startWithProvider(target: ResolvedTarget, ctx: StartContext): Promise<S
   switch (target.provider) {
     case 'embedded':
       if (!target.engine) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: embedded target without an engine`);
-      return startEmbedded(target.engine, { target: target.name, backend: target.backend, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.driverOptions });
+      return startEmbedded(target.engine, { target: target.name, backend: target.backend, expect: target.expect, startTimeoutMs: target.start?.timeoutMs, adapterOptions: target.driverOptions }).then(
+        (started) => withLocalFaults(started, target),
+      );
     case 'container':
       return startContainerTarget(target, ctx);
     case 'local':

@@ -202,6 +202,14 @@ export interface EmbeddedEngine<AdapterOptions = Record<string, unknown>> {
    * in memory. Throws anything on failure (the provider wraps it as TARGET_UNAVAILABLE).
    */
   open(opts: { where: string; dataDir?: string; adapterOptions?: AdapterOptions }): Promise<EmbeddedInstance>;
+  /**
+   * The same engine as a PROCESS of its own that owns the store's files (a store the application
+   * opens in-process, put in a child process so that it can be killed): the fault instance of an
+   * embedded target with `durability:` in the catalog (C15, C22 across processes). Started, killed
+   * (SIGKILL), restarted and paused like a local server (packages/backends/src/faults/local-instance.ts);
+   * absent = embedded targets of this engine get no `faults` capability.
+   */
+  readonly faultProcess?: LocalEngine<AdapterOptions> & { readonly faults: LocalFaultControls };
 }
 
 /** A started in-process engine. */
@@ -247,8 +255,11 @@ export interface LocalEngine<AdapterOptions = Record<string, unknown>> {
 export interface LocalLaunch {
   /** Absolute path of the Node script to run. */
   script: string;
-  /** Its arguments for a data dir, host and port; `keep` = fault instance (the caller removes the dir). */
-  args(dataDir: string, host: string, port: number, keep: boolean): string[];
+  /**
+   * Its arguments for a data dir, host and port; `keep` = fault instance (the caller removes the dir);
+   * `settings` = the durability configuration's catalog `settings` (fault instances; `{}` when none).
+   */
+  args(dataDir: string, host: string, port: number, keep: boolean, settings?: Record<string, string>): string[];
   /** What the preflight learned that `versions` reports, e.g. `{ bindings: '1.0.1' }`. */
   facts: Record<string, string>;
 }
@@ -257,8 +268,8 @@ export interface LocalLaunch {
 export interface LocalFaultControls {
   /** The signal that asks the server to end (its "clean" shutdown), e.g. SIGTERM. */
   readonly shutdownSignal: 'SIGINT' | 'SIGTERM';
-  /** Settings in effect to report for an instance on `dataDir` (e.g. the persist path and the engine). */
-  effective(dataDir: string, launch: LocalLaunch): Record<string, string>;
+  /** Settings in effect to report for an instance on `dataDir` (e.g. the persist path and the engine), read from the ready server at `ep` where it can say. */
+  effective(dataDir: string, launch: LocalLaunch, ep: LocalEndpoint): Record<string, string> | Promise<Record<string, string>>;
   dropConnections(ep: LocalEndpoint, clientName: string): Promise<number>;
   awaitWriteInFlight(ep: LocalEndpoint, clientName: string, timeoutMs: number): Promise<void>;
 }

@@ -94,6 +94,13 @@ export interface FaultControl {
    * TARGET_UNAVAILABLE when the server does not start (its last log lines in the message).
    */
   start(name: string, opts?: { storageOf?: FaultTarget }): Promise<FaultTarget>;
+  /**
+   * True when the target's store lives in files that several processes open at once (SQLite): then
+   * `start(name, { storageOf })` may name a RUNNING instance, and starts one more process on the
+   * same files (C22 runs its writers that way). Absent/false: a server owns its storage, and
+   * `storageOf` must be stopped or killed first.
+   */
+  readonly sharedStorage?: boolean;
   /** The catalog's `upgradeFrom`: the older target whose data this one must read (C16). */
   readonly upgradeFrom?: { readonly target: string; start(): Promise<FaultTarget> };
   /** Stop every instance started here that is still running, and remove its storage. Idempotent. */

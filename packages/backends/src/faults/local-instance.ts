@@ -23,14 +23,20 @@ import { findDriver } from '../registry';
 
 let seq = 0;
 
-/** The local engine of `target` when it is a local target whose engine has fault controls, else undefined. */
+/**
+ * The local engine that runs `target` as a fault instance, else undefined: a local target's engine
+ * when it has fault controls, or an embedded target's engine's `faultProcess` (the store in a
+ * process of its own that owns the files, e.g. SQLite).
+ */
 export function localFaultEngine(target: Pick<ResolvedTarget, 'provider' | 'backend' | 'engine'>): LocalEngine<unknown> | undefined {
-  if (target.provider !== 'local' || target.engine === undefined) return undefined;
+  if (target.engine === undefined) return undefined;
+  if (target.provider === 'embedded') return findDriver(target.backend)?.embedded?.engines[target.engine]?.faultProcess;
+  if (target.provider !== 'local') return undefined;
   const engine = findDriver(target.backend)?.local?.engines[target.engine];
   return engine?.faults ? engine : undefined;
 }
 
-/** Whether `target` is a local target whose server can be started as a fault instance. */
+/** Whether `target` is a local (or embedded with a fault process) target whose server can be started as a fault instance. */
 export function localFaultSupported(target: Pick<ResolvedTarget, 'provider' | 'backend' | 'engine'>): boolean {
   return localFaultEngine(target) !== undefined;
 }
@@ -39,7 +45,10 @@ export function localFaultSupported(target: Pick<ResolvedTarget, 'provider' | 'b
  * A local server (local provider, any driver engine with `faults`) as a `FaultTarget`, on a host
  * directory it owns (`hostDataDir`, `<MM_LOCAL_TMPDIR or os.tmpdir()>/mm-fault-<backend>-XXXXXX`).
  * Used as the older instance of C16 (`upgradeFrom` of a container target): the container fault
- * control then copies `hostDataDir` into a volume of the newer image (`storageOf`).
+ * control then copies `hostDataDir` into a volume of the newer image (`storageOf`); and as every
+ * fault instance of an embedded target whose engine has a `faultProcess` (local-control.ts).
+ * `sharing`: run on the directory of that running instance instead of a new one (stores in files
+ * several processes open at once: C22's writer processes); this instance then never removes it.
  * - kill: SIGKILL of the launcher; shutdown: the engine's `shutdownSignal`;
  * - restart: the launcher again on the same directory, on a new free loopback port;
  * - pause / unpause: SIGSTOP / SIGCONT of the launcher (every thread of the server stops);
@@ -69,26 +78,42 @@ export class LocalFaultTarget implements FaultTarget {
     private readonly launchFacts: LocalLaunch,
     private readonly startTimeoutMs: number,
     private readonly adapterOptions: unknown,
+    private readonly ownsDir: boolean,
   ) {
     this.ep = { host: '127.0.0.1', port: 0, containerId: `local-${process.pid}-${++seq}`, where: `${target} [${configuration.name}] (local, ${hostDataDir})` };
     this.faults = engine.faults!;
   }
 
-  /** Start `target` (a local target whose engine has fault controls) on a new host directory, in `configuration`. */
-  static async start(target: ResolvedTarget, configuration: DurabilityConfiguration): Promise<LocalFaultTarget> {
+  /**
+   * Start `target` (`localFaultSupported`) on a new host directory (or `opts.sharing`'s), in
+   * `configuration`; TARGET_UNAVAILABLE when a configured setting is not in effect as reported.
+   */
+  static async start(target: ResolvedTarget, configuration: DurabilityConfiguration, opts: { sharing?: LocalFaultTarget } = {}): Promise<LocalFaultTarget> {
     const engine = localFaultEngine(target);
     if (!engine) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: no local fault implementation for provider ${target.provider} engine ${target.engine}`);
     const launch = engine.preflight(target.name);
-    const dir = mkdtempSync(path.join(process.env.MM_LOCAL_TMPDIR || tmpdir(), `mm-fault-${target.backend}-`));
-    const t = new LocalFaultTarget(target.name, configuration, dir, engine, launch, Math.round((target.start?.timeoutMs ?? engine.defaultStartTimeoutMs) * startTimeoutScale()), target.driverOptions);
+    const dir = opts.sharing?.hostDataDir ?? mkdtempSync(path.join(process.env.MM_LOCAL_TMPDIR || tmpdir(), `mm-fault-${target.backend}-`));
+    const timeoutMs = Math.round((target.start?.timeoutMs ?? engine.defaultStartTimeoutMs) * startTimeoutScale());
+    const t = new LocalFaultTarget(target.name, configuration, dir, engine, launch, timeoutMs, target.driverOptions, opts.sharing === undefined);
     try {
       await t.launch();
-      t.effective = engine.faults!.effective(dir, launch);
+      t.effective = await engine.faults!.effective(dir, launch, t.ep);
+      // Every configured setting must be in effect as the server reports it (case aside: SQLite answers `wal` to journal_mode = WAL).
+      const bad = Object.entries(configuration.settings ?? {}).filter(([k, v]) => t.effective[k]?.toUpperCase() !== v.toUpperCase());
+      if (bad.length) {
+        const why = bad.map(([k, v]) => `${k} is ${JSON.stringify(t.effective[k] ?? null)}, expected ${JSON.stringify(v)}`).join('; ');
+        throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${t.ep.where}: configuration not in effect: ${why}`);
+      }
     } catch (err) {
       await t.stop();
       throw err;
     }
     return t;
+  }
+
+  /** Whether `stop()` was called (the instance and, if it owned it, its directory are gone). */
+  get stopped(): boolean {
+    return this.removed;
   }
 
   /** Whether the server process is alive. */
@@ -98,12 +123,13 @@ export class LocalFaultTarget implements FaultTarget {
 
   private async launch(): Promise<void> {
     const port = await freeLoopbackPort();
-    const child = spawn(process.execPath, [this.launchFacts.script, ...this.launchFacts.args(this.hostDataDir, '127.0.0.1', port, true)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = this.launchFacts.args(this.hostDataDir, '127.0.0.1', port, true, this.configuration.settings ?? {});
+    const child = spawn(process.execPath, [this.launchFacts.script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (d: Buffer) => (this.output = (this.output + d.toString()).slice(-4096));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.child = child;
-    this.forgets.push(guardProcess(child, this.hostDataDir));
+    this.forgets.push(guardProcess(child, this.hostDataDir)); // a shared directory too: at exit no instance of this process needs it
     this.ep = { ...this.ep, port };
     const deadline = Date.now() + this.startTimeoutMs;
     const exitedError = () =>
@@ -202,13 +228,13 @@ export class LocalFaultTarget implements FaultTarget {
     return this.faults.awaitWriteInFlight(this.ep, clientName, timeoutMs);
   }
 
-  /** Close the stores, SIGKILL the server if it runs, remove the directory. Idempotent. */
+  /** Close the stores, SIGKILL the server if it runs, remove the directory (unless it is another instance's). Idempotent. */
   async stop(): Promise<void> {
     if (this.removed) return;
     this.removed = true;
     await Promise.allSettled([...this.stores].map((s) => s.close()));
     await this.end('SIGKILL').catch(() => undefined);
-    rmSync(this.hostDataDir, { recursive: true, force: true });
+    if (this.ownsDir) rmSync(this.hostDataDir, { recursive: true, force: true });
     this.forgets.forEach((f) => f());
   }
 }

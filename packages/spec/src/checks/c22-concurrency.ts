@@ -4,8 +4,9 @@ import type { ChatHistory, ChatMessage } from '../history';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { type CheckDefinition, failure } from './check';
-import { checkPrefix, openCheckHistory } from './helpers/history';
+import { checkPrefix } from './helpers/history';
 import { upsertConcurrency } from './c22-upsert';
+import { cellClients, historyOn, processClients, type C22Clients } from './c22-clients';
 
 /** Writers (one client each), single appends per writer, and the size of each writer's one batch. */
 const WRITERS = 4;
@@ -20,6 +21,10 @@ const BATCH = 5;
  *   appends in order (one message per call, plus one call of 5 in the middle), the writers
  *   interleave freely. Read from a new client: nothing lost, nothing duplicated, each writer's
  *   messages in its own order, each batch contiguous (one append call is atomic).
+ * Where the target's store lives in files several processes open at once (its fault control says
+ * `sharedStorage`: SQLite), both parts run a second time with each writer in its own PROCESS on one
+ * storage (c22-clients.ts), so writers contend through file locks and `busy_timeout` as an
+ * application's worker processes do; those figures are prefixed `processes/`.
  * History figures are prefixed `history/`, vector figures `upsert/`.
  */
 export const c22Concurrency: CheckDefinition = {
@@ -30,53 +35,64 @@ export const c22Concurrency: CheckDefinition = {
     const figures: Record<string, Figure> = {};
     const failures: Failure[] = [];
     const caps = cell.config.capabilities;
-    if (caps.vectors && caps.upsert) {
-      const v = await upsertConcurrency(cell);
-      Object.assign(figures, v.figures);
-      failures.push(...v.failures);
-    }
-    if (caps.history) {
-      const h = await historyConcurrency(cell);
-      for (const [k, val] of Object.entries(h.figures)) figures[`history/${k}`] = val;
-      failures.push(...h.failures);
-    }
-    const f = (k: string) => figures[k] ?? '–';
     const rows: Figure[][] = [];
-    if (caps.vectors && caps.upsert)
-      rows.push([
-        'upsert, one collection',
-        f('upsert/writers'),
-        f('upsert/calls'),
-        f('upsert/distinct'),
-        f('upsert/lost'),
-        f('upsert/duplicated'),
-        `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed`,
-        f('upsert/writeMs'),
-      ]);
-    if (caps.history)
-      rows.push([
-        'append, one session',
-        f('history/writers'),
-        WRITERS * (SINGLES + 1),
-        WRITERS * (SINGLES + BATCH),
-        f('history/lost'),
-        f('history/duplicates'),
-        `${f('history/orderViolations')} out of order, ${f('history/splitBatches')} split batches`,
-        f('history/writeMs'),
-      ]);
+    const variants: Array<() => Promise<C22Clients>> = [async () => cellClients(cell)];
+    if (cell.config.faults?.sharedStorage) variants.push(() => processClients(cell, WRITERS));
+    for (const open of variants) {
+      const clients = await open();
+      const p = clients.prefix;
+      try {
+        if (caps.vectors && caps.upsert) {
+          const v = await upsertConcurrency(cell, clients);
+          for (const [k, val] of Object.entries(v.figures)) figures[`${p}${k}`] = val;
+          failures.push(...v.failures);
+        }
+        if (caps.history) {
+          const h = await historyConcurrency(cell, clients);
+          for (const [k, val] of Object.entries(h.figures)) figures[`${p}history/${k}`] = val;
+          failures.push(...h.failures);
+        }
+      } finally {
+        await clients.stop();
+      }
+      const f = (k: string) => figures[`${p}${k}`] ?? '–';
+      const across = p ? `, ${clients.label}` : '';
+      if (caps.vectors && caps.upsert)
+        rows.push([
+          `upsert, one collection${across}`,
+          f('upsert/writers'),
+          f('upsert/calls'),
+          f('upsert/distinct'),
+          f('upsert/lost'),
+          f('upsert/duplicated'),
+          `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed`,
+          f('upsert/writeMs'),
+        ]);
+      if (caps.history)
+        rows.push([
+          `append, one session${across}`,
+          f('history/writers'),
+          WRITERS * (SINGLES + 1),
+          WRITERS * (SINGLES + BATCH),
+          f('history/lost'),
+          f('history/duplicates'),
+          `${f('history/orderViolations')} out of order, ${f('history/splitBatches')} split batches`,
+          f('history/writeMs'),
+        ]);
+    }
     const tables = [{ title: 'C22 concurrency', columns: ['writes', 'writers', 'calls', 'distinct items', 'lost', 'duplicated', 'order / consistency', 'ms'], rows }];
     return { figures, failures, tables };
   },
 };
 
-/** C22, history part (see `c22Concurrency`). */
-async function historyConcurrency(cell: LiveCell): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
+/** C22, history part (see `c22Concurrency`), on the clients of `clients`. */
+async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
   const failures: Failure[] = [];
   const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', message, extra));
   const prefix = checkPrefix(cell, 'c22');
   const sessionId = `s-${randomBytes(4).toString('hex')}`;
   const writers: ChatHistory[] = [];
-  for (let w = 0; w < WRITERS; w++) writers.push(await openCheckHistory(cell, { sessionId, keyPrefix: prefix }));
+  for (let w = 0; w < WRITERS; w++) writers.push(await historyOn(cell, await clients.writer(w), { sessionId, keyPrefix: prefix }));
   const at = new Date(Date.UTC(2024, 4, 1, 9, 30)).getTime();
   const msg = (w: number, seq: number, batch: boolean): ChatMessage => ({
     role: w % 2 ? 'assistant' : 'user',
@@ -98,7 +114,7 @@ async function historyConcurrency(cell: LiveCell): Promise<{ figures: Record<str
       }),
     );
     const ms = performance.now() - t0;
-    const reader = await openCheckHistory(cell, { sessionId, keyPrefix: prefix });
+    const reader = await historyOn(cell, await clients.reader(), { sessionId, keyPrefix: prefix });
     writers.push(reader);
     const got = await reader.read();
     const expected = WRITERS * (SINGLES + BATCH);

@@ -6,6 +6,7 @@ import { referenceScore } from '../scores';
 import type { MemoryRecord } from '../types';
 import { MemoryMatrixError } from '../errors';
 import { failure } from './check';
+import { cellClients, type C22Clients } from './c22-clients';
 import { describeDifference, sampleRecords } from './helpers/sampling';
 
 /** Concurrent writers, each on its own client (store). */
@@ -39,9 +40,11 @@ interface Version {
  *   earlier revision is a lost update).
  * - Count is disjoint + shared (no duplicate rows); a recall with each shared memory's stored
  *   embedding returns its id exactly once.
+ * `clients` (c22-clients.ts): where the collection and the writers' clients come from (default:
+ * the cell's store; or one process per writer on one storage).
  * Figures: writers, written upserts, count, lost, changed, duplicated, torn, stale, writeMs.
  */
-export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
+export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = cellClients(cell)): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
   const failures: Failure[] = [];
   const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', message, extra));
   // Sizes shrink with small datasets (each version needs its own donor embedding): the full plan
@@ -66,17 +69,17 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
   };
 
   const spec = cell.collectionSpec('c22v', cell.config.index);
-  const { collection } = await cell.scratch('c22v', spec);
+  const collection = await clients.create(spec);
   // Seed, then build the index, so the concurrent writes also maintain an existing ANN index.
   await collection.upsert(shared.slice(0, 1));
   await collection.buildIndex();
-  const clients: MemoryCollection[] = [];
-  for (let w = 0; w < UPSERT_WRITERS; w++) clients.push(await (await cell.connect()).openCollection(spec.name));
+  const writers: MemoryCollection[] = [];
+  for (let w = 0; w < UPSERT_WRITERS; w++) writers.push(await (await clients.writer(w)).openCollection(spec.name));
 
   let upserts = 0;
   const t0 = performance.now();
   await Promise.all(
-    clients.map(async (col, w) => {
+    writers.map(async (col, w) => {
       const own = disjoint[w]!;
       let d = 0;
       for (let rev = 0; rev < REVISIONS; rev++) {
@@ -98,7 +101,7 @@ export async function upsertConcurrency(cell: LiveCell): Promise<{ figures: Reco
   );
   const writeMs = performance.now() - t0;
 
-  const reader = await (await cell.connect()).openCollection(spec.name);
+  const reader = await (await clients.reader()).openCollection(spec.name);
   const expectedCount = UPSERT_WRITERS * perWriter + sharedCount;
   const count = await reader.count();
   if (count !== expectedCount) fail(`count ${count} after ${UPSERT_WRITERS} concurrent writers upserted ${expectedCount} distinct memories`, { expected: expectedCount, actual: count });
