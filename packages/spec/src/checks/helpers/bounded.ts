@@ -5,7 +5,9 @@ import { MemoryMatrixError } from '../../errors';
  * Measured on pgvector@pg17 (pool of 4 connections), C02's 2 × 200 recalls, sequential vs bounded
  * interleaved in one run at load ~17 on 2 cores: limit 1 → 55.9 s / 27.9 s, 4 → 22.8 s, 8 → 24.1 s
  * / 20.0 s, 16 → 15.6 s; the 353-query golden replay ×2 modes: 1 → 46.9 s / 60.0 s, 8 → 33.2 s /
- * 38.6 s (×1.4–1.6). PGlite (in process, one engine) gains nothing and loses nothing (1 → 30.2 s,
+ * 38.6 s (×1.4–1.6). redis@8.0 (ioredis pipelines one connection), same runs: C02 1 → 4.6 s / 3.8 s,
+ * 8 → 1.4 s / 2.3 s (×1.6–3.4); replay 1 → 13.0 s / 12.3 s, 8 → 8.7 s / 5.6 s (×1.5–2.2).
+ * PGlite (in process, one engine) gains nothing and loses nothing (1 → 30.2 s,
  * 8 → 28.3 s). 8 keeps every pooled connection busy without queueing much more than a pool holds.
  */
 export const RECALLS_IN_FLIGHT = 8;
