@@ -15,13 +15,8 @@ const SESSIONS = 4;
 const CALL = 3;
 /** Calls per writer and cycle at most (the kill normally cuts the stream long before). */
 const MAX_CALLS = 1_500;
-/**
- * Acknowledged messages of a cycle after which the kill is asked for, per cycle: half the earlier
- * 180–480, for the reason of the memories' `KILL_AT` (c15-memories.ts): a loss shows in the writes
- * just before the kill (redis rdb / none lost every message, aof-always kept every acknowledged one
- * and showed its in-flight calls, at either size).
- */
-const KILL_AFTER = [120, 180, 90, 240, 150];
+/** Acknowledged messages of a cycle after which the kill is issued, per cycle. */
+const KILL_AFTER = [240, 360, 180, 480, 300];
 const TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
 
 /** The durability-table row name of the chat-history part of configuration `name`, e.g. `aof-always (history)`. */

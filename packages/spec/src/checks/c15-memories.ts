@@ -13,16 +13,8 @@ import { every } from './helpers/sampling';
 /** Concurrent writers, and memories per acknowledged batch. */
 const WRITERS = 2;
 const BATCH = 10;
-/**
- * Where in each cycle's slice the kill is asked for (fraction of the slice acknowledged), per cycle:
- * about 90–310 of a 5,111-memory dataset's 1,022-memory slices. Half the earlier 0.25–0.6: what a
- * crash loses is what was acknowledged just before it (pgvector@pg17 synchronous_commit=off lost
- * 10–40 memories in each of 5 of 5 cycles, all acknowledged at most 780 ms before the kill landed;
- * redis rdb / none lose everything written), so the writes far before the kill add time (stream
- * phase 20–30 s of 70 s per configuration on redis@8.0, `phasesMs`), not power. The kill still
- * lands mid-stream: ≥ 70 % of the slice is left, no writer runs out (`writer(s) done` in the notes).
- */
-const KILL_AT = [0.175, 0.25, 0.125, 0.3, 0.2];
+/** Where in each cycle's slice the kill is asked for (fraction of the slice acknowledged), per cycle. */
+const KILL_AT = [0.35, 0.5, 0.25, 0.6, 0.4];
 /** Golden queries replayed (exact and index scans) after every restart. */
 const AUDIT_QUERIES = 12;
 /** Audit failures a crash may cause where no durability is promised (a torn transaction: count ≠ records). */
