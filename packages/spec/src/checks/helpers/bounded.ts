@@ -1,7 +1,7 @@
 import { MemoryMatrixError } from '../../errors';
 
 /**
- * Read-only recalls C02, C07 and C16 keep in flight at once through the one client they use.
+ * Read-only recalls C02, C07, C16 and the C15 audit keep in flight at once through the one client they use.
  * Measured on pgvector@pg17 (pool of 4 connections), C02's 2 × 200 recalls, sequential vs bounded
  * interleaved in one run at load ~17 on 2 cores: limit 1 → 55.9 s / 27.9 s, 4 → 22.8 s, 8 → 24.1 s
  * / 20.0 s, 16 → 15.6 s; the 353-query golden replay ×2 modes: 1 → 46.9 s / 60.0 s, 8 → 33.2 s /
