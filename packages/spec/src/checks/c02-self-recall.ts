@@ -1,6 +1,7 @@
 import type { Failure } from '../comparator';
 import type { ScanMode } from '../conformance/cell';
 import { type CheckDefinition, failure, needs } from './check';
+import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 import { sampleRecords } from './helpers/sampling';
 
 const SAMPLE = 200;
@@ -10,6 +11,9 @@ const SAMPLE = 200;
  * the rank-1 tie group (hits within `tieEpsilon` of the top score — duplicates of the same vector).
  * Exact scan: every sampled memory must pass. Index scan (ANN): the pass rate must reach the
  * target's `annRecallFloor`, since an approximate index may legitimately miss a few.
+ * The recalls of one mode run `RECALLS_IN_FLIGHT` at a time on the shared golden collection, which no
+ * check writes: each answer depends only on the stored rows and the query, so the same sample is
+ * judged by the same rule as one by one (results kept in sample order, failures in the same order).
  */
 export const c02SelfRecall: CheckDefinition = {
   id: 'C02',
@@ -24,8 +28,9 @@ export const c02SelfRecall: CheckDefinition = {
     const failures: Failure[] = [];
     for (const scan of modes) {
       const missed: Failure[] = [];
-      for (const r of sample) {
-        const hits = await collection.recall({ vector: r.embedding, k: 10, scan });
+      const answers = await mapBounded(sample, RECALLS_IN_FLIGHT, (r) => collection.recall({ vector: r.embedding, k: 10, scan }));
+      for (const [i, r] of sample.entries()) {
+        const hits = answers[i]!;
         const top = hits[0]?.score ?? Number.NaN;
         const rankOneGroup = hits.filter((h) => Math.abs(h.score - top) <= eps).map((h) => h.id);
         if (!rankOneGroup.includes(r.id)) {

@@ -7,6 +7,7 @@ import { ExactOracle } from '../oracle';
 import { hasCode } from '../errors';
 import type { MemoryRecord, RecallHit } from '../types';
 import { failure } from './check';
+import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 import { describeDifference } from './helpers/sampling';
 
 /** Where and when one memory's write was acknowledged. */
@@ -156,11 +157,16 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
   const exactMode = cell.config.capabilities.exactScan === false ? 'ann' : 'exact';
   const scanRecalls: number[] = [];
   let dupHits = 0;
-  for (const q of queries) {
+  // Nothing writes the collection during the audit: its recalls go `RECALLS_IN_FLIGHT` at a time, judged in query order.
+  const answers = await mapBounded(queries, RECALLS_IN_FLIGHT, async (q) => ({
+    exactHits: await exactOrNone(collection, q),
+    indexHits: withIndex ? await collection.recall(toRecallQuery(q, 'index')) : [],
+  }));
+  for (const [i, q] of queries.entries()) {
     const expected = oracle.topK(toRecallQuery(q, 'exact'), tieEpsilon);
     const opts = { k: q.k, tieEpsilon, scoreTolerance, scoreOf: (id: string) => oracle.score(id, q.vector), matches: (id: string) => oracle.matches(id, q.filter) };
     const ctx = { dataset: cell.datasetName, target: `${cell.target} ${where}`, queryId: q.id };
-    const exactHits = await exactOrNone(collection, q);
+    const { exactHits, indexHits } = answers[i]!;
     if (exactHits !== null) {
       const exact = compareHits(expected, exactHits, ctx, { ...opts, mode: exactMode });
       if (exactMode === 'ann') scanRecalls.push(exact.recallAtK);
@@ -169,7 +175,7 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
       failures.push(...exact.failures);
     }
     if (withIndex) {
-      const ann = compareHits(expected, await collection.recall(toRecallQuery(q, 'index')), ctx, { ...opts, mode: 'ann' });
+      const ann = compareHits(expected, indexHits, ctx, { ...opts, mode: 'ann' });
       recalls.push(ann.recallAtK);
       // Without any exact path (Chroma) the index path is the only top-k: its order and scores count too.
       const kinds = exactHits === null ? ['duplicate-id', 'unexpected-id', 'filter', 'order', 'nan-score', 'score'] : ['duplicate-id', 'unexpected-id', 'filter'];

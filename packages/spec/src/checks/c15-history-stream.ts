@@ -47,7 +47,8 @@ export interface HistoryStreamOptions {
   maxCalls: number;
   /** Issue the kill once this many messages of the cycle are acknowledged. */
   killAfterAcked: number;
-  kill(): Promise<void>;
+  /** Ask for the kill (as in c15-writers.ts): `issued` is called when the kill -9 really starts; resolves once it has landed. */
+  kill(issued: () => void): Promise<void>;
   cycle: number;
 }
 
@@ -65,8 +66,9 @@ export async function appendUntilKilled(o: HistoryStreamOptions): Promise<Histor
   let killing: Promise<void> | undefined;
   const startKill = (): Promise<void> => {
     killing ??= (async () => {
-      log.ackedAtKill = log.ackedMessages;
-      await o.kill();
+      await o.kill(() => {
+        log.ackedAtKill = log.ackedMessages;
+      });
       killDoneAt = performance.now();
     })();
     return killing;

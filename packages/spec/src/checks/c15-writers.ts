@@ -37,14 +37,18 @@ export interface StreamOptions {
   batchSize: number;
   /** Issue the kill once this many memories of the cycle are acknowledged. */
   killAfterAcked: number;
-  /** The kill (`FaultTarget.kill`); writers keep writing while it runs. */
-  kill(): Promise<void>;
+  /**
+   * Ask for the kill (`FaultTarget.kill`, possibly shared with other writers: c15-cycles.ts); it
+   * calls `issued` when the kill -9 really starts and resolves once it has landed. Writers keep
+   * writing meanwhile.
+   */
+  kill(issued: () => void): Promise<void>;
 }
 
 /**
  * Concurrent writers stream acknowledged batches while a kill -9 is issued mid-stream: each writer
  * upserts its queue batch by batch and records every acknowledged batch; when the acknowledged
- * count reaches `killAfterAcked` the kill starts, and the writers go on writing until their
+ * count reaches `killAfterAcked` the kill is asked for, and the writers go on writing until their
  * connection dies (that rejected batch is the writer's in-flight batch) or their queue ends.
  * When every queue ends before the trigger, the kill is issued at the end (noted via `exhausted`).
  * Resolves when the kill has landed and every writer has stopped; rejects only when the kill fails.
@@ -55,9 +59,10 @@ export async function writeUntilKilled(o: StreamOptions): Promise<StreamLog> {
   let killing: Promise<void> | undefined;
   const startKill = (): Promise<void> => {
     killing ??= (async () => {
-      log.killIssuedAt = performance.now();
-      log.ackedAtKill = ackedCount;
-      await o.kill();
+      await o.kill(() => {
+        log.killIssuedAt = performance.now();
+        log.ackedAtKill = ackedCount;
+      });
       log.killDoneAt = performance.now();
     })();
     return killing;

@@ -7,6 +7,7 @@ import type { Figure } from '../conformance/result';
 import type { GoldenQuery } from '../golden/types';
 import type { RecallHit } from '../types';
 import { failure } from './check';
+import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 import { describeDifference } from './helpers/sampling';
 
 /** The older version's answers: exact top-k per query id, and its count. */
@@ -66,8 +67,10 @@ export async function compareUpgraded(
   // Index-only targets (no exact path: Chroma): rows an ANN search under a filter can miss are
   // judged in aggregate against annShortfallMax, as C04 does, not per query.
   const short = { rows: 0, expected: 0, vsOlder: 0, olderRows: 0, queries: [] as string[] };
-  for (const q of queries) {
-    const { hits, scan } = await upgradeRecall(col, q);
+  // Read-only recalls of a store nothing writes any more: `RECALLS_IN_FLIGHT` at a time, judged in query order.
+  const answers = await mapBounded(queries, RECALLS_IN_FLIGHT, (q) => upgradeRecall(col, q));
+  for (const [i, q] of queries.entries()) {
+    const { hits, scan } = answers[i]!;
     const old = baseline.hits.get(q.id) ?? [];
     const exp = cell.expectationFor(q.id);
     const ctx = { dataset: cell.datasetName, target: `${cell.target} (${path})`, queryId: q.id };

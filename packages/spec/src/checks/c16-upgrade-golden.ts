@@ -9,6 +9,7 @@ import { type BaselineAnswers, compareUpgraded, upgradeRecall } from './c16-comp
 import { compareHistorySessions, writeHistorySessions, type HistoryBaseline } from './c16-history';
 import { checkMessages, checkPrefix } from './helpers/history';
 import { type CheckDefinition, failure, needs } from './check';
+import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 
 /** Records per upsert while the older version is loaded. */
 const LOAD_CHUNK = 500;
@@ -88,8 +89,9 @@ async function writeOnOlder(cell: LiveCell, old: FaultTarget, figures: Record<st
     const all = cell.dataset.memories;
     for (let i = 0; i < all.length; i += LOAD_CHUNK) await col.upsert(all.slice(i, i + LOAD_CHUNK));
     await col.buildIndex();
-    const hits = new Map<string, RecallHit[]>();
-    for (const q of cell.dataset.queries) hits.set(q.id, (await upgradeRecall(col, q)).hits);
+    const qs = cell.dataset.queries;
+    const answers = await mapBounded(qs, RECALLS_IN_FLIGHT, (q) => upgradeRecall(col, q)); // read-only, the load is done
+    const hits = new Map<string, RecallHit[]>(qs.map((q, i) => [q.id, answers[i]!.hits]));
     const baseline = { count: await col.count(), hits };
     figures.olderServer = (await store.serverInfo()).server.split(' on ')[0] ?? null;
     figures.written = all.length;
