@@ -11,11 +11,18 @@ import { startTarget, type StartedBackend } from '@memory-matrix/backends';
 import { cli, recordCase, RUNNER_DIR, REPO } from './cli-helpers';
 import { describeWithContainers } from './docker-gate';
 
-const projectContainers = (): string[] => spawnSync('docker', ['ps', '-aq', '--filter', 'label=memory-matrix.run'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+/**
+ * Containers (any state) that process `pid` started: the `memory-matrix.pid` label. Not every
+ * container of the project: tests of other packages, other runs and jest workers share the engine
+ * and start and stop their own at any time.
+ */
+const containersOf = (pid: number): string[] =>
+  spawnSync('docker', ['ps', '-aq', '--filter', `label=memory-matrix.pid=${pid}`], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
 
 describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17]) => {
-  test('Ctrl-C during loading: exit 130, partial report, no container of the project left', async () => {
-    const before = new Set(projectContainers());
+  test('Ctrl-C during loading: exit 130, partial report, no container of the run left', async () => {
     const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-sigint-'));
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
     delete env.JEST_WORKER_ID;
@@ -34,12 +41,13 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : null))));
     await Promise.race([loading, exited]);
     expect(err).toContain('loading memories');
+    expect(containersOf(child.pid!)).not.toEqual([]); // the run's container, found by its label
     child.kill('SIGINT');
     const code = await exited;
     if (code !== 130) throw new Error(`exit ${code}; stderr:\n${err.slice(-2000)}`);
     const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8'));
     expect(report.error.code).toBe('INTERRUPTED');
-    expect(projectContainers().filter((id) => !before.has(id))).toEqual([]);
+    expect(containersOf(child.pid!)).toEqual([]);
   }, 120_000);
 
   test('registry-only pgvector@pg16 offline: exit 2, says the image is unavailable and how to get it', () => {
