@@ -24,7 +24,7 @@ export default defineConfig(
   },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
-  // TypeScript: source and tests of every package (CommonJS through tsc / @swc/jest, Node globals).
+  // TypeScript: source and tests of every package (CommonJS through tsc / ts-jest, Node globals).
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.recommended],
