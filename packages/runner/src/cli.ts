@@ -77,8 +77,12 @@ export function buildProgram(): Command {
     );
   program
     .command('bench')
-    .description('cell phases per target, load ratios against each backend\'s own bulk path, oracle vs an exact kNN library, the PR gate against 60 s, and a scale curve; every ratio with its goal')
-    .addOption(new Option('-b, --backend <target>', 'targets of the phases section, backend@version (repeatable or comma-separated; default: the bench profile of matrix/targets.yaml)').argParser(collect).default([]))
+    .description("cell phases per target, load ratios against each backend's own bulk path, oracle vs an exact kNN library, the PR gate against 60 s, and a scale curve; every ratio with its goal")
+    .addOption(
+      new Option('-b, --backend <target>', 'targets of the phases section, backend@version (repeatable or comma-separated; default: the bench profile of matrix/targets.yaml)')
+        .argParser(collect)
+        .default([]),
+    )
     .option('-d, --dataset <name|dir>', 'golden dataset', 'agent-memories')
     .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all)`).argParser(collect).default([]))
     .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k)')

@@ -33,7 +33,13 @@ async function withTarget<T>(catalog: Catalog, name: string, log: (l: string) =>
  * stopped before the next. `only` restricts to some backends. Errors (a target that does not
  * start, a bulk path that fails) are passed on.
  */
-export async function loadRatios(catalog: Catalog, ds: GoldenDataset, log: (l: string) => void, only: Array<keyof typeof LOAD_TARGETS> = ['pgvector', 'redis', 'chroma'], rounds = 3): Promise<RatioRow[]> {
+export async function loadRatios(
+  catalog: Catalog,
+  ds: GoldenDataset,
+  log: (l: string) => void,
+  only: Array<keyof typeof LOAD_TARGETS> = ['pgvector', 'redis', 'chroma'],
+  rounds = 3,
+): Promise<RatioRow[]> {
   const rows: RatioRow[] = [];
   const tag = benchTag();
   if (only.includes('pgvector')) {

@@ -39,7 +39,12 @@ export async function oracleRatio(ds: GoldenDataset, rounds = 3): Promise<Oracle
         name: 'oracle',
         run: () => {
           const t0 = performance.now();
-          oracleIds = ds.queries.map((q) => oracle.topK({ vector: q.vector, k }, 0).hits.slice(0, k).map((h) => h.id));
+          oracleIds = ds.queries.map((q) =>
+            oracle
+              .topK({ vector: q.vector, k }, 0)
+              .hits.slice(0, k)
+              .map((h) => h.id),
+          );
           return Promise.resolve(performance.now() - t0);
         },
       },
@@ -68,6 +73,11 @@ export async function oracleRatio(ds: GoldenDataset, rounds = 3): Promise<Oracle
     const kth = oracle.score(oracleIds[qi]![k - 1]!, q.vector)!;
     if (b.filter((id) => !a.has(id)).every((id) => Math.abs(oracle.score(id, q.vector)! - kth) <= 1e-6)) nearTieOnly++;
   });
-  const row = ratioRow(`oracle brute force, ${ds.queries.length} queries × ${m.length} × ${dim}, k ${k}`, 'oracle time ÷ usearch exactSearch time (1 thread)', medians.get('oracle')!, medians.get('library')!);
+  const row = ratioRow(
+    `oracle brute force, ${ds.queries.length} queries × ${m.length} × ${dim}, k ${k}`,
+    'oracle time ÷ usearch exactSearch time (1 thread)',
+    medians.get('oracle')!,
+    medians.get('library')!,
+  );
   return { row, sameIds, queries: ds.queries.length, nearTieOnly };
 }

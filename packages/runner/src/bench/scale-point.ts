@@ -54,7 +54,14 @@ export interface ScalePoint {
  * compare. The collection `name` is dropped at the end. Peak RSS is this process's maxRSS,
  * so run one point per process for a clean figure (scale.ts does). Errors passed on.
  */
-export async function runScalePoint(store: MemoryStore, ds: GoldenDataset, n: number, name: string, index: IndexConfig = scaleIndex(n), log: (l: string) => void = () => undefined): Promise<ScalePoint> {
+export async function runScalePoint(
+  store: MemoryStore,
+  ds: GoldenDataset,
+  n: number,
+  name: string,
+  index: IndexConfig = scaleIndex(n),
+  log: (l: string) => void = () => undefined,
+): Promise<ScalePoint> {
   const baselineRssKb = process.resourceUsage().maxRSS;
   const { dim, metric } = ds.manifest;
   const queries = ds.queries.filter((q) => !q.filter && q.minScore === undefined).slice(0, SCALE_QUERIES);

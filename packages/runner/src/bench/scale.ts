@@ -33,7 +33,9 @@ export function parseScale(spec: string | undefined): number[] {
  */
 export function runPointInChild(url: string, dataset: string, n: number, name: string, log: (l: string) => void): Promise<ScalePoint> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), require.resolve('./scale-child.ts'), JSON.stringify({ url, dataset, n, name })], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), require.resolve('./scale-child.ts'), JSON.stringify({ url, dataset, n, name })], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -70,36 +72,27 @@ export const SCALE_PHASES: Array<[keyof ScalePoint, string]> = [
 /** Exponent above which a phase is reported as growing faster than linear (noise margin on a shared machine). */
 export const SUPERLINEAR = 1.15;
 
-/**
- * Text lines of the scale curve: per point each phase's time, the checks (exact agreement, max
- * |Δscore|, index recall@k) and peak RSS against the raw vector bytes (goal ≤ RSS_GOAL×), with the
- * Node baseline shown separately; then each phase's growth exponent between consecutive points,
- * flagged when above SUPERLINEAR. Returns the lines and whether every RSS goal was met.
- */
-export function formatScale(points: ScalePoint[]): { lines: string[]; met: boolean } {
-  const lines: string[] = [];
-  let met = true;
+/** Text lines of one scale point: each phase's time, the checks, and peak RSS against the raw vector bytes (goal ≤ RSS_GOAL×, Node baseline shown too); `met` whether the RSS goal holds. */
+export function formatPoint(p: ScalePoint): { lines: string[]; met: boolean } {
   const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
-  for (const p of points) {
-    const idx = p.index.type === 'ivfflat' ? `ivfflat lists ${p.index.lists} probes ${p.index.probes}` : p.index.type;
-    lines.push(`${p.n} × ${p.dim} on ${SCALE_TARGET} (${idx}; ${p.queries} queries, k ${p.k}):`);
-    for (const [key, label] of SCALE_PHASES) lines.push(`  ${label.padEnd(24)} ${(p[key] as number).toFixed(0).padStart(9)} ms`);
-    lines.push(`  exact scan = oracle: ${p.exactAgree}/${p.queries} queries, max |Δscore| ${p.maxAbsDelta.toExponential(1)}; index recall@${p.k} ${p.indexRecall.toFixed(4)}`);
-    const peak = p.peakRssKb * 1024;
-    const ratio = peak / p.rawVectorBytes;
-    const ok = ratio <= RSS_GOAL;
-    met &&= ok;
-    lines.push(
-      `  peak RSS ${mb(peak)} (Node baseline ${mb(p.baselineRssKb * 1024)}) ÷ raw vectors ${mb(p.rawVectorBytes)} = ${ratio.toFixed(2)}× (goal ≤ ${RSS_GOAL}×: ${ok ? 'met' : 'MISSED'}); above baseline ${((peak - p.baselineRssKb * 1024) / p.rawVectorBytes).toFixed(2)}×`,
-    );
-  }
-  for (let i = 1; i < points.length; i++) {
-    const [a, b] = [points[i - 1]!, points[i]!];
-    const parts = SCALE_PHASES.map(([key, label]) => {
-      const e = growthExponent(a.n, a[key] as number, b.n, b[key] as number);
-      return `${label} ${e.toFixed(2)}${e > SUPERLINEAR ? ' (faster than linear)' : ''}`;
-    });
-    lines.push(`growth ${a.n} → ${b.n} (exponent, 1 = linear): ${parts.join('; ')}`);
-  }
+  const idx = p.index.type === 'ivfflat' ? `ivfflat lists ${p.index.lists} probes ${p.index.probes}` : p.index.type;
+  const lines = [`${p.n} × ${p.dim} on ${SCALE_TARGET} (${idx}; ${p.queries} queries, k ${p.k}):`];
+  for (const [key, label] of SCALE_PHASES) lines.push(`  ${label.padEnd(24)} ${(p[key] as number).toFixed(0).padStart(9)} ms`);
+  lines.push(`  exact scan = oracle: ${p.exactAgree}/${p.queries} queries, max |Δscore| ${p.maxAbsDelta.toExponential(1)}; index recall@${p.k} ${p.indexRecall.toFixed(4)}`);
+  const peak = p.peakRssKb * 1024;
+  const ratio = peak / p.rawVectorBytes;
+  const met = ratio <= RSS_GOAL;
+  lines.push(
+    `  peak RSS ${mb(peak)} (Node baseline ${mb(p.baselineRssKb * 1024)}) ÷ raw vectors ${mb(p.rawVectorBytes)} = ${ratio.toFixed(2)}× (goal ≤ ${RSS_GOAL}×: ${met ? 'met' : 'MISSED'}); above baseline ${((peak - p.baselineRssKb * 1024) / p.rawVectorBytes).toFixed(2)}×`,
+  );
   return { lines, met };
+}
+
+/** One line: each phase's growth exponent from point `a` to the larger point `b`, flagged above SUPERLINEAR. */
+export function formatGrowth(a: ScalePoint, b: ScalePoint): string {
+  const parts = SCALE_PHASES.map(([key, label]) => {
+    const e = growthExponent(a.n, a[key] as number, b.n, b[key] as number);
+    return `${label} ${e.toFixed(2)}${e > SUPERLINEAR ? ' (faster than linear)' : ''}`;
+  });
+  return `growth ${a.n} → ${b.n} (exponent, 1 = linear): ${parts.join('; ')}`;
 }

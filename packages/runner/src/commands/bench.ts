@@ -7,7 +7,7 @@ import { cellPhases, START_GOAL_MS, type PhaseRow } from '../bench/phases';
 import { loadRatios } from '../bench/load-ratios';
 import { oracleRatio } from '../bench/oracle-ratio';
 import { GATE_GOAL_MS, timeGate } from '../bench/gate';
-import { formatScale, parseScale, runPointInChild, SCALE_TARGET } from '../bench/scale';
+import { formatGrowth, formatPoint, parseScale, runPointInChild, SCALE_TARGET } from '../bench/scale';
 import { endpointOf } from '../bench/pg-connection';
 import { benchTag } from '../bench/load-ratios';
 import type { RatioRow } from '../bench/measure';
@@ -44,7 +44,8 @@ export interface BenchOptions {
 /** Validate --section values. Throws USAGE naming the unknown one and the known ones. */
 export function parseSections(values: string[]): BenchSection[] {
   if (values.length === 0) return [...BENCH_SECTIONS];
-  for (const v of values) if (!(BENCH_SECTIONS as readonly string[]).includes(v)) throw new MemoryMatrixError('USAGE', `--section: unknown section ${JSON.stringify(v)}; known: ${BENCH_SECTIONS.join(', ')}`);
+  for (const v of values)
+    if (!(BENCH_SECTIONS as readonly string[]).includes(v)) throw new MemoryMatrixError('USAGE', `--section: unknown section ${JSON.stringify(v)}; known: ${BENCH_SECTIONS.join(', ')}`);
   return BENCH_SECTIONS.filter((s) => values.includes(s));
 }
 
@@ -118,15 +119,19 @@ export async function bench(opts: BenchOptions, out: (l: string) => void): Promi
     try {
       const url = endpointOf(backend, SCALE_TARGET).connectionString!;
       const tag = benchTag();
-      for (const n of scalePoints) points.push(await runPointInChild(url, ds.dir, n, `bench_${tag}_scale_${n}`, out));
+      out(`Scale curve (memories derived from ${ds.manifest.name}, bench/derive.ts; one process per point):`);
+      for (const n of scalePoints) {
+        const p = await runPointInChild(url, ds.dir, n, `bench_${tag}_scale_${n}`, out);
+        const f = formatPoint(p);
+        f.lines.forEach((l) => out(l)); // each point as soon as it is done (1 M takes long)
+        if (points.length) out(formatGrowth(points[points.length - 1]!, p));
+        points.push(p);
+        if (!f.met) missed = true;
+      }
     } finally {
       await backend.stop();
     }
-    const { lines, met } = formatScale(points);
-    out(`Scale curve (memories derived from ${ds.manifest.name}, bench/derive.ts; one process per point):`);
-    for (const l of lines) out(l);
     if (!scalePoints.includes(1_000_000)) out('(1 M not run: it takes longer than ~10 min on this machine; run `pnpm bench --section scale --scale 1m` for it)');
-    if (!met) missed = true;
   }
   out(missed ? 'a goal was missed (see the tables)' : 'every goal met');
   return missed ? 1 : 0;
