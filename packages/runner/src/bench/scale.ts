@@ -43,9 +43,13 @@ export const CHILD_HEAP_MB = 384;
  */
 export function runPointInChild(url: string, dataset: string, n: number, name: string, log: (l: string) => void): Promise<ScalePoint> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, '--require', require.resolve('tsx/cjs'), require.resolve('./scale-child.ts'), JSON.stringify({ url, dataset, n, name })], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${CHILD_HEAP_MB}`, '--require', require.resolve('tsx/cjs'), require.resolve('./scale-child.ts'), JSON.stringify({ url, dataset, n, name })],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
