@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
-import { bench } from './commands/bench';
+import { bench, BENCH_SECTIONS, parseSections } from './commands/bench';
 import { imagesBuild, imagesKeyCommand, imagesList } from './commands/images';
 import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
@@ -77,11 +77,17 @@ export function buildProgram(): Command {
     );
   program
     .command('bench')
-    .description('time start, load, index, queries and comparison per target, then a whole run; prints ratios to the goals')
-    .addOption(new Option('-b, --backend <target>', 'targets backend@version (repeatable or comma-separated; default: the bench profile of matrix/targets.yaml)').argParser(collect).default([]))
+    .description("cell phases per target, load ratios against each backend's own bulk path, oracle vs an exact kNN library, the PR gate against 60 s, and a scale curve; every ratio with its goal")
+    .addOption(
+      new Option('-b, --backend <target>', 'targets of the phases section, backend@version (repeatable or comma-separated; default: the bench profile of matrix/targets.yaml)')
+        .argParser(collect)
+        .default([]),
+    )
     .option('-d, --dataset <name|dir>', 'golden dataset', 'agent-memories')
-    .action(async (o: { backend: string[]; dataset: string }) => {
-      process.exitCode = await bench(o.backend, o.dataset, (l) => process.stdout.write(l + '\n'));
+    .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all)`).argParser(collect).default([]))
+    .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k)')
+    .action(async (o: { backend: string[]; dataset: string; section: string[]; scale?: string }) => {
+      process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections: parseSections(o.section), scale: o.scale }, (l) => process.stdout.write(l + '\n'));
     });
   program
     .command('merge')
