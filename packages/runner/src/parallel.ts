@@ -67,7 +67,10 @@ export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provi
 /** `--parallel` / `MM_PARALLEL`: an integer 1..MAX_PARALLEL; USAGE naming where it came from otherwise. */
 export function parseParallel(spec: string, where: string): number {
   if (!/^\d+$/.test(spec.trim()) || Number(spec) < 1 || Number(spec) > MAX_PARALLEL) {
-    throw new MemoryMatrixError('USAGE', `${where} "${spec}": expected an integer from 1 to ${MAX_PARALLEL} (how many cells run at once; 1 = one after another), e.g. ${where === 'MM_PARALLEL' ? 'MM_PARALLEL=2' : '--parallel 2'}`);
+    throw new MemoryMatrixError(
+      'USAGE',
+      `${where} "${spec}": expected an integer from 1 to ${MAX_PARALLEL} (how many cells run at once; 1 = one after another), e.g. ${where === 'MM_PARALLEL' ? 'MM_PARALLEL=2' : '--parallel 2'}`,
+    );
   }
   return Number(spec);
 }

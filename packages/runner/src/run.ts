@@ -209,13 +209,16 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     }
     // A setup error fails every test of its cell with the same error: print its message once.
     const shown = new Set<Error>();
-    const result = await rt.run((t) => {
-      if (interrupted) return;
-      const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
-      const err = t.status === 'failed' && t.error && !('result' in t.error) && !shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
-      if (t.error) shown.add(t.error);
-      progress.log(`${mark} ${t.suite} › ${t.title}${err}`);
-    }, { concurrency: parallel.cells });
+    const result = await rt.run(
+      (t) => {
+        if (interrupted) return;
+        const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
+        const err = t.status === 'failed' && t.error && !('result' in t.error) && !shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
+        if (t.error) shown.add(t.error);
+        progress.log(`${mark} ${t.suite} › ${t.title}${err}`);
+      },
+      { concurrency: parallel.cells },
+    );
     progress.stop();
     for (const [name, entry] of cells) {
       const suite = `${name} × ${m.name}`;

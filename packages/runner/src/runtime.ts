@@ -98,10 +98,7 @@ export class MatrixRuntime implements TestRuntime {
    * scheduling) and, per suite, the setup/teardown error if any. A suite not started before
    * `cancel()` is left out of the result. Throws RangeError on a bad concurrency.
    */
-  async run(
-    onTest?: (t: RanTest) => void,
-    opts: { concurrency?: number } = {},
-  ): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
+  async run(onTest?: (t: RanTest) => void, opts: { concurrency?: number } = {}): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
     const concurrency = opts.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
     const setupErrors = new Map<string, Error>();

@@ -86,9 +86,7 @@ describe('MatrixRuntime with concurrency', () => {
       const running = { now: 0, max: 0 };
       const seen: string[] = [];
       const r = await build(log, running).run((t) => seen.push(`${t.suite}:${t.title}`), { concurrency: n });
-      expect(r.tests.map((t) => `${t.suite}:${t.title}:${t.status}`)).toEqual(
-        ['slow', 'fast', 'mid'].flatMap((s) => [`${s}:a:passed`, `${s}:b:passed`, `${s}:c [skipped: capability: x]:skipped`]),
-      );
+      expect(r.tests.map((t) => `${t.suite}:${t.title}:${t.status}`)).toEqual(['slow', 'fast', 'mid'].flatMap((s) => [`${s}:a:passed`, `${s}:b:passed`, `${s}:c [skipped: capability: x]:skipped`]));
       expect(running.max).toBe(n);
       for (const s of ['slow', 'fast', 'mid']) {
         const own = log.filter((l) => l.startsWith(`${s}:`));

@@ -46,7 +46,10 @@ describe('profile check tiers', () => {
 
   test('an unknown check id in a profile: USAGE naming file:line and the id (exit 2 from the CLI)', () => {
     const f = catalogWith('bad-id.yaml', (y) => y.replace(PR_GATE_LINE, 'excludeChecks: [C15, C61, C19, C23]'));
-    const line = readFileSync(f, 'utf8').split('\n').findIndex((l) => l.includes('C61')) + 1;
+    const line =
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('C61')) + 1;
     expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(`${f}:${line}: profiles.pr-gate.excludeChecks.1: unknown check "C61"`) }));
     const r = cli(['--backend', 'sqlite@3.53-vec0.1.9'], { env: { MM_CATALOG: f } });
     expect(r.status).toBe(2);
@@ -59,8 +62,12 @@ describe('profile check tiers', () => {
     const both = catalogWith('both.yaml', (y) => y.replace(PR_GATE_LINE, `${PR_GATE_LINE}\n    checks: [C01]`));
     expect(() => loadCatalog(both)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/both\.yaml:\d+: profiles\.pr-gate\.excludeChecks: give either checks/) }));
     const runIn = catalogWith('run-in.yaml', (y) => y.replace('excludedRunIn: release', 'excludedRunIn: relase'));
-    expect(() => loadCatalog(runIn)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/run-in\.yaml:\d+: profiles\.pr-gate\.excludedRunIn: unknown profile "relase"/) }));
-    const nowhere = catalogWith('nowhere.yaml', (y) => y.replace('excludedRunIn: release', 'excludedRunIn: embedded').replace('description: In-process targets only (no Docker needed).', `$&\n    ${PR_GATE_LINE}`));
+    expect(() => loadCatalog(runIn)).toThrow(
+      expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/run-in\.yaml:\d+: profiles\.pr-gate\.excludedRunIn: unknown profile "relase"/) }),
+    );
+    const nowhere = catalogWith('nowhere.yaml', (y) =>
+      y.replace('excludedRunIn: release', 'excludedRunIn: embedded').replace('description: In-process targets only (no Docker needed).', `$&\n    ${PR_GATE_LINE}`),
+    );
     expect(() => loadCatalog(nowhere)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('profile embedded does not run C15, C16, C19, C23 either') }));
   });
 });
