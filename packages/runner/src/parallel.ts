@@ -3,9 +3,14 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { ResolvedTarget } from '@memory-matrix/backends';
 
 /**
- * Memory one running cell costs on this host, bytes, by provider: the peak growth of the runner's
- * RSS plus the resident size of what the cell starts (`docker stats`, `ps`), measured on the
- * agent-memories dataset (5111 memories, 384 dimensions); see CELL_WEIGHT_NOTE.
+ * Memory one running cell costs on this host, bytes, by provider. Measured on agent-memories (5111
+ * memories, 384 dimensions), sampling the runner's RSS and `docker stats` every 5 s: the runner
+ * peaked at 1074 MiB running the 3 embedded cells one after another (≈ 250 MiB of it the runner
+ * itself; a PGlite cell ≈ 400–500 MiB while it loads and builds its index), so 512 MiB per
+ * embedded (and local, a Chroma process of similar size) cell; a PostgreSQL container used
+ * 33–44 MiB idle and a few hundred MiB while it builds the HNSW index (maintenance_work_mem) next
+ * to its share of the runner's memory, and C15/C16/C23 start further instances of it, so 768 MiB.
+ * A url target starts nothing (only the runner's share).
  */
 export const CELL_WEIGHT_BYTES: Readonly<Record<ResolvedTarget['provider'], number>> = {
   embedded: 512 * 2 ** 20,
@@ -38,8 +43,24 @@ export function hostResources(): HostResources {
 export interface Parallelism {
   /** Cells that may run at once, ≥ 1 (1 = one after another). */
   cells: number;
+  /**
+   * Of those, embedded cells (in-process engines: PGlite, better-sqlite3) that may run at once,
+   * 1 ≤ inProcess ≤ cells. They share the runner's one JavaScript thread, so by default 1; an
+   * explicit `--parallel` / `MM_PARALLEL` sets it to `cells` (the user's choice).
+   */
+  inProcess: number;
   why: string;
 }
+
+/**
+ * Embedded cells at once under the default bound: 1. Measured (2 CPUs, load average ≈ 17 from
+ * other work, agent-memories): the embedded profile with all 3 cells at once failed both PGlite
+ * cells at start ("did not start within 60000 ms"; alone each started in 22–25 s), because WASM
+ * instantiation, initdb, loads, index builds and queries all run on the runner's thread; the
+ * per-check times of the sequential run (C02 70–100 s, C07 21–63 s, index builds 23–31 s) are
+ * CPU on that thread, not waiting, so running them side by side cannot shorten the run.
+ */
+export const IN_PROCESS_CELLS = 1;
 
 /**
  * The default number of cells run at once for `targets` on `host`: the smallest of
@@ -48,7 +69,7 @@ export interface Parallelism {
  * - memory: the largest n such that the n heaviest of the selected cells (CELL_WEIGHT_BYTES by
  *   provider) fit in `MEMORY_SHARE` of the free memory;
  * - the number of targets;
- * and at least 1. Pure: no I/O.
+ * and at least 1; of them at most IN_PROCESS_CELLS embedded cells at once. Pure: no I/O.
  */
 export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provider'>[], host: HostResources): Parallelism {
   const cpu = Math.max(1, Math.floor(host.cpus)) * CELLS_PER_CPU;
@@ -60,7 +81,8 @@ export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provi
   const gib = (b: number): string => (b / 2 ** 30).toFixed(1);
   return {
     cells,
-    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s))`,
+    inProcess: Math.min(cells, IN_PROCESS_CELLS),
+    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s)); embedded cells ${Math.min(cells, IN_PROCESS_CELLS)} at a time (one runner thread)`,
   };
 }
 
@@ -80,7 +102,13 @@ export function parseParallel(spec: string, where: string): number {
  * (non-empty), else `defaultParallelism` on this host. Throws USAGE (exit 2) on a malformed value.
  */
 export function resolveParallelism(flag: string | undefined, env: string | undefined, targets: readonly Pick<ResolvedTarget, 'provider'>[], host: HostResources = hostResources()): Parallelism {
-  if (flag !== undefined) return { cells: parseParallel(flag, '--parallel'), why: '--parallel' };
-  if (env !== undefined && env !== '') return { cells: parseParallel(env, 'MM_PARALLEL'), why: 'MM_PARALLEL' };
+  if (flag !== undefined) {
+    const n = parseParallel(flag, '--parallel');
+    return { cells: n, inProcess: n, why: '--parallel' };
+  }
+  if (env !== undefined && env !== '') {
+    const n = parseParallel(env, 'MM_PARALLEL');
+    return { cells: n, inProcess: n, why: 'MM_PARALLEL' };
+  }
   return defaultParallelism(targets, host);
 }

@@ -217,7 +217,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         if (t.error) shown.add(t.error);
         progress.log(`${mark} ${t.suite} › ${t.title}${err}`);
       },
-      { concurrency: parallel.cells },
+      // Embedded engines run on this process' thread: at most parallel.inProcess of them at once.
+      { concurrency: parallel.cells, lane: { suites: new Set(targets.filter((t) => t.provider === 'embedded').map((t) => `${t.name} × ${m.name}`)), concurrency: parallel.inProcess } },
     );
     progress.stop();
     for (const [name, entry] of cells) {

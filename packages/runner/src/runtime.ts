@@ -92,19 +92,26 @@ export class MatrixRuntime implements TestRuntime {
 
   /**
    * Run the registered suites, up to `opts.concurrency` (integer ≥ 1, default 1 = one after
-   * another in registration order) at once through a p-limit pool; the tests inside one suite
+   * another in registration order) at once through a p-limit pool, and of the suites named in
+   * `opts.lane.suites` at most `opts.lane.concurrency` at once (a suite waits for its lane slot
+   * before it takes a pool slot, so waiting lane suites never hold the pool); the tests inside one suite
    * always run one after another (they share the suite's setup). `onTest` is called after each
    * test, as it finishes. Returns the tests in registration order (suite by suite, whatever the
    * scheduling) and, per suite, the setup/teardown error if any. A suite not started before
    * `cancel()` is left out of the result. Throws RangeError on a bad concurrency.
    */
-  async run(onTest?: (t: RanTest) => void, opts: { concurrency?: number } = {}): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
+  async run(
+    onTest?: (t: RanTest) => void,
+    opts: { concurrency?: number; lane?: { suites: ReadonlySet<string>; concurrency: number } } = {},
+  ): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
     const concurrency = opts.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
     const setupErrors = new Map<string, Error>();
     const teardownErrors = new Map<string, Error>();
     const limit = pLimit(concurrency);
-    const perSuite = await Promise.all(this.suites.map((s) => limit(() => (this.cancelled ? [] : this.runSuite(s, setupErrors, teardownErrors, onTest)))));
+    const lane = opts.lane && pLimit(opts.lane.concurrency);
+    const inPool = (s: Suite): Promise<RanTest[]> => limit(() => (this.cancelled ? [] : this.runSuite(s, setupErrors, teardownErrors, onTest)));
+    const perSuite = await Promise.all(this.suites.map((s) => (lane && opts.lane!.suites.has(s.name) ? lane(() => inPool(s)) : inPool(s))));
     return { tests: perSuite.flat(), setupErrors, teardownErrors };
   }
 

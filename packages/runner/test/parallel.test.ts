@@ -3,7 +3,7 @@
  * MM_PARALLEL parsing, and a runtime whose results keep registration order whatever the scheduling.
  * No backend needed (the CLI run with real embedded targets is in tiers.test.ts).
  */
-import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, defaultParallelism, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
+import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, defaultParallelism, IN_PROCESS_CELLS, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
 import { MatrixRuntime } from '../src/runtime';
 
 const GiB = 2 ** 30;
@@ -30,6 +30,11 @@ describe('defaultParallelism', () => {
     expect(defaultParallelism(cells('embedded', 'container', 'container'), { cpus: 64, freeBytes: free - 1 }).cells).toBe(2);
   });
 
+  test('embedded cells (one runner thread) at most IN_PROCESS_CELLS at once by default', () => {
+    expect(IN_PROCESS_CELLS).toBe(1);
+    expect(defaultParallelism(cells('embedded', 'embedded', 'container'), { cpus: 2, freeBytes: 64 * GiB })).toMatchObject({ cells: 3, inProcess: 1 });
+  });
+
   test('a container cell weighs more than an embedded one', () => {
     expect(CELL_WEIGHT_BYTES.container).toBeGreaterThan(CELL_WEIGHT_BYTES.embedded);
   });
@@ -38,8 +43,8 @@ describe('defaultParallelism', () => {
 describe('--parallel / MM_PARALLEL', () => {
   const host = { cpus: 2, freeBytes: 64 * GiB };
   test('the flag wins over the environment, the environment over the default', () => {
-    expect(resolveParallelism('3', '1', cells('embedded'), host)).toEqual({ cells: 3, why: '--parallel' });
-    expect(resolveParallelism(undefined, '1', cells('embedded', 'embedded'), host)).toEqual({ cells: 1, why: 'MM_PARALLEL' });
+    expect(resolveParallelism('3', '1', cells('embedded'), host)).toEqual({ cells: 3, inProcess: 3, why: '--parallel' }); // explicit: embedded cells too
+    expect(resolveParallelism(undefined, '1', cells('embedded', 'embedded'), host)).toEqual({ cells: 1, inProcess: 1, why: 'MM_PARALLEL' });
     expect(resolveParallelism(undefined, '', cells('embedded', 'embedded'), host).cells).toBe(2);
     expect(resolveParallelism(undefined, undefined, cells('embedded', 'embedded', 'embedded', 'embedded', 'embedded'), host).cells).toBe(2 * CELLS_PER_CPU);
   });
@@ -94,6 +99,26 @@ describe('MatrixRuntime with concurrency', () => {
       }
       if (n > 1) expect(seen.indexOf('fast:b')).toBeLessThan(seen.indexOf('slow:b')); // scheduling did change the finishing order
     }
+  });
+
+  test('a lane: its suites at most lane.concurrency at once, the others beside them', async () => {
+    const rt = new MatrixRuntime();
+    const running = new Set<string>();
+    const overlaps: string[][] = [];
+    for (const name of ['e1', 'c1', 'e2', 'c2', 'e3']) {
+      rt.describe(name, () => {
+        rt.test('t', async () => {
+          running.add(name);
+          overlaps.push([...running].sort());
+          await new Promise((r) => setTimeout(r, 20));
+          running.delete(name);
+        });
+      });
+    }
+    const r = await rt.run(undefined, { concurrency: 3, lane: { suites: new Set(['e1', 'e2', 'e3']), concurrency: 1 } });
+    expect(r.tests.map((t) => t.suite)).toEqual(['e1', 'c1', 'e2', 'c2', 'e3']);
+    for (const o of overlaps) expect(o.filter((n) => n.startsWith('e')).length).toBeLessThanOrEqual(1);
+    expect(Math.max(...overlaps.map((o) => o.length))).toBeGreaterThan(1); // containers did run beside an embedded cell
   });
 
   test('cancel(): suites not yet started are not started', async () => {
