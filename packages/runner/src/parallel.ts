@@ -43,24 +43,23 @@ export function hostResources(): HostResources {
 export interface Parallelism {
   /** Cells that may run at once, ≥ 1 (1 = one after another). */
   cells: number;
-  /**
-   * Of those, embedded cells (in-process engines: PGlite, better-sqlite3) that may run at once,
-   * 1 ≤ inProcess ≤ cells. They share the runner's one JavaScript thread, so by default 1; an
-   * explicit `--parallel` / `MM_PARALLEL` sets it to `cells` (the user's choice).
-   */
-  inProcess: number;
   why: string;
 }
 
 /**
- * Embedded cells at once under the default bound: 1. Measured (2 CPUs, load average ≈ 17 from
- * other work, agent-memories): the embedded profile with all 3 cells at once failed both PGlite
- * cells at start ("did not start within 60000 ms"; alone each started in 22–25 s), because WASM
- * instantiation, initdb, loads, index builds and queries all run on the runner's thread; the
- * per-check times of the sequential run (C02 70–100 s, C07 21–63 s, index builds 23–31 s) are
- * CPU on that thread, not waiting, so running them side by side cannot shorten the run.
+ * Embedded cells (in-process engines: PGlite, better-sqlite3) run alone, one at a time, after the
+ * other cells, whatever the bound (`exclusiveSuites`). Their engines run on the runner's one
+ * JavaScript thread and a query loop never yields to it: a probe of 3000 PGlite queries in a loop
+ * ran 9.2 s with a 10 ms interval timer firing 0 times (expected 921). Measured on this 2-CPU host
+ * (load ≈ 17 from other work): the embedded profile with its 3 cells at once failed both PGlite
+ * starts ("did not start within 60000 ms"; alone 22–25 s each), and pr-gate with pglite-pg18
+ * beside the two PostgreSQL containers stalled their starts for 332 s (the servers had been
+ * ready after 3 s), failing both cells. Beside another cell an embedded cell would also distort
+ * that cell's timers (start and check time limits, TTL expiry, fault timeouts), so verdicts.
  */
-export const IN_PROCESS_CELLS = 1;
+export function exclusiveSuites(targets: readonly Pick<ResolvedTarget, 'provider' | 'name'>[], dataset: string): Set<string> {
+  return new Set(targets.filter((t) => t.provider === 'embedded').map((t) => `${t.name} × ${dataset}`));
+}
 
 /**
  * The default number of cells run at once for `targets` on `host`: the smallest of
@@ -69,7 +68,7 @@ export const IN_PROCESS_CELLS = 1;
  * - memory: the largest n such that the n heaviest of the selected cells (CELL_WEIGHT_BYTES by
  *   provider) fit in `MEMORY_SHARE` of the free memory;
  * - the number of targets;
- * and at least 1; of them at most IN_PROCESS_CELLS embedded cells at once. Pure: no I/O.
+ * and at least 1 (embedded cells run alone all the same: exclusiveSuites). Pure: no I/O.
  */
 export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provider'>[], host: HostResources): Parallelism {
   const cpu = Math.max(1, Math.floor(host.cpus)) * CELLS_PER_CPU;
@@ -81,8 +80,7 @@ export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provi
   const gib = (b: number): string => (b / 2 ** 30).toFixed(1);
   return {
     cells,
-    inProcess: Math.min(cells, IN_PROCESS_CELLS),
-    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s)); embedded cells ${Math.min(cells, IN_PROCESS_CELLS)} at a time (one runner thread)`,
+    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s)); embedded cells alone, after the others`,
   };
 }
 
@@ -104,11 +102,11 @@ export function parseParallel(spec: string, where: string): number {
 export function resolveParallelism(flag: string | undefined, env: string | undefined, targets: readonly Pick<ResolvedTarget, 'provider'>[], host: HostResources = hostResources()): Parallelism {
   if (flag !== undefined) {
     const n = parseParallel(flag, '--parallel');
-    return { cells: n, inProcess: n, why: '--parallel' };
+    return { cells: n, why: '--parallel' };
   }
   if (env !== undefined && env !== '') {
     const n = parseParallel(env, 'MM_PARALLEL');
-    return { cells: n, inProcess: n, why: 'MM_PARALLEL' };
+    return { cells: n, why: 'MM_PARALLEL' };
   }
   return defaultParallelism(targets, host);
 }

@@ -35,7 +35,7 @@ import { cellQueries } from './report/queries';
 import { settleReport } from './report/settle';
 import { reportView, type ReportView } from './report/view';
 import { writeReports } from './report/write';
-import { resolveParallelism } from './parallel';
+import { exclusiveSuites, resolveParallelism } from './parallel';
 import { MatrixRuntime } from './runtime';
 import { catalogFile, checkTier, parseRepeat, parseShard, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
@@ -217,8 +217,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         if (t.error) shown.add(t.error);
         progress.log(`${mark} ${t.suite} › ${t.title}${err}`);
       },
-      // Embedded engines run on this process' thread: at most parallel.inProcess of them at once.
-      { concurrency: parallel.cells, lane: { suites: new Set(targets.filter((t) => t.provider === 'embedded').map((t) => `${t.name} × ${m.name}`)), concurrency: parallel.inProcess } },
+      // Embedded engines run on this process' thread and starve it: those cells run alone (parallel.ts).
+      { concurrency: parallel.cells, exclusive: exclusiveSuites(targets, m.name) },
     );
     progress.stop();
     for (const [name, entry] of cells) {

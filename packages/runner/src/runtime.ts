@@ -92,9 +92,8 @@ export class MatrixRuntime implements TestRuntime {
 
   /**
    * Run the registered suites, up to `opts.concurrency` (integer ≥ 1, default 1 = one after
-   * another in registration order) at once through a p-limit pool, and of the suites named in
-   * `opts.lane.suites` at most `opts.lane.concurrency` at once (a suite waits for its lane slot
-   * before it takes a pool slot, so waiting lane suites never hold the pool); the tests inside one suite
+   * another in registration order) at once through a p-limit pool; the suites named in
+   * `opts.exclusive` run after the others, one at a time and alone. The tests inside one suite
    * always run one after another (they share the suite's setup). `onTest` is called after each
    * test, as it finishes. Returns the tests in registration order (suite by suite, whatever the
    * scheduling) and, per suite, the setup/teardown error if any. A suite not started before
@@ -102,16 +101,18 @@ export class MatrixRuntime implements TestRuntime {
    */
   async run(
     onTest?: (t: RanTest) => void,
-    opts: { concurrency?: number; lane?: { suites: ReadonlySet<string>; concurrency: number } } = {},
+    opts: { concurrency?: number; exclusive?: ReadonlySet<string> } = {},
   ): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
     const concurrency = opts.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
     const setupErrors = new Map<string, Error>();
     const teardownErrors = new Map<string, Error>();
+    const one = (s: Suite): Promise<RanTest[]> => (this.cancelled ? Promise.resolve([]) : this.runSuite(s, setupErrors, teardownErrors, onTest));
+    const alone = (s: Suite): boolean => opts.exclusive?.has(s.name) ?? false;
     const limit = pLimit(concurrency);
-    const lane = opts.lane && pLimit(opts.lane.concurrency);
-    const inPool = (s: Suite): Promise<RanTest[]> => limit(() => (this.cancelled ? [] : this.runSuite(s, setupErrors, teardownErrors, onTest)));
-    const perSuite = await Promise.all(this.suites.map((s) => (lane && opts.lane!.suites.has(s.name) ? lane(() => inPool(s)) : inPool(s))));
+    const shared = await Promise.all(this.suites.map((s) => (alone(s) ? Promise.resolve([]) : limit(() => one(s)))));
+    const perSuite: RanTest[][] = [];
+    for (const [i, s] of this.suites.entries()) perSuite.push(alone(s) ? await one(s) : shared[i]!);
     return { tests: perSuite.flat(), setupErrors, teardownErrors };
   }
 

@@ -3,7 +3,7 @@
  * MM_PARALLEL parsing, and a runtime whose results keep registration order whatever the scheduling.
  * No backend needed (the CLI run with real embedded targets is in tiers.test.ts).
  */
-import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, defaultParallelism, IN_PROCESS_CELLS, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
+import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, defaultParallelism, exclusiveSuites, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
 import { MatrixRuntime } from '../src/runtime';
 
 const GiB = 2 ** 30;
@@ -30,9 +30,13 @@ describe('defaultParallelism', () => {
     expect(defaultParallelism(cells('embedded', 'container', 'container'), { cpus: 64, freeBytes: free - 1 }).cells).toBe(2);
   });
 
-  test('embedded cells (one runner thread) at most IN_PROCESS_CELLS at once by default', () => {
-    expect(IN_PROCESS_CELLS).toBe(1);
-    expect(defaultParallelism(cells('embedded', 'embedded', 'container'), { cpus: 2, freeBytes: 64 * GiB })).toMatchObject({ cells: 3, inProcess: 1 });
+  test('embedded cells are the exclusive suites (they share the runner thread)', () => {
+    const ts = [
+      { name: 'a@1', provider: 'embedded' as const },
+      { name: 'b@1', provider: 'container' as const },
+      { name: 'c@1', provider: 'local' as const },
+    ];
+    expect(exclusiveSuites(ts, 'ds')).toEqual(new Set(['a@1 × ds']));
   });
 
   test('a container cell weighs more than an embedded one', () => {
@@ -43,8 +47,8 @@ describe('defaultParallelism', () => {
 describe('--parallel / MM_PARALLEL', () => {
   const host = { cpus: 2, freeBytes: 64 * GiB };
   test('the flag wins over the environment, the environment over the default', () => {
-    expect(resolveParallelism('3', '1', cells('embedded'), host)).toEqual({ cells: 3, inProcess: 3, why: '--parallel' }); // explicit: embedded cells too
-    expect(resolveParallelism(undefined, '1', cells('embedded', 'embedded'), host)).toEqual({ cells: 1, inProcess: 1, why: 'MM_PARALLEL' });
+    expect(resolveParallelism('3', '1', cells('embedded'), host)).toEqual({ cells: 3, why: '--parallel' });
+    expect(resolveParallelism(undefined, '1', cells('embedded', 'embedded'), host)).toEqual({ cells: 1, why: 'MM_PARALLEL' });
     expect(resolveParallelism(undefined, '', cells('embedded', 'embedded'), host).cells).toBe(2);
     expect(resolveParallelism(undefined, undefined, cells('embedded', 'embedded', 'embedded', 'embedded', 'embedded'), host).cells).toBe(2 * CELLS_PER_CPU);
   });
@@ -101,11 +105,11 @@ describe('MatrixRuntime with concurrency', () => {
     }
   });
 
-  test('a lane: its suites at most lane.concurrency at once, the others beside them', async () => {
+  test('exclusive suites run after the others, one at a time, alone; results stay in registration order', async () => {
     const rt = new MatrixRuntime();
     const running = new Set<string>();
     const overlaps: string[][] = [];
-    for (const name of ['e1', 'c1', 'e2', 'c2', 'e3']) {
+    for (const name of ['e1', 'c1', 'e2', 'c2', 'c3']) {
       rt.describe(name, () => {
         rt.test('t', async () => {
           running.add(name);
@@ -115,10 +119,12 @@ describe('MatrixRuntime with concurrency', () => {
         });
       });
     }
-    const r = await rt.run(undefined, { concurrency: 3, lane: { suites: new Set(['e1', 'e2', 'e3']), concurrency: 1 } });
-    expect(r.tests.map((t) => t.suite)).toEqual(['e1', 'c1', 'e2', 'c2', 'e3']);
-    for (const o of overlaps) expect(o.filter((n) => n.startsWith('e')).length).toBeLessThanOrEqual(1);
-    expect(Math.max(...overlaps.map((o) => o.length))).toBeGreaterThan(1); // containers did run beside an embedded cell
+    const order: string[] = [];
+    const r = await rt.run((t) => order.push(t.suite), { concurrency: 3, exclusive: new Set(['e1', 'e2']) });
+    expect(r.tests.map((t) => t.suite)).toEqual(['e1', 'c1', 'e2', 'c2', 'c3']);
+    expect(order.slice(3)).toEqual(['e1', 'e2']);
+    for (const o of overlaps) if (o.some((n) => n.startsWith('e'))) expect(o).toHaveLength(1);
+    expect(Math.max(...overlaps.map((o) => o.length))).toBe(3); // the others did run side by side
   });
 
   test('cancel(): suites not yet started are not started', async () => {

@@ -73,7 +73,7 @@ describe('profile check tiers', () => {
 });
 
 describe('a parallel run: same report as a sequential one, in catalog order', () => {
-  // pglite-pg16 (slow start, first) and sqlite (fast, second): with --parallel 2 sqlite finishes first.
+  // pglite-pg16 and sqlite (both embedded: they run alone, one after another, even with --parallel 2).
   const args = ['--profile', 'pr-gate', '--backend', 'pgvector@pglite-pg16', '--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C15,C11,C01,C25'];
   /** What must not depend on scheduling: cells in order, checks in order with verdicts and skip reasons. */
   const shape = (r: CliResult) => r.report!.cells.map((c) => ({ target: c.target, checks: c.checks.map((k) => [k.id, k.status, k.skipReason ?? '']) }));
