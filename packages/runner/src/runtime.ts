@@ -93,7 +93,8 @@ export class MatrixRuntime implements TestRuntime {
   /**
    * Run the registered suites, up to `opts.concurrency` (integer ≥ 1, default 1 = one after
    * another in registration order) at once through a p-limit pool; the suites named in
-   * `opts.exclusive` run after the others, one at a time and alone. The tests inside one suite
+   * `opts.exclusive` run after the others, one at a time and alone (with concurrency 1 every
+   * suite runs in registration order). The tests inside one suite
    * always run one after another (they share the suite's setup). `onTest` is called after each
    * test, as it finishes. Returns the tests in registration order (suite by suite, whatever the
    * scheduling) and, per suite, the setup/teardown error if any. A suite not started before
@@ -108,7 +109,8 @@ export class MatrixRuntime implements TestRuntime {
     const setupErrors = new Map<string, Error>();
     const teardownErrors = new Map<string, Error>();
     const one = (s: Suite): Promise<RanTest[]> => (this.cancelled ? Promise.resolve([]) : this.runSuite(s, setupErrors, teardownErrors, onTest));
-    const alone = (s: Suite): boolean => opts.exclusive?.has(s.name) ?? false;
+    // With 1 at a time every suite is alone already: registration order, as before the pool existed.
+    const alone = (s: Suite): boolean => concurrency > 1 && (opts.exclusive?.has(s.name) ?? false);
     const limit = pLimit(concurrency);
     const shared = await Promise.all(this.suites.map((s) => (alone(s) ? Promise.resolve([]) : limit(() => one(s)))));
     const perSuite: RanTest[][] = [];

@@ -125,6 +125,9 @@ describe('MatrixRuntime with concurrency', () => {
     expect(order.slice(3)).toEqual(['e1', 'e2']);
     for (const o of overlaps) if (o.some((n) => n.startsWith('e'))) expect(o).toHaveLength(1);
     expect(Math.max(...overlaps.map((o) => o.length))).toBe(3); // the others did run side by side
+    const seq: string[] = [];
+    await rt.run((t) => seq.push(t.suite), { concurrency: 1, exclusive: new Set(['e1', 'e2']) });
+    expect(seq).toEqual(['e1', 'c1', 'e2', 'c2', 'c3']); // --parallel 1: registration order
   });
 
   test('cancel(): suites not yet started are not started', async () => {

@@ -73,8 +73,9 @@ describe('profile check tiers', () => {
 });
 
 describe('a parallel run: same report as a sequential one, in catalog order', () => {
-  // pglite-pg16 and sqlite (both embedded: they run alone, one after another, even with --parallel 2).
-  const args = ['--profile', 'pr-gate', '--backend', 'pgvector@pglite-pg16', '--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C15,C11,C01,C25'];
+  // sqlite (embedded, first) and chroma@1.0 (a local process, no Docker): with --parallel 2 the
+  // embedded cell runs alone after the others, so chroma finishes first; the report keeps --backend order.
+  const args = ['--profile', 'pr-gate', '--backend', 'sqlite@3.53-vec0.1.9', '--backend', 'chroma@1.0', '--check', 'C15,C11,C01,C25'];
   /** What must not depend on scheduling: cells in order, checks in order with verdicts and skip reasons. */
   const shape = (r: CliResult) => r.report!.cells.map((c) => ({ target: c.target, checks: c.checks.map((k) => [k.id, k.status, k.skipReason ?? '']) }));
   let seq: CliResult;
@@ -88,7 +89,10 @@ describe('a parallel run: same report as a sequential one, in catalog order', ()
     for (const r of [seq, par]) expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
     expect(par.stdout).toContain('cells at once: 2 (--parallel)');
     expect(shape(par)).toEqual(shape(seq));
-    expect(shape(par).map((c) => c.target)).toEqual(['pgvector@pglite-pg16', 'sqlite@3.53-vec0.1.9']);
+    expect(shape(par).map((c) => c.target)).toEqual(['sqlite@3.53-vec0.1.9', 'chroma@1.0']);
+    const done = (r: CliResult, target: string) => r.stderr.lastIndexOf(`${target} × agent-memories › C25`);
+    expect(done(par, 'chroma@1.0')).toBeLessThan(done(par, 'sqlite@3.53-vec0.1.9')); // scheduled otherwise than reported
+    expect(done(seq, 'sqlite@3.53-vec0.1.9')).toBeLessThan(done(seq, 'chroma@1.0'));
     for (const c of shape(par)) expect(c.checks.map(([id]) => id)).toEqual(['C01', 'C11', 'C15', 'C25']);
   });
 
@@ -100,6 +104,6 @@ describe('a parallel run: same report as a sequential one, in catalog order', ()
 
   test('every output line of a concurrent run names its target (no bare lines between the header and the table)', () => {
     const lines = par.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('(node:') && !l.includes('--trace-warnings'));
-    for (const l of lines) expect(l).toMatch(/(pgvector@pglite-pg16|sqlite@3\.53-vec0\.1\.9)/);
+    for (const l of lines) expect(l).toMatch(/(chroma@1\.0|sqlite@3\.53-vec0\.1\.9)/);
   });
 });
