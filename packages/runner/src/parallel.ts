@@ -7,10 +7,11 @@ import type { ResolvedTarget } from '@memory-matrix/backends';
  * memories, 384 dimensions), sampling the runner's RSS and `docker stats` every 5 s: the runner
  * peaked at 1074 MiB running the 3 embedded cells one after another (≈ 250 MiB of it the runner
  * itself; a PGlite cell ≈ 400–500 MiB while it loads and builds its index), so 512 MiB per
- * embedded (and local, a Chroma process of similar size) cell; a PostgreSQL container used
- * 33–44 MiB idle and a few hundred MiB while it builds the HNSW index (maintenance_work_mem) next
- * to its share of the runner's memory, and C15/C16/C23 start further instances of it, so 768 MiB.
- * A url target starts nothing (only the runner's share).
+ * embedded cell (local: a Chroma process, taken as the same); a PostgreSQL container peaked at
+ * 126 MiB in pr-gate (load, HNSW build, queries; 33–44 MiB idle) while the runner, with two
+ * container cells and no embedded one running, stayed near 250 MiB; C15, C16 and C23 start one
+ * more instance each at a time (≈ 126 MiB again), so 126 × 2 + a 250 MiB runner share ≈ 500 MiB,
+ * and 768 MiB leaves half again as margin. A url target starts nothing (256 MiB: the runner's share).
  */
 export const CELL_WEIGHT_BYTES: Readonly<Record<ResolvedTarget['provider'], number>> = {
   embedded: 512 * 2 ** 20,
