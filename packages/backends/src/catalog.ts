@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { capabilityOverridesSchema, DEFAULT_TOLERANCES, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { localFaultSupported } from './faults/local-instance';
 import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver } from './registry';
 import { parseUrlTarget, urlTargetName } from './url';
@@ -94,12 +94,26 @@ const targetSchema = z
   })
   .strict();
 
+/** A check named by id (`C03`, any case) or name (`topk-exact`); normalised to its id. Unknown → the schema issue names the id. */
+const checkRef = z
+  .string()
+  .refine(
+    (ref) => CHECKS.some((c) => c.id === ref.toUpperCase() || c.name === ref),
+    (ref) => ({ message: `unknown check ${JSON.stringify(ref)} (checks are ${CHECKS[0]!.id}–${CHECKS[CHECKS.length - 1]!.id}, by id or name)` }),
+  )
+  .transform((ref) => CHECKS.find((c) => c.id === ref.toUpperCase() || c.name === ref)!.id);
+
 const profileSchema = z.object({
   description: z.string().default(''),
   targets: z.array(z.string()).min(1),
   /** Used instead of `targets` when no Docker engine answers. */
   fallbackTargets: z.array(z.string()).optional(),
-  checks: z.array(z.string()).optional(),
+  /** The profile's check tier: only these checks run (ids or names); the others are reported as skipped naming the profile. */
+  checks: z.array(checkRef).min(1).optional(),
+  /** The profile's check tier as an exclusion list: every check except these runs (not together with `checks`). */
+  excludeChecks: z.array(checkRef).min(1).optional(),
+  /** The profile that runs the checks this one leaves out (named in their skip reason: `profile pr-gate: runs in release`). */
+  excludedRunIn: z.string().optional(),
   thresholds: z.record(z.number()).optional(),
   /**
    * Gate thresholds of `memory-matrix diff` (baseline vs candidate, per scan path): lowest top-k
@@ -252,8 +266,27 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
     for (const t of [...p.targets, ...(p.fallbackTargets ?? [])]) {
       if (!targets.has(t)) throw new MemoryMatrixError('USAGE', `${file}: profile ${pname} names unknown target ${t}`);
     }
+    const at = ['profiles', pname];
+    if (p.checks && p.excludeChecks) fail([...at, 'excludeChecks'], 'give either checks (the checks that run) or excludeChecks (the checks left out), not both');
+    if (p.excludedRunIn !== undefined) {
+      const other = profiles.get(p.excludedRunIn);
+      if (!other) fail([...at, 'excludedRunIn'], `unknown profile ${JSON.stringify(p.excludedRunIn)} (profiles: ${[...profiles.keys()].join(', ')})`);
+      const left = CHECKS.filter((ch) => !profileRuns(p, ch.id)).map((ch) => ch.id);
+      const missed = left.filter((id) => !profileRuns(other!, id));
+      if (missed.length) fail([...at, 'excludedRunIn'], `profile ${p.excludedRunIn} does not run ${missed.join(', ')} either, so they would run nowhere`);
+    }
   }
   return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles };
+}
+
+/**
+ * Whether a profile's check tier includes the check `id` (`C03`): every check when the profile
+ * declares neither `checks` nor `excludeChecks`.
+ */
+export function profileRuns(profile: Profile, id: string): boolean {
+  if (profile.checks) return profile.checks.includes(id);
+  if (profile.excludeChecks) return !profile.excludeChecks.includes(id);
+  return true;
 }
 
 /**

@@ -33,7 +33,11 @@ export function buildProgram(): Command {
     .command('run', { isDefault: true })
     .description('run the checks on each target against the golden dataset and its oracle expectation')
     .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated; the targets are listed in matrix/targets.yaml)').argParser(collect).default([]))
-    .option('-p, --profile <name>', 'profile from matrix/targets.yaml, used when no --backend is given', 'default')
+    .option(
+      '-p, --profile <name>',
+      'profile from matrix/targets.yaml (default: default): its targets and its check tier; with --backend only its check tier (without --profile, --backend runs every check)',
+    )
+    .option('--parallel <n>', 'cells (target × dataset) run at once, 1-64; 1 = one after another (default: MM_PARALLEL, else from the CPUs, the free memory and the targets)')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where report.json, junit.xml, report.md and report.html go', 'matrix-report')
     .option('--update-golden', 're-record the oracle expectation before running (without it a missing expectation is an error)', false)
@@ -51,7 +55,8 @@ export function buildProgram(): Command {
     .action(
       async (o: {
         backend: string[];
-        profile: string;
+        profile?: string;
+        parallel?: string;
         dataset: string;
         reportDir: string;
         updateGolden: boolean;
@@ -63,6 +68,7 @@ export function buildProgram(): Command {
         const report = await runMatrix({
           backends: o.backend,
           profile: o.profile,
+          parallel: o.parallel,
           dataset: o.dataset,
           reportDir: path.resolve(o.reportDir),
           updateGolden: o.updateGolden,

@@ -9,42 +9,64 @@ const LABEL: Record<ProgressPhase, string> = {
 };
 
 /**
- * Progress of a cell's long phases. On a TTY a cli-progress bar per phase; otherwise one line
- * when a phase starts and one when it ends (CI logs stay short).
+ * Progress of the cells' long phases, safe for cells running at once. On a TTY one cli-progress
+ * bar line per running cell (a MultiBar: the bar of a cell shows its current phase; log lines are
+ * printed above the bars, whole). Otherwise (a pipe, `| tee`, a CI log) one line when a phase of a
+ * cell starts, prefixed by the target, and nothing per step, so lines of concurrent cells never mix.
  */
 export class Progress {
-  private bar?: cliProgress.SingleBar;
-  private phase?: string;
+  private multi?: cliProgress.MultiBar;
+  private readonly bars = new Map<string, cliProgress.SingleBar>();
+  /** The phase each cell is in (non-TTY: a line per change). */
+  private readonly phases = new Map<string, ProgressPhase>();
+  private width = 0;
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
 
+  /** `done` of `total` steps of `phase` in the cell of `target`. */
   update(target: string, phase: ProgressPhase, done: number, total: number): void {
-    const key = `${target}:${phase}`;
-    if (this.phase !== key) {
-      this.stop();
-      this.phase = key;
-      if (this.stream.isTTY) {
-        this.bar = new cliProgress.SingleBar(
-          { format: `${target} ${LABEL[phase]} [{bar}] {value}/{total}`, stream: this.stream, clearOnComplete: true, hideCursor: true },
-          cliProgress.Presets.shades_classic,
-        );
-        this.bar.start(total, done);
-      } else {
-        this.stream.write(`${target}: ${LABEL[phase]} (${total})…\n`);
-      }
+    const changed = this.phases.get(target) !== phase;
+    this.phases.set(target, phase);
+    if (!this.stream.isTTY) {
+      if (changed) this.stream.write(`${target}: ${LABEL[phase]} (${total})…\n`);
+      return;
     }
-    this.bar?.update(done);
-    if (done >= total) this.stop();
+    this.width = Math.max(this.width, target.length);
+    this.multi ??= new cliProgress.MultiBar(
+      { format: '{target} {phase} [{bar}] {value}/{total}', stream: this.stream, clearOnComplete: true, hideCursor: true, gracefulExit: false },
+      cliProgress.Presets.shades_classic,
+    );
+    const payload = { target: target.padEnd(this.width), phase: LABEL[phase].padEnd(19) };
+    const bar = this.bars.get(target);
+    if (!bar) this.bars.set(target, this.multi.create(total, done, payload));
+    else {
+      if (changed) bar.setTotal(total);
+      bar.update(done, payload);
+    }
   }
 
-  /** A line of text that does not break the bar. */
+  /** The cell of `target` has ended: its bar goes away (and the bars, when it was the last). */
+  end(target: string): void {
+    this.phases.delete(target);
+    const bar = this.bars.get(target);
+    if (!bar) return;
+    this.bars.delete(target);
+    if (this.bars.size === 0) this.stop();
+    else this.multi?.remove(bar);
+  }
+
+  /** A line of text, printed whole above the bars. */
   log(line: string): void {
-    this.stop();
-    this.stream.write(line + '\n');
+    if (this.multi) this.multi.log(line + '\n');
+    else this.stream.write(line + '\n');
   }
 
+  /** Remove every bar (pending log lines are printed first). */
   stop(): void {
-    this.bar?.stop();
-    this.bar = undefined;
-    this.phase = undefined;
+    const m = this.multi;
+    this.multi = undefined;
+    this.bars.clear();
+    if (!m) return;
+    m.update(); // prints the buffered log lines
+    m.stop();
   }
 }

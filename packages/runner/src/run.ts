@@ -35,14 +35,22 @@ import { cellQueries } from './report/queries';
 import { settleReport } from './report/settle';
 import { reportView, type ReportView } from './report/view';
 import { writeReports } from './report/write';
+import { exclusiveSuites, resolveParallelism } from './parallel';
 import { MatrixRuntime } from './runtime';
-import { catalogFile, parseRepeat, parseShard, selectTargets } from './select';
+import { catalogFile, checkTier, parseRepeat, parseShard, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
 
 /** Options of one `memory-matrix run`. */
 export interface RunOptions {
   backends: string[];
-  profile: string;
+  /**
+   * `--profile`: without `--backend` its targets and its check tier (`checks` / `excludeChecks` in
+   * matrix/targets.yaml); with `--backend` only its check tier. Undefined: the `default` profile's
+   * targets, and every check when `--backend` is given.
+   */
+  profile?: string;
+  /** `--parallel N`: cells run at once (as given; validated by parseParallel). Default: `MM_PARALLEL`, else the bound of `defaultParallelism`. */
+  parallel?: string;
   /** Dataset folder or a name under golden-data/. */
   dataset: string;
   reportDir: string;
@@ -74,18 +82,25 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const startedAt = new Date();
   const t0 = performance.now();
-  const report: MatrixReport = emptyReport(opts.argv.map(redactUrl), startedAt.toISOString(), { profile: opts.backends.length ? null : opts.profile, shard: opts.shard ?? null });
+  const report: MatrixReport = emptyReport(opts.argv.map(redactUrl), startedAt.toISOString(), {
+    profile: opts.backends.length ? (opts.profile ?? null) : (opts.profile ?? 'default'),
+    shard: opts.shard ?? null,
+  });
   const progress = new Progress();
+  const rt = new MatrixRuntime();
   const started: StartedBackend[] = [];
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals): void => {
     // From here on nothing more is recorded: checks still running fail only because their backend
     // is being stopped, which is not a verdict on the target. The report lists what completed.
     interrupted = true;
+    rt.cancel(); // cells still queued never start
+    progress.stop();
     progress.log(`\n${sig}: stopping ${started.length} backend(s) and writing the partial report…`);
     report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the checks that completed before it` };
     report.exitCode = 2;
     void Promise.allSettled(started.map((b) => b.stop())).finally(() => {
+      for (const c of report.cells) c.checks.sort((a, b) => a.id.localeCompare(b.id));
       finish(report, opts.reportDir, t0);
       process.exit(signalExitCode(sig));
     });
@@ -109,8 +124,12 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       const volumes = await removeLeftoverVolumes(); // fault instances' data volumes (C15, C16, C23)
       if (volumes.length) out(`removed ${volumes.length} volume(s) left by an earlier run that died`);
     }
-    const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile, docker: docker.available, shard });
+    const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile ?? 'default', docker: docker.available, shard });
     out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
+    const tier = checkTier(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'));
+    if (tier.why) out(tier.why);
+    const parallel = resolveParallelism(opts.parallel, process.env.MM_PARALLEL, targets);
+    out(`cells at once: ${parallel.cells} (${parallel.why})`);
     const checks = selectChecks(opts.checks);
     const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
     const unknown = opts.checks.filter((c) => !known.includes(c.toLowerCase()));
@@ -141,7 +160,6 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.expectation = { file: path.relative(REPO_ROOT, exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
     if (opts.updateGolden) out(`recorded ${exp.expectation.entries.length} oracle expectations in ${report.expectation.file}`);
 
-    const rt = new MatrixRuntime();
     const cells = new Map<string, { report: CellReport; live?: LiveCell; replays: JudgedReplay[] }>();
     for (const target of targets) {
       const cell: CellReport = {
@@ -166,8 +184,10 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         runId: runIdOf(startedAt),
         imageSource: opts.imageSource,
         checks,
+        skip: tier.skip,
         repeat,
         log: (l) => progress.log(l),
+        onEnded: () => progress.end(target.name),
         progress: (phase, done, total) => progress.update(target.name, phase, done, total),
         onStarted: (backend, startMs) => {
           started.push(backend);
@@ -189,13 +209,17 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     }
     // A setup error fails every test of its cell with the same error: print its message once.
     const shown = new Set<Error>();
-    const result = await rt.run((t) => {
-      if (interrupted) return;
-      const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
-      const err = t.status === 'failed' && t.error && !('result' in t.error) && !shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
-      if (t.error) shown.add(t.error);
-      progress.log(`${mark} ${t.suite} › ${t.title}${err}`);
-    });
+    const result = await rt.run(
+      (t) => {
+        if (interrupted) return;
+        const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
+        const err = t.status === 'failed' && t.error && !('result' in t.error) && !shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
+        if (t.error) shown.add(t.error);
+        progress.log(`${mark} ${t.suite} › ${t.title}${err}`);
+      },
+      // Embedded engines run on this process' thread and starve it: those cells run alone (parallel.ts).
+      { concurrency: parallel.cells, exclusive: exclusiveSuites(targets, m.name) },
+    );
     progress.stop();
     for (const [name, entry] of cells) {
       const suite = `${name} × ${m.name}`;
@@ -272,6 +296,8 @@ export interface TargetCellHooks {
   runId: string;
   imageSource?: ImageSource;
   checks?: readonly CheckDefinition[];
+  /** Checks registered as skipped, id → reason (a profile's check tier: `checkTier`). */
+  skip?: ReadonlyMap<string, string>;
   /** C05 index-path replays (CellConfig.repeat); default 1. */
   repeat?: number;
   log?: (line: string) => void;
@@ -279,6 +305,8 @@ export interface TargetCellHooks {
   onStarted?: (backend: StartedBackend, startMs: number) => void;
   sink?: ResultSink;
   onCellReady?: (cell: LiveCell) => void;
+  /** Called when the cell has ended (its backend stopped, or it never started). */
+  onEnded?: () => void;
 }
 
 /**
@@ -289,13 +317,15 @@ export interface TargetCellHooks {
  */
 export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, dataset: GoldenDataset, expectation: CellConfig['expectation'], hooks: TargetCellHooks): void {
   let backend: StartedBackend | undefined;
+  // Cells may run at once: every line a start logs names its target (image builds log bare lines).
+  const log = hooks.log && ((l: string): void => hooks.log!(l.startsWith(`${target.name}:`) || l.trim() === '' ? l : `${target.name}: ${l.trimStart()}`));
   registerConformance(
     rt,
     { target: target.name, dataset: dataset.manifest.name, capabilities: target.capabilities },
     async () => {
       const s0 = performance.now();
       hooks.log?.(`${target.name}: starting (${target.provider})…`);
-      backend = await startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log: hooks.log });
+      backend = await startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log });
       const startMs = performance.now() - s0;
       hooks.onStarted?.(backend, startMs);
       const comps = Object.entries(backend.info.components)
@@ -314,18 +344,23 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
         progress: hooks.progress,
         faults: b.faults, // container targets with durability configurations (C15, C16, C23)
         // A fresh instance of the same target for checks that change server-wide settings (C19); never for a user's URL.
-        spawn: target.provider === 'url' ? undefined : () => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log: hooks.log }),
+        spawn: target.provider === 'url' ? undefined : () => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log }),
         repeat: hooks.repeat,
       };
     },
     {
       checks: hooks.checks,
+      skip: hooks.skip,
       sink: hooks.sink,
       onCellReady: hooks.onCellReady,
       teardown: async () => {
         const b = backend;
         backend = undefined;
-        if (b) await b.stop();
+        try {
+          if (b) await b.stop();
+        } finally {
+          hooks.onEnded?.();
+        }
       },
     },
   );

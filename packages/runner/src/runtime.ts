@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { TestBody, TestRuntime } from '@memory-matrix/spec';
 
 /** One registered test as the runner saw it. */
@@ -36,7 +37,7 @@ export async function withTimeout<T>(fn: () => Promise<T> | T, ms: number, what:
 }
 
 /**
- * A minimal sequential implementation of the spec's `TestRuntime` (describe / test / test.skip /
+ * A minimal implementation of the spec's `TestRuntime` (describe / test / test.skip /
  * beforeAll / afterAll) so the runner executes exactly the tests jest would. A failing
  * `beforeAll` fails every test of its suite with that error (as jest does) and is reported
  * separately as a setup error.
@@ -81,49 +82,78 @@ export class MatrixRuntime implements TestRuntime {
     return this.current;
   }
 
+  /** Set by `cancel()`: suites that have not started yet are not started. */
+  private cancelled = false;
+
+  /** Start no further suite (an interrupt); suites already running finish or are stopped by their caller. */
+  cancel(): void {
+    this.cancelled = true;
+  }
+
   /**
-   * Run every registered suite in order. `onTest` is called after each test.
-   * Returns the tests and, per suite, the setup/teardown error if any.
+   * Run the registered suites, up to `opts.concurrency` (integer ≥ 1, default 1 = one after
+   * another in registration order) at once through a p-limit pool; the suites named in
+   * `opts.exclusive` run after the others, one at a time and alone (with concurrency 1 every
+   * suite runs in registration order). The tests inside one suite
+   * always run one after another (they share the suite's setup). `onTest` is called after each
+   * test, as it finishes. Returns the tests in registration order (suite by suite, whatever the
+   * scheduling) and, per suite, the setup/teardown error if any. A suite not started before
+   * `cancel()` is left out of the result. Throws RangeError on a bad concurrency.
    */
-  async run(onTest?: (t: RanTest) => void): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
-    const tests: RanTest[] = [];
+  async run(
+    onTest?: (t: RanTest) => void,
+    opts: { concurrency?: number; exclusive?: ReadonlySet<string> } = {},
+  ): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
+    const concurrency = opts.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
     const setupErrors = new Map<string, Error>();
     const teardownErrors = new Map<string, Error>();
-    for (const s of this.suites) {
-      let setupError: Error | undefined;
-      for (const h of s.beforeAll) {
-        try {
-          await withTimeout(h.fn, h.timeoutMs, `${s.name}: setup`);
-        } catch (e) {
-          setupError = e as Error;
-          setupErrors.set(s.name, setupError);
-          break;
-        }
-      }
-      for (const t of s.tests) {
-        const t0 = performance.now();
-        let ran: RanTest;
-        if (t.skip) ran = { suite: s.name, title: t.title, status: 'skipped', durationMs: 0 };
-        else if (setupError) ran = { suite: s.name, title: t.title, status: 'failed', error: setupError, durationMs: 0 };
-        else {
-          try {
-            await withTimeout(t.fn!, t.timeoutMs, `${s.name}: ${t.title}`);
-            ran = { suite: s.name, title: t.title, status: 'passed', durationMs: performance.now() - t0 };
-          } catch (e) {
-            ran = { suite: s.name, title: t.title, status: 'failed', error: e as Error, durationMs: performance.now() - t0 };
-          }
-        }
-        tests.push(ran);
-        onTest?.(ran);
-      }
-      for (const h of s.afterAll) {
-        try {
-          await withTimeout(h.fn, h.timeoutMs, `${s.name}: teardown`);
-        } catch (e) {
-          teardownErrors.set(s.name, e as Error);
-        }
+    const one = (s: Suite): Promise<RanTest[]> => (this.cancelled ? Promise.resolve([]) : this.runSuite(s, setupErrors, teardownErrors, onTest));
+    // With 1 at a time every suite is alone already: registration order, as before the pool existed.
+    const alone = (s: Suite): boolean => concurrency > 1 && (opts.exclusive?.has(s.name) ?? false);
+    const limit = pLimit(concurrency);
+    const shared = await Promise.all(this.suites.map((s) => (alone(s) ? Promise.resolve([]) : limit(() => one(s)))));
+    const perSuite: RanTest[][] = [];
+    for (const [i, s] of this.suites.entries()) perSuite.push(alone(s) ? await one(s) : shared[i]!);
+    return { tests: perSuite.flat(), setupErrors, teardownErrors };
+  }
+
+  /** One suite: its beforeAll hooks, its tests in order, its afterAll hooks. */
+  private async runSuite(s: Suite, setupErrors: Map<string, Error>, teardownErrors: Map<string, Error>, onTest?: (t: RanTest) => void): Promise<RanTest[]> {
+    const tests: RanTest[] = [];
+    let setupError: Error | undefined;
+    for (const h of s.beforeAll) {
+      try {
+        await withTimeout(h.fn, h.timeoutMs, `${s.name}: setup`);
+      } catch (e) {
+        setupError = e as Error;
+        setupErrors.set(s.name, setupError);
+        break;
       }
     }
-    return { tests, setupErrors, teardownErrors };
+    for (const t of s.tests) {
+      const t0 = performance.now();
+      let ran: RanTest;
+      if (t.skip) ran = { suite: s.name, title: t.title, status: 'skipped', durationMs: 0 };
+      else if (setupError) ran = { suite: s.name, title: t.title, status: 'failed', error: setupError, durationMs: 0 };
+      else {
+        try {
+          await withTimeout(t.fn!, t.timeoutMs, `${s.name}: ${t.title}`);
+          ran = { suite: s.name, title: t.title, status: 'passed', durationMs: performance.now() - t0 };
+        } catch (e) {
+          ran = { suite: s.name, title: t.title, status: 'failed', error: e as Error, durationMs: performance.now() - t0 };
+        }
+      }
+      tests.push(ran);
+      onTest?.(ran);
+    }
+    for (const h of s.afterAll) {
+      try {
+        await withTimeout(h.fn, h.timeoutMs, `${s.name}: teardown`);
+      } catch (e) {
+        teardownErrors.set(s.name, e as Error);
+      }
+    }
+    return tests;
   }
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { MemoryMatrixError } from '@memory-matrix/spec';
-import { resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
+import { CHECKS, MemoryMatrixError } from '@memory-matrix/spec';
+import { profileRuns, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
 
 /** `i/n` (1-based i) → indices; USAGE on anything else. */
 export function parseShard(spec: string | undefined): { index: number; count: number } | null {
@@ -68,4 +68,31 @@ export function selectTargets(
     why += `, shard ${opts.shard.index}/${opts.shard.count}`;
   }
   return { targets, why };
+}
+
+/** The checks a profile leaves out, with the reason each is reported under, and a line for the console. */
+export interface CheckTier {
+  /** Check id (`C15`) → skip reason, e.g. `profile pr-gate: runs in release`. Empty: every check runs. */
+  skip: Map<string, string>;
+  /** `checks of profile pr-gate: C15, C16, C19, C23 left to release`, or '' when the profile leaves none out. */
+  why: string;
+}
+
+/**
+ * The check tier of `profile` (its `checks` or `excludeChecks` in the catalog): every check it
+ * does not run maps to `profile <name>: runs in <excludedRunIn>` (or `…: not in its checks` when
+ * the profile names no other). Undefined profile: nothing left out. `--check` narrows the run
+ * further on top of this (a check both selected and left out is reported as skipped with this
+ * reason). Throws USAGE for an unknown profile, listing the known ones.
+ */
+export function checkTier(catalog: Catalog, profile: string | undefined): CheckTier {
+  if (profile === undefined) return { skip: new Map(), why: '' };
+  const p = catalog.profiles.get(profile);
+  if (!p) throw new MemoryMatrixError('USAGE', `unknown profile "${profile}"; known profiles: ${[...catalog.profiles.keys()].join(', ')}`);
+  const reason = `profile ${profile}: ${p.excludedRunIn ? `runs in ${p.excludedRunIn}` : 'not in its checks'}`;
+  const left = CHECKS.filter((c) => !profileRuns(p, c.id)).map((c) => c.id);
+  return {
+    skip: new Map(left.map((id) => [id, reason])),
+    why: left.length ? `checks of profile ${profile}: ${left.join(', ')} left ${p.excludedRunIn ? `to ${p.excludedRunIn}` : 'out'} (reported as skipped)` : '',
+  };
 }

@@ -8,6 +8,12 @@ import type { TestRuntime } from './runtime';
 export interface RegisterOptions {
   /** Checks to register (default: all of `CHECKS`). */
   checks?: readonly CheckDefinition[];
+  /**
+   * Checks of `checks` to register as skipped whatever the capabilities, by id (`C15`) → reason
+   * (e.g. `profile pr-gate: runs in release`, a profile's check tier). Recorded in the sink as
+   * skipped with that reason, so a check a run leaves out is never silently absent.
+   */
+  skip?: ReadonlyMap<string, string>;
   /** Where results go besides the test verdict (the runner's report). */
   sink?: ResultSink;
   /** Time limit for starting the cell (backend connect), ms. Default 120000. */
@@ -28,7 +34,8 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
 /**
  * Register the conformance suite of one cell (target × dataset) into a test runtime: one
  * `describe` named `<target> × <dataset>`, one test per check (so failures show per check in jest and JUnit). A check the target's
- * capabilities cannot run is registered with `test.skip` and the missing capability in its title.
+ * capabilities cannot run is registered with `test.skip` and the missing capability in its title
+ * (a check in `options.skip` likewise, with the reason given there).
  * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check.
  */
 export function registerConformance(
@@ -52,7 +59,7 @@ export function registerConformance(
       }
     }, 60_000);
     for (const check of checks) {
-      const missing = check.requires(cellName.capabilities);
+      const missing = options.skip?.get(check.id) ?? check.requires(cellName.capabilities);
       if (missing) {
         options.sink?.record({ id: check.id, name: check.name, status: 'skipped', skipReason: missing, figures: {}, failures: [], notes: [], durationMs: 0 });
         rt.test.skip(checkTitle(check, missing), async () => undefined);

@@ -1,0 +1,109 @@
+/**
+ * Check tiers of profiles (`checks` / `excludeChecks` in matrix/targets.yaml) and a parallel run
+ * whose report does not depend on scheduling: real embedded targets (PGlite, SQLite) through the
+ * real CLI, no Docker needed.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadCatalog } from '@memory-matrix/backends';
+import { checkTier } from '../src/select';
+import { cli, REPO, type CliResult } from './cli-helpers';
+
+const CATALOG = path.join(REPO, 'matrix', 'targets.yaml');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-tiers-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+/** A copy of the repository's catalog with `edit` applied; its path. */
+const catalogWith = (name: string, edit: (yaml: string) => string): string => {
+  const f = path.join(tmp, name);
+  const before = readFileSync(CATALOG, 'utf8');
+  const after = edit(before);
+  if (after === before) throw new Error(`catalogWith(${name}): the edit changed nothing`);
+  writeFileSync(f, after);
+  return f;
+};
+const PR_GATE_LINE = 'excludeChecks: [C15, C16, C19, C23]';
+
+describe('profile check tiers', () => {
+  test('pr-gate leaves durability, upgrade, eviction and faults to release; release and default run every check', () => {
+    const catalog = loadCatalog(CATALOG);
+    const gate = checkTier(catalog, 'pr-gate');
+    expect([...gate.skip.keys()]).toEqual(['C15', 'C16', 'C19', 'C23']);
+    expect(new Set(gate.skip.values())).toEqual(new Set(['profile pr-gate: runs in release']));
+    expect(gate.why).toContain('C15, C16, C19, C23 left to release');
+    for (const p of ['release', 'default']) expect(checkTier(catalog, p).skip.size).toBe(0);
+    expect(checkTier(catalog, undefined).skip.size).toBe(0); // --backend without --profile: every check
+    expect(() => checkTier(catalog, 'nope')).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('unknown profile "nope"') }));
+  });
+
+  test('an inclusion list takes ids or names; the checks it leaves out are skipped naming the profile', () => {
+    const f = catalogWith('include.yaml', (y) => y.replace(`${PR_GATE_LINE}\n    excludedRunIn: release`, 'checks: [C01, topk-exact, c05]'));
+    const tier = checkTier(loadCatalog(f), 'pr-gate');
+    expect(tier.skip.has('C01') || tier.skip.has('C03') || tier.skip.has('C05')).toBe(false);
+    expect(tier.skip.get('C02')).toBe('profile pr-gate: not in its checks');
+    expect(tier.skip.size).toBe(26 - 3);
+  });
+
+  test('an unknown check id in a profile: USAGE naming file:line and the id (exit 2 from the CLI)', () => {
+    const f = catalogWith('bad-id.yaml', (y) => y.replace(PR_GATE_LINE, 'excludeChecks: [C15, C61, C19, C23]'));
+    const line =
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('C61')) + 1;
+    expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(`${f}:${line}: profiles.pr-gate.excludeChecks.1: unknown check "C61"`) }));
+    const r = cli(['--backend', 'sqlite@3.53-vec0.1.9'], { env: { MM_CATALOG: f } });
+    expect(r.status).toBe(2);
+    expect(r.report?.error?.message).toContain(`${f}:${line}:`);
+    expect(r.report?.error?.message).toContain('"C61"');
+    expect(r.report?.cells).toEqual([]);
+  });
+
+  test('checks and excludeChecks together, or excludedRunIn naming no profile: USAGE with file:line', () => {
+    const both = catalogWith('both.yaml', (y) => y.replace(PR_GATE_LINE, `${PR_GATE_LINE}\n    checks: [C01]`));
+    expect(() => loadCatalog(both)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/both\.yaml:\d+: profiles\.pr-gate\.excludeChecks: give either checks/) }));
+    const runIn = catalogWith('run-in.yaml', (y) => y.replace('excludedRunIn: release', 'excludedRunIn: relase'));
+    expect(() => loadCatalog(runIn)).toThrow(
+      expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/run-in\.yaml:\d+: profiles\.pr-gate\.excludedRunIn: unknown profile "relase"/) }),
+    );
+    const nowhere = catalogWith('nowhere.yaml', (y) =>
+      y.replace('excludedRunIn: release', 'excludedRunIn: embedded').replace('description: In-process targets only (no Docker needed).', `$&\n    ${PR_GATE_LINE}`),
+    );
+    expect(() => loadCatalog(nowhere)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('profile embedded does not run C15, C16, C19, C23 either') }));
+  });
+});
+
+describe('a parallel run: same report as a sequential one, in catalog order', () => {
+  // sqlite (embedded, first) and chroma@1.0 (a local process, no Docker): with --parallel 2 the
+  // embedded cell runs alone after the others, so chroma finishes first; the report keeps --backend order.
+  const args = ['--profile', 'pr-gate', '--backend', 'sqlite@3.53-vec0.1.9', '--backend', 'chroma@1.0', '--check', 'C15,C11,C01,C25'];
+  /** What must not depend on scheduling: cells in order, checks in order with verdicts and skip reasons. */
+  const shape = (r: CliResult) => r.report!.cells.map((c) => ({ target: c.target, checks: c.checks.map((k) => [k.id, k.status, k.skipReason ?? '']) }));
+  let seq: CliResult;
+  let par: CliResult;
+  beforeAll(() => {
+    seq = cli([...args, '--parallel', '1']);
+    par = cli([...args, '--parallel', '2']);
+  }, 480_000);
+
+  test('both runs pass; report.json cells in --backend order, checks sorted, identical verdicts', () => {
+    for (const r of [seq, par]) expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(par.stdout).toContain('cells at once: 2 (--parallel)');
+    expect(shape(par)).toEqual(shape(seq));
+    expect(shape(par).map((c) => c.target)).toEqual(['sqlite@3.53-vec0.1.9', 'chroma@1.0']);
+    const done = (r: CliResult, target: string) => r.stderr.lastIndexOf(`${target} × agent-memories › C25`);
+    expect(done(par, 'chroma@1.0')).toBeLessThan(done(par, 'sqlite@3.53-vec0.1.9')); // scheduled otherwise than reported
+    expect(done(seq, 'sqlite@3.53-vec0.1.9')).toBeLessThan(done(seq, 'chroma@1.0'));
+    for (const c of shape(par)) expect(c.checks.map(([id]) => id)).toEqual(['C01', 'C11', 'C15', 'C25']);
+  });
+
+  test('--profile with --backend: the profile picks the tier, a check it leaves out is skipped naming it', () => {
+    expect(par.report!.profile).toBe('pr-gate');
+    expect(par.stdout).toContain('checks of profile pr-gate: C15, C16, C19, C23 left to release');
+    for (const c of par.report!.cells) expect(c.checks.find((k) => k.id === 'C15')).toMatchObject({ status: 'skipped', skipReason: 'profile pr-gate: runs in release' });
+  });
+
+  test('every output line of a concurrent run names its target (no bare lines between the header and the table)', () => {
+    const lines = par.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('(node:') && !l.includes('--trace-warnings'));
+    for (const l of lines) expect(l).toMatch(/(chroma@1\.0|sqlite@3\.53-vec0\.1\.9)/);
+  });
+});
