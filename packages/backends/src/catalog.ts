@@ -103,34 +103,36 @@ const checkRef = z
   )
   .transform((ref) => CHECKS.find((c) => c.id === ref.toUpperCase() || c.name === ref)!.id);
 
-const profileSchema = z.object({
-  description: z.string().default(''),
-  targets: z.array(z.string()).min(1),
-  /** Used instead of `targets` when no Docker engine answers. */
-  fallbackTargets: z.array(z.string()).optional(),
-  /** The profile's check tier: only these checks run (ids or names); the others are reported as skipped naming the profile. */
-  checks: z.array(checkRef).min(1).optional(),
-  /** The profile's check tier as an exclusion list: every check except these runs (not together with `checks`). */
-  excludeChecks: z.array(checkRef).min(1).optional(),
-  /** The profile that runs the checks this one leaves out (named in their skip reason: `profile pr-gate: runs in release`). */
-  excludedRunIn: z.string().optional(),
-  thresholds: z.record(z.number()).optional(),
-  /**
-   * Gate thresholds of `memory-matrix diff` (baseline vs candidate, per scan path): lowest top-k
-   * overlap of one query and mean over the queries (fractions in [0, 1], tie-aware), largest
-   * |Δ canonical score| of an id in both (score units), largest rank shift beyond the id's baseline
-   * tie group (ranks). Beyond any → FAIL; a change within them → DRIFT.
-   */
-  diff: z
-    .object({
-      minOverlap: z.number().min(0).max(1),
-      minMeanOverlap: z.number().min(0).max(1),
-      maxScoreDelta: z.number().nonnegative(),
-      maxRankShift: z.number().int().nonnegative(),
-    })
-    .strict()
-    .optional(),
-});
+const profileSchema = z
+  .object({
+    description: z.string().default(''),
+    targets: z.array(z.string()).min(1),
+    /** Used instead of `targets` when no Docker engine answers. */
+    fallbackTargets: z.array(z.string()).optional(),
+    /** The profile's check tier: only these checks run (ids or names); the others are reported as skipped naming the profile. */
+    checks: z.array(checkRef).min(1).optional(),
+    /** The profile's check tier as an exclusion list: every check except these runs (not together with `checks`). */
+    excludeChecks: z.array(checkRef).min(1).optional(),
+    /** The profile that runs the checks this one leaves out (named in their skip reason: `profile pr-gate: runs in release`). */
+    excludedRunIn: z.string().optional(),
+    thresholds: z.record(z.number()).optional(),
+    /**
+     * Gate thresholds of `memory-matrix diff` (baseline vs candidate, per scan path): lowest top-k
+     * overlap of one query and mean over the queries (fractions in [0, 1], tie-aware), largest
+     * |Δ canonical score| of an id in both (score units), largest rank shift beyond the id's baseline
+     * tie group (ranks). Beyond any → FAIL; a change within them → DRIFT.
+     */
+    diff: z
+      .object({
+        minOverlap: z.number().min(0).max(1),
+        minMeanOverlap: z.number().min(0).max(1),
+        maxScoreDelta: z.number().nonnegative(),
+        maxRankShift: z.number().int().nonnegative(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 
 const catalogSchema = z.object({
   defaults: z.object({ index: indexSchema, tolerances: tolerancesSchema.partial().default({}) }),

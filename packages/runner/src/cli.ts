@@ -47,7 +47,7 @@ export function buildProgram(): Command {
         .choices(['registry', 'debian', 'auto'])
         .default('auto'),
     )
-    .addOption(new Option('-c, --check <id>', 'run only these checks (C03 or topk-exact; repeatable)').argParser(collect).default([]))
+    .addOption(new Option('-c, --check <id>', 'run only these checks (C03 or topk-exact; repeatable or comma-separated)').argParser(collect).default([]))
     .option(
       '--repeat <n>',
       'C05: rebuild the ANN index and replay the queries n times (1-20); the report gives the spread of recall@k and a run below the floor whose mean over the repeats is above it is noise, not a failure',

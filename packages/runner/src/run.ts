@@ -141,6 +141,13 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
           .join(', ')}`,
       );
     }
+    // A selection the profile's tier leaves out entirely would check nothing and still exit 0.
+    if (opts.checks.length && checks.every((c) => tier.skip.has(c.id))) {
+      throw new MemoryMatrixError(
+        'USAGE',
+        `--check ${opts.checks.join(', ')}: every selected check is left out by the check tier (${tier.skip.get(checks[0]!.id)}); choose the profile that runs it with --profile, or omit --profile with --backend`,
+      );
+    }
 
     const dataset = loadGoldenDataset(datasetDir(opts.dataset));
     const m = dataset.manifest;

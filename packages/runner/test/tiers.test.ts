@@ -70,6 +70,18 @@ describe('profile check tiers', () => {
     );
     expect(() => loadCatalog(nowhere)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('profile embedded does not run C15, C16, C19, C23 either') }));
   });
+
+  test('a misspelt profile key (excludeCheck): USAGE with file:line, never a profile that silently runs every check', () => {
+    const f = catalogWith('typo-key.yaml', (y) => y.replace(PR_GATE_LINE, 'excludeCheck: [C15, C16, C19, C23]'));
+    expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/typo-key\.yaml:\d+: profiles\.pr-gate\.excludeCheck: unknown key "excludeCheck"/) }));
+  });
+
+  test('--check naming only checks the tier leaves out: exit 2 before any backend starts (a run that checks nothing is not a pass)', () => {
+    const r = cli(['--profile', 'pr-gate', '--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C15']);
+    expect(r.status).toBe(2);
+    expect(r.report?.error).toMatchObject({ code: 'USAGE', message: expect.stringContaining('every selected check is left out by the check tier (profile pr-gate: runs in release)') });
+    expect(r.report?.cells).toEqual([]);
+  });
 });
 
 describe('a parallel run: same report as a sequential one, in catalog order', () => {
