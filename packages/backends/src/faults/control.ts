@@ -121,12 +121,11 @@ export function containerFaultControl(target: ResolvedTarget, ctx: FaultControlC
 }
 
 /**
- * The container provider's started backend with `faults` attached when the target has the
- * `faults` capability; its `stop()` then disposes the fault instances first. Unchanged otherwise.
+ * `started` with `faults` attached and its `stop()` disposing the fault instances first (then
+ * stopping the backend, also when disposal throws). The one place both providers with fault
+ * controls (container: `withFaults`; embedded: `withLocalFaults`) attach them.
  */
-export function withFaults<B extends StartedBackend>(started: B, target: ResolvedTarget, ctx: FaultControlContext): B {
-  if (!target.capabilities.faults) return started;
-  const faults = containerFaultControl(target, ctx);
+export function attachFaults<B extends StartedBackend>(started: B, faults: FaultControl): B {
   const stop = started.stop.bind(started);
   return Object.assign(started, {
     faults,
@@ -138,4 +137,12 @@ export function withFaults<B extends StartedBackend>(started: B, target: Resolve
       }
     },
   });
+}
+
+/**
+ * The container provider's started backend with `faults` attached when the target has the
+ * `faults` capability (`attachFaults`). Unchanged otherwise.
+ */
+export function withFaults<B extends StartedBackend>(started: B, target: ResolvedTarget, ctx: FaultControlContext): B {
+  return target.capabilities.faults ? attachFaults(started, containerFaultControl(target, ctx)) : started;
 }

@@ -1,6 +1,7 @@
 import { MemoryMatrixError, type FaultControl } from '@memory-matrix/spec';
 import type { ResolvedTarget } from '../catalog';
 import type { StartedBackend } from '../types';
+import { attachFaults } from './control';
 import { LocalFaultTarget, localFaultEngine } from './local-instance';
 
 /**
@@ -47,19 +48,7 @@ export function localFaultControl(target: ResolvedTarget): FaultControl {
   };
 }
 
-/** An embedded target's started backend with `faults` attached when it has the `faults` capability; its `stop()` disposes them first. */
+/** An embedded target's started backend with `faults` attached when it has the `faults` capability (`attachFaults`). */
 export function withLocalFaults<B extends StartedBackend>(started: B, target: ResolvedTarget): B {
-  if (!target.capabilities.faults) return started;
-  const faults = localFaultControl(target);
-  const stop = started.stop.bind(started);
-  return Object.assign(started, {
-    faults,
-    async stop() {
-      try {
-        await faults.dispose();
-      } finally {
-        await stop();
-      }
-    },
-  });
+  return target.capabilities.faults ? attachFaults(started, localFaultControl(target)) : started;
 }

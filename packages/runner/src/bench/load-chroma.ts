@@ -1,7 +1,7 @@
 import { ChromaClient } from 'chromadb';
 import { createConfiguration, encodeMetadata } from '@memory-matrix/adapter-chroma';
 import type { CollectionSpec, GoldenDataset, MemoryStore } from '@memory-matrix/spec';
-import { interleavedMedians, ratioRow, type RatioRow } from './measure';
+import { adapterContender, interleavedMedians, ratioRow, type RatioRow } from './measure';
 
 /**
  * Chroma load ratio on one server: the golden memories loaded by the adapter (one `upsert` of
@@ -21,20 +21,7 @@ export async function chromaLoadRatios(target: string, ep: { host: string; port:
   const specOf = (name: string): CollectionSpec => ({ name, dim, metric, index: { type: 'none' }, embeddingModel: ds.manifest.embeddingModel.id });
   const { medians } = await interleavedMedians(
     [
-      {
-        name: 'adapter',
-        run: async () => {
-          const name = `bench_${tag}_adapter_${round++}`;
-          const collection = await store.createCollection(specOf(name));
-          try {
-            const t0 = performance.now();
-            await collection.upsert(records);
-            return performance.now() - t0;
-          } finally {
-            await store.dropCollection(name);
-          }
-        },
-      },
+      adapterContender(store, (r) => specOf(`bench_${tag}_adapter_${r}`), records),
       {
         name: 'add',
         run: async () => {

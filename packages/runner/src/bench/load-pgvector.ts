@@ -7,7 +7,7 @@ import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import type { GoldenDataset, MemoryStore } from '@memory-matrix/spec';
 import { encodeCopyBinary, encodeCopyText } from './pg-copy-encode';
 import { GoldenEmbeddings } from './golden-embeddings';
-import { interleavedMedians, ratioRow, type RatioRow } from './measure';
+import { adapterContender, interleavedMedians, ratioRow, type RatioRow } from './measure';
 
 /** The reference table: the adapter's layout (packages/adapter-pgvector/src/ddl.ts), no index, no marker. */
 export function referenceTableSql(table: string, dim: number): string {
@@ -59,20 +59,7 @@ export async function pgvectorLoadRatios(target: string, url: string, store: Mem
   try {
     const { medians } = await interleavedMedians(
       [
-        {
-          name: 'adapter',
-          run: async () => {
-            const name = `bench_${tag}_adapter_${round++}`;
-            const collection = await store.createCollection({ name, dim, metric, index: { type: 'none' }, embeddingModel: ds.manifest.embeddingModel.id });
-            try {
-              const t0 = performance.now();
-              await collection.upsert(records);
-              return performance.now() - t0;
-            } finally {
-              await store.dropCollection(name);
-            }
-          },
-        },
+        adapterContender(store, (r) => ({ name: `bench_${tag}_adapter_${r}`, dim, metric, index: { type: 'none' }, embeddingModel: ds.manifest.embeddingModel.id }), records),
         copyContender('text'),
         copyContender('binary'),
         {

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { recordAttributes, QUANT_FLAG, type Quantization } from '@memory-matrix/adapter-redis';
 import type { GoldenDataset, IndexConfig, MemoryStore } from '@memory-matrix/spec';
-import { interleavedMedians, ratioRow, type RatioRow } from './measure';
+import { adapterContender, interleavedMedians, ratioRow, type RatioRow } from './measure';
 
 /** HNSW parameters the adapter uses when the collection's index is not hnsw (Redis defaults; adapter-redis collection.ts). */
 const DEFAULT_M = 16;
@@ -33,20 +33,7 @@ export async function redisLoadRatios(
   try {
     const { medians } = await interleavedMedians(
       [
-        {
-          name: 'adapter',
-          run: async () => {
-            const name = `bench_${opts.tag}_adapter_${round++}`;
-            const collection = await store.createCollection({ name, dim, metric, index: opts.index, embeddingModel: ds.manifest.embeddingModel.id });
-            try {
-              const t0 = performance.now();
-              await collection.upsert(records);
-              return performance.now() - t0;
-            } finally {
-              await store.dropCollection(name);
-            }
-          },
-        },
+        adapterContender(store, (r) => ({ name: `bench_${opts.tag}_adapter_${r}`, dim, metric, index: opts.index, embeddingModel: ds.manifest.embeddingModel.id }), records),
         {
           name: 'vadd',
           run: async () => {

@@ -3,11 +3,35 @@
  * comparison run interleaved (A, B, C, A, B, C, …) in the same process, each `rounds` times, and
  * each contender's median is kept. A ratio is only ever formed from medians of one such run.
  */
+import type { CollectionSpec, MemoryRecord, MemoryStore } from '@memory-matrix/spec';
 
 /** One contender: `run()` does its own untimed setup, times only the work, and returns that time in ms. */
 export interface Contender {
   name: string;
   run(): Promise<number>;
+}
+
+/**
+ * The adapter's contender of a load comparison: each round creates a new collection from
+ * `specOf(round)` (untimed), times one `upsert` of all `records`, and drops the collection
+ * again (untimed, also when the upsert throws). Shared by the pgvector, Redis and Chroma ratios.
+ */
+export function adapterContender(store: MemoryStore, specOf: (round: number) => CollectionSpec, records: MemoryRecord[]): Contender {
+  let round = 0;
+  return {
+    name: 'adapter',
+    run: async () => {
+      const spec = specOf(round++);
+      const collection = await store.createCollection(spec);
+      try {
+        const t0 = performance.now();
+        await collection.upsert(records);
+        return performance.now() - t0;
+      } finally {
+        await store.dropCollection(spec.name);
+      }
+    },
+  };
 }
 
 /** Rounds per contender when none is given: the issue's "median of 3". */
