@@ -104,16 +104,37 @@ export async function batchAtomic(cell: LiveCell, reader: MemoryStore, collectio
   return { present: back.length, firstRead, failures };
 }
 
-/** A retry of the faulted write must complete: resolve, then every memory of the batch present and identical. */
-export async function retryCompletes(cell: LiveCell, collection: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], what: string): Promise<Failure[]> {
+/**
+ * A retry of the faulted write must complete: resolve, then every memory of the batch present and
+ * identical; and the faulted client itself must work again.
+ * - The retry goes through `reader`, a client with the adapter's ordinary limits that saw no fault:
+ *   C23's 1.5 s fault limits exist to end calls to a paused server, and an unfaulted 1,000-row chunk
+ *   of the retry can outlast them on a loaded host (CI, 4 cells at once: pgvector@pg18's 3,000-memory
+ *   retry rejected "Query read timeout" and nothing else was wrong). What the retry proves is that
+ *   the store takes the batch after recovery, not how fast.
+ * - The faulted client (`faulted`, the handle the fault hit) must answer a `count()` after recovery
+ *   (a small call that fits its limits): a client left broken by the fault fails `fault-recovery`.
+ * Returns the failures (empty when both hold).
+ */
+export async function retryCompletes(cell: LiveCell, faulted: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], what: string): Promise<Failure[]> {
+  const out: Failure[] = [];
   try {
-    await collection.upsert(batch);
+    await faulted.count();
   } catch (e) {
-    return [failure(cell, 'fault-retry', `${what}: the retry after recovery failed: ${String((e as Error).message ?? e)}`)];
+    out.push(failure(cell, 'fault-recovery', `${what}: the faulted client did not recover: count() on collection ${faulted.spec.name} after recovery failed: ${String((e as Error).message ?? e)}`));
   }
-  const a = await batchAtomic(cell, reader, collection.spec.name, batch, `${what} (retried)`);
+  try {
+    await (await reader.openCollection(faulted.spec.name)).upsert(batch);
+  } catch (e) {
+    return [...out, failure(cell, 'fault-retry', `${what}: the retry after recovery (through a client that saw no fault) failed: ${String((e as Error).message ?? e)}`)];
+  }
+  const a = await batchAtomic(cell, reader, faulted.spec.name, batch, `${what} (retried)`);
   if (a.present !== batch.length) {
-    return [...a.failures, failure(cell, 'fault-retry', `${what}: after a successful retry ${a.present} of ${batch.length} memories are present`, { expected: batch.length, actual: a.present })];
+    return [
+      ...out,
+      ...a.failures,
+      failure(cell, 'fault-retry', `${what}: after a successful retry ${a.present} of ${batch.length} memories are present`, { expected: batch.length, actual: a.present }),
+    ];
   }
-  return a.failures;
+  return [...out, ...a.failures];
 }
