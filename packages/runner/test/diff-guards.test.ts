@@ -94,7 +94,7 @@ describe('diff: a reused --report-dir and a target without vectors', () => {
     const dir = mkdtempSync(path.join(tmp, 'novec-'));
     const r = mm(['diff', '--baseline', TARGET, '--candidate', 'redis@7.0', '--report-dir', dir]);
     expect(r.status).toBe(2);
-    expect(r.stdout).toContain('error CAPABILITY_MISSING: --candidate redis@7.0: redis@7.0 has no capability vectors');
+    expect(r.stdout).toContain('memory-matrix: CAPABILITY_MISSING: --candidate redis@7.0: redis@7.0 has no capability vectors');
     expect(r.stdout).not.toContain('starting');
   });
 });

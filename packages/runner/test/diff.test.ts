@@ -126,7 +126,7 @@ describe('memory-matrix diff: bad inputs exit 2 naming what', () => {
     const r = diff(['--baseline', 'pgvector@pg99', '--candidate', file]);
     expect(r.status).toBe(2);
     expect(r.report.error).toMatchObject({ code: 'UNKNOWN_TARGET', message: expect.stringContaining('unknown target "pgvector@pg99"') });
-    expect(r.out).toContain('error UNKNOWN_TARGET: unknown target "pgvector@pg99"');
+    expect(r.out).toContain('memory-matrix: UNKNOWN_TARGET: unknown target "pgvector@pg99"');
   });
 
   test('an unreadable baseline (missing file, a folder, not JSON, a report.json)', () => {

@@ -95,7 +95,7 @@ export function renderDiffConsole(r: DiffReport, color = process.stdout.isTTY): 
       out.push(`  - ${what}`);
     }
   }
-  if (r.error) out.push(c.red(`error ${r.error.code}: ${r.error.message}`));
+  if (r.error) out.push(c.red(`memory-matrix: ${r.error.code}: ${r.error.message}`));
   if (r.error?.code === 'INTERRUPTED') out.push(c.red(`INTERRUPTED: verdict none, exit ${r.exitCode}`));
   else out.push(r.verdict ? `verdict: ${r.verdict}${verdictRecall(r)}` : 'verdict: none (the diff could not run)');
   return out.join('\n');

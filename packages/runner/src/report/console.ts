@@ -66,7 +66,9 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const t of view.tables) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   const s = report.summary;
-  out.push(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''));
-  if (report.error) out.push(c.red(`error ${report.error.code}: ${report.error.message}`));
+  // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
+  if (!(report.error && cells.length === 0)) out.push(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''));
+  // The same prefix as every other error the CLI prints (cli.ts).
+  if (report.error) out.push(c.red(`memory-matrix: ${report.error.code}: ${report.error.message}`));
   return out.join('\n');
 }

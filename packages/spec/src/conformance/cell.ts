@@ -171,9 +171,11 @@ export class LiveCell {
         this.config.progress?.('load', Math.min(i + LOAD_CHUNK, all.length), all.length);
       }
       const t1 = performance.now();
-      this.config.progress?.('index', 0, 1);
+      // buildIndex() still runs with `index: none` (an adapter may finalise its bulk load there); no "building index" phase is shown for it.
+      const hasIndex = this.config.index.type !== 'none';
+      if (hasIndex) this.config.progress?.('index', 0, 1);
       await collection.buildIndex();
-      this.config.progress?.('index', 1, 1);
+      if (hasIndex) this.config.progress?.('index', 1, 1);
       const t2 = performance.now();
       this.timing = { loadMs: t1 - t0, indexMs: t2 - t1 };
       return { store, collection, ...this.timing };
