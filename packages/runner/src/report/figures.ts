@@ -37,7 +37,17 @@ export function fmt(v: number | null | undefined): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(4);
 }
 
-/** Status glyph used by the console and markdown tables. */
+/** Status glyph used by the console and markdown tables (`KNOWN`: a failure listed in the target's knownFailures). */
 export function glyph(status: string): string {
-  return status === 'passed' ? 'pass' : status === 'failed' ? 'FAIL' : status === 'skipped' ? 'skip' : status;
+  return status === 'passed' ? 'pass' : status === 'failed' ? 'FAIL' : status === 'skipped' ? 'skip' : status === 'known' ? 'KNOWN' : status;
+}
+
+/**
+ * The counts line of every report: `N passed, M failed, K known, S skipped`, then `, X stale
+ * knownFailures entries` when a listed check passed, then the cells that could not run.
+ * `summary` as settled (report/settle.ts); `known` / `stale` default to 0 (older reports).
+ */
+export function countsLine(s: { passed: number; failed: number; known?: number; stale?: number; skipped: number; cellErrors: number }): string {
+  const stale = s.stale ? `, ${s.stale} stale knownFailures entr${s.stale === 1 ? 'y' : 'ies'}` : '';
+  return `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${stale}` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '');
 }
