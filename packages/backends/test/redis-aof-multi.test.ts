@@ -152,7 +152,9 @@ const OBSERVED: Record<(typeof TARGETS)[number], { version: RegExp; danglingLeft
   beforeAll(() => installGuard()); // Ctrl-C / SIGTERM: this process' containers and volumes are removed
   afterAll(async () => {
     await removeRunContainers(RUN);
-    const volumes = spawnSync('docker', ['volume', 'ls', '-q', '--filter', `label=${CONTAINER_LABELS.run}=${RUN}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    const volumes = spawnSync('docker', ['volume', 'ls', '-q', '--filter', `label=${CONTAINER_LABELS.run}=${RUN}`], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean);
     for (const v of volumes) await removeVolume(v, 'redis AOF MULTI test cleanup');
   }, 120_000);
 

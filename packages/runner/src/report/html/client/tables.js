@@ -48,7 +48,12 @@ function verdictCell(cell, id) {
   if (!r) return h('td', { ...base, class: cell.status === 'error' ? 'st-error' : 'st-none', title: cell.error ? cell.error.message : 'not run' }, cell.status === 'error' ? 'error' : '–');
   const k = r.knownFailure;
   if (r.status === 'passed' && k)
-    return h('td', { ...base, class: 'st-passed', title: k.message }, 'pass', h('small', { class: 'stale', dataset: { mm: 'stale' } }, k.intermittent ? 'known failure not reproduced this run (intermittent)' : 'STALE knownFailures entry: remove it'));
+    return h(
+      'td',
+      { ...base, class: 'st-passed', title: k.message },
+      'pass',
+      h('small', { class: 'stale', dataset: { mm: 'stale' } }, k.intermittent ? 'known failure not reproduced this run (intermittent)' : 'STALE knownFailures entry: remove it'),
+    );
   if (r.status === 'passed') return h('td', { ...base, class: 'st-passed', title: `${Math.round(r.durationMs)} ms` }, 'pass');
   if (r.status === 'known')
     return h(
