@@ -9,6 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { loadCatalog } from '@memory-matrix/backends';
 import type { CheckResult, Failure, KnownFailureEntry } from '@memory-matrix/spec';
 import { renderConsole } from '../src/report/console';
@@ -160,7 +161,7 @@ describe('a settled report', () => {
   test('a listed failure is known and does not fail the run; the same failure unlisted on another target does', () => {
     const ok = settle([cell('redis@8.0', [result('C01', 'passed'), result('C15', 'failed', [partial])], [ENTRY])]);
     expect(ok.cells[0]!.checks[1]).toMatchObject({ status: 'known', knownFailure: { verdict: 'known' } });
-    expect(ok.summary).toMatchObject({ passed: 1, failed: 0, known: 1, stale: 0, skipped: 0 });
+    expect(ok.summary).toMatchObject({ passed: 1, failed: 0, known: 1, stale: 0, notReproduced: 0, skipped: 0 });
     expect(ok.exitCode).toBe(0);
     const both = settle([cell('redis@8.0', [result('C15', 'failed', [partial])], [ENTRY]), cell('redis@8.0-noquant', [result('C15', 'failed', [partial])])]);
     expect(both.cells.map((c) => c.checks[0]!.status)).toEqual(['known', 'failed']);
@@ -178,7 +179,7 @@ describe('a settled report', () => {
 
   test('a stale entry is counted and printed but does not change the exit status; settling twice (a merge) gives the same verdicts', () => {
     const r = settle([cell('redis@8.0', [result('C15', 'passed')], [{ ...ENTRY, intermittent: false }]), cell('redis@7.0', [result('C15', 'failed', [partial])], [ENTRY])]);
-    expect(r.summary).toMatchObject({ passed: 1, failed: 0, known: 1, stale: 1 });
+    expect(r.summary).toMatchObject({ passed: 1, failed: 0, known: 1, stale: 1, notReproduced: 0 });
     expect(r.exitCode).toBe(0);
     const again = settleReport(JSON.parse(JSON.stringify(r)));
     expect(again.cells).toEqual(r.cells);
@@ -204,10 +205,10 @@ describe('a settled report', () => {
     expect(plain).toContain(`redis@8.0 C15 durability: 1 failure(s), KNOWN (intermittent): AOF MULTI truncated inside the block (${LINK})`);
     expect(plain).toContain('redis@7.0 C15 durability: STALE known failure: C15 passed; remove the knownFailures entry');
     expect(plain).toContain('redis@8.0.6 C15 durability: known failure not reproduced this run (intermittent)');
-    expect(plain.split('\n').at(-1)).toBe('5 passed, 0 failed, 1 known, 0 skipped, 2 stale knownFailures entries');
+    expect(plain.split('\n').at(-1)).toBe('5 passed, 0 failed, 1 known, 0 skipped, 1 stale knownFailures entry, 1 known failure(s) not reproduced (intermittent)');
     const md = renderMarkdown(view);
     expect(md).toContain('# memory-matrix report — ✅ all checks passed');
-    expect(md).toContain('**5 passed, 0 failed, 1 known, 0 skipped, 2 stale knownFailures entries**');
+    expect(md).toContain('**5 passed, 0 failed, 1 known, 0 skipped, 1 stale knownFailures entry, 1 known failure(s) not reproduced (intermittent)**');
     expect(md).toContain(`🟠 KNOWN ([upstream](${LINK}))`);
     expect(md).toContain('### Known upstream failures');
     expect(md).toContain(`| redis@8.0 | C15 durability | 🟠 KNOWN (intermittent) | 1: d @ redis@8.0: [aof-always (history)] cycle 5 session c15h-s3`);
@@ -239,4 +240,75 @@ describe('a real run (embedded SQLite, C01) with an entry for a check that passe
     expect(readFileSync(path.join(r.reportDir, 'junit.xml'), 'utf8')).toContain('<property name="knownFailure" value="stale"/>');
     expect(readFileSync(path.join(r.reportDir, 'report.html'), 'utf8')).toContain('"verdict":"stale"');
   }, 240_000);
+});
+
+/**
+ * report.html's own scripts (format.js, tables.js) run in a node:vm context over a minimal DOM
+ * (elements with attributes, dataset and children; text nodes): what the page draws for a known,
+ * a stale and a not-reproduced check, without a browser (html.test.ts drives Chromium when present).
+ */
+describe('report.html: the page scripts draw KNOWN in amber with reason and link, stale flagged, the known count', () => {
+  class Node {}
+  class Text extends Node {
+    constructor(readonly text: string) {
+      super();
+    }
+  }
+  class El extends Node {
+    attrs: Record<string, string> = {};
+    dataset: Record<string, string> = {};
+    children: Node[] = [];
+    constructor(readonly tag: string) {
+      super();
+    }
+    setAttribute(k: string, v: string): void {
+      this.attrs[k] = v;
+    }
+    addEventListener(): void {}
+    append(c: Node): void {
+      this.children.push(c);
+    }
+    get textContent(): string {
+      return this.children.map((c) => (c instanceof Text ? c.text : (c as El).textContent)).join('');
+    }
+    all(pred: (e: El) => boolean): El[] {
+      const kids = this.children.filter((c): c is El => c instanceof El);
+      return [...kids.filter(pred), ...kids.flatMap((k) => k.all(pred))];
+    }
+  }
+  const document = { createElement: (t: string) => new El(t), createTextNode: (t: string) => new Text(t) };
+  const dir = path.join(__dirname, '..', 'src', 'report', 'html', 'client');
+  const ctx = vm.createContext({ document, Node, console });
+  for (const f of ['format.js', 'tables.js']) vm.runInContext(`(() => {\n${readFileSync(path.join(dir, f), 'utf8')}\n})();`, ctx);
+  const MM = (ctx as unknown as { MM: { checkMatrix(r: unknown): El; summary(r: unknown): El } }).MM;
+
+  test('check matrix and counts', () => {
+    const r = emptyReport([], '2026-12-02T00:00:00.000Z');
+    r.cells = [
+      cell('redis@8.0', [result('C15', 'failed', [partial])], [ENTRY]),
+      cell('redis@8.0.6', [result('C15', 'passed')], [ENTRY]),
+      cell('redis@7.0', [result('C15', 'passed')], [{ ...ENTRY, intermittent: false }]),
+    ];
+    const settled = JSON.parse(JSON.stringify(settleReport(r))); // the page reads report.json
+    const tds = MM.checkMatrix(settled).all((e) => e.tag === 'td' && e.dataset.mm === 'check');
+    expect(tds.map((t) => [t.dataset.target, t.dataset.status, t.attrs.class])).toEqual([
+      ['redis@8.0', 'known', 'st-known'],
+      ['redis@8.0.6', 'passed', 'st-passed'],
+      ['redis@7.0', 'passed', 'st-passed'],
+    ]);
+    expect(tds[0]!.textContent).toContain('KNOWN (1)');
+    expect(tds[0]!.textContent).toContain('AOF MULTI truncated inside the block');
+    expect(tds[0]!.all((e) => e.tag === 'a').map((a) => a.attrs.href)).toEqual([LINK]);
+    expect(tds[0]!.textContent).toContain('[durability-partial] d @ redis@8.0: [aof-always (history)] cycle 5');
+    expect(tds[1]!.textContent).toBe('passknown failure not reproduced this run (intermittent)');
+    expect(tds[2]!.textContent).toBe('passSTALE knownFailures entry: remove it');
+    const head = MM.summary(settled);
+    expect(head.all((e) => e.dataset.mm === 'count-known').map((e) => e.textContent)).toEqual(['1']);
+    expect(head.all((e) => e.dataset.mm === 'count-stale').map((e) => e.textContent)).toEqual(['1']);
+    expect(head.all((e) => e.dataset.mm === 'count-not-reproduced').map((e) => e.textContent)).toEqual(['1']);
+    expect(head.all((e) => e.dataset.mm === 'verdict').map((e) => e.textContent)).toEqual(['✔ all checks passed (exit 0)']);
+    const css = readFileSync(path.join(dir, '..', 'page.css'), 'utf8');
+    expect(css).toMatch(/--known: #d97706;/); // amber
+    expect(css).toMatch(/\.st-known \{\n {2}color: var\(--known\);/);
+  });
 });

@@ -28,11 +28,12 @@ export interface MatrixReport {
   skippedTargets: Array<{ target: string; reason: string }>;
   /**
    * Check verdict counts: `known` = failed with every failure listed in the target's
-   * `knownFailures` (does not fail the run), `stale` = passed checks that a `knownFailures` entry
-   * lists (counted among `passed` too; intermittent entries included; does not change the exit status).
-   * `known` / `stale` are absent in reports of older versions.
+   * `knownFailures` (does not fail the run), `stale` = passed checks that a steady `knownFailures`
+   * entry lists ("remove the entry"), `notReproduced` = passed checks an `intermittent` entry lists;
+   * both counted among `passed` too, neither changes the exit status. `known` / `stale` /
+   * `notReproduced` are absent in reports of older versions.
    */
-  summary: { passed: number; failed: number; known?: number; stale?: number; skipped: number; cellErrors: number };
+  summary: { passed: number; failed: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number };
   /** Set when the run could not be carried out (exit 2). */
   error?: { code: string; message: string };
   exitCode: 0 | 1 | 2;
@@ -64,7 +65,7 @@ export function emptyReport(argv: string[], startedAt: string, opts: { profile?:
     expectation: null,
     cells: [],
     skippedTargets: [],
-    summary: { passed: 0, failed: 0, known: 0, stale: 0, skipped: 0, cellErrors: 0 },
+    summary: { passed: 0, failed: 0, known: 0, stale: 0, notReproduced: 0, skipped: 0, cellErrors: 0 },
     exitCode: 0,
   };
 }

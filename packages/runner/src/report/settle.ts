@@ -25,7 +25,8 @@ export function settleReport(report: MatrixReport): SettledReport {
     passed: all.filter((c) => c.status === 'passed').length,
     failed: all.filter((c) => c.status === 'failed').length,
     known: all.filter((c) => c.status === 'known').length,
-    stale: all.filter((c) => c.knownFailure?.verdict === 'stale').length,
+    stale: all.filter((c) => c.knownFailure?.verdict === 'stale' && !c.knownFailure.intermittent).length,
+    notReproduced: all.filter((c) => c.knownFailure?.verdict === 'stale' && c.knownFailure.intermittent).length,
     skipped: all.filter((c) => c.status === 'skipped').length,
     cellErrors: report.cells.filter((c) => c.status === 'error').length,
   };
