@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { loadCatalog } from '@memory-matrix/backends';
-import type { CheckResult, Failure, KnownFailureEntry } from '@memory-matrix/spec';
+import { durabilityFigures, type CheckResult, type DurabilityFigures, type Failure, type KnownFailureEntry } from '@memory-matrix/spec';
 import { renderConsole } from '../src/report/console';
 import { renderJUnit } from '../src/report/junit';
 import { applyKnownFailures, knownVerdict } from '../src/report/known';
@@ -166,6 +166,30 @@ describe('a settled report', () => {
     const both = settle([cell('redis@8.0', [result('C15', 'failed', [partial])], [ENTRY]), cell('redis@8.0-noquant', [result('C15', 'failed', [partial])])]);
     expect(both.cells.map((c) => c.checks[0]!.status)).toEqual(['known', 'failed']);
     expect(both.exitCode).toBe(1);
+  });
+
+  const emptyDurabilityFigures = (configuration: string, durable: boolean): DurabilityFigures => ({
+    configuration,
+    durable,
+    acknowledged: 0,
+    acknowledgedBatches: 0,
+    lost: 0,
+    phantomInFlight: 0,
+    phantomUnknown: 0,
+    duplicated: 0,
+    changed: 0,
+    cycles: 0,
+  });
+  test('the durability table marks the configuration of a known C15 failure KNOWN, and FAIL where C15 is not listed', () => {
+    const figures = durabilityFigures([emptyDurabilityFigures('aof-always', true), { ...emptyDurabilityFigures('aof-always (history)', true), acknowledged: 10, cycles: 5 }]);
+    const r = settle([cell('redis@8.0', [result('C15', 'failed', [partial], { figures })], [ENTRY]), cell('redis@8.0-noquant', [result('C15', 'failed', [partial], { figures })])]);
+    expect(r.durability.map((d) => [d.target, d.configuration, d.verdict])).toEqual([
+      ['redis@8.0', 'aof-always', 'pass'],
+      ['redis@8.0', 'aof-always (history)', 'known'],
+      ['redis@8.0-noquant', 'aof-always', 'pass'],
+      ['redis@8.0-noquant', 'aof-always (history)', 'fail'],
+    ]);
+    expect(renderConsole(reportView(r), false)).toMatch(/│ redis@8\.0 +│ aof-always \(history\) .*│ KNOWN +│/);
   });
 
   test('an entry for another check suppresses nothing; an unlisted kind fails with the entry named', () => {
