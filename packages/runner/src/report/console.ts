@@ -1,15 +1,15 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
-import { fmt } from './figures';
+import { countsLine, fmt } from './figures';
 import { tableSummary } from './tables';
 import type { ReportView } from './view';
 
 /**
  * The console summary of a settled report's view (report/view.ts): one row per check, one column
  * per target (pass / FAIL / skip), then the recall@k, max |Δscore| and server rows, the capability
- * lines, the durability table, the first failures of each failed check, one line per check table,
- * and the counts. `color`: ANSI colours (default: when stdout is a terminal).
+ * lines, the durability table, the first failures of each failed check, the known failures
+ * (amber, reason and link) and stale knownFailures entries, one line per check table, and the counts. `color`: ANSI colours (default: when stdout is a terminal).
  */
 export function renderConsole(view: ReportView, color = process.stdout.isTTY): string {
   const c = color ? pc : pc.createColors(false);
@@ -28,7 +28,8 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
         ...cells.map((cell, i) => {
           const r = row.results[i];
           if (!r) return cell.status === 'error' ? c.red('error') : '–';
-          if (r.status === 'passed') return c.green('pass');
+          if (r.status === 'passed') return r.knownFailure ? c.green('pass') + c.yellow(r.knownFailure.intermittent ? ' (known: not reproduced)' : ' (STALE known)') : c.green('pass');
+          if (r.status === 'known') return c.yellow(`KNOWN (${r.failures.length})`);
           if (r.status === 'failed') return c.red(`FAIL (${r.failures.length || 'error'})`);
           return c.yellow(`skip: ${r.skipReason ?? ''}`);
         }),
@@ -48,7 +49,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
         style: { head: [], border: [] },
       });
       for (const r of dur) {
-        const verdict = r.verdict === 'fail' ? c.red('FAIL') : r.verdict === 'reported' ? c.yellow('lost (not promised)') : c.green('pass');
+        const verdict = r.verdict === 'fail' ? c.red('FAIL') : r.verdict === 'known' ? c.yellow('KNOWN') : r.verdict === 'reported' ? c.yellow('lost (not promised)') : c.green('pass');
         t.push([r.target, r.configuration, r.durable ? 'durable' : 'not durable', r.acknowledged, r.lost, `${r.phantomInFlight} / ${r.phantomUnknown}`, r.duplicated, r.changed, r.cycles, verdict]);
       }
       out.push(t.toString());
@@ -57,8 +58,15 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const cell of cells) {
     if (cell.error) out.push(c.red(`${cell.target}: could not run: ${cell.error.message}`));
     for (const r of cell.checks) {
+      const k = r.knownFailure;
+      if (r.status === 'passed' && k) out.push(c.yellow(`${cell.target} ${r.id} ${r.name}: ${k.message}`));
+      if (r.status === 'known' && k) {
+        out.push(c.yellow(`${cell.target} ${r.id} ${r.name}: ${r.failures.length} failure(s), ${k.message}`));
+        for (const f of r.failures.slice(0, 2)) out.push(`  - ${f.message}`);
+      }
       if (r.status !== 'failed') continue;
       out.push(c.red(`${cell.target} ${r.id} ${r.name}: ${r.error ? r.error.message : `${r.failures.length} failure(s)`}`));
+      if (k) out.push(c.red(`  knownFailures entry (${k.link}): ${k.message}`));
       for (const f of r.failures.slice(0, 5)) out.push(`  - ${f.message}`);
       if (r.failures.length > 5) out.push(`  … ${r.failures.length - 5} more in report.json`);
     }
@@ -67,7 +75,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
-  if (!(report.error && cells.length === 0)) out.push(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''));
+  if (!(report.error && cells.length === 0)) out.push(countsLine(s));
   // The same prefix as every other error the CLI prints (cli.ts).
   if (report.error) out.push(c.red(`memory-matrix: ${report.error.code}: ${report.error.message}`));
   return out.join('\n');

@@ -37,7 +37,19 @@ export function fmt(v: number | null | undefined): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(4);
 }
 
-/** Status glyph used by the console and markdown tables. */
+/** Status glyph used by the console and markdown tables (`KNOWN`: a failure listed in the target's knownFailures). */
 export function glyph(status: string): string {
-  return status === 'passed' ? 'pass' : status === 'failed' ? 'FAIL' : status === 'skipped' ? 'skip' : status;
+  return status === 'passed' ? 'pass' : status === 'failed' ? 'FAIL' : status === 'skipped' ? 'skip' : status === 'known' ? 'KNOWN' : status;
+}
+
+/**
+ * The counts line of every report: `N passed, M failed, K known, S skipped`, then `, X stale
+ * knownFailures entries` when a check a steady entry lists passed, `, Y known failures not
+ * reproduced (intermittent)` when one an intermittent entry lists passed, then the cells that
+ * could not run. `summary` as settled (report/settle.ts); the known counts default to 0 (older reports).
+ */
+export function countsLine(s: { passed: number; failed: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number }): string {
+  const stale = s.stale ? `, ${s.stale} stale knownFailures entr${s.stale === 1 ? 'y' : 'ies'}` : '';
+  const notReproduced = s.notReproduced ? `, ${s.notReproduced} known failure(s) not reproduced (intermittent)` : '';
+  return `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${stale}${notReproduced}` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '');
 }

@@ -4,14 +4,18 @@ import type { SettledReport } from './settle';
 /**
  * JUnit XML: one <testsuite> per cell (`<target> × <dataset>`), one <testcase> per check named
  * like the jest test (`C03 topk-exact`), so CI dashboards list the same check ids as jest's JUnit.
- * Failures carry the first failure messages; skips carry the missing capability.
+ * Failures carry the first failure messages; skips carry the missing capability. A known upstream
+ * failure (status `known`) is a <skipped> whose message is the reason and link, its failures in
+ * <system-out>; a listed check that passed (stale, or not reproduced) says so in <system-out>;
+ * both carry the testcase properties `knownFailure` (known | stale | not-reproduced | not-covered)
+ * and `knownFailureLink`.
  */
 export function renderJUnit(report: SettledReport): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
     name: 'memory-matrix',
-    tests: report.summary.passed + report.summary.failed + report.summary.skipped,
+    tests: report.summary.passed + report.summary.failed + (report.summary.known ?? 0) + report.summary.skipped,
     failures: report.summary.failed,
-    skipped: report.summary.skipped,
+    skipped: report.summary.skipped + (report.summary.known ?? 0),
     errors: report.summary.cellErrors + (report.error ? 1 : 0),
     time: (report.durationMs / 1000).toFixed(3),
   });
@@ -29,7 +33,7 @@ export function renderJUnit(report: SettledReport): string {
       name: `${cell.target} × ${ds}`,
       tests: cell.checks.length,
       failures: cell.checks.filter((c) => c.status === 'failed').length,
-      skipped: cell.checks.filter((c) => c.status === 'skipped').length,
+      skipped: cell.checks.filter((c) => c.status === 'skipped' || c.status === 'known').length,
       errors: cell.error ? 1 : 0,
     });
     const props = suite.ele('properties');
@@ -40,6 +44,23 @@ export function renderJUnit(report: SettledReport): string {
     for (const c of cell.checks) {
       const tc = suite.ele('testcase', { classname: cell.target, name: `${c.id} ${c.name}`, time: (c.durationMs / 1000).toFixed(3) });
       if (c.status === 'skipped') tc.ele('skipped', { message: c.skipReason ?? '' });
+      const k = c.knownFailure;
+      if (k) {
+        const tp = tc.ele('properties');
+        tp.ele('property', { name: 'knownFailure', value: k.verdict === 'stale' && k.intermittent ? 'not-reproduced' : k.verdict });
+        tp.ele('property', { name: 'knownFailureLink', value: k.link });
+      }
+      if (c.status === 'known' && k) {
+        // Listed upstream failure: skipped-with-message (CI dashboards show it, the gate stays green); the failures in system-out.
+        tc.ele('skipped', { message: k.message });
+        tc.ele('system-out').txt(
+          c.failures
+            .slice(0, 50)
+            .map((f) => f.message)
+            .join('\n'),
+        );
+      }
+      if (c.status === 'passed' && k) tc.ele('system-out').txt(k.message);
       if (c.status === 'failed') {
         const msg = c.error ? c.error.message : `${c.failures.length} failure(s)`;
         tc.ele('failure', { message: msg, type: c.error?.code ?? 'CHECK_FAILED' }).txt(

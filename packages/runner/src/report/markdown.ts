@@ -1,5 +1,5 @@
 import { capabilityGlyph } from './capabilities';
-import { fmt, glyph } from './figures';
+import { countsLine, fmt, glyph } from './figures';
 import { tableMarkdown } from './tables';
 import type { ReportView } from './view';
 
@@ -9,7 +9,7 @@ const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
  * report.md of a settled report's view (report/view.ts): GitHub-flavoured markdown for
  * `$GITHUB_STEP_SUMMARY` or a PR comment — verdict, target × check table, headline figures,
  * server versions, durability and capability tables, the first failures of each failed check,
- * and the check tables.
+ * the known upstream failures (KNOWN / stale / not reproduced, with reason and link), and the check tables.
  */
 export function renderMarkdown(view: ReportView): string {
   const { report, headlines } = view;
@@ -21,7 +21,7 @@ export function renderMarkdown(view: ReportView): string {
       `Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`,
     );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
-  lines.push(`**${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped**${s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : ''}`, '');
+  lines.push(`**${countsLine(s)}**`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;
   if (cells.length) {
@@ -30,7 +30,10 @@ export function renderMarkdown(view: ReportView): string {
       lines.push(
         `| ${row.title} | ${row.results
           .map((r) => {
-            return r ? glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '') : '–';
+            if (!r) return '–';
+            if (r.status === 'known') return `🟠 KNOWN ([upstream](${r.knownFailure!.link}))`;
+            if (r.status === 'passed' && r.knownFailure) return `pass (${r.knownFailure.intermittent ? 'known failure not reproduced' : 'STALE known failure'})`;
+            return glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
           })
           .join(' | ')} |`,
       );
@@ -58,7 +61,7 @@ export function renderMarkdown(view: ReportView): string {
       );
       for (const r of dur) {
         lines.push(
-          `| ${esc(r.target)} | ${esc(r.configuration)} | ${r.durable ? 'durable' : 'not durable'} | ${r.acknowledged} | ${r.lost} | ${r.phantomInFlight} | ${r.phantomUnknown} | ${r.duplicated} | ${r.changed} | ${r.cycles} | ${r.verdict === 'fail' ? 'FAIL' : r.verdict === 'reported' ? 'lost (not promised)' : 'pass'} |`,
+          `| ${esc(r.target)} | ${esc(r.configuration)} | ${r.durable ? 'durable' : 'not durable'} | ${r.acknowledged} | ${r.lost} | ${r.phantomInFlight} | ${r.phantomUnknown} | ${r.duplicated} | ${r.changed} | ${r.cycles} | ${r.verdict === 'fail' ? 'FAIL' : r.verdict === 'known' ? 'KNOWN' : r.verdict === 'reported' ? 'lost (not promised)' : 'pass'} |`,
         );
       }
       lines.push('');
@@ -79,9 +82,19 @@ export function renderMarkdown(view: ReportView): string {
     if (cell.error) lines.push(`- **${esc(cell.target)}** could not run: ${esc(cell.error.message)}`);
     for (const r of cell.checks.filter((x) => x.status === 'failed')) {
       lines.push(`<details><summary>${esc(cell.target)} ${r.id} ${r.name}: ${r.error ? esc(r.error.message) : `${r.failures.length} failure(s)`}</summary>`, '');
+      if (r.knownFailure) lines.push(`- knownFailures entry ([upstream](${r.knownFailure.link})): ${esc(r.knownFailure.message)}`);
       for (const f of r.failures.slice(0, 20)) lines.push(`- ${esc(f.message)}`);
       lines.push('', '</details>');
     }
+  }
+  const listed = cells.flatMap((cell) => cell.checks.filter((r) => r.knownFailure && r.status !== 'failed').map((r) => ({ cell, r, k: r.knownFailure! })));
+  if (listed.length) {
+    lines.push('', '### Known upstream failures', '', '| target | check | verdict | failures | reason | upstream |', '|---|---|---|---|---|---|');
+    for (const { cell, r, k } of listed) {
+      const verdict = k.verdict === 'known' ? `🟠 KNOWN${k.intermittent ? ' (intermittent)' : ''}` : k.intermittent ? 'not reproduced this run (intermittent)' : '**STALE: remove the entry**';
+      lines.push(`| ${esc(cell.target)} | ${r.id} ${r.name} | ${verdict} | ${r.failures.length}${r.failures[0] ? `: ${esc(r.failures[0].message)}` : ''} | ${esc(k.reason)} | ${k.link} |`);
+    }
+    lines.push('');
   }
   for (const t of report.skippedTargets) lines.push(`- skipped target **${esc(t.target)}**: ${esc(t.reason)}`);
   const tables = view.tables;

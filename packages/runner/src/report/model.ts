@@ -1,4 +1,4 @@
-import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type IndexConfig } from '@memory-matrix/spec';
+import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type IndexConfig, type KnownFailureEntry } from '@memory-matrix/spec';
 import type { CapabilityMatrix } from './capabilities';
 import type { CellQueries } from './queries';
 import { TOOL_VERSION } from '../version';
@@ -26,7 +26,14 @@ export interface MatrixReport {
   cells: CellReport[];
   /** Targets asked for but not run, with the reason (e.g. image unavailable offline). */
   skippedTargets: Array<{ target: string; reason: string }>;
-  summary: { passed: number; failed: number; skipped: number; cellErrors: number };
+  /**
+   * Check verdict counts: `known` = failed with every failure listed in the target's
+   * `knownFailures` (does not fail the run), `stale` = passed checks that a steady `knownFailures`
+   * entry lists ("remove the entry"), `notReproduced` = passed checks an `intermittent` entry lists;
+   * both counted among `passed` too, neither changes the exit status. `known` / `stale` /
+   * `notReproduced` are absent in reports of older versions.
+   */
+  summary: { passed: number; failed: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number };
   /** Set when the run could not be carried out (exit 2). */
   error?: { code: string; message: string };
   exitCode: 0 | 1 | 2;
@@ -58,7 +65,7 @@ export function emptyReport(argv: string[], startedAt: string, opts: { profile?:
     expectation: null,
     cells: [],
     skippedTargets: [],
-    summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
+    summary: { passed: 0, failed: 0, known: 0, stale: 0, notReproduced: 0, skipped: 0, cellErrors: 0 },
     exitCode: 0,
   };
 }
@@ -84,6 +91,8 @@ export interface CellReport {
   capabilities?: Capabilities;
   /** Per-query figures of the golden replays C03 (exact) and C05 (index) ran (report/queries.ts). */
   queries?: CellQueries;
+  /** The target's catalog `knownFailures` (matrix/targets.yaml), applied when the report is settled (report/known.ts). */
+  knownFailures?: KnownFailureEntry[];
 }
 
 /**
@@ -91,11 +100,12 @@ export interface CellReport {
  * of memories). `verdict`: `fail` when C15 failed for this configuration (a durable one lost an
  * acknowledged write or holds unknown phantoms, or duplicates / changes anywhere), `reported` when a
  * configuration that does not promise durability lost writes or came back torn (stated, not
- * failed), else `pass`.
+ * failed), `known` when it would be `fail` but C15's failures are all listed in the target's
+ * `knownFailures` (status `known`, report/known.ts), else `pass`.
  */
 export interface DurabilityRow extends DurabilityFigures {
   target: string;
-  verdict: 'pass' | 'fail' | 'reported';
+  verdict: 'pass' | 'fail' | 'reported' | 'known';
 }
 
 /** The durability table of a report, from each cell's C15 figures (spec `readDurabilityFigures`). */
@@ -108,7 +118,7 @@ export function durabilityRows(cells: CellReport[]): DurabilityRow[] {
       const failedHere = c15.failures.some((x) => x.message.includes(`[${f.configuration}]`));
       // Unknown phantoms (a transaction torn by the crash) fail only where durability is promised.
       const broken = failedHere || f.duplicated > 0 || f.changed > 0 || (f.durable && (f.lost > 0 || f.phantomUnknown > 0));
-      rows.push({ target: cell.target, ...f, verdict: broken ? 'fail' : f.lost > 0 || f.phantomUnknown > 0 ? 'reported' : 'pass' });
+      rows.push({ target: cell.target, ...f, verdict: broken ? (c15.status === 'known' ? 'known' : 'fail') : f.lost > 0 || f.phantomUnknown > 0 ? 'reported' : 'pass' });
     }
   }
   return rows;

@@ -1,4 +1,5 @@
 import { capabilityMatrix, type CapabilityMatrix } from './capabilities';
+import { applyKnownFailures } from './known';
 import { durabilityRows, type DurabilityRow, type MatrixReport } from './model';
 
 /**
@@ -9,17 +10,23 @@ import { durabilityRows, type DurabilityRow, type MatrixReport } from './model';
 export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix; durability: DurabilityRow[] };
 
 /**
- * Settle what follows from the cells, once per report (a run's end, a merge): `summary` (check
- * verdict counts, cells that could not run), `capabilityMatrix` (report/capabilities.ts),
+ * Settle what follows from the cells, once per report (a run's end, a merge): the cells'
+ * `knownFailures` (report/known.ts: a listed failure becomes `known`, a listed pass is stale),
+ * `summary` (check verdict counts, cells that could not run), `capabilityMatrix` (report/capabilities.ts),
  * `durability` (model.ts `durabilityRows`, C15 per target × configuration), and `exitCode` — 2
- * when `error` is set or a cell could not run, else 1 when a check failed, else 0. Mutates and
+ * when `error` is set or a cell could not run, else 1 when a check failed (a `known` one does
+ * not, nor does a stale entry), else 0. Mutates and
  * returns `report`. Pure otherwise; never throws.
  */
 export function settleReport(report: MatrixReport): SettledReport {
+  applyKnownFailures(report.cells);
   const all = report.cells.flatMap((c) => c.checks);
   report.summary = {
     passed: all.filter((c) => c.status === 'passed').length,
     failed: all.filter((c) => c.status === 'failed').length,
+    known: all.filter((c) => c.status === 'known').length,
+    stale: all.filter((c) => c.knownFailure?.verdict === 'stale' && !c.knownFailure.intermittent).length,
+    notReproduced: all.filter((c) => c.knownFailure?.verdict === 'stale' && c.knownFailure.intermittent).length,
     skipped: all.filter((c) => c.status === 'skipped').length,
     cellErrors: report.cells.filter((c) => c.status === 'error').length,
   };

@@ -12,7 +12,37 @@ export interface FigureTable {
   rows: Figure[][];
 }
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/**
+ * A check's verdict in one cell. `known`: the check failed, and every failure's kind is listed for
+ * this target in the catalog's `knownFailures` (report/known.ts in the runner; the only way a
+ * failure stops failing the run).
+ */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'known';
+
+/**
+ * One catalog `knownFailures` entry of a target (matrix/targets.yaml): a known upstream failure of
+ * check `check` (its id, `C15`) on that target. `kinds`: the failure kinds it covers (every kind
+ * when absent); `intermittent`: the failure does not show in every run; `link`: the upstream
+ * issue or fix (URL).
+ */
+export interface KnownFailureEntry {
+  check: string;
+  reason: string;
+  link: string;
+  kinds?: string[];
+  intermittent?: boolean;
+}
+
+/**
+ * How a check's result met its target's `knownFailures` entry: `known` (failed, every failure's
+ * kind listed: status `known`), `stale` (the check passed: remove the entry; for an intermittent
+ * entry, not reproduced this run), `not-covered` (failed with kinds the entry does not list, or
+ * with an error: status stays `failed`). `message` is the line the reports print.
+ */
+export interface KnownFailureVerdict extends KnownFailureEntry {
+  verdict: 'known' | 'stale' | 'not-covered';
+  message: string;
+}
 
 /**
  * What one check concluded in one cell. `failures` carries dataset, query id, target, rank,
@@ -35,6 +65,8 @@ export interface CheckResult {
   durationMs: number;
   /** An error that stopped the check (not an assertion failure), with its code when known. */
   error?: { code?: string; message: string };
+  /** Set when the target's catalog entry lists this check in `knownFailures` (see `KnownFailureVerdict`). */
+  knownFailure?: KnownFailureVerdict;
 }
 
 /** One golden query as a check judged it: what the target returned, the expectation, and the comparison. */

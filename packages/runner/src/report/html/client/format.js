@@ -66,7 +66,7 @@ MM.h = (tag, attrs, ...children) => {
 /** A number cell: the formatted value shown, the exact report.json value in `data-value` and the tooltip. */
 MM.num = (v, mm, target, extra) => MM.h('td', { class: 'num', title: v === null ? 'n/a' : String(v), dataset: { mm, target: target ?? '', value: v === null ? '' : String(v), ...extra } }, MM.fmt(v));
 
-MM.statusText = (s) => (s === 'passed' ? 'pass' : s === 'failed' ? 'FAIL' : s === 'skipped' ? 'skip' : s);
+MM.statusText = (s) => (s === 'passed' ? 'pass' : s === 'failed' ? 'FAIL' : s === 'skipped' ? 'skip' : s === 'known' ? 'KNOWN' : s);
 
 /** A fixed palette, one colour per target in cell order. */
 MM.PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#475569', '#ea580c'];

@@ -20,9 +20,12 @@ MM.summary = (r) => {
       ...[
         ['passed', s.passed],
         ['failed', s.failed],
+        ['known', s.known || 0],
         ['skipped', s.skipped],
         ['cellErrors', s.cellErrors],
       ].map(([k, v]) => h('span', { class: `count ${k}` }, h('b', { dataset: { mm: `count-${k}` } }, String(v)), ` ${k === 'cellErrors' ? 'cells could not run' : k}`)),
+      s.stale ? h('span', { class: 'count stale' }, h('b', { dataset: { mm: 'count-stale' } }, String(s.stale)), ' stale knownFailures entries') : null,
+      s.notReproduced ? h('span', { class: 'count stale' }, h('b', { dataset: { mm: 'count-not-reproduced' } }, String(s.notReproduced)), ' known failures not reproduced (intermittent)') : null,
     ),
     r.error ? h('p', { class: 'error-msg', dataset: { mm: 'run-error' } }, `${r.error.code}: ${r.error.message}`) : null,
     h(
@@ -44,7 +47,28 @@ function verdictCell(cell, id) {
   const r = cell.checks.find((k) => k.id === id);
   const base = { dataset: { mm: 'check', target: cell.target, check: id, status: r ? r.status : cell.status === 'error' ? 'error' : 'none' } };
   if (!r) return h('td', { ...base, class: cell.status === 'error' ? 'st-error' : 'st-none', title: cell.error ? cell.error.message : 'not run' }, cell.status === 'error' ? 'error' : '–');
+  const k = r.knownFailure;
+  if (r.status === 'passed' && k)
+    return h(
+      'td',
+      { ...base, class: 'st-passed', title: k.message },
+      'pass',
+      h('small', { class: 'stale', dataset: { mm: 'stale' } }, k.intermittent ? 'known failure not reproduced this run (intermittent)' : 'STALE knownFailures entry: remove it'),
+    );
   if (r.status === 'passed') return h('td', { ...base, class: 'st-passed', title: `${Math.round(r.durationMs)} ms` }, 'pass');
+  if (r.status === 'known')
+    return h(
+      'td',
+      { ...base, class: 'st-known', title: k.message },
+      h(
+        'details',
+        null,
+        h('summary', null, `KNOWN (${r.failures.length})`),
+        h('p', null, k.reason, ' ', /^https?:\/\//.test(k.link) ? h('a', { href: k.link, rel: 'noreferrer' }, k.link) : k.link),
+        h('ol', null, ...r.failures.slice(0, 20).map((f) => h('li', null, `[${f.kind}] ${f.message}`))),
+        r.failures.length > 20 ? h('p', null, `… ${r.failures.length - 20} more in report.json`) : null,
+      ),
+    );
   if (r.status === 'skipped') return h('td', { ...base, class: 'st-skipped', title: r.skipReason || '' }, 'skip', h('small', null, r.skipReason || ''));
   const head = r.error ? `${r.error.code ? r.error.code + ': ' : ''}${r.error.message}` : `${r.failures.length} failure(s)`;
   const first = r.error ? head : (r.failures[0]?.message ?? head);
@@ -56,13 +80,14 @@ function verdictCell(cell, id) {
       null,
       h('summary', null, `FAIL (${r.failures.length || 'error'})`),
       h('p', null, head),
+      k ? h('p', null, `knownFailures entry (${k.link}): ${k.message}`) : null,
       h('ol', null, ...r.failures.slice(0, 20).map((f) => h('li', null, `[${f.kind}] ${f.message}`))),
       r.failures.length > 20 ? h('p', null, `… ${r.failures.length - 20} more in report.json`) : null,
     ),
   );
 }
 
-/** Target × check: pass / FAIL (expand for the failures, hover for the first) / skip with reason, then figures. */
+/** Target × check: pass / FAIL (expand for the failures, hover for the first) / KNOWN (amber: reason, upstream link, failures) / skip with reason, then figures. */
 MM.checkMatrix = (r) => {
   const cells = r.cells;
   if (!cells.length) return MM.section('checks', 'Target × check', h('p', null, 'No cell ran.'));
@@ -126,7 +151,7 @@ MM.durabilityTable = (r) => {
   const rows = r.durability || [];
   if (!rows.length) return null; // C15 did not run: no section
   const cols = ['target', 'configuration', 'promises', 'acknowledged', 'lost', 'phantom in flight', 'phantom unknown', 'duplicated', 'changed', 'cycles', 'verdict'];
-  const verdict = (v) => (v === 'fail' ? 'FAIL' : v === 'reported' ? 'lost (not promised)' : 'pass');
+  const verdict = (v) => (v === 'fail' ? 'FAIL' : v === 'known' ? 'KNOWN' : v === 'reported' ? 'lost (not promised)' : 'pass');
   const table = h(
     'table',
     { class: 'matrix', id: 'durability-table' },
@@ -142,7 +167,7 @@ MM.durabilityTable = (r) => {
           h('td', null, x.configuration),
           h('td', null, x.durable ? 'durable' : 'not durable'),
           ...[x.acknowledged, x.lost, x.phantomInFlight, x.phantomUnknown, x.duplicated, x.changed, x.cycles].map((v) => h('td', { class: 'num' }, String(v))),
-          h('td', { class: x.verdict === 'fail' ? 'st-failed' : x.verdict === 'reported' ? 'st-skipped' : 'st-passed' }, verdict(x.verdict)),
+          h('td', { class: x.verdict === 'fail' ? 'st-failed' : x.verdict === 'known' ? 'st-known' : x.verdict === 'reported' ? 'st-skipped' : 'st-passed' }, verdict(x.verdict)),
         ),
       ),
     ),
