@@ -13,6 +13,7 @@ export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from 
 
 // The contract every adapter implements, and the values it exchanges.
 export type { MemoryCollection, MemoryStore, ScanOptions } from './adapter';
+export { inAskedOrder } from './get-order';
 export {
   MEMORY_KINDS,
   METRICS,
