@@ -15,6 +15,7 @@ export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from 
 export type { MemoryCollection, MemoryStore, ScanOptions } from './adapter';
 export { inAskedOrder } from './get-order';
 export {
+  MAX_RECALL_K,
   MEMORY_KINDS,
   METRICS,
   type CollectionSpec,
