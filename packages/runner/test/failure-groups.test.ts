@@ -32,6 +32,18 @@ describe('one cause, one line (failure-groups.ts)', () => {
     const lines = failureLines([missing('m-1'), other, missing('m-2'), missing('m-3')], 5);
     expect(lines).toEqual(['3 × [roundtrip] golden @ x@1: memory m-1: missing on read — and 2 more of the same cause, e.g. id m-2, id m-3', other.message]);
   });
+  test('an example without query, rank or id is its message without the dataset @ target prefix', () => {
+    const count = (k: number): Failure => ({
+      dataset: 'golden',
+      target: 'x@1',
+      queryId: '-',
+      kind: 'isolation',
+      message: `golden @ x@1: recall (k ${k}) filtered to u-1 returned 80 rows, expected 40`,
+    });
+    expect(failureLines([count(100), count(500)], 5)).toEqual([
+      `2 × [isolation] ${count(100).message} — and 1 more of the same cause, e.g. recall (k 500) filtered to u-1 returned 80 rows, expected 40`,
+    ]);
+  });
   test('a single failure is its message; more groups than `max` end with a pointer to report.json', () => {
     const kinds = Array.from({ length: 7 }, (_, i): Failure => ({ ...missing(`m-${i}`), kind: `k${i}` }));
     const lines = failureLines(kinds, 5);

@@ -43,10 +43,12 @@ export function groupFailures(failures: readonly Failure[]): FailureGroup[] {
   return [...groups.values()];
 }
 
-/** Where a failure happened, for a group line: `query q7 rank 3 id m-12` (the parts it has). */
+/** Where a failure happened, for a group line: `query q7 rank 3 id m-12` (the parts it has), else its message without the `<dataset> @ <target>: ` prefix. */
 function where(f: Failure): string {
   const parts = [f.queryId && f.queryId !== '-' ? `query ${f.queryId}` : '', f.rank !== undefined ? `rank ${f.rank}` : '', f.id ? `id ${f.id}` : ''].filter(Boolean);
-  return parts.length ? parts.join(' ') : f.message;
+  if (parts.length) return parts.join(' ');
+  const at = f.message.indexOf(`@ ${f.target}: `);
+  return at >= 0 ? f.message.slice(at + f.target.length + 4) : f.message;
 }
 
 /**
