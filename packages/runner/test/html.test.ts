@@ -62,6 +62,11 @@ describe('report.html: written and self-contained', () => {
     expect(html).toContain(`content="default-src 'none'; script-src 'unsafe-inline'`);
     const json = /<script type="application\/json" id="mm-report">([\s\S]*?)<\/script>/.exec(html)![1]!;
     expect(JSON.parse(json)).toEqual(report);
+    // The failure lines the page lists for an expanded FAIL: one per cause, keyed `<target> <check>` (failure-groups.ts).
+    const lines = JSON.parse(/<script type="application\/json" id="mm-failure-lines">([\s\S]*?)<\/script>/.exec(html)![1]!) as Record<string, string[]>;
+    const failed = report.cells.flatMap((c) => c.checks.filter((k) => k.status === 'failed' && k.failures.length).map((k) => [`${c.target} ${k.id}`, failureLines(k.failures, 20)] as const));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(lines).toEqual(Object.fromEntries(failed));
     expect(html.length).toBeLessThan(report.cells.length * 200_000 + 400_000);
   });
 
