@@ -1,4 +1,5 @@
 import {
+  inAskedOrder,
   MemoryMatrixError,
   rerankWithDecay,
   validateDecay,
@@ -75,14 +76,11 @@ export class ChromaMemoryCollection implements MemoryCollection {
     }
   }
 
-  /** Records by id in the order asked (repeated ids repeat), missing ids left out. */
+  /** Records by id in the order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
   async get(ids: string[]): Promise<MemoryRecord[]> {
     validateIds(ids, `collection ${this.spec.name}: get`);
     const found = new Map((await this.fetch([...new Set(ids)])).map((r) => [r.id, r]));
-    return ids.flatMap((id) => {
-      const r = found.get(id);
-      return r ? [r] : [];
-    });
+    return inAskedOrder(ids, found);
   }
 
   /** One keyset page in UTF-8 byte order of id (scan.ts); records decoded as `get` decodes them. */

@@ -1,4 +1,4 @@
-import type { CollectionSpec, MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
+import { inAskedOrder, type CollectionSpec, type MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ident, isoTimestampSql } from './codec';
 import type { StoreContext } from './context';
 import { createIndexSql } from './ddl';
@@ -36,7 +36,7 @@ export class PgvectorCollection implements MemoryCollection {
     return upsertRecords(this.ctx, this.table, this.spec, records);
   }
 
-  /** Records by id in the order asked (repeated ids repeat), missing ids left out. */
+  /** Records by id in the order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
   async get(ids: string[]): Promise<MemoryRecord[]> {
     validateIds(ids, `table ${this.table}: get`);
     if (ids.length === 0) return [];
@@ -46,10 +46,7 @@ export class PgvectorCollection implements MemoryCollection {
     });
     const byId = new Map<string, MemoryRecord>();
     for (const row of rows) byId.set(row.id as string, rowToRecord(row, this.table));
-    return ids.flatMap((id) => {
-      const r = byId.get(id);
-      return r ? [r] : [];
-    });
+    return inAskedOrder(ids, byId);
   }
 
   /** One keyset page of the table in UTF-8 byte order of id, rows as `get` reads them (scan.ts). */

@@ -1,4 +1,5 @@
 import {
+  inAskedOrder,
   MemoryMatrixError,
   rerankWithDecay,
   validateDecay,
@@ -72,17 +73,18 @@ export class RedisVectorCollection implements MemoryCollection {
     });
   }
 
-  /** HMGET on the docs hash; order asked, missing ids left out. */
+  /** HMGET on the docs hash (each id once); order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
   async get(ids: string[]): Promise<MemoryRecord[]> {
     checkIds(ids, `get from ${this.spec.name}`);
-    if (ids.length === 0) return [];
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
     return this.ctx.run('get', this.keys.docs, async () => {
-      const raw = await this.ctx.client.hmget(this.keys.docs, ...ids);
-      const out: MemoryRecord[] = [];
+      const raw = await this.ctx.client.hmget(this.keys.docs, ...unique);
+      const found = new Map<string, MemoryRecord>();
       raw.forEach((v, i) => {
-        if (v !== null) out.push(decodeDoc(ids[i]!, v, this.keys.docs, this.spec.dim));
+        if (v !== null) found.set(unique[i]!, decodeDoc(unique[i]!, v, this.keys.docs, this.spec.dim));
       });
-      return out;
+      return inAskedOrder(unique, found);
     });
   }
 

@@ -1,4 +1,5 @@
 import {
+  inAskedOrder,
   MemoryMatrixError,
   validateScanOptions,
   type CollectionSpec,
@@ -85,16 +86,13 @@ export class SqliteCollection implements MemoryCollection {
     });
   }
 
-  /** Records by id in the order asked (repeated ids repeat), missing ids left out. */
+  /** Records by id in the order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
   async get(ids: string[]): Promise<MemoryRecord[]> {
     validateIds(ids, `table ${this.table}: get`);
     if (ids.length === 0) return [];
     const rows = await this.ctx.run('get', this.table, () => this.ctx.db.prepare(`${this.selectRows()} WHERE r.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Row[]);
     const byId = new Map(rows.map((row) => [row.id, this.toRecord(row)]));
-    return ids.flatMap((id) => {
-      const r = byId.get(id);
-      return r ? [r] : [];
-    });
+    return inAskedOrder(ids, byId);
   }
 
   /**

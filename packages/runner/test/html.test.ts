@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { failureLines } from '../src/report/failure-groups';
 import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin } from '../src/report/figures';
 import { capabilityMatrix } from '../src/report/capabilities';
 import { renderConsole } from '../src/report/console';
@@ -61,6 +62,11 @@ describe('report.html: written and self-contained', () => {
     expect(html).toContain(`content="default-src 'none'; script-src 'unsafe-inline'`);
     const json = /<script type="application\/json" id="mm-report">([\s\S]*?)<\/script>/.exec(html)![1]!;
     expect(JSON.parse(json)).toEqual(report);
+    // The failure lines the page lists for an expanded FAIL: one per cause, keyed `<target> <check>` (failure-groups.ts).
+    const lines = JSON.parse(/<script type="application\/json" id="mm-failure-lines">([\s\S]*?)<\/script>/.exec(html)![1]!) as Record<string, string[]>;
+    const failed = report.cells.flatMap((c) => c.checks.filter((k) => k.status === 'failed' && k.failures.length).map((k) => [`${c.target} ${k.id}`, failureLines(k.failures, 20)] as const));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(lines).toEqual(Object.fromEntries(failed));
     expect(html.length).toBeLessThan(report.cells.length * 200_000 + 400_000);
   });
 
@@ -223,7 +229,9 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
     const td = page.locator('td[data-mm="check"][data-check="C03"]');
     expect(await td.getAttribute('title')).toBe(c03.failures[0]!.message);
     await td.locator('summary').click();
-    expect(await td.locator('li').count()).toBe(Math.min(20, c03.failures.length));
+    const lines = failureLines(c03.failures, 20); // one line per cause (failure-groups.ts)
+    expect(await td.locator('li').count()).toBe(lines.length);
+    expect(await td.locator('li').allInnerTexts()).toEqual(lines);
     expect(await td.locator('li').first().innerText()).toContain(c03.failures[0]!.queryId);
   });
 

@@ -41,7 +41,11 @@ export interface MemoryCollection {
    * a batch is atomic where the backend allows (declared otherwise in the adapter README).
    */
   upsert(records: MemoryRecord[]): Promise<void>;
-  /** Records by id, in the order asked; missing ids are left out. */
+  /**
+   * Records by id, in the order asked, each id once (a repeated id at its first occurrence only),
+   * missing ids left out: `get(['b', 'x', 'a', 'b'])` with a and b stored is [b, a] (`inAskedOrder`,
+   * get-order.ts). Throws INVALID_INPUT (not an array of strings), BACKEND_ERROR.
+   */
   get(ids: string[]): Promise<MemoryRecord[]>;
   /** Delete by id; returns how many existed. */
   delete(ids: string[]): Promise<number>;

@@ -103,6 +103,38 @@ export function tieGroups(hits: RecallHit[], eps: number): RecallHit[][] {
   return groups;
 }
 
+/** One rank where the actual id is outside the expected tie group spanning it (`tieGroupViolations`). */
+export interface TieGroupViolation {
+  /** 1-based rank in `actual`. */
+  rank: number;
+  hit: RecallHit;
+  /** The expected tie group whose rank span holds `rank`. */
+  group: RecallHit[];
+  /** 0-based rank where that group's span starts. */
+  start: number;
+}
+
+/**
+ * The exact-mode tie-group rule (C03; C02 reuses it for a tie group wider than k): the expected
+ * `groups` (`tieGroups` of the expectation, in order) occupy consecutive rank spans; each actual
+ * hit at ranks 1..min(actual.length, k) must be one of the ids of the group spanning its rank. A
+ * group cut by k (or by a short result) is therefore compared as a subset: any of its members may
+ * fill the ranks left. Returns the violations in rank order; [] when the rule holds. Pure.
+ */
+export function tieGroupViolations(groups: RecallHit[][], actual: RecallHit[], k: number): TieGroupViolation[] {
+  const out: TieGroupViolation[] = [];
+  const limit = Math.min(actual.length, k);
+  let start = 0;
+  for (const g of groups) {
+    if (start >= limit) break;
+    const end = Math.min(start + g.length, limit);
+    const ids = new Set(g.map((h) => h.id));
+    for (let i = start; i < end; i++) if (!ids.has(actual[i]!.id)) out.push({ rank: i + 1, hit: actual[i]!, group: g, start });
+    start += g.length;
+  }
+  return out;
+}
+
 /**
  * Compare one query's `actual` hits with its `expected` oracle result (an `OracleResult` or an
  * expectation entry). Rules, each failure naming dataset, query, target, rank and id:
@@ -155,21 +187,13 @@ export function compareHits(expected: OracleResult, actual: RecallHit[], ctx: Co
 
   const groups = tieGroups(expected.hits, tieEpsilon);
   if (opts.mode === 'exact') {
-    const limit = Math.min(actual.length, k);
-    let start = 0;
-    for (const g of groups) {
-      if (start >= limit) break;
-      const end = Math.min(start + g.length, limit);
-      const ids = new Set(g.map((h) => h.id));
-      for (let i = start; i < end; i++) {
-        const h = actual[i]!;
-        if (ids.has(h.id)) continue;
-        const where = expectedById.get(h.id);
-        const span = g.length === 1 ? `rank ${start + 1}` : `ranks ${start + 1}–${start + g.length}`;
-        const known = where ? `the expectation ranks it ${where.rank} with score ${where.score}` : `it is not among the expected top ${k} (boundary ties included)`;
-        fail({ kind: 'tie-group', rank: i + 1, id: h.id, expected: [...ids], actual: h.id }, `rank ${i + 1} id ${h.id} is not in the expected tie group at ${span} (${listIds([...ids])}); ${known}`);
-      }
-      start += g.length;
+    for (const v of tieGroupViolations(groups, actual, k)) {
+      const { rank, hit: h, group: g, start } = v;
+      const ids = g.map((x) => x.id);
+      const where = expectedById.get(h.id);
+      const span = g.length === 1 ? `rank ${start + 1}` : `ranks ${start + 1}–${start + g.length}`;
+      const known = where ? `the expectation ranks it ${where.rank} with score ${where.score}` : `it is not among the expected top ${k} (boundary ties included)`;
+      fail({ kind: 'tie-group', rank, id: h.id, expected: ids, actual: h.id }, `rank ${rank} id ${h.id} is not in the expected tie group at ${span} (${listIds(ids)}); ${known}`);
     }
   }
 

@@ -13,7 +13,9 @@ export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from 
 
 // The contract every adapter implements, and the values it exchanges.
 export type { MemoryCollection, MemoryStore, ScanOptions } from './adapter';
+export { inAskedOrder } from './get-order';
 export {
+  MAX_RECALL_K,
   MEMORY_KINDS,
   METRICS,
   type CollectionSpec,
@@ -129,7 +131,18 @@ export { parseExpectation, serializeExpectation, type Expectation, type Expectat
 export { ExactOracle, type OracleInput, type OracleResult } from './oracle';
 
 // Comparator and statistics.
-export { compareHits, tieGroups, type CompareContext, type CompareOptions, type Comparison, type ComparisonFailureKind, type Failure, type FailureKind } from './comparator';
+export {
+  compareHits,
+  tieGroupViolations,
+  type TieGroupViolation,
+  tieGroups,
+  type CompareContext,
+  type CompareOptions,
+  type Comparison,
+  type ComparisonFailureKind,
+  type Failure,
+  type FailureKind,
+} from './comparator';
 export { kendallTau, recallAtK, summarize, type Summary } from './stats';
 
 // Record differences (migration gate, C01-style byte-exact comparison).

@@ -2,7 +2,7 @@ import { validateDecay } from './decay';
 import { MemoryMatrixError } from './errors';
 import { validateVector } from './scores';
 import { parseInstant } from './time';
-import { MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from './types';
+import { MAX_RECALL_K, MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from './types';
 
 /**
  * Input validation every adapter runs BEFORE anything is sent to its backend, so a bad record or
@@ -104,7 +104,7 @@ export function validateRecallQuery(q: RecallQuery, dim: number, metric: Metric,
   const where = `${scope}: recall`;
   if (typeof q !== 'object' || q === null) throw invalid(rules, `${where}: query must be an object`);
   checkVector(q.vector, dim, metric, `${where} query vector`, rules);
-  if (!Number.isInteger(q.k) || q.k < 1 || q.k > 1000) throw invalid(rules, `${where}: k must be an integer in 1..1000, got ${q.k}`);
+  if (!Number.isInteger(q.k) || q.k < 1 || q.k > MAX_RECALL_K) throw invalid(rules, `${where}: k must be an integer in 1..${MAX_RECALL_K}, got ${q.k}`);
   if (q.minScore !== undefined && (typeof q.minScore !== 'number' || Number.isNaN(q.minScore))) throw invalid(rules, `${where}: minScore must be a number, got ${String(q.minScore)}`);
   if (q.scan !== undefined && q.scan !== 'exact' && q.scan !== 'index') throw invalid(rules, `${where}: scan must be 'exact' or 'index', got ${String(q.scan)}`);
   validateRecallFilter(q.filter, where, rules);

@@ -40,10 +40,13 @@ export interface RecallFilter {
   metadata?: Metadata;
 }
 
+/** The largest `k` a recall may ask for (`RecallQuery.k`; record-validation.ts refuses more with INVALID_INPUT). */
+export const MAX_RECALL_K = 1000;
+
 /**
  * One recall (top-k) request.
  * - `vector`: `Float32Array` of length `dim`.
- * - `k`: 1..1000, the number of results wanted.
+ * - `k`: 1..MAX_RECALL_K (1000), the number of results wanted.
  * - `minScore`: keep only hits whose canonical score ≥ this (C09).
  * - `scan`: `'exact'` forces a brute-force scan even when an ANN index exists;
  *   `'index'` (default) lets the backend use its index.

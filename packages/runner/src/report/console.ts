@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
+import { failureLines } from './failure-groups';
 import { countsLine, fmt } from './figures';
 import { tableSummary } from './tables';
 import type { ReportView } from './view';
@@ -8,7 +9,7 @@ import type { ReportView } from './view';
 /**
  * The console summary of a settled report's view (report/view.ts): one row per check, one column
  * per target (pass / FAIL / skip), then the recall@k, max |Δscore| and server rows, the capability
- * lines, the durability table, the first failures of each failed check, the known failures
+ * lines, the durability table, the failures of each failed check (one line per cause, `failureLines`, up to 5), the known failures
  * (amber, reason and link) and stale knownFailures entries, one line per check table, and the counts. `color`: ANSI colours (default: when stdout is a terminal).
  */
 export function renderConsole(view: ReportView, color = process.stdout.isTTY): string {
@@ -67,8 +68,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
       if (r.status !== 'failed') continue;
       out.push(c.red(`${cell.target} ${r.id} ${r.name}: ${r.error ? r.error.message : `${r.failures.length} failure(s)`}`));
       if (k) out.push(c.red(`  knownFailures entry (${k.link}): ${k.message}`));
-      for (const f of r.failures.slice(0, 5)) out.push(`  - ${f.message}`);
-      if (r.failures.length > 5) out.push(`  … ${r.failures.length - 5} more in report.json`);
+      for (const line of failureLines(r.failures, 5)) out.push(`  - ${line}`);
     }
   }
   for (const t of view.tables) out.push(tableSummary(t.target, t.table));

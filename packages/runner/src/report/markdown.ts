@@ -1,4 +1,5 @@
 import { capabilityGlyph } from './capabilities';
+import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph } from './figures';
 import { tableMarkdown } from './tables';
 import type { ReportView } from './view';
@@ -8,7 +9,7 @@ const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 /**
  * report.md of a settled report's view (report/view.ts): GitHub-flavoured markdown for
  * `$GITHUB_STEP_SUMMARY` or a PR comment — verdict, target × check table, headline figures,
- * server versions, durability and capability tables, the first failures of each failed check,
+ * server versions, durability and capability tables, the failures of each failed check (one line per cause, `failureLines`, up to 20),
  * the known upstream failures (KNOWN / stale / not reproduced, with reason and link), and the check tables.
  */
 export function renderMarkdown(view: ReportView): string {
@@ -83,7 +84,7 @@ export function renderMarkdown(view: ReportView): string {
     for (const r of cell.checks.filter((x) => x.status === 'failed')) {
       lines.push(`<details><summary>${esc(cell.target)} ${r.id} ${r.name}: ${r.error ? esc(r.error.message) : `${r.failures.length} failure(s)`}</summary>`, '');
       if (r.knownFailure) lines.push(`- knownFailures entry ([upstream](${r.knownFailure.link})): ${esc(r.knownFailure.message)}`);
-      for (const f of r.failures.slice(0, 20)) lines.push(`- ${esc(f.message)}`);
+      for (const line of failureLines(r.failures, 20)) lines.push(`- ${esc(line)}`);
       lines.push('', '</details>');
     }
   }

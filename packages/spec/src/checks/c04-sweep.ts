@@ -3,13 +3,20 @@ import type { LiveCell, ScanMode } from '../conformance/cell';
 import type { FigureTable } from '../conformance/result';
 import { recallAtK } from '../stats';
 import type { GoldenQuery } from '../golden/types';
+import { MAX_RECALL_K } from '../types';
 import { every } from './helpers/sampling';
 
 /** Selectivities of the sweep (fraction of all rows matching the filter) and the k values. */
 export const SWEEP_SELECTIVITIES = [0.001, 0.01, 0.1, 0.5] as const;
 export const SWEEP_K = [1, 10, 50] as const;
-/** Held-out query vectors per (selectivity, k). */
+/**
+ * Large k of the sweep, up to the contract's maximum (`MAX_RECALL_K`): a filter an adapter drops
+ * or post-applies only at large k (k ≥ 100) shows here, where golden queries (k ≤ 50) never go.
+ */
+export const SWEEP_LARGE_K = [100, 500, MAX_RECALL_K] as const;
+/** Held-out query vectors per (selectivity, k) for `SWEEP_K`; `LARGE_K_QUERIES` per point for `SWEEP_LARGE_K` (12 recalls per scan path in all). */
 const QUERIES_PER_POINT = 5;
+const LARGE_K_QUERIES = 1;
 
 /**
  * The namespaces whose memories make up about `fraction` of the dataset: the single namespace
@@ -32,8 +39,9 @@ export function namespacesFor(sizes: Map<string, number>, total: number, fractio
 }
 
 /**
- * C04's sweep: namespace filters at ≈0.1 %, 1 %, 10 %, 50 % selectivity × k ∈ {1, 10, 50}, five
- * held-out golden query vectors each, on one scan path, against the live float64 oracle. Returns a
+ * C04's sweep: namespace filters at ≈0.1 %, 1 %, 10 %, 50 % selectivity × k ∈ {1, 10, 50} (five
+ * held-out golden query vectors each) and × k ∈ {100, 500, 1000} (`SWEEP_LARGE_K`, one vector
+ * each), on one scan path, against the live float64 oracle. Returns a
  * table (per point: actual selectivity, rows returned vs min(k, M), shortfall, mean recall@k) and the
  * count/filter failures.
  */
@@ -52,12 +60,13 @@ export async function selectivitySweep(cell: LiveCell, scan: ScanMode): Promise<
   for (const fraction of SWEEP_SELECTIVITIES) {
     const namespaces = namespacesFor(sizes, total, fraction);
     const matching = namespaces.reduce((s, ns) => s + (sizes.get(ns) ?? 0), 0);
-    for (const k of SWEEP_K) {
+    for (const k of [...SWEEP_K, ...SWEEP_LARGE_K]) {
       let returned = 0;
       let expected = 0;
       let recall = 0;
       const pointFailures: Failure[] = [];
-      for (const q of vectors) {
+      const pointVectors = (SWEEP_K as readonly number[]).includes(k) ? vectors : vectors.slice(0, LARGE_K_QUERIES);
+      for (const q of pointVectors) {
         const query = { vector: q.vector, k, filter: { namespaces } };
         const exp = cell.oracle.topK(query, cell.config.tolerances.tieEpsilon);
         const hits = await collection.recall({ ...query, scan });
@@ -85,7 +94,7 @@ export async function selectivitySweep(cell: LiveCell, scan: ScanMode): Promise<
       // The exact path has no margin; the index path may miss up to annShortfallMax of the rows.
       const margin = scan === 'exact' ? 0 : cell.config.tolerances.annShortfallMax;
       failures.push(...pointFailures.filter((f) => f.kind === 'filter' || missing > margin * expected));
-      rows.push([scan, `${(100 * fraction).toFixed(1)}%`, Number(((100 * matching) / total).toFixed(2)), k, returned, expected, expected - Math.min(returned, expected), recall / vectors.length]);
+      rows.push([scan, `${(100 * fraction).toFixed(1)}%`, Number(((100 * matching) / total).toFixed(2)), k, returned, expected, expected - Math.min(returned, expected), recall / pointVectors.length]);
     }
   }
   return {

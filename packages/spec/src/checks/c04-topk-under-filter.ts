@@ -38,7 +38,9 @@ export const c04TopkUnderFilter: CheckDefinition = {
     const figures: Record<string, Figure> = {};
     const failures: Failure[] = [];
     const tables: FigureTable[] = [];
-    const notes = ['golden filtered queries per selectivity bucket, plus a sweep of namespace filters (0.1 %, 1 %, 10 %, 50 %) × k ∈ {1, 10, 50} on every scan path'];
+    const notes = [
+      'golden filtered queries per selectivity bucket, plus a sweep of namespace filters (0.1 %, 1 %, 10 %, 50 %) × k ∈ {1, 10, 50} (5 vectors each) and k ∈ {100, 500, 1000} (1 vector each) on every scan path',
+    ];
     let filtered = 0;
     for (const scan of modes) {
       const runs = await cell.queryRuns(scan);

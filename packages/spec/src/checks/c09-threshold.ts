@@ -1,4 +1,5 @@
 import type { Failure } from '../comparator';
+import { thresholdBoundary } from './c09-boundary';
 import { type CheckDefinition, failure, needs } from './check';
 import { every } from './helpers/sampling';
 
@@ -14,6 +15,10 @@ const K = 50;
  * missing id above the threshold is a recall miss, not a threshold error: those are counted, and
  * the check fails only when the recall of the above-threshold sets falls under the target's
  * `annRecallFloor`; an id returned below the threshold is always a failure.
+ * Because that band hides the one row where `>` and `>=` differ, the check then probes the
+ * boundary itself on every metric the target supports (c09-boundary.ts): rows whose score equals
+ * minScore exactly in float32 and float64 (identical → 1, orthogonal → 0, scaled e₀) must be kept,
+ * and the row δ below each threshold must not, with no tolerance band.
  */
 export const c09Threshold: CheckDefinition = {
   id: 'C09',
@@ -58,8 +63,10 @@ export const c09Threshold: CheckDefinition = {
     }
     const recall = shouldKeep ? 1 - annMisses.length / shouldKeep : 1;
     if (recall < cell.config.tolerances.annRecallFloor) failures.push(...annMisses);
+    const boundary = await thresholdBoundary(cell);
+    failures.push(...boundary.failures);
     return {
-      figures: { queries: queries.length, scan, keptTotal: kept, aboveThreshold: shouldKeep, annMissed: annMisses.length, thresholdRecall: recall },
+      figures: { queries: queries.length, scan, keptTotal: kept, aboveThreshold: shouldKeep, annMissed: annMisses.length, thresholdRecall: recall, ...boundary.figures },
       failures,
       notes:
         annMisses.length && recall >= cell.config.tolerances.annRecallFloor

@@ -1,14 +1,21 @@
 import type { Failure } from '../comparator';
+import type { MemoryRecord, Metadata } from '../types';
 import { type CheckDefinition, failure, needs } from './check';
 import { describeDifference, requireMemories, sampleRecords } from './helpers/sampling';
 
-/**
- * C21 idempotent-upsert: writing the same memories twice yields one memory each; re-writing with
- * new content (text, metadata, embedding) keeps one memory with the newest content — no duplicate
- * in count, get or recall, no loss.
- */
 /** Memories C21 needs: one stored and one donor. */
 export const C21_MIN_MEMORIES = 2;
+
+/**
+ * C21 idempotent-upsert: writing the same memories twice yields one memory each; re-writing with
+ * new content keeps one memory that is exactly the new record — no duplicate in count, get or
+ * recall, no loss, nothing of the old record left. The first write carries `C21_OLD_METADATA`
+ * on top of each memory's own metadata; the update (`revised`) changes the text and embedding,
+ * REMOVES a key (`c21Stale`, and the memory's own first key when it has one), changes value types
+ * (1 → "1", false → 0) and adds a key, so an upsert that merges metadata (Chroma's own upsert
+ * does), keeps the old text, or coerces a type back fails on the re-read (`describeDifference`,
+ * type-strict).
+ */
 
 export const c21IdempotentUpsert: CheckDefinition = {
   id: 'C21',
@@ -24,22 +31,24 @@ export const c21IdempotentUpsert: CheckDefinition = {
     const stored = new Set(records.map((r) => r.id));
     const donors = sampleRecords(cell.dataset.memories.filter((r) => !stored.has(r.id)).reverse(), nDonors);
     const { collection } = await cell.scratch('c21');
-    await collection.upsert(records);
-    await collection.upsert(records);
+    const original = records.map((r) => ({ ...r, metadata: { ...r.metadata, ...C21_OLD_METADATA } }));
+    await collection.upsert(original);
+    await collection.upsert(original);
     const failures: Failure[] = [];
     const c1 = await collection.count();
     if (c1 !== records.length) failures.push(failure(cell, 'upsert', `after writing ${records.length} memories twice, count is ${c1}`, { expected: records.length, actual: c1 }));
-    const changed = records.slice(0, donors.length).map((r, i) => ({
-      ...r,
-      text: `${r.text} (revised ${i})`,
-      metadata: { ...r.metadata, revision: i + 1 },
-      embedding: donors[i]!.embedding,
-    }));
+    const changed = original.slice(0, donors.length).map((r, i) => revised(r, i, donors[i]!.embedding));
     await collection.upsert(changed);
     const c2 = await collection.count();
     if (c2 !== records.length)
       failures.push(failure(cell, 'upsert', `after updating ${changed.length} memories, count is ${c2}, expected ${records.length}`, { expected: records.length, actual: c2 }));
     const back = new Map((await collection.get(changed.map((r) => r.id))).map((r) => [r.id, r]));
+    const unchanged = new Map((await collection.get(original.slice(donors.length).map((r) => r.id))).map((r) => [r.id, r]));
+    for (const r of original.slice(donors.length)) {
+      const b = unchanged.get(r.id);
+      const diff = b ? describeDifference(r, b) : 'missing after the update of other memories';
+      if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} (not updated): ${diff}`, { id: r.id }));
+    }
     for (const r of changed) {
       const b = back.get(r.id);
       const diff = b ? describeDifference(r, b) : 'missing after update';
@@ -51,3 +60,20 @@ export const c21IdempotentUpsert: CheckDefinition = {
     return { figures: { memories: records.length, countAfterRepeat: c1, countAfterUpdate: c2, updated: changed.length }, failures };
   },
 };
+
+/** Keys C21's first write adds to every memory's metadata; `revised` removes `c21Stale` and retypes the others. */
+export const C21_OLD_METADATA: Readonly<Metadata> = { c21Stale: 'old value', c21Count: 1, c21Flag: false };
+
+/**
+ * The update of `r` C21 writes (i-th updated memory): text `<text> (revised i)`, the donor's
+ * `embedding`, metadata without `c21Stale` and without the memory's own first key (sorted order)
+ * when it has one, `c21Count` 1 → "1", `c21Flag` false → 0, and a new key `revision` = i + 1.
+ */
+export function revised(r: MemoryRecord, i: number, embedding: Float32Array): MemoryRecord {
+  const own = Object.keys(r.metadata)
+    .filter((k) => !(k in C21_OLD_METADATA))
+    .sort()[0];
+  const metadata: Metadata = {};
+  for (const [k, v] of Object.entries(r.metadata)) if (k !== 'c21Stale' && k !== own) metadata[k] = v;
+  return { ...r, text: `${r.text} (revised ${i})`, embedding, metadata: { ...metadata, c21Count: '1', c21Flag: 0, revision: i + 1 } };
+}

@@ -1,5 +1,5 @@
 import type { Failure } from '../comparator';
-import type { MemoryRecord } from '../types';
+import { MAX_RECALL_K, type MemoryRecord } from '../types';
 import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
 
@@ -7,7 +7,9 @@ import { type CheckDefinition, failure, needs } from './check';
  * C25 isolation: one namespace (user) never sees another's memories — in recall under a
  * namespace filter (queried with the OTHER user's vectors, the worst case), in count, and in
  * deletion (deleting all of user A's memories leaves user B's intact). An unknown namespace
- * recalls nothing rather than everything.
+ * recalls nothing rather than everything. Recall runs at k = 20 (ten vectors per user) and at
+ * every `C25_LARGE_K` up to the contract's maximum (one vector per user each), so a filter an
+ * adapter drops only at large k leaks here too.
  */
 export const c25Isolation: CheckDefinition = {
   id: 'C25',
@@ -23,13 +25,17 @@ export const c25Isolation: CheckDefinition = {
       [nsA, A, B],
       [nsB, B, A],
     ] as const) {
-      for (const r of other.slice(0, 10)) {
-        const hits = await collection.recall({ vector: r.embedding, k: 20, filter: { namespaces: [ns] }, scan });
+      const asks = [...other.slice(0, 10).map((r) => [r, 20] as const), ...C25_LARGE_K.map((k) => [other[0]!, k] as const)];
+      for (const [r, k] of asks) {
+        const hits = await collection.recall({ vector: r.embedding, k, filter: { namespaces: [ns] }, scan });
         const leak = hits.find((h) => !own.some((o) => o.id === h.id));
-        if (leak) failures.push(failure(cell, 'isolation', `recall filtered to ${ns} with a vector of the other user returned ${leak.id}, which is not ${ns}'s`, { id: leak.id }));
-        if (hits.length !== Math.min(20, own.length))
+        if (leak) failures.push(failure(cell, 'isolation', `recall (k ${k}) filtered to ${ns} with a vector of the other user returned ${leak.id}, which is not ${ns}'s`, { id: leak.id }));
+        if (hits.length !== Math.min(k, own.length))
           failures.push(
-            failure(cell, 'isolation', `recall filtered to ${ns} returned ${hits.length} rows, expected ${Math.min(20, own.length)}`, { expected: Math.min(20, own.length), actual: hits.length }),
+            failure(cell, 'isolation', `recall (k ${k}) filtered to ${ns} returned ${hits.length} rows, expected ${Math.min(k, own.length)}`, {
+              expected: Math.min(k, own.length),
+              actual: hits.length,
+            }),
           );
       }
       const n = await collection.count({ namespaces: [ns] });
@@ -46,6 +52,9 @@ export const c25Isolation: CheckDefinition = {
     return { figures: { namespaceA: nsA, namespaceB: nsB, perNamespace: A.length, perNamespaceB: B.length, deleted }, failures, notes: note ? [note] : [] };
   },
 };
+
+/** The large k of C25's filtered recalls (besides k = 20): 100, 500 and the contract's maximum `MAX_RECALL_K`. */
+export const C25_LARGE_K: readonly number[] = [100, 500, MAX_RECALL_K];
 
 /** Memories C25 needs when the dataset has fewer than two namespaces of ≥ 2 memories (split into two users of ≥ 2). */
 export const C25_MIN_MEMORIES = 4;

@@ -1,4 +1,5 @@
 import type { SettledReport } from '../settle';
+import { failureLines } from '../failure-groups';
 import { htmlAssets, jsonForScript } from './assets';
 
 const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -15,7 +16,8 @@ export const REPORT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style
  * and the data inlined; system fonts; no URL is loaded at view time (see `REPORT_CSP`). The report
  * itself is embedded verbatim as JSON (`<script type="application/json" id="mm-report">`), and
  * the page renders every number from it in the browser: verdict and counts, the target × check
- * matrix (hover a FAIL for the first failure, expand it for up to 20), the capability matrix, the
+ * matrix (hover a FAIL for the first failure, expand it for the failures one line per cause, up to
+ * 20: `failureLines`, embedded beside the report as `failureLineIndex`), the capability matrix, the
  * plots (recall@k per target, histogram of per-query |Δscore|, rank changes of the worst queries)
  * and the provenance (tool, dataset sha256, servers, images, index parameters, run time).
  */
@@ -39,6 +41,7 @@ ${css}
 <noscript>This page draws report.json with JavaScript; without it, read report.md or report.json beside it.</noscript>
 <main id="app"></main>
 <script type="application/json" id="mm-report">${jsonForScript(report)}</script>
+<script type="application/json" id="mm-failure-lines">${jsonForScript(failureLineIndex(report))}</script>
 <script>
 ${chartJs}
 </script>
@@ -48,4 +51,11 @@ ${client}
 </body>
 </html>
 `;
+}
+
+/** Lines a FAIL of report.html lists when expanded: `failureLines(failures, 20)` per failed check, keyed `<target> <check id>`. */
+export function failureLineIndex(report: SettledReport): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const cell of report.cells) for (const r of cell.checks) if (r.status === 'failed' && r.failures.length) out[`${cell.target} ${r.id}`] = failureLines(r.failures, 20);
+  return out;
 }

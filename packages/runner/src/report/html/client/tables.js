@@ -43,6 +43,16 @@ MM.summary = (r) => {
 /** The rows of check ids in first-seen order across cells. */
 const checkIds = (cells) => [...new Map(cells.flatMap((c) => c.checks.map((k) => [k.id, `${k.id} ${k.name}`]))).entries()];
 
+/** The failure lines of a failed check, one per cause (embedded by the writer as #mm-failure-lines; failure-groups.ts). */
+let lineIndex;
+function failureLinesOf(cell, r) {
+  if (lineIndex === undefined) {
+    const el = document.getElementById('mm-failure-lines');
+    lineIndex = el ? JSON.parse(el.textContent) : {};
+  }
+  return lineIndex[`${cell.target} ${r.id}`] || r.failures.slice(0, 20).map((f) => `[${f.kind}] ${f.message}`);
+}
+
 function verdictCell(cell, id) {
   const r = cell.checks.find((k) => k.id === id);
   const base = { dataset: { mm: 'check', target: cell.target, check: id, status: r ? r.status : cell.status === 'error' ? 'error' : 'none' } };
@@ -81,8 +91,7 @@ function verdictCell(cell, id) {
       h('summary', null, `FAIL (${r.failures.length || 'error'})`),
       h('p', null, head),
       k ? h('p', null, `knownFailures entry (${k.link}): ${k.message}`) : null,
-      h('ol', null, ...r.failures.slice(0, 20).map((f) => h('li', null, `[${f.kind}] ${f.message}`))),
-      r.failures.length > 20 ? h('p', null, `… ${r.failures.length - 20} more in report.json`) : null,
+      h('ol', null, ...failureLinesOf(cell, r).map((line) => h('li', null, line))),
     ),
   );
 }
