@@ -168,7 +168,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.expectation = { file: path.relative(REPO_ROOT, exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
     if (opts.updateGolden) out(`recorded ${exp.expectation.entries.length} oracle expectations in ${report.expectation.file}`);
 
-    const baselines = releaseBaselines(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'), targets, dataset);
+    const baselines = releaseBaselines(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'), targets, dataset, opts.backends.length === 0);
     for (const l of baselines.lines) out(l);
 
     const cells = new Map<string, { report: CellReport; live?: LiveCell; replays: JudgedReplay[] }>();

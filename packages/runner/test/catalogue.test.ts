@@ -1,5 +1,5 @@
 /**
- * Every check of the catalogue (C01–C26) is registered for every target of the catalog,
+ * Every check of the catalogue (C01–C29, C27 reserved) is registered for every target of the catalog,
  * as a test or as a visible skip naming the missing capability — the same registration the CLI
  * and the jest matrix use (registerTargetCell). Nothing is started: registration is synchronous.
  */
