@@ -43,6 +43,7 @@ export const CHROMA_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   timeDecay: true,
+  indexIntrospection: true,
 });
 
 /**

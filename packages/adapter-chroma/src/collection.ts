@@ -4,6 +4,7 @@ import {
   rerankWithDecay,
   validateDecay,
   type CollectionSpec,
+  type IndexInEffect,
   type MemoryCollection,
   type MemoryRecord,
   type RecallFilter,
@@ -14,7 +15,7 @@ import {
 import type { Collection } from 'chromadb';
 import { chunks, decodeRecord, encodeMetadata, filterToWhere, RESERVED } from './codec';
 import type { StoreContext } from './context';
-import { chromaToCanonical } from './scores';
+import { chromaToCanonical, metricOfSpace } from './scores';
 import { scanCollection } from './scan';
 import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
 
@@ -133,6 +134,45 @@ export class ChromaMemoryCollection implements MemoryCollection {
     const hits = await this.similar(q.vector, q.k + TIE_WINDOW, where, false);
     const kept = q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
     return kept.slice(0, q.k);
+  }
+
+  /**
+   * The collection's HNSW configuration as the server stores it, read back now (`getCollection`,
+   * not the handle's copy from creation): `hnsw.space` → metric, `max_neighbors` → m,
+   * `ef_construction` → efConstruction, `ef_search` → efSearch. Chroma answers every query from
+   * that index (it has no exact path). `q` is validated as recall validates it. Throws
+   * INVALID_INPUT, COLLECTION_MISSING (gone, or replaced by another collection of the same name),
+   * BACKEND_ERROR (no HNSW configuration reported).
+   */
+  async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
+    validateQuery(q, this.spec.dim, this.spec.metric, this.spec.name);
+    return this.ctx.run('read configuration', this.chromaName, async () => {
+      let stored;
+      try {
+        stored = await this.ctx.client.getCollection({ name: this.chromaName });
+      } catch (err) {
+        if ((err as { name?: unknown })?.name === 'ChromaNotFoundError') throw new MemoryMatrixError('COLLECTION_MISSING', `chroma: collection ${this.chromaName} does not exist`, { cause: err });
+        throw err;
+      }
+      if (stored.id !== this.handle.id) throw new MemoryMatrixError('COLLECTION_MISSING', `chroma: collection ${this.chromaName} was replaced (id ${stored.id}, this handle's ${this.handle.id})`);
+      const hnsw = (stored.configuration as { hnsw?: Record<string, unknown> | null } | undefined)?.hnsw;
+      if (!hnsw)
+        throw new MemoryMatrixError('BACKEND_ERROR', `chroma: collection ${this.chromaName}: the server reports no HNSW configuration (${JSON.stringify(stored.configuration)?.slice(0, 200)})`);
+      const params: IndexInEffect['params'] = {};
+      for (const [from, to] of [
+        ['max_neighbors', 'm'],
+        ['ef_construction', 'efConstruction'],
+        ['ef_search', 'efSearch'],
+      ] as const) {
+        if (typeof hnsw[from] === 'number') params[to] = hnsw[from] as number;
+      }
+      return {
+        type: 'hnsw',
+        metric: metricOfSpace(hnsw.space) ?? null,
+        params,
+        source: `collection ${this.chromaName} configuration.hnsw ${JSON.stringify(hnsw)}`,
+      };
+    });
   }
 
   /** Chroma's `n` nearest under `where`, canonical scores, sorted by score then id; with `withCreatedAt` each hit's stored createdAt. */

@@ -1,7 +1,8 @@
-import { inAskedOrder, type CollectionSpec, type MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
+import { inAskedOrder, type CollectionSpec, type IndexInEffect, type MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ident, isoTimestampSql } from './codec';
 import type { StoreContext } from './context';
 import { createIndexSql } from './ddl';
+import { readIndexInEffect } from './index-in-effect';
 import { recallPlan, whereClause } from './recall-sql';
 import { pgvectorToCanonical } from './scores';
 import { validateFilter, validateIds, validateQuery } from './validate';
@@ -126,6 +127,19 @@ export class PgvectorCollection implements MemoryCollection {
       }),
     );
     return rows.map((r) => r['QUERY PLAN']).join('\n');
+  }
+
+  /**
+   * The index configuration PostgreSQL has in effect for `q` (index-in-effect.ts): the plan of
+   * the recall under its own `SET LOCAL`s, the index's catalog entry and `SHOW` of the search
+   * setting, in one transaction. Builds a missing index first, like recall. Throws INVALID_INPUT,
+   * BACKEND_ERROR.
+   */
+  async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
+    validateQuery(q, this.spec.dim, this.spec.metric, this.table);
+    if (q.scan !== 'exact' && q.decay === undefined) await this.ensureIndex();
+    const plan = recallPlan(this.table, this.spec.metric, this.spec.index, this.indexBuilt, q, this.ctx.iterativeScan);
+    return this.ctx.run('read index in effect', this.table, () => this.ctx.client.transaction((tx) => readIndexInEffect(tx, plan, this.indexName, this.ctx.iterativeScan)));
   }
 
   /** Build the ANN index if the config has one and it does not exist yet. */

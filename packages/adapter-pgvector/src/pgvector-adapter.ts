@@ -34,6 +34,7 @@ export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   quantized: false,
   maxBatch: MAX_BATCH,
   timeDecay: true,
+  indexIntrospection: true,
 });
 
 /**

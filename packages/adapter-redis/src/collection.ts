@@ -4,6 +4,7 @@ import {
   rerankWithDecay,
   validateDecay,
   type CollectionSpec,
+  type IndexInEffect,
   type MemoryCollection,
   type MemoryRecord,
   type RecallFilter,
@@ -80,6 +81,7 @@ export class RedisVectorCollection implements MemoryCollection {
     if (unique.length === 0) return [];
     return this.ctx.run('get', this.keys.docs, async () => {
       const raw = await this.ctx.client.hmget(this.keys.docs, ...unique);
+      if (raw.every((v) => v === null)) await this.assertExists(); // nothing found: a dropped collection is an error, not []
       const found = new Map<string, MemoryRecord>();
       raw.forEach((v, i) => {
         if (v !== null) found.set(unique[i]!, decodeDoc(unique[i]!, v, this.keys.docs, this.spec.dim));
@@ -117,6 +119,7 @@ export class RedisVectorCollection implements MemoryCollection {
     const expr = filterExpression(filter);
     return this.ctx.run('count', this.keys.vset, async () => {
       const card = Number(await this.ctx.client.call('VCARD', this.keys.vset));
+      if (card === 0) await this.assertExists(); // Redis deletes an empty vector set: 0 may mean the collection was dropped
       if (card === 0 || expr === null) return card;
       const any = (await this.ctx.client.call('VRANDMEMBER', this.keys.vset)) as string | null;
       if (any === null) return 0;
@@ -143,6 +146,7 @@ export class RedisVectorCollection implements MemoryCollection {
     if (matchesNothing(q.filter)) return [];
     return this.ctx.run('recall', this.keys.vset, async () => {
       const card = Number(await this.ctx.client.call('VCARD', this.keys.vset));
+      if (card === 0) await this.assertExists(); // as in count: a dropped collection is an error, not []
       if (card === 0) return [];
       if (decay === null) {
         const top = await this.topBySimilarity(q, q.k, card);
@@ -177,6 +181,36 @@ export class RedisVectorCollection implements MemoryCollection {
       if (complete) return hits.slice(0, k).map((h) => ({ id: h.id, score: redisVsimToCanonical(h.s) }));
       n = Math.min(2 * n, card);
     }
+  }
+
+  /**
+   * The vector set's index as the server reports it (`VINFO`): type `hnsw` with `m` = `hnsw-m`,
+   * metric cosine (Vector Sets only compare by cosine), `extra.quantization` = `quant-type`.
+   * Redis reports neither the EF given at VADD (efConstruction) nor a search EF (EF is a VSIM
+   * argument per query), so those are absent. `type: 'none'` when the vector set does not exist
+   * (empty: Redis deletes it). `q` is validated as recall validates it. Throws INVALID_INPUT,
+   * COLLECTION_MISSING (marker gone), BACKEND_ERROR.
+   */
+  async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
+    validateQuery(q, this.spec.dim, this.spec.name);
+    return this.ctx.run('VINFO', this.keys.vset, async () => {
+      await this.assertExists();
+      const reply = (await this.ctx.client.call('VINFO', this.keys.vset)) as unknown[] | null;
+      if (reply === null) return { type: 'none', metric: null, params: {}, source: `VINFO ${this.keys.vset}: no vector set` };
+      const info = new Map<string, string>();
+      for (let i = 0; i + 1 < reply.length; i += 2) info.set(String(reply[i]), String(reply[i + 1]));
+      const m = Number(info.get('hnsw-m'));
+      return {
+        type: 'hnsw',
+        metric: 'cosine',
+        params: Number.isInteger(m) ? { m } : {},
+        extra: { quantization: info.get('quant-type') ?? '?' },
+        source: `VINFO ${this.keys.vset}: ${[...info.entries()]
+          .filter(([k]) => ['quant-type', 'hnsw-m', 'vector-dim', 'size'].includes(k))
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      };
+    });
   }
 
   /** COLLECTION_MISSING when the marker is gone (dropped by another client). */

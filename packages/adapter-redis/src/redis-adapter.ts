@@ -70,6 +70,7 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
   ttl: true,
   timeDecay: true,
   evictionPolicy: true,
+  indexIntrospection: true,
 });
 
 /** Capabilities of a server without Vector Sets (Redis 7.x): history and TTL only. */

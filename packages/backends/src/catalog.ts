@@ -126,6 +126,17 @@ const profileSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Release baselines the run judges each cell's index path against (C05, spec
+     * checks/c05-baseline.ts): `dir` (repository-relative) holds `<target>.json`, the `record`
+     * output of every target of the profile (and its fallbackTargets) for the golden dataset;
+     * `meanRecallDrop` / `queryRecallDrop` are the largest falls of mean / one query's recall@k
+     * below the baseline's that pass (fractions in [0, 1]).
+     */
+    baselines: z
+      .object({ dir: z.string().min(1), meanRecallDrop: z.number().min(0).max(1), queryRecallDrop: z.number().min(0).max(1) })
+      .strict()
+      .optional(),
   })
   .strict();
 

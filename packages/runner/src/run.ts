@@ -1,4 +1,5 @@
 import { signalExitCode } from './baseline/interrupt';
+import { releaseBaselines } from './baseline/release';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -167,6 +168,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.expectation = { file: path.relative(REPO_ROOT, exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
     if (opts.updateGolden) out(`recorded ${exp.expectation.entries.length} oracle expectations in ${report.expectation.file}`);
 
+    const baselines = releaseBaselines(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'), targets, dataset, opts.backends.length === 0);
+    for (const l of baselines.lines) out(l);
+
     const cells = new Map<string, { report: CellReport; live?: LiveCell; replays: JudgedReplay[] }>();
     for (const target of targets) {
       const cell: CellReport = {
@@ -194,6 +198,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         checks,
         skip: tier.skip,
         repeat,
+        baseline: baselines.byTarget.get(target.name),
         log: (l) => progress.log(l),
         onEnded: () => progress.end(target.name),
         progress: (phase, done, total) => progress.update(target.name, phase, done, total),
@@ -311,6 +316,8 @@ export interface TargetCellHooks {
   skip?: ReadonlyMap<string, string>;
   /** C05 index-path replays (CellConfig.repeat); default 1. */
   repeat?: number;
+  /** The release baseline C05 judges against (CellConfig.baseline; profiles with `baselines:`). */
+  baseline?: CellConfig['baseline'];
   log?: (line: string) => void;
   progress?: CellConfig['progress'];
   onStarted?: (backend: StartedBackend, startMs: number) => void;
@@ -357,6 +364,7 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
         // A fresh instance of the same target for checks that change server-wide settings (C19); never for a user's URL.
         spawn: target.provider === 'url' ? undefined : () => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log }),
         repeat: hooks.repeat,
+        baseline: hooks.baseline,
       };
     },
     {

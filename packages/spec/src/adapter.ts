@@ -1,7 +1,7 @@
 import type { Capabilities } from './capabilities';
 import type { MemoryPolicy, MemoryPolicyState } from './eviction';
 import type { ChatHistory, HistoryOptions } from './history';
-import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ServerInfo } from './types';
+import type { CollectionSpec, MemoryRecord, Metric, RecallFilter, RecallHit, RecallQuery, ServerInfo } from './types';
 
 /**
  * The adapter contract. One `MemoryStore` is one client/connection to one backend;
@@ -70,6 +70,37 @@ export interface MemoryCollection {
    * PAYLOAD_UNSUPPORTED (a stored record it cannot decode, naming key and id), BACKEND_ERROR.
    */
   scan?(opts: ScanOptions): Promise<MemoryRecord[]>;
+  /**
+   * The ANN index configuration the SERVER says is in effect for `query` (a `scan: 'index'`
+   * recall), read back from the server, never from the adapter's own spec: pgvector the plan of
+   * the recall (EXPLAIN under the recall's own settings, in the same transaction) and
+   * `SHOW hnsw.ef_search` / `ivfflat.probes` there, with the index's access method, operator
+   * class and reloptions from the catalog; Redis `VINFO` of the vector set; Chroma the
+   * collection's stored configuration. Only adapters with the `indexIntrospection` capability
+   * (C28). Throws INVALID_INPUT (a bad query, as recall), BACKEND_ERROR.
+   */
+  indexInEffect?(query: RecallQuery): Promise<IndexInEffect>;
+}
+
+/**
+ * What `MemoryCollection.indexInEffect` reports: the index the server uses for one recall.
+ * - `type`: the index type the query runs on, with the `IndexConfig` type names (`hnsw`,
+ *   `ivfflat`), or `none` when the server answers it without an index (a sequential scan).
+ * - `metric`: the metric the index is built for, read from the server (pgvector the operator
+ *   class, Chroma `hnsw.space`, Redis Vector Sets are always cosine); null with `type: 'none'`.
+ * - `params`: the parameters in effect, with `IndexConfig` names (m, efConstruction, efSearch,
+ *   lists, probes, integers); a parameter the server does not report is absent (Redis does not
+ *   report EF construction; its per-query EF is a VSIM argument, not server state).
+ * - `extra`: other server-reported settings that decide recall, e.g. `quantization: int8`,
+ *   `hnsw.iterative_scan: strict_order`.
+ * - `source`: where the values were read, e.g. `EXPLAIN: Index Scan using mm_x_ann; SHOW hnsw.ef_search`.
+ */
+export interface IndexInEffect {
+  type: string;
+  metric: Metric | null;
+  params: Partial<Record<'m' | 'efConstruction' | 'efSearch' | 'lists' | 'probes', number>>;
+  extra?: Record<string, string>;
+  source: string;
 }
 
 /** `MemoryCollection.scan` page request: `after` an id (exclusive) or absent, `limit` 1..MAX_SCAN_LIMIT records. */

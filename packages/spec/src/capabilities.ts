@@ -65,6 +65,11 @@ export const capabilitiesSchema = z
     evictionPolicy: z.boolean(),
     /** Chat sessions save, list and roll back to snapshots (snapshots.ts `SessionSnapshots`), reachable from another process (C26). Default false. */
     snapshots: z.boolean(),
+    /**
+     * The adapter reads back from the server the ANN index configuration in effect for a recall
+     * (`MemoryCollection.indexInEffect`, adapter.ts): C28. Default false.
+     */
+    indexIntrospection: z.boolean(),
   })
   .strict();
 
@@ -92,6 +97,7 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'quantized',
   'maxBatch',
   'timeDecay',
+  'indexIntrospection',
 ];
 
 /**
@@ -142,6 +148,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   timeDecay: false,
   evictionPolicy: false,
   snapshots: false,
+  indexIntrospection: false,
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */

@@ -12,7 +12,7 @@
 export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from './errors';
 
 // The contract every adapter implements, and the values it exchanges.
-export type { MemoryCollection, MemoryStore, ScanOptions } from './adapter';
+export type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from './adapter';
 export { inAskedOrder } from './get-order';
 export {
   MAX_RECALL_K,
@@ -158,6 +158,7 @@ export type { TestBody, TestFunction, TestRuntime } from './conformance/runtime'
 // Checks: the catalogue, selection, dataset minimums, and helpers other packages' tests share.
 export { CHECKS, selectChecks } from './checks/index';
 export type { CheckDefinition, CheckOutcome } from './checks/check';
+export type { ReleaseBaseline } from './checks/c05-baseline';
 export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from './checks/minimums';
 export { compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './checks/c16-history';
 export { windowReference } from './checks/helpers/history';

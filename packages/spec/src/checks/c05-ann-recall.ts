@@ -1,7 +1,10 @@
+import type { IndexInEffect } from '../adapter';
 import type { Failure } from '../comparator';
+import { toRecallQuery } from '../conformance/cell';
 import type { FigureTable, JudgedReplay } from '../conformance/result';
 import { summarize } from '../stats';
 import { tieGroups } from '../comparator';
+import { judgeAgainstBaseline } from './c05-baseline';
 import { indexReplay, judgeRepeats } from './c05-repeat';
 import { type CheckDefinition, type CheckOutcome, failure } from './check';
 
@@ -60,13 +63,14 @@ export const c05AnnRecall: CheckDefinition = {
     // exact duplicates (two or more) to each other at distance 0 and may leave the whole cluster unreachable in
     // one build and not in the next (q-0263, 8 duplicates, k 5: recall 0 in about half of one
     // target's builds). Such queries are listed in the notes and the figure `duplicateClusterBelowFloor`.
-    const clusterQueries = v.failingQueries.filter((qid) => {
+    const isCluster = (qid: string): boolean => {
       const exp = cell.expectationFor(qid);
       const q = cell.dataset.queries.find((x) => x.id === qid)!;
       const first = tieGroups(exp.hits, cell.config.tolerances.tieEpsilon)[0] ?? [];
       // At least two identical vectors: a k = 1 query's first group is always ≥ k wide.
       return exp.hits.length >= q.k && first.length >= Math.max(2, q.k);
-    });
+    };
+    const clusterQueries = v.failingQueries.filter(isCluster);
     for (const qid of v.failingQueries) {
       if (clusterQueries.includes(qid)) continue;
       const recall = v.perQuery.get(qid)!;
@@ -76,6 +80,8 @@ export const c05AnnRecall: CheckDefinition = {
       );
     }
     const q = summarize([...v.perQuery.values()]);
+    // The report shows the index the server has in effect (C28), not the catalog's wish, when the adapter can read it back.
+    const inEffect = await indexShown(cell);
     if (v.regression) {
       const spread = repeats > 1 ? ` (runs ${v.runMeans.map((m) => m.toFixed(4)).join(', ')}; stdev ${v.spread.stdev.toExponential(1)})` : '';
       failures.push(
@@ -85,7 +91,11 @@ export const c05AnnRecall: CheckDefinition = {
         }),
       );
     }
+    // Against the release baseline (profiles with `baselines:`): a drop that stays above the floors still fails.
+    const base = cell.config.baseline ? judgeAgainstBaseline(cell, v.perQuery, cell.config.baseline, new Set([...v.perQuery.keys()].filter(isCluster))) : undefined;
+    if (base) failures.push(...base.failures);
     const notes = [
+      ...(base?.notes ?? []),
       ...clusterQueries.map(
         (qid) =>
           `duplicate cluster: query ${qid} (its whole top-k is one group of identical vectors) has recall@k ${v.perQuery.get(qid)!.toFixed(3)} < ${annRecallFloorPerQuery}; HNSW may leave exact duplicates unreachable — reported, not failed`,
@@ -104,7 +114,9 @@ export const c05AnnRecall: CheckDefinition = {
     const worst = [...v.perQuery.entries()].reduce((w, e) => (e[1] < w[1] ? e : w), ['-', 2] as [string, number]);
     return {
       figures: {
-        index: describeIndex(cell.config.index),
+        index: inEffect ?? describeIndex(cell.config.index),
+        declaredIndex: describeIndex(cell.config.index),
+        indexSource: inEffect === null ? 'declared (the adapter cannot read the index in effect back)' : 'server (indexInEffect, C28)',
         queries: q.count,
         recallAtKMean: v.spread.mean,
         recallAtKMin: q.min,
@@ -119,6 +131,7 @@ export const c05AnnRecall: CheckDefinition = {
         noiseRuns: v.noiseRuns.length,
         noiseQueries: v.noiseQueries.length,
         duplicateClusterBelowFloor: clusterQueries.length,
+        ...(base?.figures ?? {}),
       },
       failures,
       notes,
@@ -134,6 +147,14 @@ export const c05AnnRecall: CheckDefinition = {
   },
 };
 
+/** describeInEffect of what the server reports for the first golden query on the index path, or null when the adapter cannot read it back. */
+async function indexShown(cell: import('../conformance/cell').LiveCell): Promise<string | null> {
+  const { collection } = await cell.loaded();
+  const q = cell.dataset.queries.find((x) => x.now === undefined);
+  if (!cell.config.capabilities.indexIntrospection || !collection.indexInEffect || !q) return null;
+  return describeInEffect(await collection.indexInEffect(toRecallQuery(q, 'index')));
+}
+
 /** A short label for an index config, e.g. `hnsw(m=16,efc=64,ef=100)`. */
 export function describeIndex(i: import('../types').IndexConfig): string {
   switch (i.type) {
@@ -144,4 +165,13 @@ export function describeIndex(i: import('../types').IndexConfig): string {
     case 'ivfflat':
       return `ivfflat(lists=${i.lists},probes=${i.probes})`;
   }
+}
+
+/** A short label for an in-effect index, e.g. `hnsw(m=16,efc=64,ef=100) cosine [hnsw.iterative_scan=strict_order]`. */
+export function describeInEffect(i: IndexInEffect): string {
+  if (i.type === 'none') return 'none (no index used)';
+  const names: Record<string, string> = { m: 'm', efConstruction: 'efc', efSearch: 'ef', lists: 'lists', probes: 'probes' };
+  const params = Object.entries(i.params).map(([k, v]) => `${names[k] ?? k}=${v}`);
+  const extra = Object.entries(i.extra ?? {}).map(([k, v]) => `${k}=${v}`);
+  return `${i.type}(${params.join(',')}) ${i.metric ?? '-'}${extra.length ? ` [${extra.join(', ')}]` : ''}`;
 }

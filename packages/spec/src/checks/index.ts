@@ -25,6 +25,8 @@ import { c23FaultSurfaced } from './c23-fault-surfaced';
 import { c24TimeDecay } from './c24-time-decay';
 import { c25Isolation } from './c25-isolation';
 import { c26SnapshotRollback } from './c26-snapshot-rollback';
+import { c28IndexInEffect } from './c28-index-in-effect';
+import { c29BackendErrors } from './c29-backend-errors';
 
 /** Every implemented check of the catalogue (README.md "Checks"), in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
@@ -54,6 +56,8 @@ export const CHECKS: readonly CheckDefinition[] = [
   c24TimeDecay,
   c25Isolation,
   c26SnapshotRollback,
+  c28IndexInEffect,
+  c29BackendErrors,
 ];
 
 /** The checks whose id (`C03`) or name (`topk-exact`) is in `selection`; all when empty. */

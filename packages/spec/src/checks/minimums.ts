@@ -5,6 +5,7 @@ import { C21_MIN_MEMORIES } from './c21-idempotent-upsert';
 import { C22_MIN_MEMORIES } from './c22-upsert';
 import { C23_MIN_MEMORIES } from './c23-fault-surfaced';
 import { C25_MIN_MEMORIES } from './c25-isolation';
+import { C29_MIN_MEMORIES } from './c29-backend-errors';
 
 /**
  * The fewest memories each check can run on (below it the check throws INVALID_INPUT naming the
@@ -19,6 +20,7 @@ export const CHECK_MIN_MEMORIES: Readonly<Record<string, number>> = {
   C22: C22_MIN_MEMORIES,
   C23: C23_MIN_MEMORIES,
   C25: C25_MIN_MEMORIES,
+  C29: C29_MIN_MEMORIES,
 };
 
 /** The smallest dataset (memories) every check can run on, and the check that sets it. */

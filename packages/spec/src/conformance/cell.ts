@@ -10,6 +10,7 @@ import { matchesFilter } from '../filter';
 import { ExactOracle } from '../oracle';
 import type { FaultControl } from '../durability';
 import type { JudgedReplay } from './result';
+import type { ReleaseBaseline } from '../checks/c05-baseline';
 import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '../types';
 
 /**
@@ -48,6 +49,11 @@ export interface CellConfig {
    * build (`--repeat n`, c05-repeat.ts); integer ≥ 1, default 1.
    */
   repeat?: number;
+  /**
+   * The release baseline C05 also judges the index path against (c05-baseline.ts): set by the
+   * runner for profiles with `baselines:` in matrix/targets.yaml. Absent: floors only.
+   */
+  baseline?: ReleaseBaseline;
 }
 
 /** An instance started by `CellConfig.spawn` (structurally a backends `StartedBackend`). */
