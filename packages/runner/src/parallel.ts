@@ -48,8 +48,10 @@ export interface Parallelism {
 }
 
 /**
- * Embedded cells (in-process engines: PGlite, better-sqlite3) run alone, one at a time, after the
- * other cells, whatever the bound (`exclusiveSuites`). Their engines run on the runner's one
+ * The embedded cells of a run whose embedded cells stay in the runner's process
+ * (`MM_EMBEDDED_INPROCESS=1`, or a run of that one cell: cell-child/protocol.ts `embeddedMode`):
+ * they run alone, one at a time, after the other cells, whatever the bound. Otherwise each runs in
+ * a child process of its own and takes a place of the bound like any cell. Their engines run on the runner's one
  * JavaScript thread and a query loop never yields to it: a probe of 3000 PGlite queries in a loop
  * ran 9.2 s with a 10 ms interval timer firing 0 times (expected 921). Measured on this 2-CPU host
  * (load ≈ 17 from other work): the embedded profile with its 3 cells at once failed both PGlite
@@ -69,7 +71,7 @@ export function exclusiveSuites(targets: readonly Pick<ResolvedTarget, 'provider
  * - memory: the largest n such that the n heaviest of the selected cells (CELL_WEIGHT_BYTES by
  *   provider) fit in `MEMORY_SHARE` of the free memory;
  * - the number of targets;
- * and at least 1 (embedded cells run alone all the same: exclusiveSuites). Pure: no I/O.
+ * and at least 1 (embedded cells kept in this process run alone all the same: exclusiveSuites). Pure: no I/O.
  */
 export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provider'>[], host: HostResources): Parallelism {
   const cpu = Math.max(1, Math.floor(host.cpus)) * CELLS_PER_CPU;
@@ -81,7 +83,7 @@ export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provi
   const gib = (b: number): string => (b / 2 ** 30).toFixed(1);
   return {
     cells,
-    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s)); embedded cells alone, after the others`,
+    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s))`,
   };
 }
 
