@@ -12,9 +12,13 @@ import type { ResolvedTarget } from '@memory-matrix/backends';
  * container cells and no embedded one running, stayed near 250 MiB; C15, C16 and C23 start one
  * more instance each at a time (≈ 126 MiB again), so 126 × 2 + a 250 MiB runner share ≈ 500 MiB,
  * and 768 MiB leaves half again as margin. A url target starts nothing (256 MiB: the runner's share).
+ * An embedded cell in a child process of its own (cell-child/; the default when a run has more
+ * than one cell) carries its own node, runner modules and golden dataset: its RSS, sampled every
+ * 2 s, peaked at 745 MiB (pglite-pg18 in pr-gate), 711 / 751 / 640 MiB (pglite-pg16, pglite-pg18,
+ * sqlite in the embedded profile, all three at once), so 768 MiB, as a container cell.
  */
 export const CELL_WEIGHT_BYTES: Readonly<Record<ResolvedTarget['provider'], number>> = {
-  embedded: 512 * 2 ** 20,
+  embedded: 768 * 2 ** 20,
   container: 768 * 2 ** 20,
   local: 512 * 2 ** 20,
   url: 256 * 2 ** 20,

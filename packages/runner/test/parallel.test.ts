@@ -39,8 +39,8 @@ describe('defaultParallelism', () => {
     expect(exclusiveSuites(ts, 'ds')).toEqual(new Set(['a@1 × ds']));
   });
 
-  test('a container cell weighs more than an embedded one', () => {
-    expect(CELL_WEIGHT_BYTES.container).toBeGreaterThan(CELL_WEIGHT_BYTES.embedded);
+  test('an embedded cell (a child process of its own) weighs no more than a container cell', () => {
+    expect(CELL_WEIGHT_BYTES.container).toBeGreaterThanOrEqual(CELL_WEIGHT_BYTES.embedded);
   });
 });
 

@@ -20,7 +20,7 @@ export interface ChildCellOptions {
   spec: Omit<ChildCellSpec, 'reportDir'>;
   /** What the child's report must agree with. */
   want: ChildExpectation;
-  /** Where the child's stderr lines go (each names the target; a line that does not is prefixed with it). */
+  /** Where the child's stderr lines go (each names the target; a line that does not is prefixed with it; blank lines are dropped). */
   log: (line: string) => void;
   /** ms the child may run before it is stopped (SIGTERM, then SIGKILL) and the cell fails with CHILD_FAILED. */
   timeoutMs: number;
@@ -67,7 +67,7 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
   const child = spawn(cmd.file, [...cmd.args, ...childRunArgs({ ...opts.spec, reportDir })], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   createInterface({ input: child.stderr }).on('line', (l) => {
     keep(l);
-    opts.log(l.includes(target) ? l : `${target}: ${l}`);
+    if (l.trim() !== '') opts.log(l.includes(target) ? l : `${target}: ${l}`);
   });
   createInterface({ input: child.stdout }).on('line', keep);
 
