@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pgliteEngines } from '../src/driver/embedded';
 import { initdbCacheEnabled, initdbCacheFile, readInitdbCache, writeInitdbCache } from '../src/driver/initdb-cache';
 
 const made: string[] = [];
@@ -48,3 +49,21 @@ test('MM_PGLITE_INITDB_CACHE=0 turns it off', () => {
   expect(initdbCacheEnabled({})).toBe(true);
   expect(initdbCacheEnabled({ MM_PGLITE_INITDB_CACHE: '0' })).toBe(false);
 });
+
+test('a real PGlite 0.5 engine writes the cache, and a start from it is a working cluster with the vector extension', async () => {
+  const where = 'initdb-cache.test (embedded pglite-0.5)';
+  const engine = pgliteEngines.engines['pglite-0.5']!;
+  const versions = engine.preflight(where);
+  const file = initdbCacheFile('pglite-0.5', versions);
+  const first = await engine.open({ where }); // from the cache when an earlier run left one, else writes it
+  await first.close();
+  expect(readInitdbCache(file)).toBeDefined();
+  const again = await engine.open({ where });
+  try {
+    const v = await again.versions(); // CREATE EXTENSION vector on the loaded cluster
+    expect(v.serverVersion).toMatch(/^PostgreSQL 18\./);
+    expect(v.components).toMatchObject({ pgvector: '0.8.7' });
+  } finally {
+    await again.close();
+  }
+}, 180_000);
