@@ -80,6 +80,9 @@ export function datasetDir(spec: string): string {
  * (nothing is started or written to any store before both are valid), run every cell through the
  * conformance suite, write report.json / junit.xml / report.md / report.html (always, also on errors) and return
  * the exit status: 0 all checks pass, 1 a check failed, 2 the run could not be carried out.
+ * Embedded cells of a run of several cells each run in a child process (cell-child/; the report
+ * holds their cells as recorded there), unless `MM_EMBEDDED_INPROCESS=1` (USAGE on a value other
+ * than 0 / 1).
  */
 export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
