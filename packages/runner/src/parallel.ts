@@ -12,9 +12,13 @@ import type { ResolvedTarget } from '@memory-matrix/backends';
  * container cells and no embedded one running, stayed near 250 MiB; C15, C16 and C23 start one
  * more instance each at a time (≈ 126 MiB again), so 126 × 2 + a 250 MiB runner share ≈ 500 MiB,
  * and 768 MiB leaves half again as margin. A url target starts nothing (256 MiB: the runner's share).
+ * An embedded cell in a child process of its own (cell-child/; the default when a run has more
+ * than one cell) carries its own node, runner modules and golden dataset: its RSS, sampled every
+ * 2 s, peaked at 745 MiB (pglite-pg18 in pr-gate), 711 / 751 / 640 MiB (pglite-pg16, pglite-pg18,
+ * sqlite in the embedded profile, all three at once), so 768 MiB, as a container cell.
  */
 export const CELL_WEIGHT_BYTES: Readonly<Record<ResolvedTarget['provider'], number>> = {
-  embedded: 512 * 2 ** 20,
+  embedded: 768 * 2 ** 20,
   container: 768 * 2 ** 20,
   local: 512 * 2 ** 20,
   url: 256 * 2 ** 20,
@@ -48,8 +52,10 @@ export interface Parallelism {
 }
 
 /**
- * Embedded cells (in-process engines: PGlite, better-sqlite3) run alone, one at a time, after the
- * other cells, whatever the bound (`exclusiveSuites`). Their engines run on the runner's one
+ * The embedded cells of a run whose embedded cells stay in the runner's process
+ * (`MM_EMBEDDED_INPROCESS=1`, or a run of that one cell: cell-child/protocol.ts `embeddedMode`):
+ * they run alone, one at a time, after the other cells, whatever the bound. Otherwise each runs in
+ * a child process of its own and takes a place of the bound like any cell. Their engines run on the runner's one
  * JavaScript thread and a query loop never yields to it: a probe of 3000 PGlite queries in a loop
  * ran 9.2 s with a 10 ms interval timer firing 0 times (expected 921). Measured on this 2-CPU host
  * (load ≈ 17 from other work): the embedded profile with its 3 cells at once failed both PGlite
@@ -69,7 +75,7 @@ export function exclusiveSuites(targets: readonly Pick<ResolvedTarget, 'provider
  * - memory: the largest n such that the n heaviest of the selected cells (CELL_WEIGHT_BYTES by
  *   provider) fit in `MEMORY_SHARE` of the free memory;
  * - the number of targets;
- * and at least 1 (embedded cells run alone all the same: exclusiveSuites). Pure: no I/O.
+ * and at least 1 (embedded cells kept in this process run alone all the same: exclusiveSuites). Pure: no I/O.
  */
 export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provider'>[], host: HostResources): Parallelism {
   const cpu = Math.max(1, Math.floor(host.cpus)) * CELLS_PER_CPU;
@@ -81,7 +87,7 @@ export function defaultParallelism(targets: readonly Pick<ResolvedTarget, 'provi
   const gib = (b: number): string => (b / 2 ** 30).toFixed(1);
   return {
     cells,
-    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s)); embedded cells alone, after the others`,
+    why: `default: min(${host.cpus} CPU × ${CELLS_PER_CPU} = ${cpu}, ${mem} cell(s) in ${MEMORY_SHARE * 100} % of ${gib(host.freeBytes)} GiB free, ${targets.length} target(s))`,
   };
 }
 

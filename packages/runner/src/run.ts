@@ -36,6 +36,9 @@ import { cellQueries } from './report/queries';
 import { settleReport } from './report/settle';
 import { reportView, type ReportView } from './report/view';
 import { writeReports } from './report/write';
+import { embeddedMode } from './cell-child/protocol';
+import { registerChildCell } from './cell-child/register';
+import type { ChildCell } from './cell-child/spawn';
 import { exclusiveSuites, resolveParallelism } from './parallel';
 import { MatrixRuntime } from './runtime';
 import { catalogFile, checkTier, parseRepeat, parseShard, selectTargets } from './select';
@@ -78,6 +81,9 @@ export function datasetDir(spec: string): string {
  * (nothing is started or written to any store before both are valid), run every cell through the
  * conformance suite, write report.json / junit.xml / report.md / report.html (always, also on errors) and return
  * the exit status: 0 all checks pass, 1 a check failed, 2 the run could not be carried out.
+ * Embedded cells of a run of several cells each run in a child process (cell-child/; the report
+ * holds their cells as recorded there), unless `MM_EMBEDDED_INPROCESS=1` (USAGE on a value other
+ * than 0 / 1).
  */
 export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
@@ -90,6 +96,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   const progress = new Progress();
   const rt = new MatrixRuntime();
   const started: StartedBackend[] = [];
+  /** Embedded cells running in child processes, and the cell each fills in (interrupt: stop them, keep what they recorded). */
+  const children = new Map<ChildCell, CellReport>();
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals): void => {
     // From here on nothing more is recorded: checks still running fail only because their backend
@@ -97,10 +105,15 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     interrupted = true;
     rt.cancel(); // cells still queued never start
     progress.stop();
-    progress.log(`\n${sig}: stopping ${started.length} backend(s) and writing the partial report…`);
+    progress.log(`\n${sig}: stopping ${started.length} backend(s)${children.size ? ` and ${children.size} cell process(es)` : ''} and writing the partial report…`);
     report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the checks that completed before it` };
     report.exitCode = 2;
-    void Promise.allSettled(started.map((b) => b.stop())).finally(() => {
+    // A child cell stops its own engine and temp dirs on SIGTERM and writes what it completed.
+    const stopChild = async (c: ChildCell, cell: CellReport): Promise<void> => {
+      await c.stop();
+      Object.assign(cell, await c.result);
+    };
+    void Promise.allSettled([...started.map((b) => b.stop()), ...[...children].map(([c, cell]) => stopChild(c, cell))]).finally(() => {
       for (const c of report.cells) c.checks.sort((a, b) => a.id.localeCompare(b.id));
       finish(report, opts.reportDir, t0);
       process.exit(signalExitCode(sig));
@@ -130,7 +143,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const tier = checkTier(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'));
     if (tier.why) out(tier.why);
     const parallel = resolveParallelism(opts.parallel, process.env.MM_PARALLEL, targets);
-    out(`cells at once: ${parallel.cells} (${parallel.why})`);
+    const embedded = targets.some((t) => t.provider === 'embedded') ? embeddedMode(targets.length, process.env.MM_EMBEDDED_INPROCESS) : undefined;
+    const embeddedWhy = { child: '; embedded cells each in a child process', inprocess: '; embedded cells in this process, alone, after the others' };
+    out(`cells at once: ${parallel.cells} (${parallel.why}${embedded && parallel.cells > 1 ? embeddedWhy[embedded] : ''})`);
     const checks = selectChecks(opts.checks);
     const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
     const unknown = opts.checks.filter((c) => !known.includes(c.toLowerCase()));
@@ -192,6 +207,33 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       const entry: { report: CellReport; live?: LiveCell; replays: JudgedReplay[] } = { report: cell, replays: [] };
       cells.set(target.name, entry);
       report.cells.push(cell);
+      const skipSink: ResultSink = { record: (r) => cell.checks.push(r) };
+      if (target.provider === 'embedded' && embedded === 'child') {
+        // Registration alone records the checks skipped by the tier or the capabilities (the child
+        // records them too): a child that fails leaves the cell as a failed start would (below).
+        registerTargetCell(new MatrixRuntime(), target, dataset, exp.expectation, { runId: '', checks, skip: tier.skip, sink: skipSink });
+        registerChildCell(
+          rt,
+          `${target.name} × ${m.name}`,
+          {
+            spec: { target: target.name, datasetDir: dataset.dir, checks: opts.checks, tierProfile: opts.backends.length ? opts.profile : (opts.profile ?? 'default'), repeat: opts.repeat },
+            want: { target: target.name, datasetSha256: dataset.datasetSha256, expectationSha256: exp.sha256 },
+            log: (l) => progress.log(l),
+            timeoutMs: childTimeoutMs(checks.length),
+          },
+          {
+            onSpawned: (c) => {
+              progress.log(`${target.name}: running in a child process (pid ${c.pid ?? '?'})`);
+              children.set(c, cell);
+            },
+            onCell: (c) => {
+              if (!interrupted) Object.assign(cell, c);
+            },
+            onEnded: () => progress.end(target.name),
+          },
+        );
+        continue;
+      }
       registerTargetCell(rt, target, dataset, exp.expectation, {
         runId: runIdOf(startedAt),
         imageSource: opts.imageSource,
@@ -233,8 +275,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         const listed = t.status === 'failed' && knownIn.get(t.suite)?.some((k) => t.title.startsWith(`${k.check} `)) ? ' (listed in knownFailures: judged in the summary)' : '';
         progress.log(`${mark} ${t.suite} › ${t.title}${err}${listed}`);
       },
-      // Embedded engines run on this process' thread and starve it: those cells run alone (parallel.ts).
-      { concurrency: parallel.cells, exclusive: exclusiveSuites(targets, m.name) },
+      // Embedded engines on this process' thread starve it: in-process, those cells run alone (parallel.ts).
+      { concurrency: parallel.cells, exclusive: embedded === 'inprocess' ? exclusiveSuites(targets, m.name) : new Set() },
     );
     progress.stop();
     for (const [name, entry] of cells) {
@@ -247,7 +289,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         // (jest fails them too), so every selected check appears for every target.
         for (const c of checks) {
           if (entry.report.checks.some((r) => r.id === c.id)) continue;
-          const message = `not run: ${name} did not start: ${setupError.message.split('\n')[0]}`;
+          const why = (setupError as { code?: string }).code === 'CHILD_FAILED' ? 'its cell process failed' : 'did not start';
+          const message = `not run: ${name} ${why}: ${setupError.message.split('\n')[0]}`;
           entry.report.checks.push({ id: c.id, name: c.name, status: 'failed', figures: {}, failures: [], notes: [], durationMs: 0, error: { code: 'NOT_RUN', message } });
         }
       }
@@ -305,6 +348,16 @@ function ensureReportDir(dir: string): void {
   } catch (e) {
     throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write reports there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
   }
+}
+
+/**
+ * Time limit of an embedded cell's child process, ms: the runtime's own limits of its setup
+ * (120 s) and teardown (60 s) hooks and 300 s for each selected check (registerConformance's
+ * per-test default): the child's own limits end a stuck check first; this one ends a child that
+ * no longer answers at all.
+ */
+export function childTimeoutMs(checks: number): number {
+  return 180_000 + checks * 300_000;
 }
 
 /** Hooks of `registerTargetCell`. */

@@ -23,11 +23,11 @@ describe('defaultParallelism', () => {
   });
 
   test('memory bound: the heaviest cells that fit in MEMORY_SHARE of the free memory', () => {
-    const free = (2 * CELL_WEIGHT_BYTES.container + CELL_WEIGHT_BYTES.embedded) / MEMORY_SHARE; // exactly 2 containers + 1 embedded
-    const mixed = cells('embedded', 'container', 'embedded', 'container', 'container');
+    const free = (2 * CELL_WEIGHT_BYTES.container + CELL_WEIGHT_BYTES.local) / MEMORY_SHARE; // exactly 2 containers + 1 local (a lighter cell)
+    const mixed = cells('local', 'container', 'local', 'container', 'container');
     expect(defaultParallelism(mixed, { cpus: 64, freeBytes: free }).cells).toBe(2); // the 3 heaviest are 3 containers: they do not fit
-    expect(defaultParallelism(cells('embedded', 'container', 'container'), { cpus: 64, freeBytes: free }).cells).toBe(3);
-    expect(defaultParallelism(cells('embedded', 'container', 'container'), { cpus: 64, freeBytes: free - 1 }).cells).toBe(2);
+    expect(defaultParallelism(cells('local', 'container', 'container'), { cpus: 64, freeBytes: free }).cells).toBe(3);
+    expect(defaultParallelism(cells('local', 'container', 'container'), { cpus: 64, freeBytes: free - 1 }).cells).toBe(2);
   });
 
   test('embedded cells are the exclusive suites (they share the runner thread)', () => {
@@ -39,8 +39,8 @@ describe('defaultParallelism', () => {
     expect(exclusiveSuites(ts, 'ds')).toEqual(new Set(['a@1 × ds']));
   });
 
-  test('a container cell weighs more than an embedded one', () => {
-    expect(CELL_WEIGHT_BYTES.container).toBeGreaterThan(CELL_WEIGHT_BYTES.embedded);
+  test('an embedded cell (a child process of its own) weighs no more than a container cell', () => {
+    expect(CELL_WEIGHT_BYTES.container).toBeGreaterThanOrEqual(CELL_WEIGHT_BYTES.embedded);
   });
 });
 

@@ -85,22 +85,27 @@ describe('profile check tiers', () => {
 });
 
 describe('a parallel run: same report as a sequential one, in catalog order', () => {
-  // sqlite (embedded, first) and chroma@1.0 (a local process, no Docker): with --parallel 2 the
-  // embedded cell runs alone after the others, so chroma finishes first; the report keeps --backend order.
+  // sqlite (embedded, first) and chroma@1.0 (a local process, no Docker): with --parallel 2 and
+  // MM_EMBEDDED_INPROCESS=1 the embedded cell runs alone after the others, so chroma finishes first;
+  // by default it runs in a child process beside chroma. The report keeps --backend order.
   const args = ['--profile', 'pr-gate', '--backend', 'sqlite@3.53-vec0.1.9', '--backend', 'chroma@1.0', '--check', 'C15,C11,C01,C25'];
   /** What must not depend on scheduling: cells in order, checks in order with verdicts and skip reasons. */
   const shape = (r: CliResult) => r.report!.cells.map((c) => ({ target: c.target, checks: c.checks.map((k) => [k.id, k.status, k.skipReason ?? '']) }));
   let seq: CliResult;
   let par: CliResult;
+  let child: CliResult;
   beforeAll(() => {
     seq = cli([...args, '--parallel', '1']);
-    par = cli([...args, '--parallel', '2']);
-  }, 480_000);
+    par = cli([...args, '--parallel', '2'], { env: { MM_EMBEDDED_INPROCESS: '1' } });
+    child = cli([...args, '--parallel', '2']);
+  }, 720_000);
 
   test('both runs pass; report.json cells in --backend order, checks sorted, identical verdicts', () => {
-    for (const r of [seq, par]) expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(par.stdout).toContain('cells at once: 2 (--parallel)');
+    for (const r of [seq, par, child]) expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(par.stdout).toContain('cells at once: 2 (--parallel; embedded cells in this process, alone, after the others)');
+    expect(child.stdout).toContain('cells at once: 2 (--parallel; embedded cells each in a child process)');
     expect(shape(par)).toEqual(shape(seq));
+    expect(shape(child)).toEqual(shape(seq));
     expect(shape(par).map((c) => c.target)).toEqual(['sqlite@3.53-vec0.1.9', 'chroma@1.0']);
     const done = (r: CliResult, target: string) => r.stderr.lastIndexOf(`${target} × agent-memories › C25`);
     expect(done(par, 'chroma@1.0')).toBeLessThan(done(par, 'sqlite@3.53-vec0.1.9')); // scheduled otherwise than reported
@@ -115,7 +120,9 @@ describe('a parallel run: same report as a sequential one, in catalog order', ()
   });
 
   test('every output line of a concurrent run names its target (no bare lines between the header and the table)', () => {
-    const lines = par.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('(node:') && !l.includes('--trace-warnings'));
-    for (const l of lines) expect(l).toMatch(/(chroma@1\.0|sqlite@3\.53-vec0\.1\.9)/);
+    for (const r of [par, child]) {
+      const lines = r.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('(node:') && !l.includes('--trace-warnings'));
+      for (const l of lines) expect(l).toMatch(/(chroma@1\.0|sqlite@3\.53-vec0\.1\.9)/);
+    }
   });
 });

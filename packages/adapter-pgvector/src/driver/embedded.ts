@@ -3,6 +3,7 @@ import path from 'node:path';
 import { MemoryMatrixError, type EmbeddedEngine, type EmbeddedFacet, type MemoryStore } from '@memory-matrix/spec';
 import { createPgvectorStore } from '../pgvector-adapter';
 import { fromPGlite, type PGliteLike } from '../sql';
+import { initdbCacheEnabled, initdbCacheFile, readInitdbCache, writeInitdbCache } from './initdb-cache';
 
 /**
  * The in-process engines: real PostgreSQL + pgvector compiled to WASM (PGlite). Package versions
@@ -75,6 +76,23 @@ export function sandboxProblem(): string | null {
   return `PGlite cannot start inside jest without ${flag} (it loads Node built-ins with dynamic import()); run jest as \`node ${flag} node_modules/jest/bin/jest.js\``;
 }
 
+/** The static side of a PGlite class (0.2 and 0.5 alike). */
+type PGliteClass = { create(opts: Record<string, unknown>): Promise<PGliteLike & { dumpDataDir(compression?: 'none'): Promise<Blob> }> };
+
+/**
+ * A fresh in-memory PGlite: from the cached initdb'd cluster of this engine and these package
+ * versions when there is a verified one (initdb-cache.ts: the measurement), else a full start whose
+ * fresh cluster is dumped into the cache (before CREATE EXTENSION) for the next start.
+ */
+async function createInMemory(PGlite: PGliteClass, vector: unknown, id: string, m: EngineModules, where: string): Promise<PGliteLike> {
+  const file = initdbCacheEnabled() ? initdbCacheFile(id, enginePackageVersions(m, where)) : undefined;
+  const cached = file && readInitdbCache(file);
+  if (cached) return PGlite.create({ extensions: { vector }, loadDataDir: new Blob([cached]) });
+  const db = await PGlite.create({ extensions: { vector } });
+  if (file) writeInitdbCache(file, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+  return db;
+}
+
 /** One PGlite engine as a driver engine: a PGlite instance with the vector extension; stores take turns on its single connection. */
 function pgliteEngine(id: 'pglite-0.2' | 'pglite-0.5', description: string): EmbeddedEngine {
   const m = PGLITE_ENGINE_MODULES[id];
@@ -85,12 +103,12 @@ function pgliteEngine(id: 'pglite-0.2' | 'pglite-0.5', description: string): Emb
       if (problem) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: ${problem}`);
       return enginePackageVersions(m, where);
     },
-    async open({ dataDir }) {
+    async open({ dataDir, where }) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- both modules are dual CJS/ESM; require keeps jest in CommonJS
-      const { PGlite } = require(m.pglite) as { PGlite: { create(opts: Record<string, unknown>): Promise<PGliteLike> } };
+      const { PGlite } = require(m.pglite) as { PGlite: PGliteClass };
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
       const { vector } = require(m.vector) as { vector: unknown };
-      const db = await PGlite.create({ extensions: { vector }, ...(dataDir !== undefined ? { dataDir } : {}) });
+      const db = dataDir !== undefined ? await PGlite.create({ extensions: { vector }, dataDir }) : await createInMemory(PGlite, vector, id, m, where);
       return {
         async versions() {
           const probe = await createPgvectorStore(fromPGlite(db)); // CREATE EXTENSION vector on first start

@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+import { readReport } from '../commands/merge';
+import type { CellReport } from '../report/model';
+import { cellFromChildReport, childRunArgs, type ChildCellSpec, type ChildExpectation } from './protocol';
+
+/** The runner's CLI (this file is packages/runner/src/cell-child/spawn.ts). */
+const CLI = path.resolve(__dirname, '..', 'cli.ts');
+
+/** Lines of the child's output kept for an error message. */
+const TAIL_LINES = 15;
+
+/** Options of `startChildCell`. */
+export interface ChildCellOptions {
+  /** What to run (without `reportDir`: a fresh temp dir under the OS tmp dir is used and removed). */
+  spec: Omit<ChildCellSpec, 'reportDir'>;
+  /** What the child's report must agree with. */
+  want: ChildExpectation;
+  /** Where the child's stderr lines go (each names the target; a line that does not is prefixed with it; blank lines are dropped). */
+  log: (line: string) => void;
+  /** ms the child may run before it is stopped (SIGTERM, then SIGKILL) and the cell fails with CHILD_FAILED. */
+  timeoutMs: number;
+  /** ms between SIGTERM and SIGKILL when the child is stopped. Default 30 000. */
+  graceMs?: number;
+  /** The program and its arguments before the `run …` arguments; default `node --require tsx/cjs <runner cli.ts>` (tests point it elsewhere). */
+  command?: { file: string; args: string[] };
+}
+
+/** A running child cell. */
+export interface ChildCell {
+  /** The child's pid (undefined when it could not be started). */
+  readonly pid: number | undefined;
+  /**
+   * The cell as the child recorded it; after `stop()` the partial cell of its interrupted report
+   * when it wrote one. Rejects with CHILD_FAILED naming the target when the child cannot be
+   * started, is killed by a signal it was not sent, exits with a status other than 0/1/2, times
+   * out, or leaves no valid report (cellFromChildReport: not JSON, other target, other dataset or
+   * expectation, a run error); the message carries the exit status and the tail of its output.
+   */
+  readonly result: Promise<CellReport>;
+  /** SIGTERM to the child's pid (it stops its engine, removes its temp dirs and writes a partial report), SIGKILL after `graceMs`; resolves when it has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Run one embedded cell in a child process (protocol.ts): the runner's own CLI with
+ * `childRunArgs`, in its own process group (a terminal's Ctrl-C reaches the parent only, which
+ * stops its children by pid: `stop()`), `MM_EMBEDDED_INPROCESS=1` and without jest's
+ * `JEST_WORKER_ID` (the child is a plain node process, not a jest worker). The parent's exit
+ * sends SIGTERM to a child still running. The temp report dir is removed when the child has ended.
+ */
+export function startChildCell(opts: ChildCellOptions): ChildCell {
+  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-cell-'));
+  const cmd = opts.command ?? { file: process.execPath, args: ['--require', require.resolve('tsx/cjs'), CLI] };
+  const env: NodeJS.ProcessEnv = { ...process.env, MM_EMBEDDED_INPROCESS: '1' };
+  delete env.JEST_WORKER_ID;
+  const target = opts.want.target;
+  const tail: string[] = [];
+  const keep = (l: string): void => {
+    tail.push(l);
+    if (tail.length > TAIL_LINES) tail.shift();
+  };
+  const child = spawn(cmd.file, [...cmd.args, ...childRunArgs({ ...opts.spec, reportDir })], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  createInterface({ input: child.stderr }).on('line', (l) => {
+    keep(l);
+    if (l.trim() !== '') opts.log(l.includes(target) ? l : `${target}: ${l}`);
+  });
+  createInterface({ input: child.stdout }).on('line', keep);
+
+  let stopping = false;
+  let timedOut = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
+    child.once('error', (e) => resolve({ code: null, signal: null, spawnError: e }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  const onParentExit = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', onParentExit);
+  const stop = async (): Promise<void> => {
+    stopping = true;
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const hard = setTimeout(() => child.kill('SIGKILL'), opts.graceMs ?? 30_000);
+      hard.unref();
+      await exited;
+      clearTimeout(hard);
+    }
+    await exited;
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void stop();
+  }, opts.timeoutMs);
+  timer.unref();
+
+  const result = exited.then(({ code, signal, spawnError }) => {
+    clearTimeout(timer);
+    process.removeListener('exit', onParentExit);
+    const status = signal ? `signal ${signal}` : `exit status ${code}`;
+    const output = (): string => (tail.length ? `; its last output:\n  ${tail.join('\n  ')}` : '; it printed nothing');
+    const fail = (why: string, cause?: unknown): MemoryMatrixError => new MemoryMatrixError('CHILD_FAILED', `${target}: the cell's child process ${why}`, cause === undefined ? undefined : { cause });
+    try {
+      if (spawnError) throw fail(`could not be started (${cmd.file}): ${spawnError.message}`, spawnError);
+      if (timedOut) throw fail(`did not finish within ${opts.timeoutMs} ms and was stopped (${status})${output()}`);
+      let report;
+      try {
+        report = readReport(path.join(reportDir, 'report.json')).report;
+      } catch (e) {
+        throw fail(`ended (${status}) without a valid report: ${(e as Error).message}${output()}`, e);
+      }
+      if (stopping) {
+        // Interrupted by the run: what the child completed before its SIGTERM (the run's report says INTERRUPTED).
+        const partial = report.cells.find((c) => c.target === target);
+        if (partial) return partial;
+        throw fail(`was stopped before it recorded its cell (${status})`);
+      }
+      if (signal || (code !== 0 && code !== 1 && code !== 2)) throw fail(`ended with ${status}${output()}`);
+      return cellFromChildReport(report, opts.want, `${status}${tail.length ? `; last output: ${tail.slice(-3).join(' | ')}` : ''}`);
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  });
+  return { pid: child.pid, result, stop };
+}
