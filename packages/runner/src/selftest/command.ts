@@ -22,10 +22,11 @@ export function registerSelftestCommand(program: Command): void {
     .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated; default: the embedded profile of matrix/targets.yaml)').argParser(collect).default([]))
     .addOption(new Option('-m, --mutant <name>', `only these mutants (repeatable or comma-separated): ${MUTANTS.map((m) => m.name).join(', ')}`).argParser(collect).default([]))
     .option('--first', "stop each mutant's run at its first catching check (checks cheapest first, by the clean run's times)", false)
+    .option('--parallel <n>', 'catalogue runs at once, 1-64; 1 = in this process, one after another; more = worker processes (default: MM_PARALLEL, else CPUs + 1, at most 4)')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where selftest.json and selftest.md go', 'matrix-report')
     .addOption(new Option('--image-source <source>', 'container images: registry, debian, auto').choices(['registry', 'debian', 'auto']).default('auto'))
-    .action(async (o: { backend: string[]; mutant: string[]; first: boolean; dataset: string; reportDir: string; imageSource: 'registry' | 'debian' | 'auto' }) => {
+    .action(async (o: { backend: string[]; mutant: string[]; first: boolean; dataset: string; reportDir: string; imageSource: 'registry' | 'debian' | 'auto'; parallel?: string }) => {
       const report = await runSelftest({
         backends: o.backend,
         mutants: o.mutant,
@@ -33,6 +34,7 @@ export function registerSelftestCommand(program: Command): void {
         dataset: o.dataset,
         reportDir: path.resolve(o.reportDir),
         imageSource: o.imageSource,
+        parallel: o.parallel,
         argv: process.argv.slice(2),
       });
       process.exitCode = report.exitCode;

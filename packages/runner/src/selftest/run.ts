@@ -1,19 +1,34 @@
 import { writeFileSync, renameSync } from 'node:fs';
+import os from 'node:os';
+import pLimit from 'p-limit';
 import path from 'node:path';
-import { loadGoldenDataset, selectChecks, type CheckDefinition, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
-import { dockerStatus, loadCatalog, redactUrl, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
+import { loadGoldenDataset, selectChecks, type CheckDefinition } from '@memory-matrix/spec';
+import { dockerStatus, loadCatalog, redactUrl, type Catalog, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
 import { watchInterrupt } from '../baseline/interrupt';
 import { loadExpectation } from '../golden';
 import { datasetDir, ensureReportDir, runIdOf } from '../run';
-import { catalogFile, selectTargets } from '../select';
+import { parseParallel } from '../parallel';
+import { catalogFile, checkTier, selectTargets } from '../select';
+import { WorkerPool } from './pool';
 import { TOOL_VERSION } from '../version';
 import { runCatalogue } from './catalogue-run';
-import { exitCodeOf, judgeClean, judgeMutant, notApplicable, summarize, type SelftestReport, type TargetSelftest } from './model';
+import { exitCodeOf, judgeClean, type CatalogueRun, judgeMutant, notApplicable, summarize, type SelftestReport, type TargetSelftest } from './model';
 import { faultStore, selectMutants, type Mutant } from './mutants';
 import { renderSelftestConsole, renderSelftestMarkdown, verdictText } from './render';
 
+/** The profile whose check tier names the slow checks `--first` runs last (`slowChecks`). */
+export const SLOW_TIER_PROFILE = 'pr-gate';
+
 /** The profile whose targets a selftest without `--backend` covers. */
 export const SELFTEST_DEFAULT_PROFILE = 'embedded';
+
+/**
+ * Runs at once by default: one more than the CPUs, at most 4 (a catalogue run waits on its
+ * backend more than it computes: the clean sqlite run measured 73 s of CPU in 162 s of wall time).
+ */
+export function defaultSelftestParallel(): number {
+  return Math.max(1, Math.min(2, os.availableParallelism()));
+}
 
 /** Options of `memory-matrix selftest`. */
 export interface SelftestOptions {
@@ -27,18 +42,29 @@ export interface SelftestOptions {
   /** Absolute dir for selftest.json and selftest.md. */
   reportDir: string;
   imageSource?: ImageSource;
+  /** `--parallel n` as given: runs at once (1 = in this process, one after another; more: worker processes). Default: `MM_PARALLEL`, else `defaultSelftestParallel()`. */
+  parallel?: string;
   argv: string[];
   out?: (line: string) => void;
 }
 
 /**
- * The checks of a mutant run, in run order: with `--first`, ordered by the clean run's wall time
- * per check (cheapest first, ties in catalogue order), so a run stops as early as it can; without
- * it, catalogue order.
+ * The checks of a mutant run, in run order: with `--first`, catalogue order except that the
+ * `slow` checks come last (in catalogue order), so a run that catches stops as early as it can;
+ * without it, catalogue order. Static, so the mutant runs need not wait for the clean run.
  */
-export function mutantCheckOrder(checks: readonly CheckDefinition[], cleanMs: ReadonlyMap<string, number>, first: boolean): CheckDefinition[] {
+export function mutantCheckOrder(checks: readonly CheckDefinition[], first: boolean, slow: ReadonlySet<string> = new Set()): CheckDefinition[] {
   if (!first) return [...checks];
-  return [...checks].sort((a, b) => (cleanMs.get(a.id) ?? 0) - (cleanMs.get(b.id) ?? 0) || a.id.localeCompare(b.id));
+  return [...checks.filter((c) => !slow.has(c.id)), ...checks.filter((c) => slow.has(c.id))];
+}
+
+/**
+ * The checks `--first` runs last: those the catalog's `SLOW_TIER_PROFILE` profile leaves out (its
+ * check tier, matrix/targets.yaml: durability, upgrade, eviction and faults, which are most of a
+ * cell's wall time: C15 55 s and C23 55 s of sqlite's 160 s), none when the catalog has no such profile.
+ */
+export function slowChecks(catalog: Catalog): Set<string> {
+  return catalog.profiles.has(SLOW_TIER_PROFILE) ? new Set(checkTier(catalog, SLOW_TIER_PROFILE).skip.keys()) : new Set();
 }
 
 /**
@@ -72,7 +98,9 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     report.summary = summarize(report.targets);
     report.exitCode = exitCodeOf(report.targets, report.error);
   };
+  const pool = new WorkerPool();
   const watch = watchInterrupt(out, (sig) => {
+    pool.stop();
     report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the runs that completed before it` };
     settle();
     writeSelftestReports(report, opts.reportDir);
@@ -87,9 +115,35 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     report.dataset = dataset.manifest.name;
     const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
     const { expectation } = loadExpectation(dataset, { update: false, tieEpsilon });
-    out(`memory-matrix ${TOOL_VERSION} selftest: ${targets.length} target(s) from ${why}, ${mutants.length} mutant(s)${opts.first ? ', --first' : ''}`);
+    const parallel =
+      opts.parallel !== undefined ? parseParallel(opts.parallel, '--parallel') : process.env.MM_PARALLEL ? parseParallel(process.env.MM_PARALLEL, 'MM_PARALLEL') : defaultSelftestParallel();
+    out(
+      `memory-matrix ${TOOL_VERSION} selftest: ${targets.length} target(s) from ${why}, ${mutants.length} mutant(s)${opts.first ? ', --first' : ''}, ${parallel} run(s) at once${parallel > 1 ? ' (worker processes)' : ''}`,
+    );
+    const runId = runIdOf(startedAt);
+    const runner: Runner =
+      parallel > 1
+        ? (target, mutant, checks) =>
+            pool
+              .run(
+                { target: target.name, mutant: mutant?.name ?? null, checks: checks.map((c) => c.id), first: opts.first, dataset: dataset.dir, imageSource: opts.imageSource, runId },
+                () => undefined,
+              )
+              .catch((e: { code?: string; message?: string }) => ({ results: [], ms: 0, setupError: { code: e.code, message: e.message ?? String(e) } }))
+        : (target, mutant, checks) => {
+            const fault = mutant?.fault(target.capabilities);
+            return runCatalogue(target, dataset, expectation, {
+              checks,
+              first: opts.first,
+              runId,
+              imageSource: opts.imageSource,
+              onStarted: (b) => watch.track(b),
+              ...(fault ? { wrapStore: (s) => faultStore(s, fault) } : {}),
+            });
+          };
     for (const target of targets) {
-      report.targets.push(await selftestTarget(target, dataset, expectation, mutants, opts, out, watch));
+      report.targets.push(await selftestTarget(target, mutants, opts, parallel, slowChecks(catalog), runner, out));
+      await watch.checkpoint();
     }
   } catch (e) {
     if (watch.signal) await new Promise(() => undefined); // the interrupt handler writes the report and exits
@@ -97,6 +151,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
   } finally {
     watch.dispose();
+    pool.dispose();
   }
   settle();
   out(renderSelftestConsole(report));
@@ -111,53 +166,44 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
   return report;
 }
 
-/** The clean run and every mutant's run on one target. */
+/** How a catalogue run is carried out: in this process, or in a worker child process. */
+type Runner = (target: ResolvedTarget, mutant: Mutant | null, checks: readonly CheckDefinition[]) => Promise<CatalogueRun>;
+
+/**
+ * The clean run and every applicable mutant's run on one target, up to `parallel` at once (the
+ * clean run first in the queue); a clean run that failed or did not start makes the target void
+ * (its mutants' verdicts are dropped: they would mean nothing).
+ */
 async function selftestTarget(
   target: ResolvedTarget,
-  dataset: GoldenDataset,
-  expectation: Expectation,
   mutants: readonly Mutant[],
   opts: SelftestOptions,
+  parallel: number,
+  slow: ReadonlySet<string>,
+  run: Runner,
   out: (l: string) => void,
-  watch: ReturnType<typeof watchInterrupt>,
 ): Promise<TargetSelftest> {
   const checks = selectChecks([]);
-  let started: Parameters<typeof watch.track>[0] | undefined;
-  const common = {
-    runId: runIdOf(new Date()),
-    imageSource: opts.imageSource,
-    first: opts.first,
-    onStarted: (b: Parameters<typeof watch.track>[0]) => {
-      watch.track(b);
-      started = b;
-    },
-    onEnded: () => started && watch.release(started),
-  };
-  out(`${target.name}: clean run…`);
-  const cleanRun = await runCatalogue(target, dataset, expectation, { ...common, checks });
-  await watch.checkpoint();
-  const clean = judgeClean(cleanRun);
-  const result: TargetSelftest = { target: target.name, clean, mutants: [] };
-  if (clean.status !== 'clean') {
-    out(`${target.name}: clean run ${clean.status === 'void' ? `failed ${clean.failed.join(', ')}: the selftest is void` : `did not start: ${clean.reason}`}`);
-    return result;
-  }
-  out(`${target.name}: clean run passed ${clean.checksRun} checks (${(clean.ms / 1000).toFixed(1)} s)`);
-  const order = mutantCheckOrder(checks, new Map(cleanRun.results.map((r) => [r.id, r.durationMs])), opts.first);
-  for (const m of mutants) {
+  const order = mutantCheckOrder(checks, opts.first, slow);
+  const limit = pLimit(parallel);
+  const applicable = mutants.filter((m) => !m.requires(target.capabilities));
+  out(`${target.name}: clean run and ${applicable.length} mutant run(s), ${parallel} at once…`);
+  const cleanP = limit(() => run(target, null, checks));
+  const runs = mutants.map((m) => {
     const na = m.requires(target.capabilities);
-    if (na) {
-      result.mutants.push(notApplicable(m, na));
-      continue;
-    }
-    const fault = m.fault(target.capabilities);
-    const run = await runCatalogue(target, dataset, expectation, { ...common, checks: order, wrapStore: (s) => faultStore(s, fault) });
-    await watch.checkpoint();
-    const outcome = judgeMutant(m, run);
-    result.mutants.push(outcome);
-    out(`${target.name}: ${m.name}: ${verdictText(outcome)}${outcome.caughtBy[0] ? ` — ${outcome.caughtBy[0].firstLine.slice(0, 160)}` : ''} (${(outcome.ms / 1000).toFixed(1)} s)`);
-  }
-  return result;
+    if (na) return Promise.resolve(notApplicable(m, na));
+    return limit(async () => {
+      const outcome = judgeMutant(m, await run(target, m, order));
+      out(`${target.name}: ${m.name}: ${verdictText(outcome)}${outcome.caughtBy[0] ? ` — ${outcome.caughtBy[0].firstLine.slice(0, 160)}` : ''} (${(outcome.ms / 1000).toFixed(1)} s)`);
+      return outcome;
+    });
+  });
+  const clean = judgeClean(await cleanP);
+  out(
+    `${target.name}: clean run ${clean.status === 'clean' ? `passed ${clean.checksRun} checks` : clean.status === 'void' ? `FAILED ${clean.failed.join(', ')}: the selftest of this target is void` : `did not start: ${clean.reason}`} (${(clean.ms / 1000).toFixed(1)} s)`,
+  );
+  const outcomes = await Promise.all(runs);
+  return { target: target.name, clean, mutants: clean.status === 'clean' ? outcomes : [] };
 }
 
 /** Write selftest.json and selftest.md into `dir`, each through a temporary file renamed into place. */
