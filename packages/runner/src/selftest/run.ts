@@ -142,7 +142,9 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
             });
           };
     for (const target of targets) {
-      report.targets.push(await selftestTarget(target, mutants, opts, parallel, slowChecks(catalog), runner, out));
+      const into: TargetSelftest = { target: target.name, clean: { status: 'error', failed: [], reason: 'the clean run has not finished', checksRun: 0, ms: 0 }, mutants: [] };
+      report.targets.push(into);
+      await selftestTarget(target, mutants, opts, parallel, slowChecks(catalog), runner, out, into);
       await watch.checkpoint();
     }
   } catch (e) {
@@ -171,8 +173,8 @@ type Runner = (target: ResolvedTarget, mutant: Mutant | null, checks: readonly C
 
 /**
  * The clean run and every applicable mutant's run on one target, up to `parallel` at once (the
- * clean run first in the queue); a clean run that failed or did not start makes the target void
- * (its mutants' verdicts are dropped: they would mean nothing).
+ * clean run first in the queue), recorded into `into` as they finish; a clean run that failed or
+ * did not start makes the target void (its mutants' verdicts are then dropped: they would mean nothing).
  */
 async function selftestTarget(
   target: ResolvedTarget,
@@ -182,7 +184,8 @@ async function selftestTarget(
   slow: ReadonlySet<string>,
   run: Runner,
   out: (l: string) => void,
-): Promise<TargetSelftest> {
+  into: TargetSelftest,
+): Promise<void> {
   const checks = selectChecks([]);
   const order = mutantCheckOrder(checks, opts.first, slow);
   const limit = pLimit(parallel);
@@ -194,16 +197,18 @@ async function selftestTarget(
     if (na) return Promise.resolve(notApplicable(m, na));
     return limit(async () => {
       const outcome = judgeMutant(m, await run(target, m, order));
+      into.mutants.push(outcome); // as they finish: an interrupted run's report keeps them
       out(`${target.name}: ${m.name}: ${verdictText(outcome)}${outcome.caughtBy[0] ? ` — ${outcome.caughtBy[0].firstLine.slice(0, 160)}` : ''} (${(outcome.ms / 1000).toFixed(1)} s)`);
       return outcome;
     });
   });
   const clean = judgeClean(await cleanP);
+  into.clean = clean;
   out(
     `${target.name}: clean run ${clean.status === 'clean' ? `passed ${clean.checksRun} checks` : clean.status === 'void' ? `FAILED ${clean.failed.join(', ')}: the selftest of this target is void` : `did not start: ${clean.reason}`} (${(clean.ms / 1000).toFixed(1)} s)`,
   );
   const outcomes = await Promise.all(runs);
-  return { target: target.name, clean, mutants: clean.status === 'clean' ? outcomes : [] };
+  into.mutants = clean.status === 'clean' ? outcomes : [];
 }
 
 /** Write selftest.json and selftest.md into `dir`, each through a temporary file renamed into place. */
