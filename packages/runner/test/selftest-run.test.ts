@@ -7,7 +7,7 @@
  *   clean run passes the whole catalogue and both mutants are caught (`--first`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SelftestReport } from '../src/selftest/model';
@@ -32,6 +32,8 @@ function selftest(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_0
     report = JSON.parse(readFileSync(path.join(dir, 'selftest.json'), 'utf8')) as SelftestReport;
   } catch {
     report = undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, report };
 }

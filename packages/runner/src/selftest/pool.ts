@@ -13,8 +13,13 @@ import type { WorkerRequest } from './worker';
  */
 export class WorkerPool {
   private readonly children = new Set<ChildProcess>();
-  private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'mm-selftest-'));
+  private dirPath?: string;
   private n = 0;
+
+  /** The results' temp dir, made at the first run. */
+  private get dir(): string {
+    return (this.dirPath ??= mkdtempSync(path.join(os.tmpdir(), 'mm-selftest-')));
+  }
 
   /**
    * Run `req` (without `resultFile`) in a new child; `log` gets its stderr lines. Rejects with
@@ -58,11 +63,11 @@ export class WorkerPool {
   /** SIGTERM to every running child (by pid), then remove the results' temp dir. Idempotent. */
   stop(): void {
     for (const c of this.children) if (c.pid !== undefined && c.exitCode === null) c.kill('SIGTERM');
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.dirPath) rmSync(this.dirPath, { recursive: true, force: true });
   }
 
   /** Remove the results' temp dir (after every child ended). */
   dispose(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.dirPath) rmSync(this.dirPath, { recursive: true, force: true });
   }
 }
