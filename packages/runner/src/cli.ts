@@ -7,6 +7,7 @@ import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerSampleCommand } from './commands/sample';
+import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
 import { TOOL_VERSION } from './version';
 
@@ -106,6 +107,7 @@ export function buildProgram(): Command {
   registerBaselineCommands(program);
   registerMigrateCommand(program);
   registerSampleCommand(program);
+  registerSelftestCommand(program);
   const images = program.command('images').description('offline container images built from Debian packages');
   images
     .command('build')

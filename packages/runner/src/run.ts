@@ -43,6 +43,7 @@ import { exclusiveSuites, resolveParallelism } from './parallel';
 import { MatrixRuntime } from './runtime';
 import { catalogFile, checkTier, parseRepeat, parseShard, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
+import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 
 /** Options of one `memory-matrix run`. */
 export interface RunOptions {
@@ -340,7 +341,7 @@ function finish(report: MatrixReport, dir: string, t0: number): ReportView {
  * Make sure the report dir can be written BEFORE any backend starts, so a typo does not cost a
  * whole run's results. USAGE naming the flag and the reason (a file in the way, no permission).
  */
-function ensureReportDir(dir: string): void {
+export function ensureReportDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
@@ -378,6 +379,11 @@ export interface TargetCellHooks {
   onCellReady?: (cell: LiveCell) => void;
   /** Called when the cell has ended (its backend stopped, or it never started). */
   onEnded?: () => void;
+  /**
+   * Applied to every store the cell's checks open — `connect`, the fault instances' and spawned
+   * instances' `connect` — e.g. a selftest mutant's fault (selftest/). Absent: the stores as opened.
+   */
+  wrapStore?: StoreWrap;
 }
 
 /**
@@ -404,6 +410,8 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
         .join('');
       hooks.log?.(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}${comps} (${Math.round(startMs)} ms)`);
       const b = backend;
+      const wrap = hooks.wrapStore;
+      const spawn = (): Promise<StartedBackend> => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log });
       return {
         target: target.name,
         capabilities: target.capabilities,
@@ -411,11 +419,11 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
         index: target.index,
         dataset,
         expectation,
-        connect: () => b.connect(),
+        connect: wrap ? async () => wrap(await b.connect()) : () => b.connect(),
         progress: hooks.progress,
-        faults: b.faults, // container targets with durability configurations (C15, C16, C23)
+        faults: b.faults && wrap ? wrapFaultControl(b.faults, wrap) : b.faults, // targets with durability configurations (C15, C16, C23)
         // A fresh instance of the same target for checks that change server-wide settings (C19); never for a user's URL.
-        spawn: target.provider === 'url' ? undefined : () => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log }),
+        spawn: target.provider === 'url' ? undefined : wrap ? async () => wrapSpawned(await spawn(), wrap) : spawn,
         repeat: hooks.repeat,
         baseline: hooks.baseline,
       };

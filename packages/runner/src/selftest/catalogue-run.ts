@@ -1,0 +1,74 @@
+import { type CheckDefinition, type CheckResult, type Expectation, type GoldenDataset, type TestRuntime } from '@memory-matrix/spec';
+import type { ImageSource, ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
+import { registerTargetCell } from '../run';
+import { MatrixRuntime } from '../runtime';
+import type { CatalogueRun } from './model';
+import type { StoreWrap } from './wrap-cell';
+
+/** How one catalogue run of one target goes (`runCatalogue`). */
+export interface CatalogueRunOptions {
+  /** Checks to run, in this order. */
+  checks: readonly CheckDefinition[];
+  /** Applied to every store the cell opens (a mutant); absent = a clean run. */
+  wrapStore?: StoreWrap;
+  /** Stop at the first failing check: the later ones are not run (and not recorded). */
+  first: boolean;
+  runId: string;
+  imageSource?: ImageSource;
+  log?: (line: string) => void;
+  /** The backend started for this run (stopped by the run itself; the caller tracks it for Ctrl-C). */
+  onStarted?: (b: StartedBackend) => void;
+  onEnded?: () => void;
+}
+
+/**
+ * A test runtime that, once a test has failed, turns the remaining tests of the suite into no-ops
+ * (their checks are neither run nor recorded); hooks run as registered. `--first`.
+ */
+export function stopAtFirstFailure(rt: TestRuntime): TestRuntime {
+  let failed = false;
+  const test = Object.assign(
+    (name: string, fn: () => Promise<void>, timeoutMs?: number) =>
+      rt.test(
+        name,
+        async () => {
+          if (failed) return;
+          try {
+            await fn();
+          } catch (e) {
+            failed = true;
+            throw e;
+          }
+        },
+        timeoutMs,
+      ),
+    { skip: rt.test.skip.bind(rt.test) },
+  );
+  return { describe: rt.describe.bind(rt), beforeAll: rt.beforeAll.bind(rt), afterAll: rt.afterAll.bind(rt), test };
+}
+
+/**
+ * Run the catalogue on `target` once, through the runner's own cell path (`registerTargetCell`:
+ * the backend started afresh through its provider, its own store, dropped and stopped after),
+ * with `opts.wrapStore` applied to every store. Never throws for a check's failure or the cell's
+ * setup error: both are in the returned `CatalogueRun`.
+ */
+export async function runCatalogue(target: ResolvedTarget, dataset: GoldenDataset, expectation: Expectation, opts: CatalogueRunOptions): Promise<CatalogueRun> {
+  const t0 = performance.now();
+  const mrt = new MatrixRuntime();
+  const results: CheckResult[] = [];
+  registerTargetCell(opts.first ? stopAtFirstFailure(mrt) : mrt, target, dataset, expectation, {
+    runId: opts.runId,
+    imageSource: opts.imageSource,
+    checks: opts.checks,
+    log: opts.log,
+    onStarted: (b) => opts.onStarted?.(b),
+    onEnded: opts.onEnded,
+    sink: { record: (r) => void results.push(r) },
+    wrapStore: opts.wrapStore,
+  });
+  const out = await mrt.run();
+  const suite = `${target.name} × ${dataset.manifest.name}`;
+  const err = out.setupErrors.get(suite) ?? out.teardownErrors.get(suite);
+  return { results, ms: performance.now() - t0, ...(err ? { setupError: { code: (err as { code?: string }).code, message: err.message } } : {}) };
+}

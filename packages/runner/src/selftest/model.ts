@@ -1,0 +1,149 @@
+import type { CheckResult } from '@memory-matrix/spec';
+
+/**
+ * What one catalogue run (clean or with a mutant) of one target produced: the checks that ran
+ * (skipped ones included), and the setup error when the cell did not start.
+ */
+export interface CatalogueRun {
+  results: CheckResult[];
+  /** The cell's setup (or teardown) error: the run was not carried out. */
+  setupError?: { code?: string; message: string };
+  /** Wall time, ms. */
+  ms: number;
+}
+
+/** A check that failed in a run, with the first line of its first failure (or its error). */
+export interface CatchingCheck {
+  id: string;
+  name: string;
+  firstLine: string;
+}
+
+/**
+ * One mutant on one target.
+ * - `caught`: at least one check failed with the mutant applied (`caughtBy`, in catalogue order);
+ * - `escaped`: every check that ran passed (or was skipped);
+ * - `n/a`: the target's capabilities cannot show the bug (`reason`); not counted;
+ * - `error`: the run with the mutant could not be carried out (the cell did not start, `reason`).
+ */
+export interface MutantOutcome {
+  mutant: string;
+  family: string;
+  bug: string;
+  status: 'caught' | 'escaped' | 'n/a' | 'error';
+  caughtBy: CatchingCheck[];
+  reason?: string;
+  /** Checks that ran (passed or failed; skipped ones not counted). */
+  checksRun: number;
+  ms: number;
+}
+
+/** The clean run of one target (no mutant): `void` when a check failed — the selftest of that target then means nothing. */
+export interface CleanOutcome {
+  status: 'clean' | 'void' | 'error';
+  /** Ids of the checks that failed on the clean run (`void`). */
+  failed: string[];
+  /** Why the run is `error` (setup error), or the first line of each failed check (`void`). */
+  reason?: string;
+  checksRun: number;
+  ms: number;
+}
+
+/** The selftest of one target. */
+export interface TargetSelftest {
+  target: string;
+  clean: CleanOutcome;
+  mutants: MutantOutcome[];
+}
+
+/** Counts over every target: `caughtPct` = caught / (caught + escaped) × 100, null when none applied. */
+export interface SelftestSummary {
+  applicable: number;
+  caught: number;
+  escaped: number;
+  notApplicable: number;
+  errors: number;
+  caughtPct: number | null;
+}
+
+/** selftest.json: format `memory-matrix-selftest`, version 1. */
+export interface SelftestReport {
+  format: 'memory-matrix-selftest';
+  version: 1;
+  tool: string;
+  argv: string[];
+  startedAt: string;
+  durationMs: number;
+  /** `--first`: each mutant's run stopped at its first catching check. */
+  first: boolean;
+  dataset: string | null;
+  targets: TargetSelftest[];
+  summary: SelftestSummary;
+  /** A run-level error (bad arguments, dataset, catalog): nothing or only part was run. */
+  error?: { code?: string; message: string };
+  /** 0 every applicable mutant caught; 1 one escaped; 2 not carried out (an error, or a clean run that failed: void). */
+  exitCode: 0 | 1 | 2;
+}
+
+/** The first line of a failed check's first failure, or of its error. */
+export function firstLine(r: CheckResult): string {
+  const msg = r.error ? `${r.error.code ? `${r.error.code}: ` : ''}${r.error.message}` : (r.failures[0]?.message ?? 'failed');
+  return msg.split('\n')[0]!;
+}
+
+/** The failed checks of a run, in catalogue order. */
+export function failedChecks(run: CatalogueRun): CatchingCheck[] {
+  return run.results
+    .filter((r) => r.status === 'failed')
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((r) => ({ id: r.id, name: r.name, firstLine: firstLine(r) }));
+}
+
+/** Judge the clean run: `error` on a setup error, `void` when a check failed, else `clean`. */
+export function judgeClean(run: CatalogueRun): CleanOutcome {
+  const checksRun = run.results.filter((r) => r.status !== 'skipped').length;
+  if (run.setupError) return { status: 'error', failed: [], reason: run.setupError.message.split('\n')[0], checksRun, ms: run.ms };
+  const failed = failedChecks(run);
+  if (failed.length) return { status: 'void', failed: failed.map((f) => f.id), reason: failed.map((f) => `${f.id}: ${f.firstLine}`).join('; '), checksRun, ms: run.ms };
+  return { status: 'clean', failed: [], checksRun, ms: run.ms };
+}
+
+/** Judge one mutant's run: `error` on a setup error, `caught` when a check failed, else `escaped`. */
+export function judgeMutant(m: { name: string; family: string; bug: string }, run: CatalogueRun): MutantOutcome {
+  const base = { mutant: m.name, family: m.family, bug: m.bug, checksRun: run.results.filter((r) => r.status !== 'skipped').length, ms: run.ms };
+  if (run.setupError) return { ...base, status: 'error', caughtBy: [], reason: run.setupError.message.split('\n')[0] };
+  const caughtBy = failedChecks(run);
+  return { ...base, status: caughtBy.length ? 'caught' : 'escaped', caughtBy };
+}
+
+/** A mutant the target's capabilities cannot show. */
+export function notApplicable(m: { name: string; family: string; bug: string }, reason: string): MutantOutcome {
+  return { mutant: m.name, family: m.family, bug: m.bug, status: 'n/a', caughtBy: [], reason, checksRun: 0, ms: 0 };
+}
+
+/** Summary counts over every target's mutants. */
+export function summarize(targets: readonly TargetSelftest[]): SelftestSummary {
+  const all = targets.flatMap((t) => t.mutants);
+  const caught = all.filter((m) => m.status === 'caught').length;
+  const escaped = all.filter((m) => m.status === 'escaped').length;
+  return {
+    applicable: caught + escaped,
+    caught,
+    escaped,
+    notApplicable: all.filter((m) => m.status === 'n/a').length,
+    errors: all.filter((m) => m.status === 'error').length,
+    caughtPct: caught + escaped ? (100 * caught) / (caught + escaped) : null,
+  };
+}
+
+/**
+ * The exit status: 2 when the run was not carried out (a run-level error, a target whose clean
+ * run failed or did not start, a mutant run that did not start), else 1 when a mutant escaped,
+ * else 0.
+ */
+export function exitCodeOf(targets: readonly TargetSelftest[], error?: unknown): 0 | 1 | 2 {
+  if (error) return 2;
+  if (targets.some((t) => t.clean.status !== 'clean' || t.mutants.some((m) => m.status === 'error'))) return 2;
+  if (targets.some((t) => t.mutants.some((m) => m.status === 'escaped'))) return 1;
+  return 0;
+}
