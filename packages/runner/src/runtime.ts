@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { TestBody, TestRuntime } from '@memory-matrix/spec';
+import { yieldToEventLoop, type TestBody, type TestRuntime } from '@memory-matrix/spec';
 
 /** One registered test as the runner saw it. */
 export interface RanTest {
@@ -85,7 +85,7 @@ export class MatrixRuntime implements TestRuntime {
   /** Set by `cancel()`: suites that have not started yet are not started. */
   private cancelled = false;
 
-  /** Start no further suite (an interrupt); suites already running finish or are stopped by their caller. */
+  /** Start no further suite and no further test of a running suite (an interrupt); the test in progress finishes or is stopped by its caller, and afterAll hooks still run. */
   cancel(): void {
     this.cancelled = true;
   }
@@ -132,6 +132,8 @@ export class MatrixRuntime implements TestRuntime {
       }
     }
     for (const t of s.tests) {
+      await yieldToEventLoop(); // a Ctrl-C during an in-process cell is handled between checks at the latest (spec yield.ts)
+      if (this.cancelled) break;
       const t0 = performance.now();
       let ran: RanTest;
       if (t.skip) ran = { suite: s.name, title: t.title, status: 'skipped', durationMs: 0 };

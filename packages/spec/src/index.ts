@@ -14,6 +14,7 @@ export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from 
 // The contract every adapter implements, and the values it exchanges.
 export type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from './adapter';
 export { inAskedOrder } from './get-order';
+export { yieldToEventLoop } from './yield';
 export {
   MAX_RECALL_K,
   MEMORY_KINDS,

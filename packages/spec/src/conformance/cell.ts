@@ -3,6 +3,7 @@ import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Capabilities, Tolerances } from '../capabilities';
 import { compareHits, type Comparison } from '../comparator';
 import { MemoryMatrixError } from '../errors';
+import { yieldToEventLoop } from '../yield';
 import type { Expectation, ExpectationEntry } from '../expectation';
 import { checkFingerprint } from '../golden/fingerprint';
 import type { GoldenDataset, GoldenQuery } from '../golden/types';
@@ -174,6 +175,7 @@ export class LiveCell {
       const t0 = performance.now();
       for (let i = 0; i < all.length; i += LOAD_CHUNK) {
         await collection.upsert(all.slice(i, i + LOAD_CHUNK));
+        await yieldToEventLoop(); // in-process engines: let signals and timers in (yield.ts)
         this.config.progress?.('load', Math.min(i + LOAD_CHUNK, all.length), all.length);
       }
       const t1 = performance.now();
@@ -215,6 +217,7 @@ export class LiveCell {
     for (const q of qs) {
       const t0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, scan));
+      await yieldToEventLoop();
       out.set(q.id, { query: q, hits, ms: performance.now() - t0 });
       this.config.progress?.(scan === 'exact' ? 'query-exact' : 'query-index', out.size, qs.length);
     }

@@ -1,4 +1,5 @@
 import { MemoryMatrixError } from '../../errors';
+import { yieldToEventLoop } from '../../yield';
 
 /**
  * Read-only recalls C02, C07, C16 and the C15 audit keep in flight at once through the one client they use.
@@ -31,6 +32,7 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
       const i = next++;
       try {
         out[i] = await fn(items[i]!, i);
+        await yieldToEventLoop(); // in-process engines: let signals and timers in (yield.ts)
       } catch (error) {
         failed ??= { error };
       }
