@@ -22,7 +22,7 @@ export function registerSelftestCommand(program: Command): void {
     .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated; default: the embedded profile of matrix/targets.yaml)').argParser(collect).default([]))
     .addOption(new Option('-m, --mutant <name>', `only these mutants (repeatable or comma-separated): ${MUTANTS.map((m) => m.name).join(', ')}`).argParser(collect).default([]))
     .option('--first', "stop each mutant's run at its first catching check (checks cheapest first, by the clean run's times)", false)
-    .option('--parallel <n>', 'catalogue runs at once, 1-64; 1 = in this process, one after another; more = worker processes (default: MM_PARALLEL, else CPUs + 1, at most 4)')
+    .option('--parallel <n>', 'catalogue runs at once, 1-64; 1 = in this process, one after another; more = worker processes (default: MM_PARALLEL, else min(2, CPUs))')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where selftest.json and selftest.md go', 'matrix-report')
     .addOption(new Option('--image-source <source>', 'container images: registry, debian, auto').choices(['registry', 'debian', 'auto']).default('auto'))
