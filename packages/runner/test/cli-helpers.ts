@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,25 @@ import type { MatrixReport } from '../src/report/model';
 export const RUNNER_DIR = path.resolve(__dirname, '..');
 export const REPO = path.resolve(RUNNER_DIR, '..', '..');
 export const GOLDEN = path.join(REPO, 'golden-data', 'agent-memories');
+
+/**
+ * `catalogWith(name, edit)`: a copy of the repository's matrix/targets.yaml with `edit` applied,
+ * written as `name` in a temp dir (prefix `prefix`) that is removed after the test file; its path.
+ * Throws when the edit changed nothing (a stale search string). Call at a test file's top level.
+ */
+export function catalogEditor(prefix: string): (name: string, edit: (yaml: string) => string) => string {
+  const catalog = path.join(REPO, 'matrix', 'targets.yaml');
+  const tmp = mkdtempSync(path.join(os.tmpdir(), prefix));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  return (name, edit) => {
+    const f = path.join(tmp, name);
+    const before = readFileSync(catalog, 'utf8');
+    const after = edit(before);
+    if (after === before) throw new Error(`catalogWith(${name}): the edit changed nothing`);
+    writeFileSync(f, after);
+    return f;
+  };
+}
 
 /** Run the real CLI (`tsx src/cli.ts …`) in a child process, as `pnpm matrix …` does. */
 export function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {

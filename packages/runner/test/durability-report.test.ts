@@ -10,6 +10,7 @@ import { renderMarkdown } from '../src/report/markdown';
 import { durabilityRows, type CellReport, type MatrixReport } from '../src/report/model';
 import { settleReport } from '../src/report/settle';
 import { reportView } from '../src/report/view';
+import { cellReport } from './report-fixtures';
 
 const fig = (configuration: string, durable: boolean, lost: number, extra: Partial<DurabilityFigures> = {}): DurabilityFigures => ({
   configuration,
@@ -35,20 +36,7 @@ function cell(target: string, rows: DurabilityFigures[], failures: string[] = []
     notes: [],
     durationMs: 1,
   };
-  return {
-    target,
-    backend: 'pgvector',
-    provider: 'container',
-    serverVersion: null,
-    components: {},
-    image: null,
-    imageId: null,
-    index: { type: 'none' },
-    tolerances: {},
-    timings: { startMs: null, loadMs: null, indexMs: null },
-    status: 'ran',
-    checks: [c15],
-  };
+  return cellReport(target, [c15], { backend: 'pgvector', provider: 'container' });
 }
 
 test('figures round-trip through the flat check figures (names with "=" and "_" included)', () => {

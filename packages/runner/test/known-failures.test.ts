@@ -6,8 +6,7 @@
  * console, report.md and junit.xml show them. The stale case also runs for real: C01 on the
  * embedded SQLite target with an entry for it (no Docker needed).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { loadCatalog } from '@memory-matrix/backends';
@@ -19,20 +18,11 @@ import { renderMarkdown } from '../src/report/markdown';
 import { emptyReport, type CellReport } from '../src/report/model';
 import { settleReport } from '../src/report/settle';
 import { reportView } from '../src/report/view';
-import { cli, REPO } from './cli-helpers';
+import { catalogEditor, cli, REPO } from './cli-helpers';
+import { cellReport } from './report-fixtures';
 
 const CATALOG = path.join(REPO, 'matrix', 'targets.yaml');
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-known-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-/** A copy of the repository's catalog with `edit` applied; its path. */
-const catalogWith = (name: string, edit: (yaml: string) => string): string => {
-  const f = path.join(tmp, name);
-  const before = readFileSync(CATALOG, 'utf8');
-  const after = edit(before);
-  if (after === before) throw new Error(`catalogWith(${name}): the edit changed nothing`);
-  writeFileSync(f, after);
-  return f;
-};
+const catalogWith = catalogEditor('mm-known-');
 const SQLITE_HEAD = '  sqlite@3.53-vec0.1.9:\n    backend: sqlite\n';
 /** The SQLite target with `entries` (YAML lines, indented 6) as its knownFailures. */
 const sqliteWith = (name: string, entries: string): string => catalogWith(name, (y) => y.replace(SQLITE_HEAD, `${SQLITE_HEAD}    knownFailures:\n${entries}`));
@@ -133,21 +123,7 @@ describe('knownVerdict: the only thing that turns a failure into known', () => {
 });
 
 function cell(target: string, checks: CheckResult[], knownFailures?: KnownFailureEntry[]): CellReport {
-  return {
-    target,
-    backend: 'redis',
-    provider: 'container',
-    serverVersion: null,
-    components: {},
-    image: null,
-    imageId: null,
-    index: { type: 'none' },
-    tolerances: {},
-    timings: { startMs: null, loadMs: null, indexMs: null },
-    status: 'ran',
-    checks,
-    ...(knownFailures ? { knownFailures } : {}),
-  };
+  return cellReport(target, checks, { backend: 'redis', provider: 'container', ...(knownFailures ? { knownFailures } : {}) });
 }
 const partial = failure('durability-partial', 'd @ redis@8.0: [aof-always (history)] cycle 5 session c15h-s3: append call 4/3/59 is partly present: 1 of its 3 messages');
 

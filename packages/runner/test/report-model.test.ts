@@ -5,10 +5,11 @@
  * its components, whatever the backend.
  */
 import { capabilities, compareHits, durabilityFigures, type CheckResult, type GoldenQuery, type JudgedReplay, type RecallHit } from '@memory-matrix/spec';
-import { emptyReport, type CellReport } from '../src/report/model';
+import { emptyReport } from '../src/report/model';
 import { cellQueries } from '../src/report/queries';
 import { settleReport } from '../src/report/settle';
 import { reportView, serverLabel } from '../src/report/view';
+import { cellReport } from './report-fixtures';
 
 const hit = (id: string, score: number): RecallHit => ({ id, score });
 
@@ -23,23 +24,7 @@ function judged(check: string, scan: 'exact' | 'index', answers: Array<[string, 
   return { check, scan, mode, queries };
 }
 
-function cell(target: string, checks: CheckResult[], extra: Partial<CellReport> = {}): CellReport {
-  return {
-    target,
-    backend: target.split('@')[0]!,
-    provider: 'embedded',
-    serverVersion: null,
-    components: {},
-    image: null,
-    imageId: null,
-    index: { type: 'none' },
-    tolerances: {},
-    timings: { startMs: null, loadMs: null, indexMs: null },
-    status: 'ran',
-    checks,
-    ...extra,
-  };
-}
+const cell = cellReport;
 
 const passed = (id: string, figures: CheckResult['figures'] = {}): CheckResult => ({ id, name: id.toLowerCase(), status: 'passed', figures, failures: [], notes: [], durationMs: 1 });
 

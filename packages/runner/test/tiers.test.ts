@@ -3,25 +3,14 @@
  * whose report does not depend on scheduling: real embedded targets (PGlite, SQLite) through the
  * real CLI, no Docker needed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog } from '@memory-matrix/backends';
 import { checkTier } from '../src/select';
-import { cli, REPO, type CliResult } from './cli-helpers';
+import { catalogEditor, cli, REPO, type CliResult } from './cli-helpers';
 
 const CATALOG = path.join(REPO, 'matrix', 'targets.yaml');
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-tiers-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-/** A copy of the repository's catalog with `edit` applied; its path. */
-const catalogWith = (name: string, edit: (yaml: string) => string): string => {
-  const f = path.join(tmp, name);
-  const before = readFileSync(CATALOG, 'utf8');
-  const after = edit(before);
-  if (after === before) throw new Error(`catalogWith(${name}): the edit changed nothing`);
-  writeFileSync(f, after);
-  return f;
-};
+const catalogWith = catalogEditor('mm-tiers-');
 const PR_GATE_LINE = 'excludeChecks: [C15, C16, C19, C23]';
 
 describe('profile check tiers', () => {
