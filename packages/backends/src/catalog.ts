@@ -203,12 +203,19 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   const fail = (at: ReadonlyArray<string | number>, message: string): never => {
     throw new MemoryMatrixError('USAGE', `${file}:${lineOf(at)}: ${at.join('.')}: ${message}`);
   };
-  const parsed = catalogSchema.safeParse(doc.toJS());
+  const raw: unknown = doc.toJS();
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new MemoryMatrixError(
+      'USAGE',
+      `${file}:1: the catalog is ${raw === null || raw === undefined ? 'empty' : `a ${Array.isArray(raw) ? 'list' : typeof raw}`}; expected a mapping with defaults, targets and profiles`,
+    );
+  }
+  const parsed = catalogSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     // An unknown key (zod `unrecognized_keys`) is named with its own line.
     if (issue.code === 'unrecognized_keys')
-      fail([...issue.path, issue.keys[0]!], `unknown key ${JSON.stringify(issue.keys[0])}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}; ${issue.message}`);
+      fail([...issue.path, issue.keys[0]!], `unknown key ${JSON.stringify(issue.keys[0])}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}`);
     fail(issue.path, issue.message);
   }
   if (!parsed.success) throw new Error('unreachable');
@@ -239,8 +246,7 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       const o = driver.adapterOptions.safeParse(t.adapterOptions ?? {});
       if (!o.success) {
         const issue = o.error.issues[0]!;
-        if (issue.code === 'unrecognized_keys')
-          fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}; ${issue.message}`);
+        if (issue.code === 'unrecognized_keys') fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}`);
         fail([...at, 'adapterOptions', ...issue.path], issue.message);
       }
       driverOptions = o.success ? o.data : undefined;

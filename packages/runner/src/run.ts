@@ -405,10 +405,13 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
       backend = await startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log });
       const startMs = performance.now() - s0;
       hooks.onStarted?.(backend, startMs);
+      const server = backend.info.serverVersion.split(' on ')[0]!;
+      // Components the server line already names ("SQLite 3.53.2 + sqlite-vec 0.1.9") are not repeated.
       const comps = Object.entries(backend.info.components)
+        .filter(([k, v]) => !server.toLowerCase().includes(`${k} ${v}`.toLowerCase()))
         .map(([k, v]) => `, ${k} ${v}`)
         .join('');
-      hooks.log?.(`${target.name}: ${backend.info.serverVersion.split(' on ')[0]}${comps} (${Math.round(startMs)} ms)`);
+      hooks.log?.(`${target.name}: ${server}${comps} (${Math.round(startMs)} ms)`);
       const b = backend;
       const wrap = hooks.wrapStore;
       const spawn = (): Promise<StartedBackend> => startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log });

@@ -65,6 +65,15 @@ describe('profile check tiers', () => {
     expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/typo-key\.yaml:\d+: profiles\.pr-gate\.excludeCheck: unknown key "excludeCheck"/) }));
   });
 
+  test('an empty or non-mapping catalog: USAGE naming the file and line 1, and an unknown key named once', () => {
+    expect(() => loadCatalog(catalogWith('empty.yaml', () => ''))).toThrow(
+      expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/empty\.yaml:1: the catalog is empty; expected a mapping with defaults, targets and profiles$/) }),
+    );
+    expect(() => loadCatalog(catalogWith('list.yaml', () => '- a\n'))).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('list.yaml:1: the catalog is a list;') }));
+    const f = catalogWith('typo-once.yaml', (y) => y.replace(PR_GATE_LINE, `${PR_GATE_LINE}\n    excludeCheck: [C15]`));
+    expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ message: expect.stringMatching(/profiles\.pr-gate\.excludeCheck: unknown key "excludeCheck"$/) }));
+  });
+
   test('--check naming only checks the tier leaves out: exit 2 before any backend starts (a run that checks nothing is not a pass)', () => {
     const r = cli(['--profile', 'pr-gate', '--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C15']);
     expect(r.status).toBe(2);

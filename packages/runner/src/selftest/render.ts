@@ -41,6 +41,8 @@ export function renderSelftestConsole(r: SelftestReport): string {
     out.push(table.toString());
   }
   if (r.error) out.push(`selftest not carried out: ${r.error.code ? `${r.error.code}: ` : ''}${r.error.message}`);
+  // Stopped before any target ran (a usage error): "0 of 0 mutants caught" would only confuse.
+  if (r.error && !r.targets.length) return out.join('\n');
   out.push(`${summaryLine(r.summary)}${r.first ? ' (--first: each run stopped at its first catching check)' : ''}; wall time ${(r.durationMs / 1000).toFixed(1)} s`);
   return out.join('\n');
 }
