@@ -35,6 +35,7 @@ import { emptyReport, type CellReport, type MatrixReport } from './report/model'
 import { cellQueries } from './report/queries';
 import { settleReport } from './report/settle';
 import { reportView, type ReportView } from './report/view';
+import { lockReportDir } from './report/lock';
 import { writeReports } from './report/write';
 import { embeddedMode } from './cell-child/protocol';
 import { registerChildCell } from './cell-child/register';
@@ -100,6 +101,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   /** Embedded cells running in child processes, and the cell each fills in (interrupt: stop them, keep what they recorded). */
   const children = new Map<ChildCell, CellReport>();
   let interrupted = false;
+  /** Whether this run holds the report dir's lock: a run stopped at the lock writes nothing there (the other run's reports stay whole). */
+  let ownsReportDir = false;
   const onSignal = (sig: NodeJS.Signals): void => {
     // From here on nothing more is recorded: checks still running fail only because their backend
     // is being stopped, which is not a verdict on the target. The report lists what completed.
@@ -116,7 +119,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     };
     void Promise.allSettled([...started.map((b) => b.stop()), ...[...children].map(([c, cell]) => stopChild(c, cell))]).finally(() => {
       for (const c of report.cells) c.checks.sort((a, b) => a.id.localeCompare(b.id));
-      finish(report, opts.reportDir, t0);
+      finish(report, ownsReportDir ? opts.reportDir : null, t0);
       process.exit(signalExitCode(sig));
     });
   };
@@ -127,6 +130,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   process.once('SIGTERM', onSignal);
   try {
     ensureReportDir(opts.reportDir);
+    lockReportDir(opts.reportDir);
+    ownsReportDir = true;
     const catalog = loadCatalog(catalogFile());
     const shard = parseShard(opts.shard);
     const repeat = parseRepeat(opts.repeat);
@@ -310,9 +315,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
-  const view = finish(report, opts.reportDir, t0);
+  const view = finish(report, ownsReportDir ? opts.reportDir : null, t0);
   out(renderConsole(view));
-  out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
+  if (ownsReportDir) out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report;
 }
 
@@ -321,11 +326,12 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
  * derive its view, and write the four report files atomically (report/write.ts). Returns the view
  * the console renders.
  */
-function finish(report: MatrixReport, dir: string, t0: number): ReportView {
+function finish(report: MatrixReport, dir: string | null, t0: number): ReportView {
   const settled = settleReport(report);
   settled.finishedAt = new Date().toISOString();
   settled.durationMs = performance.now() - t0;
   const view = reportView(settled);
+  if (dir === null) return view;
   try {
     writeReports(view, dir);
   } catch (e) {

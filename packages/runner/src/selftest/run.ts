@@ -7,6 +7,7 @@ import { dockerStatus, loadCatalog, redactUrl, type Catalog, type ImageSource, t
 import { watchInterrupt } from '../baseline/interrupt';
 import { loadExpectation } from '../golden';
 import { datasetDir, ensureReportDir, runIdOf } from '../run';
+import { lockReportDir } from '../report/lock';
 import { parseParallel } from '../parallel';
 import { catalogFile, checkTier, selectTargets } from '../select';
 import { WorkerPool } from './pool';
@@ -99,14 +100,18 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     report.exitCode = exitCodeOf(report.targets, report.error);
   };
   const pool = new WorkerPool();
+  /** Whether this run holds the report dir's lock (report/lock.ts): a run stopped at the lock writes nothing there. */
+  let ownsReportDir = false;
   const watch = watchInterrupt(out, (sig) => {
     pool.stop();
     report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the runs that completed before it` };
     settle();
-    writeSelftestReports(report, opts.reportDir);
+    if (ownsReportDir) writeSelftestReports(report, opts.reportDir);
   });
   try {
     ensureReportDir(opts.reportDir);
+    lockReportDir(opts.reportDir);
+    ownsReportDir = true;
     const mutants = selectMutants(opts.mutants);
     const catalog = loadCatalog(catalogFile());
     const docker = await dockerStatus();
@@ -157,6 +162,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
   }
   settle();
   out(renderSelftestConsole(report));
+  if (!ownsReportDir) return report;
   try {
     writeSelftestReports(report, opts.reportDir);
   } catch (e) {
