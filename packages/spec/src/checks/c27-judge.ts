@@ -74,7 +74,8 @@ export function judgeRead(round: C27Round, read: C27Read, metric: Metric): C27Pr
       const g = got.get(r.id);
       const old = round.replaced?.get(r.id);
       if (!g) add({ read: 'get', id: r.id, expected: r.id, actual: 'missing', message: `${where}: get did not return ${r.id}` });
-      else if (old && describeDifference(old, g) === null) add({ read: 'get', id: r.id, expected: 'the new version', actual: 'the old version', message: `${where}: get returned the OLD version of ${r.id}` });
+      else if (old && describeDifference(old, g) === null)
+        add({ read: 'get', id: r.id, expected: 'the new version', actual: 'the old version', message: `${where}: get returned the OLD version of ${r.id}` });
       else {
         const diff = describeDifference(r, g);
         if (diff) add({ read: 'get', id: r.id, message: `${where}: get returned ${r.id} other than written: ${diff}` });
@@ -97,19 +98,37 @@ export function judgeRead(round: C27Round, read: C27Read, metric: Metric): C27Pr
     const old = round.replaced?.get(q.id);
     if (q.vector === 'written') {
       if (!hit) {
-        add({ read: 'recall', id: q.id, expected: q.id, actual: q.hits.map((h) => h.id), message: `${where}: ${path} with its ${old ? 'new ' : ''}embedding did not return ${q.id} (${q.hits.length} hits)` });
+        add({
+          read: 'recall',
+          id: q.id,
+          expected: q.id,
+          actual: q.hits.map((h) => h.id),
+          message: `${where}: ${path} with its ${old ? 'new ' : ''}embedding did not return ${q.id} (${q.hits.length} hits)`,
+        });
       } else if (old) {
         const now = referenceScore(metric, r.embedding, r.embedding);
         const before = referenceScore(metric, r.embedding, old.embedding);
         if (Math.abs(hit.score - before) < Math.abs(hit.score - now)) {
-          add({ read: 'recall', id: q.id, expected: now, actual: hit.score, message: `${where}: ${path} with its new embedding scored ${q.id} as the OLD version (score ${hit.score}: old ${before}, new ${now})` });
+          add({
+            read: 'recall',
+            id: q.id,
+            expected: now,
+            actual: hit.score,
+            message: `${where}: ${path} with its new embedding scored ${q.id} as the OLD version (score ${hit.score}: old ${before}, new ${now})`,
+          });
         }
       }
     } else if (old && hit) {
       const stale = referenceScore(metric, old.embedding, old.embedding);
       const fresh = referenceScore(metric, old.embedding, r.embedding);
       if (Math.abs(hit.score - stale) < Math.abs(hit.score - fresh)) {
-        add({ read: 'recall', id: q.id, expected: fresh, actual: hit.score, message: `${where}: ${path} with its replaced embedding still scored ${q.id} as the OLD version (score ${hit.score}: old ${stale}, new ${fresh})` });
+        add({
+          read: 'recall',
+          id: q.id,
+          expected: fresh,
+          actual: hit.score,
+          message: `${where}: ${path} with its replaced embedding still scored ${q.id} as the OLD version (score ${hit.score}: old ${stale}, new ${fresh})`,
+        });
       }
     }
   }

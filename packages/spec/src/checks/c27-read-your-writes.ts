@@ -57,14 +57,24 @@ export const c27ReadYourWrites: CheckDefinition = {
       else {
         const n = await collection.delete(round.records.map((r) => r.id));
         if (n !== round.records.length) {
-          failures.push(failure(cell, 'read-your-writes', `round ${round.round} (${round.label}): delete of ${round.records.length} stored ids reported ${n} existed`, { expected: round.records.length, actual: n }));
+          failures.push(
+            failure(cell, 'read-your-writes', `round ${round.round} (${round.label}): delete of ${round.records.length} stored ids reported ${n} existed`, {
+              expected: round.records.length,
+              actual: n,
+            }),
+          );
         }
       }
       const order = rotate(clients, round.round - 1);
       const readOrder = rotate([...READS], round.round - 1 + Math.floor((round.round - 1) / clients.length));
       const found: C27Problem[] = [];
       for (const client of order) {
-        const read = client === 'same' ? await readAll(collection, client, round, scans, readOrder) : client === 'other' ? await readAll(other!, client, round, scans, readOrder) : await readNew(cell, collection.spec.name, round, scans, readOrder);
+        const read =
+          client === 'same'
+            ? await readAll(collection, client, round, scans, readOrder)
+            : client === 'other'
+              ? await readAll(other!, client, round, scans, readOrder)
+              : await readNew(cell, collection.spec.name, round, scans, readOrder);
         reads += 2 + read.recalls.length;
         found.push(...judgeRead(round, read, cell.dataset.manifest.metric));
       }
@@ -105,7 +115,11 @@ function rotate<T>(items: readonly T[], n: number): T[] {
 /** One client's reads after `round`: get of the round's ids, count(), and the recalls with each affected embedding on every scan path, in `order`. */
 async function readAll(collection: MemoryCollection, client: C27Client, round: C27Round, scans: ReadonlyArray<'exact' | 'index'>, order: ReadonlyArray<(typeof READS)[number]>): Promise<C27Read> {
   const read: C27Read = { client, got: [], count: -1, recalls: [] };
-  const asks: Array<{ id: string; vector: C27Recall['vector']; embedding: Float32Array }> = round.records.map((r) => ({ id: r.id, vector: round.op === 'delete' ? 'deleted' : 'written', embedding: r.embedding }));
+  const asks: Array<{ id: string; vector: C27Recall['vector']; embedding: Float32Array }> = round.records.map((r) => ({
+    id: r.id,
+    vector: round.op === 'delete' ? 'deleted' : 'written',
+    embedding: r.embedding,
+  }));
   for (const [id, old] of round.replaced ?? []) asks.push({ id, vector: 'old', embedding: old.embedding });
   for (const step of order) {
     if (step === 'get') read.got = await collection.get(round.records.map((r) => r.id));

@@ -69,7 +69,8 @@ export function c27Rounds(datasetName: string, memories: MemoryRecord[], metric:
       const cross = referenceScore(metric, old.embedding, d.embedding);
       return Math.abs(selfOld - cross) > gap && Math.abs(referenceScore(metric, d.embedding, d.embedding) - cross) > gap;
     });
-    if (i < 0) throw new MemoryMatrixError('INVALID_INPUT', `C27: dataset ${datasetName}: no memory's embedding differs enough from ${old.id}'s to tell an overwrite from the old version (score gap > ${gap})`);
+    if (i < 0)
+      throw new MemoryMatrixError('INVALID_INPUT', `C27: dataset ${datasetName}: no memory's embedding differs enough from ${old.id}'s to tell an overwrite from the old version (score gap > ${gap})`);
     return donorsLeft.splice(i, 1)[0]!;
   };
   const overwritten = [r1[0]!, r2[1]!];
@@ -80,7 +81,14 @@ export function c27Rounds(datasetName: string, memories: MemoryRecord[], metric:
   return [
     { round: 1, label: 'single write', op: 'upsert', records: r1, expectedCount: 1 },
     { round: 2, label: `batch of ${r2.length}`, op: 'upsert', records: r2, expectedCount: 1 + r2.length },
-    { round: 3, label: `overwrite of ${r3.length} existing ids with new embeddings and payloads`, op: 'upsert', records: r3, replaced: new Map(overwritten.map((o) => [o.id, o])), expectedCount: 1 + r2.length },
+    {
+      round: 3,
+      label: `overwrite of ${r3.length} existing ids with new embeddings and payloads`,
+      op: 'upsert',
+      records: r3,
+      replaced: new Map(overwritten.map((o) => [o.id, o])),
+      expectedCount: 1 + r2.length,
+    },
     { round: 4, label: 'delete of 1 id', op: 'delete', records: [r2[0]!], expectedCount: r2.length },
     { round: 5, label: `batch of ${r5.length}`, op: 'upsert', records: r5, expectedCount: r2.length + r5.length },
     { round: 6, label: `delete of ${r5.length + 1} ids`, op: 'delete', records: [...r5, r3[1]!], expectedCount: r2.length - 1 },

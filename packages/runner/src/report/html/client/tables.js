@@ -122,7 +122,18 @@ MM.checkMatrix = (r) => {
 MM.capabilityMatrix = (r) => {
   const m = r.capabilityMatrix;
   if (!m || !m.targets.length) return MM.section('capabilities', 'Capabilities', h('p', null, 'No capabilities recorded.'));
-  const glyph = (e) => (!e.ok ? (Array.isArray(e.value) && e.value.length ? `✗ ${e.value.join(', ')}` : '✗') : Array.isArray(e.value) ? `✓ ${e.value.join(', ')}` : typeof e.value === 'number' ? `✓ ${e.value}` : e.value === null ? '✓ no limit' : '✓');
+  const glyph = (e) =>
+    !e.ok
+      ? Array.isArray(e.value) && e.value.length
+        ? `✗ ${e.value.join(', ')}`
+        : '✗'
+      : Array.isArray(e.value)
+        ? `✓ ${e.value.join(', ')}`
+        : typeof e.value === 'number'
+          ? `✓ ${e.value}`
+          : e.value === null
+            ? '✓ no limit'
+            : '✓';
   const table = h(
     'table',
     { class: 'matrix', id: 'capability-matrix' },
