@@ -44,6 +44,8 @@ export const CHROMA_CAPABILITIES: Capabilities = capabilities({
   quantized: false,
   timeDecay: true,
   indexIntrospection: true,
+  // add/upsert/delete resolve once the server has logged them, and a query reads the log not yet compacted into the index: C27.
+  readYourWrites: 'strong',
 });
 
 /**

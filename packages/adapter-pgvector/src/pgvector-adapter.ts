@@ -35,6 +35,8 @@ export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   maxBatch: MAX_BATCH,
   timeDecay: true,
   indexIntrospection: true,
+  // Every write is one committed transaction before it resolves; any connection's next statement sees it (READ COMMITTED): C27.
+  readYourWrites: 'strong',
 });
 
 /**

@@ -71,6 +71,8 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
   timeDecay: true,
   evictionPolicy: true,
   indexIntrospection: true,
+  // One server, commands executed in order: a write acknowledged by Redis is seen by every connection's next command (no replicas read): C27.
+  readYourWrites: 'strong',
 });
 
 /** Capabilities of a server without Vector Sets (Redis 7.x): history and TTL only. */

@@ -50,6 +50,8 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   ttl: false,
   timeDecay: true,
   snapshots: true,
+  // Each write is a committed transaction before it resolves; every connection's next statement starts a new read transaction: C27.
+  readYourWrites: 'strong',
 });
 
 /**

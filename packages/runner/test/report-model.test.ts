@@ -5,6 +5,7 @@
  * its components, whatever the backend.
  */
 import { capabilities, compareHits, durabilityFigures, type CheckResult, type GoldenQuery, type JudgedReplay, type RecallHit } from '@memory-matrix/spec';
+import { capabilityGlyph, capabilityMatrix } from '../src/report/capabilities';
 import { emptyReport } from '../src/report/model';
 import { cellQueries } from '../src/report/queries';
 import { settleReport } from '../src/report/settle';
@@ -75,6 +76,17 @@ test('settleReport derives summary, durability rows, capability matrix and exit 
   // report.json's key order stays what it was: durability before capabilityMatrix.
   expect(Object.keys(settled).slice(-2)).toEqual(['durability', 'capabilityMatrix']);
   expect(settleReport({ ...report, error: { code: 'USAGE', message: 'x' } }).exitCode).toBe(2);
+});
+
+test('capability matrix: a readYourWrites level shows as ✓ strong, or ✗ eventual naming C27 skipped for it', () => {
+  const skipped: CheckResult = { ...passed('C27'), status: 'skipped', skipReason: 'capability: readYourWrites (eventual)' };
+  const m = capabilityMatrix([
+    cell('lazy@1', [skipped], { capabilities: capabilities({ vectors: true }) }),
+    cell('strict@1', [passed('C27')], { capabilities: capabilities({ vectors: true, readYourWrites: 'strong' }) }),
+  ]);
+  const [lazy, strict] = m.targets.map((t) => t.entries.readYourWrites!);
+  expect(lazy).toEqual({ ok: false, value: ['eventual'], reason: 'skipped C27 (capability: readYourWrites)', skippedChecks: ['C27'] });
+  expect([capabilityGlyph(lazy!), capabilityGlyph(strict!)]).toEqual(['✗ eventual', '✓ strong']);
 });
 
 test('the view: check rows per cell, headline figures, and a server line built from any components', () => {

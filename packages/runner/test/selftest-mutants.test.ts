@@ -175,6 +175,23 @@ describe('write and read mutants', () => {
     expect((await faulty.get(['d', 'a', 'zz', 'c'])).map((r) => r.id)).toEqual(['a', 'c', 'd']);
   });
 
+  test('writes-visible-late: an upsert resolves unseen; the next read answers without it and writes it; the read after sees it; a write first writes it', async () => {
+    const { real, faulty } = await setup(byName('writes-visible-late'));
+    await faulty.upsert(RECORDS.slice(0, 2));
+    expect(await real.count()).toBe(0); // acknowledged, not written
+    expect(await faulty.get(['a', 'b'])).toEqual([]); // the very next read misses it…
+    expect((await faulty.get(['a', 'b'])).map((r) => r.id)).toEqual(['a', 'b']); // …the one after sees it
+    await faulty.upsert([RECORDS[2]!]);
+    expect(await faulty.count()).toBe(2);
+    expect(await faulty.count()).toBe(3);
+    await faulty.upsert([RECORDS[3]!]);
+    expect(await faulty.delete(['d'])).toBe(1); // a write first writes the buffer: writes stay in order
+    expect((await real.get(['d'])).length).toBe(0);
+    await faulty.upsert([RECORDS[4]!]);
+    expect((await faulty.recall({ vector: v(0.6, 0.8), k: 5, scan: 'exact' })).some((h) => h.id === 'e')).toBe(false);
+    expect((await real.get(['e'])).length).toBe(1);
+  });
+
   test('namespace-leak-count: count ignores the namespaces part', async () => {
     const { real, faulty } = await setup(byName('namespace-leak-count'));
     await real.upsert(RECORDS);

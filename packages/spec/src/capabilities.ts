@@ -70,8 +70,38 @@ export const capabilitiesSchema = z
      * (`MemoryCollection.indexInEffect`, adapter.ts): C28. Default false.
      */
     indexIntrospection: z.boolean(),
+    /**
+     * What an ACKNOWLEDGED write (an `upsert` or `delete` that resolved) promises to the very next
+     * `get`, `count` and `recall` (C27), with no sleep or retry in between:
+     * - `strong`: every client sees it — the one that wrote and any other connection to the same
+     *   store (the adapter does whatever flush, load or refresh the backend needs BEFORE it resolves);
+     * - `session`: only the client that wrote (the same `MemoryStore`) sees it; other clients may
+     *   lag (C27 holds the writer to it and reports what the others saw, without failing them);
+     * - `eventual`: no promise (e.g. an index refreshed on a timer); C27 is skipped with
+     *   `capability: readYourWrites (eventual)`.
+     * Levels in `READ_YOUR_WRITES_LEVELS` order (weakest first). Default `eventual`: no promise until a driver declares one.
+     */
+    readYourWrites: z.enum(['eventual', 'session', 'strong']),
   })
   .strict();
+
+/** The `readYourWrites` levels, weakest first: a catalog may declare a level at most as strong as the connected store reports. */
+export const READ_YOUR_WRITES_LEVELS = ['eventual', 'session', 'strong'] as const;
+
+/** A `readYourWrites` level (capabilities.ts `capabilitiesSchema`). */
+export type ReadYourWrites = (typeof READ_YOUR_WRITES_LEVELS)[number];
+
+/**
+ * Whether the value `v` of capability `name` offers something: true for a flag that is true, a
+ * non-empty list or string, a number (`maxBatch`), and a `readYourWrites` level above `eventual`. The one
+ * rule behind `needs` (checks/check.ts) and the report's capability matrix.
+ */
+export function offersCapability(name: string, v: unknown): boolean {
+  if (name === 'readYourWrites') return typeof v === 'string' && v !== 'eventual';
+  if (Array.isArray(v) || typeof v === 'string') return v.length > 0;
+  if (typeof v === 'number') return true;
+  return v === true;
+}
 
 /** What a target can do (inferred from `capabilitiesSchema`; see there for each flag). */
 export type Capabilities = z.infer<typeof capabilitiesSchema>;
@@ -82,7 +112,7 @@ export const capabilityOverridesSchema = capabilitiesSchema.partial().strict();
 /** Capabilities a provider decides (not the adapter): a connected store does not report them. */
 export const PROVIDER_CAPABILITIES: ReadonlyArray<keyof Capabilities> = ['faults', 'upgrade'];
 
-/** Flags read only by checks that also need `vectors` (C01–C14, C21, C24, C25). */
+/** Flags read only by checks that also need `vectors` (C01–C14, C21, C24, C25, C27). */
 export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'metrics',
   'exactScan',
@@ -98,12 +128,14 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'maxBatch',
   'timeDecay',
   'indexIntrospection',
+  'readYourWrites',
 ];
 
 /**
  * The capabilities `declared` for a target that the connected store's `reported` ones lack:
  * a boolean declared true but reported false, a list entry (metric, ANN index) declared but not
- * reported, or a `maxBatch` larger than the store's. Provider capabilities (`faults`, `upgrade`)
+ * reported, a `maxBatch` larger than the store's, or a `readYourWrites` level stronger than the
+ * store's (`readYourWrites strong > session`). Provider capabilities (`faults`, `upgrade`)
  * are not compared, nor, when `declared.vectors` is false, the flags only vector checks read
  * (`VECTOR_CAPABILITIES`: every check that reads them also needs `vectors`, so they cannot make a
  * check run). Returns e.g. `['vectors', 'annIndexes.hnsw']`; empty when nothing is missing.
@@ -122,6 +154,9 @@ export function missingCapabilities(declared: Capabilities, reported: Capabiliti
       for (const x of d as string[]) if (!have.has(x)) out.push(`${key}.${x}`);
     } else if (key === 'maxBatch' && typeof d === 'number' && typeof r === 'number' && d > r) {
       out.push(`maxBatch ${d} > ${r}`);
+    } else if (key === 'readYourWrites') {
+      const rank = (x: unknown) => READ_YOUR_WRITES_LEVELS.indexOf(x as ReadYourWrites);
+      if (rank(d) > rank(r)) out.push(`readYourWrites ${String(d)} > ${String(r)}`);
     }
   }
   return out;
@@ -149,6 +184,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   evictionPolicy: false,
   snapshots: false,
   indexIntrospection: false,
+  readYourWrites: 'eventual',
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */

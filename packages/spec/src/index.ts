@@ -41,9 +41,12 @@ export {
   DEFAULT_CAPABILITIES,
   DEFAULT_TOLERANCES,
   missingCapabilities,
+  offersCapability,
   PROVIDER_CAPABILITIES,
+  READ_YOUR_WRITES_LEVELS,
   VECTOR_CAPABILITIES,
   type Capabilities,
+  type ReadYourWrites,
   type Tolerances,
 } from './capabilities';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CAPABILITIES } from '@memory-matrix/spec';
+import { DEFAULT_CAPABILITIES, offersCapability } from '@memory-matrix/spec';
 import type { CellReport } from './model';
 
 /** One target × capability entry: ✓ (`ok`), or ✗ with the reason. */
@@ -23,9 +23,9 @@ export const CAPABILITY_NAMES: string[] = [...Object.keys(DEFAULT_CAPABILITIES),
 
 /**
  * Target × capability matrix of the cells that carry `capabilities`. A flag is ✓ when true, a
- * list when non-empty (the same rule as spec's `needs`); a number (`maxBatch`) is informational
+ * list when non-empty, a `readYourWrites` level when above `eventual` (spec `offersCapability`, the rule of `needs`); a number (`maxBatch`) is informational
  * and always ✓ (null = no limit). A ✗ names the checks of this run that were skipped for that capability
- * (their `skipReason` is `capability: <name>`), e.g. `skipped C03, C05 (capability: vectors)`,
+ * (their `skipReason` is `capability: <name>`, or `capability: <name> (<value>)`), e.g. `skipped C03, C05 (capability: vectors)`,
  * else `not declared by the target`.
  */
 export function capabilityMatrix(cells: readonly CellReport[]): CapabilityMatrix {
@@ -43,10 +43,10 @@ export function capabilityMatrix(cells: readonly CellReport[]): CapabilityMatrix
         continue;
       }
       const value = Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : v === true;
-      const ok = Array.isArray(value) ? value.length > 0 : value;
+      const ok = offersCapability(name, v);
       const entry: CapabilityEntry = { ok, value };
       if (!ok) {
-        const skipped = cell.checks.filter((k) => k.status === 'skipped' && k.skipReason === `capability: ${name}`).map((k) => k.id);
+        const skipped = cell.checks.filter((k) => k.status === 'skipped' && skippedFor(k.skipReason, name)).map((k) => k.id);
         entry.reason = skipped.length ? `skipped ${skipped.join(', ')} (capability: ${name})` : 'not declared by the target';
         if (skipped.length) entry.skippedChecks = skipped;
       }
@@ -57,9 +57,14 @@ export function capabilityMatrix(cells: readonly CellReport[]): CapabilityMatrix
   return { capabilities: names, targets };
 }
 
-/** `✓` / `✗`, with a list value shown as `✓ hnsw,ivfflat` and a number as `✓ 5461`. */
+/** Whether a check's `skipReason` names capability `name`: `capability: <name>`, or with the value that does not offer it, `capability: readYourWrites (eventual)`. */
+function skippedFor(skipReason: string | undefined, name: string): boolean {
+  return skipReason === `capability: ${name}` || (skipReason ?? '').startsWith(`capability: ${name} (`);
+}
+
+/** `✓` / `✗`, with a list value shown as `✓ hnsw,ivfflat`, a number as `✓ 5461` and a level as `✓ strong` / `✗ eventual`. */
 export function capabilityGlyph(e: CapabilityEntry): string {
-  if (!e.ok) return '✗';
+  if (!e.ok) return Array.isArray(e.value) && e.value.length ? `✗ ${e.value.join(',')}` : '✗';
   if (Array.isArray(e.value)) return `✓ ${e.value.join(',')}`;
   if (typeof e.value === 'number') return `✓ ${e.value}`;
   if (e.value === null) return '✓ no limit';

@@ -1,4 +1,4 @@
-import type { Capabilities } from '../capabilities';
+import { type Capabilities, offersCapability } from '../capabilities';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure, FigureTable, JudgedReplay } from '../conformance/result';
@@ -28,12 +28,11 @@ export interface CheckDefinition {
   run(cell: LiveCell): Promise<CheckOutcome>;
 }
 
-/** `requires` helper: the first capability in `names` that is false/empty. */
+/** `requires` helper: the first capability in `names` the target does not offer (`offersCapability`: false, empty, `eventual`), as `capability: <name>`. */
 export function needs(...names: Array<keyof Capabilities>): (caps: Capabilities) => string | null {
   return (caps) => {
     for (const n of names) {
-      const v = caps[n];
-      if (v === false || v === undefined || (Array.isArray(v) && v.length === 0)) return `capability: ${n}`;
+      if (!offersCapability(n, caps[n])) return `capability: ${n}`;
     }
     return null;
   };

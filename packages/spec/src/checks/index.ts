@@ -25,6 +25,7 @@ import { c23FaultSurfaced } from './c23-fault-surfaced';
 import { c24TimeDecay } from './c24-time-decay';
 import { c25Isolation } from './c25-isolation';
 import { c26SnapshotRollback } from './c26-snapshot-rollback';
+import { c27ReadYourWrites } from './c27-read-your-writes';
 import { c28IndexInEffect } from './c28-index-in-effect';
 import { c29BackendErrors } from './c29-backend-errors';
 
@@ -56,6 +57,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   c24TimeDecay,
   c25Isolation,
   c26SnapshotRollback,
+  c27ReadYourWrites,
   c28IndexInEffect,
   c29BackendErrors,
 ];

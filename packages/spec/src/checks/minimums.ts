@@ -5,6 +5,7 @@ import { C21_MIN_MEMORIES } from './c21-idempotent-upsert';
 import { C22_MIN_MEMORIES } from './c22-upsert';
 import { C23_MIN_MEMORIES } from './c23-fault-surfaced';
 import { C25_MIN_MEMORIES } from './c25-isolation';
+import { C27_MIN_MEMORIES } from './c27-rounds';
 import { C29_MIN_MEMORIES } from './c29-backend-errors';
 
 /**
@@ -20,6 +21,7 @@ export const CHECK_MIN_MEMORIES: Readonly<Record<string, number>> = {
   C22: C22_MIN_MEMORIES,
   C23: C23_MIN_MEMORIES,
   C25: C25_MIN_MEMORIES,
+  C27: C27_MIN_MEMORIES,
   C29: C29_MIN_MEMORIES,
 };
 

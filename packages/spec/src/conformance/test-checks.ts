@@ -7,7 +7,7 @@ import { MemoryMatrixError } from '../errors';
  * runner's matrix.test.ts): every part of a cell is wired and exercised — the golden load, the
  * exact replay against the oracle (C03, which compares rank by rank), the adapter's own semantics (write
  * and read back, scores, metric, input guards, numeric filters, history, serde, upserts,
- * concurrency, time decay, isolation).
+ * concurrency, time decay, isolation, read-your-writes).
  *
  * Left to `pnpm matrix`: the checks that replay the whole golden set again in another way —
  * C02 self-recall, C04 topk-under-filter, C05 ann-recall, C06 order-monotonic (its index-path
@@ -21,7 +21,7 @@ import { MemoryMatrixError } from '../errors';
  * checks took 218 s of the 258 s of adapter-sqlite's suite (C07 62 s, C26 54 s, C04 41 s, C14 21 s,
  * C02 20 s, C09 10 s).
  */
-export const TEST_SUITE_CHECK_IDS: readonly string[] = ['C01', 'C03', 'C08', 'C10', 'C11', 'C12', 'C13', 'C17', 'C20', 'C21', 'C22', 'C24', 'C25'];
+export const TEST_SUITE_CHECK_IDS: readonly string[] = ['C01', 'C03', 'C08', 'C10', 'C11', 'C12', 'C13', 'C17', 'C20', 'C21', 'C22', 'C24', 'C25', 'C27'];
 
 /**
  * The checks a jest conformance suite registers, in catalogue order: `TEST_SUITE_CHECK_IDS` when

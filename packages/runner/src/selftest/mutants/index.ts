@@ -13,6 +13,7 @@ import { THRESHOLD_MUTANTS } from './threshold';
 import { TIE_MUTANTS } from './ties';
 import { UPSERT_MUTANTS } from './upsert';
 import { VECTOR_MUTANTS } from './vectors';
+import { VISIBILITY_MUTANTS } from './visibility';
 import { WRITE_ERROR_MUTANTS } from './write-errors';
 
 export { faultCollection, faultStore, type ContractFault, type Mutant } from './proxy';
@@ -33,6 +34,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...DECAY_MUTANTS,
   ...HISTORY_MUTANTS,
   ...GET_ORDER_MUTANTS,
+  ...VISIBILITY_MUTANTS,
 ];
 
 /**

@@ -118,11 +118,22 @@ MM.checkMatrix = (r) => {
   return MM.section('checks', 'Target × check', h('div', { class: 'scroll' }, table), ...errors, ...skipped);
 };
 
-/** Capability × target: ✓ (with the declared list/number), or ✗ with the reason. */
+/** Capability × target: ✓ (with the declared list/number/level), or ✗ (with a level that offers nothing, `✗ eventual`) and the reason. */
 MM.capabilityMatrix = (r) => {
   const m = r.capabilityMatrix;
   if (!m || !m.targets.length) return MM.section('capabilities', 'Capabilities', h('p', null, 'No capabilities recorded.'));
-  const glyph = (e) => (!e.ok ? '✗' : Array.isArray(e.value) ? `✓ ${e.value.join(', ')}` : typeof e.value === 'number' ? `✓ ${e.value}` : e.value === null ? '✓ no limit' : '✓');
+  const glyph = (e) =>
+    !e.ok
+      ? Array.isArray(e.value) && e.value.length
+        ? `✗ ${e.value.join(', ')}`
+        : '✗'
+      : Array.isArray(e.value)
+        ? `✓ ${e.value.join(', ')}`
+        : typeof e.value === 'number'
+          ? `✓ ${e.value}`
+          : e.value === null
+            ? '✓ no limit'
+            : '✓';
   const table = h(
     'table',
     { class: 'matrix', id: 'capability-matrix' },
