@@ -3,12 +3,16 @@ const port = process.argv[2];
 (async () => {
   const c = new MilvusClient({ address: `127.0.0.1:${port}`, maxRetries: 0, channelOptions: { 'grpc.enable_retries': 0 } });
   const name = 'mm_e3';
-  await c.createCollection({ collection_name: name, consistency_level: 'Strong', fields: [
-    { name: 'id', data_type: DataType.VarChar, is_primary_key: true, max_length: 1024 },
-    { name: 'metadata', data_type: DataType.JSON },
-    { name: 'text', data_type: DataType.VarChar, max_length: 65535 },
-    { name: 'embedding', data_type: DataType.FloatVector, dim: 384 },
-  ]});
+  await c.createCollection({
+    collection_name: name,
+    consistency_level: 'Strong',
+    fields: [
+      { name: 'id', data_type: DataType.VarChar, is_primary_key: true, max_length: 1024 },
+      { name: 'metadata', data_type: DataType.JSON },
+      { name: 'text', data_type: DataType.VarChar, max_length: 65535 },
+      { name: 'embedding', data_type: DataType.FloatVector, dim: 384 },
+    ],
+  });
   console.log('idx', (await c.createIndex({ collection_name: name, field_name: 'embedding', index_type: 'HNSW', metric_type: 'COSINE', params: { M: 16, efConstruction: 64 } })).code);
   await c.loadCollectionAsync({ collection_name: name });
   const v = () => Array.from({ length: 384 }, () => Math.fround(Math.random()));
@@ -27,4 +31,7 @@ const port = process.argv[2];
   t0 = Date.now();
   console.log('flush', JSON.stringify(await c.flush({ collection_names: [name] })).slice(0, 300), Date.now() - t0);
   await c.closeConnection();
-})().catch((e) => { console.error('ERR', e); process.exit(1); });
+})().catch((e) => {
+  console.error('ERR', e);
+  process.exit(1);
+});

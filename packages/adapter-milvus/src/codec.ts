@@ -41,7 +41,15 @@ export function decodeRow(coll: string, row: Row): MemoryRecord {
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw bad('metadata is not a JSON object');
   const emb = row[FIELD.embedding];
   if (!Array.isArray(emb) || emb.some((x) => typeof x !== 'number')) throw bad('embedding is not a list of numbers');
-  return { id, namespace: str(FIELD.namespace), kind: kind as MemoryKind, createdAt: str(FIELD.createdAt), text: str(FIELD.text), metadata: meta as Metadata, embedding: Float32Array.from(emb as number[]) };
+  return {
+    id,
+    namespace: str(FIELD.namespace),
+    kind: kind as MemoryKind,
+    createdAt: str(FIELD.createdAt),
+    text: str(FIELD.text),
+    metadata: meta as Metadata,
+    embedding: Float32Array.from(emb as number[]),
+  };
 }
 
 /** Splits `items` into chunks of at most `rows` items and at most `budget` bytes by `size` (a single larger item is a chunk of its own). */

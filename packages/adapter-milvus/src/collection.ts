@@ -70,7 +70,11 @@ export class MilvusMemoryCollection implements MemoryCollection {
       try {
         const res = await this.ctx.run('upsert', this.milvusName, () => this.c.upsert({ collection_name: this.milvusName, data: part.map(encodeRow) as never }));
         const n = Number((res as { upsert_cnt?: unknown }).upsert_cnt);
-        if (n !== part.length) throw new MemoryMatrixError('BACKEND_ERROR', `milvus: upsert on collection ${this.milvusName}: the server acknowledged ${String((res as { upsert_cnt?: unknown }).upsert_cnt)} of ${part.length} rows`);
+        if (n !== part.length)
+          throw new MemoryMatrixError(
+            'BACKEND_ERROR',
+            `milvus: upsert on collection ${this.milvusName}: the server acknowledged ${String((res as { upsert_cnt?: unknown }).upsert_cnt)} of ${part.length} rows`,
+          );
       } catch (err) {
         throw new MemoryMatrixError('BACKEND_ERROR', `${(err as Error).message} (after ${done} of ${list.length} records of this call were written)`, { cause: err });
       }
@@ -205,7 +209,8 @@ export class MilvusMemoryCollection implements MemoryCollection {
     const results = ((res as { results?: Array<Record<string, unknown>> }).results ?? []) as Array<Record<string, unknown>>;
     const hits = results.map((r, i) => {
       const id = r[FIELD.id] ?? r.id;
-      if (typeof id !== 'string' || typeof r.score !== 'number') throw new MemoryMatrixError('BACKEND_ERROR', `milvus: search on collection ${this.milvusName}: result ${i + 1} has no id/score (${JSON.stringify(r).slice(0, 200)})`);
+      if (typeof id !== 'string' || typeof r.score !== 'number')
+        throw new MemoryMatrixError('BACKEND_ERROR', `milvus: search on collection ${this.milvusName}: result ${i + 1} has no id/score (${JSON.stringify(r).slice(0, 200)})`);
       const at = withCreatedAt ? r[FIELD.createdAt] : '';
       if (typeof at !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `milvus: search on collection ${this.milvusName}: id ${id} has no ${FIELD.createdAt}`);
       return { id, score: milvusToCanonical(this.spec.metric, r.score), createdAt: at };
@@ -216,7 +221,9 @@ export class MilvusMemoryCollection implements MemoryCollection {
 
   /** `count(*)` under an expression ('' = all), Strong. */
   private async countExpr(expr: string): Promise<number> {
-    const res = await this.ctx.run('count', this.milvusName, () => this.c.query({ collection_name: this.milvusName, filter: expr, output_fields: ['count(*)'], consistency_level: CONSISTENCY as never }));
+    const res = await this.ctx.run('count', this.milvusName, () =>
+      this.c.query({ collection_name: this.milvusName, filter: expr, output_fields: ['count(*)'], consistency_level: CONSISTENCY as never }),
+    );
     const v = (res as { data?: Row[] }).data?.[0]?.['count(*)'];
     const n = Number(v);
     if (!Number.isInteger(n) || n < 0) throw new MemoryMatrixError('BACKEND_ERROR', `milvus: count on collection ${this.milvusName}: the server answered ${JSON.stringify(v)}`);

@@ -23,7 +23,10 @@ export const UNQUOTABLE = /[\n\r]/;
  */
 export function quoteString(s: string, where = 'milvus: expression'): string {
   if (UNQUOTABLE.test(s)) {
-    throw new MemoryMatrixError('INVALID_INPUT', `${where}: ${JSON.stringify(s)} contains a line feed or carriage return, which a Milvus expression literal cannot carry (kylin-ai-vector-engine refuses them raw and does not unescape \\n / \\r)`);
+    throw new MemoryMatrixError(
+      'INVALID_INPUT',
+      `${where}: ${JSON.stringify(s)} contains a line feed or carriage return, which a Milvus expression literal cannot carry (kylin-ai-vector-engine refuses them raw and does not unescape \\n / \\r)`,
+    );
   }
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
@@ -46,8 +49,23 @@ export function literal(v: string | number | boolean): string {
   return String(v);
 }
 
-/** `field["key"]`: the JSON path of one metadata key, the key quoted as a string literal. */
+/** Metadata keys a JSON path cannot address: any C0 control character (U+0000–U+001F). */
+export const UNADDRESSABLE_KEY = /[\u0000-\u001f]/;
+
+/**
+ * `field["key"]`: the JSON path of one metadata key, the key quoted as a string literal. A key
+ * with a C0 control character is INVALID_INPUT: measured on kylin-ai-vector-engine 1.2, a path
+ * whose key holds a tab or NUL matches nothing although the row holds that key (JSON stores the
+ * key escaped and the path is compared raw), so such a filter would silently return nothing.
+ * (Values with tab or NUL compare fine; DEL in a key is fine.)
+ */
 export function jsonPath(field: string, key: string): string {
+  if (UNADDRESSABLE_KEY.test(key)) {
+    throw new MemoryMatrixError(
+      'INVALID_INPUT',
+      `milvus: filter on metadata key ${JSON.stringify(key)}: a key with a control character cannot be addressed by a Milvus JSON path (kylin-ai-vector-engine matches nothing for it)`,
+    );
+  }
   return `${field}[${quoteString(key)}]`;
 }
 

@@ -71,12 +71,17 @@ export async function createMilvusStore(opts: MilvusStoreOptions = {}): Promise<
   }
   const ctx = new StoreContext(client, where, MAX_BATCH_ROWS, opts.crashProbe);
   try {
-    await ctx.run(`connect to ${where}`, undefined, async () => {
-      await client.connectPromise;
-      const r = await client.describeCollection({ collection_name: 'mm_connect_probe' });
-      const code = r.status?.code;
-      if (code !== 0 && code !== 100) throw new Error(`describeCollection answered code ${code}: ${r.status?.reason}`);
-    }, false);
+    await ctx.run(
+      `connect to ${where}`,
+      undefined,
+      async () => {
+        await client.connectPromise;
+        const r = await client.describeCollection({ collection_name: 'mm_connect_probe' });
+        const code = r.status?.code;
+        if (code !== 0 && code !== 100) throw new Error(`describeCollection answered code ${code}: ${r.status?.reason}`);
+      },
+      false,
+    );
   } catch (err) {
     await client.closeConnection().catch(() => undefined);
     throw err;
@@ -99,9 +104,7 @@ export class MilvusStore implements MemoryStore {
   async serverInfo(): Promise<ServerInfo> {
     const v = await this.ctx.run('version', undefined, () => this.ctx.client.getVersion(), false);
     const version = (v as { version?: unknown }).version;
-    return typeof version === 'string' && version
-      ? { server: `Milvus ${version}`, components: { milvus: version } }
-      : { server: 'Milvus gRPC API (GetVersion reports no version)', components: {} };
+    return typeof version === 'string' && version ? { server: `Milvus ${version}`, components: { milvus: version } } : { server: 'Milvus gRPC API (GetVersion reports no version)', components: {} };
   }
 
   /**
@@ -136,7 +139,9 @@ export class MilvusStore implements MemoryStore {
       }),
     );
     try {
-      await this.ctx.run('create index', name, () => c.createIndex({ collection_name: name, field_name: FIELD.embedding, index_type: ix.index_type, metric_type: MILVUS_METRIC[spec.metric], params: ix.params }));
+      await this.ctx.run('create index', name, () =>
+        c.createIndex({ collection_name: name, field_name: FIELD.embedding, index_type: ix.index_type, metric_type: MILVUS_METRIC[spec.metric], params: ix.params }),
+      );
       const stored = await this.load(name, spec.name);
       if (stored.metric !== spec.metric) throw new MemoryMatrixError('BACKEND_ERROR', `milvus: collection ${name} was created with metric ${spec.metric} but the server reports ${stored.metric}`);
     } catch (err) {

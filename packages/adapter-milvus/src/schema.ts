@@ -108,7 +108,8 @@ export function specFromStored(name: string, s: StoredCollection): CollectionSpe
   if (m.index.type === 'hnsw') {
     if (s.indexType !== 'HNSW') throw bad(`the index type is ${String(s.indexType)}, the marker says hnsw`);
     index = { type: 'hnsw', m: Number(s.indexParams.M), efConstruction: Number(s.indexParams.efConstruction), efSearch: m.index.efSearch };
-    if (index.m !== m.index.m || index.efConstruction !== m.index.efConstruction) throw bad(`the index has M ${s.indexParams.M}, efConstruction ${s.indexParams.efConstruction}; the marker ${JSON.stringify(m.index)}`);
+    if (index.m !== m.index.m || index.efConstruction !== m.index.efConstruction)
+      throw bad(`the index has M ${s.indexParams.M}, efConstruction ${s.indexParams.efConstruction}; the marker ${JSON.stringify(m.index)}`);
   } else if (m.index.type === 'none' && s.indexType !== 'FLAT') throw bad(`the index type is ${String(s.indexType)}, the marker says none (FLAT)`);
   const spec: CollectionSpec = { name, dim: m.dim, metric, index };
   if (typeof m.model === 'string') spec.embeddingModel = m.model;

@@ -25,7 +25,11 @@ async function milvusVersions(ep: ContainerEndpoint): Promise<{ serverVersion: s
   if (info.components.milvus) return { serverVersion: info.server, components: info.components };
   const r = await ep.exec(['dpkg-query', '-W', '-f', '${Version}', 'kylin-ai-vector-engine'], { timeoutMs: 30_000 });
   const full = r.stdout.toString('utf8').trim();
-  if (r.code !== 0 || !full) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${ep.where}: the server reports no version (GetVersion is empty) and dpkg-query kylin-ai-vector-engine gave none (exit ${r.code}): ${r.stderr.trim()}`);
+  if (r.code !== 0 || !full)
+    throw new MemoryMatrixError(
+      'TARGET_UNAVAILABLE',
+      `${ep.where}: the server reports no version (GetVersion is empty) and dpkg-query kylin-ai-vector-engine gave none (exit ${r.code}): ${r.stderr.trim()}`,
+    );
   const upstream = full.replace(/-[^-]*$/, '');
   return { serverVersion: `kylin-ai-vector-engine ${full} (Debian; a fork of Milvus Lite; GetVersion reports no version)`, components: { kylinVectorEngine: upstream } };
 }
