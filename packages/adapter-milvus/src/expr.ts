@@ -49,8 +49,11 @@ export function literal(v: string | number | boolean): string {
   return String(v);
 }
 
-/** Metadata keys a JSON path cannot address: any C0 control character (U+0000–U+001F). */
-export const UNADDRESSABLE_KEY = /[\u0000-\u001f]/;
+/** Whether `s` holds a C0 control character (U+0000–U+001F): such a metadata key cannot be addressed by a JSON path (jsonPath). */
+export function hasC0Control(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) < 0x20) return true;
+  return false;
+}
 
 /**
  * `field["key"]`: the JSON path of one metadata key, the key quoted as a string literal. A key
@@ -60,7 +63,7 @@ export const UNADDRESSABLE_KEY = /[\u0000-\u001f]/;
  * (Values with tab or NUL compare fine; DEL in a key is fine.)
  */
 export function jsonPath(field: string, key: string): string {
-  if (UNADDRESSABLE_KEY.test(key)) {
+  if (hasC0Control(key)) {
     throw new MemoryMatrixError(
       'INVALID_INPUT',
       `milvus: filter on metadata key ${JSON.stringify(key)}: a key with a control character cannot be addressed by a Milvus JSON path (kylin-ai-vector-engine matches nothing for it)`,

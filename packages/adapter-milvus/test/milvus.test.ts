@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { MemoryRecord, MemoryStore } from '@memory-matrix/spec';
-import { milvusContainerKind, type MilvusMemoryCollection } from '../src';
+import { hasC0Control, milvusContainerKind, type MilvusMemoryCollection } from '../src';
 import { gateSuite, startMilvus, stopMilvus, type TestMilvus } from './helpers/server';
 
 /**
@@ -47,7 +47,7 @@ suite(title('milvus@lite-1.2 adapter'), () => {
     const store = await connect();
     const coll = (await store.createCollection({ name: 'hostile', dim: DIM, metric: 'cosine', index: HNSW })) as MilvusMemoryCollection;
     // Ids with `"` or NUL are excluded here: the server's upsert and delete fail on them (next test).
-    const idOf = (h: string) => (/["\u0000]/.test(h) ? `id-${Buffer.from(h).toString('hex')}` : h);
+    const idOf = (h: string) => (h.includes('"') || h.includes('\u0000') ? `id-${Buffer.from(h).toString('hex')}` : h);
     const records = hostile.map((h, i) => rec(idOf(h), i, { namespace: h, metadata: { [h]: h, i, zero: 0, no: false, empty: '', nil: null, tab: 'tab\tx' } }));
     await coll.upsert(records);
     expect(await coll.count()).toBe(hostile.length);
@@ -56,7 +56,7 @@ suite(title('milvus@lite-1.2 adapter'), () => {
       expect(got.map((r) => r.id)).toEqual([idOf(h)]);
       expect(got[0]!.metadata).toEqual(records[i]!.metadata);
       expect(await coll.count({ namespaces: [h] })).toBe(1);
-      if (/[\u0000-\u001f]/.test(h)) await expect(coll.count({ metadata: { [h]: h } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      if (hasC0Control(h)) await expect(coll.count({ metadata: { [h]: h } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
       else expect([h, await coll.count({ metadata: { [h]: h } })]).toEqual([h, 1]);
       const hits = await coll.recall({ vector: records[i]!.embedding, k: 3, filter: { namespaces: [h] } });
       expect(hits.map((x) => x.id)).toEqual([idOf(h)]);
