@@ -18,12 +18,12 @@ export function metadataToken(key: string, value: MetadataValue): string {
   return JSON.stringify([key, value]);
 }
 
-/** The Arrow schema of a collection table of dimension `dim`, with the collection marker as schema metadata `memory-matrix` (none: the schema of a write). */
+/** The Arrow schema of a collection table of dimension `dim`, with the collection marker as schema metadata `memory-matrix` and `id` as primary key (no marker: the schema of a write). */
 export function tableSchema(dim: number, marker?: string): Schema {
-  const utf8 = (name: string) => new Field(name, new Utf8(), false);
+  const utf8 = (name: string, metadata?: Map<string, string>) => new Field(name, new Utf8(), false, metadata);
   return new Schema(
     [
-      utf8('id'),
+      utf8('id', marker === undefined ? undefined : PRIMARY_KEY),
       utf8('namespace'),
       utf8('kind'),
       utf8('text'),
@@ -59,6 +59,15 @@ export function toArrowTable(records: MemoryRecord[], dim: number): Table {
   const struct = makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children });
   return new Table(schema, new RecordBatch(schema, struct));
 }
+
+/**
+ * Field metadata declaring `id` the table's (unenforced) primary key, what
+ * `Table.setUnenforcedPrimaryKey('id')` writes, set at creation so that table and key are one
+ * commit. With it Lance's merge insert records the keys it inserts and a concurrent merge insert
+ * of the same new key conflicts (and is retried); without it two processes upserting the same new
+ * id both insert it (lancedb/lancedb#3377; README "Quirks", measured with C22).
+ */
+const PRIMARY_KEY = new Map([['lance-schema:unenforced-primary-key:position', '1']]);
 
 /** The schema-metadata key holding the collection marker. */
 export const MARKER_KEY = 'memory-matrix';

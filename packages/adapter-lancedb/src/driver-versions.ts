@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 
-/** packages/adapter-lancedb/package.json (this file is packages/adapter-lancedb/src/driver-versions.ts). */
-const PACKAGE_JSON = path.resolve(__dirname, '..', 'package.json');
+/** Set by the store process's bundle (process/bundle.ts `define`), which runs from a temp dir. */
+declare const MM_LANCEDB_PACKAGE_DIR: string | undefined;
+
+/** packages/adapter-lancedb (this file is packages/adapter-lancedb/src/driver-versions.ts), where its packages resolve from. */
+const PACKAGE_DIR = typeof MM_LANCEDB_PACKAGE_DIR === 'string' ? MM_LANCEDB_PACKAGE_DIR : path.resolve(__dirname, '..');
+const PACKAGE_JSON = path.join(PACKAGE_DIR, 'package.json');
 
 /** The engine's npm packages, by the component name their installed version is reported as. */
 const ENGINE_PACKAGES: Record<string, string> = { lancedb: '@lancedb/lancedb', 'lancedb-native': '@lancedb/lancedb-linux-x64-gnu', 'apache-arrow': 'apache-arrow' };
@@ -16,7 +20,7 @@ const ENGINE_PACKAGES: Record<string, string> = { lancedb: '@lancedb/lancedb', '
 export function installedVersion(pkg: string, where: string): string {
   let dir: string;
   try {
-    dir = path.dirname(require.resolve(pkg));
+    dir = path.dirname(require.resolve(pkg, { paths: [PACKAGE_DIR] }));
   } catch (err) {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: package ${pkg} is not installed (run pnpm install; the LanceDB binary is pinned are installed for linux-x64-gnu only)`, {
       cause: err,
@@ -30,7 +34,7 @@ export function installedVersion(pkg: string, where: string): string {
       // no package.json in this directory (ENOENT): look one level up
     }
     const up = path.dirname(dir);
-    if (up === dir) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: package ${pkg} resolves to ${require.resolve(pkg)} but no package.json names it`);
+    if (up === dir) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: package ${pkg} resolves to ${require.resolve(pkg, { paths: [PACKAGE_DIR] })} but no package.json names it`);
     dir = up;
   }
 }

@@ -4,6 +4,7 @@ import { lancedbPackageVersions } from './driver-versions';
 import { lancedbEmbeddedEngine } from './engine';
 import { createLancedbStore, LANCEDB_CAPABILITIES } from './lancedb-adapter';
 import { lancedbAdapterOptionsSchema, type LancedbAdapterOptions } from './options';
+import { lancedbProcessEngine } from './process/engine';
 import { lancedbToCanonical } from './scores';
 
 /** LanceDB `_distance` → canonical score (scores.ts has the sources). */
@@ -29,11 +30,14 @@ async function reportedVersions(): Promise<{ serverVersion: string; components: 
  * this process, on one database directory.
  * - no `dataDir`: `lancedbEmbeddedEngine()` (a temp dir, removed at close);
  * - `dataDir`: that directory (created), kept at close and reopened by the same directory.
- * Every `connect()` is a new `lancedb.connect` on the directory. No `faultProcess` (README: C15).
+ * Every `connect()` is a new `lancedb.connect` on the directory.
+ * `faultProcess`: the same store in a process of its own that owns the directory (process/engine.ts),
+ * which the fault checks kill with SIGKILL and restart (catalog `durability:` of an embedded target).
  */
 const lancedbEngine: EmbeddedEngine<LancedbAdapterOptions> = {
   description: 'LanceDB 0.37 (@lancedb/lancedb, Rust core via napi), in this process',
   preflight: lancedbPackageVersions,
+  faultProcess: lancedbProcessEngine as EmbeddedEngine<LancedbAdapterOptions>['faultProcess'],
   async open({ dataDir, adapterOptions }): Promise<EmbeddedInstance> {
     const index = { hnswPartitions: adapterOptions?.hnswPartitions ?? 1 };
     if (dataDir === undefined) {

@@ -8,3 +8,6 @@ export { lancedbDriver, LANCEDB_SCORES } from './driver';
 export { lancedbPackageVersions } from './driver-versions';
 export { lancedbAdapterOptionsSchema, type LancedbAdapterOptions } from './options';
 export { DEFAULT_INDEX_OPTIONS, type LancedbIndexOptions } from './vector-index';
+export { lancedbProcessEngine, connectLancedbProcess } from './process/engine';
+export { storeProcessScript } from './process/bundle';
+export { ProcessStore } from './process/client';
