@@ -10,4 +10,5 @@ export { lancedbAdapterOptionsSchema, type LancedbAdapterOptions } from './optio
 export { DEFAULT_INDEX_OPTIONS, type LancedbIndexOptions } from './vector-index';
 export { lancedbProcessEngine, connectLancedbProcess } from './process/engine';
 export { storeProcessScript } from './process/bundle';
-export { ProcessStore } from './process/client';
+export { ProcessStore, PROCESS_STORE_CAPABILITIES } from './process/client';
+export { LancedbChatHistory, DEFAULT_HISTORY_PREFIX, outsideWindow, nextStamp } from './history';

@@ -2,11 +2,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import {
+  capabilities,
+  MemoryMatrixError,
+  type Capabilities,
+  type ChatHistory,
+  type CollectionSpec,
+  type HistoryOptions,
+  type MemoryStore,
+  type ProcessRecipe,
+  type ProcessReopenable,
+  type ServerInfo,
+} from '@memory-matrix/spec';
 import { MARKER_KEY, tableSchema } from './codec';
 import { LancedbCollection } from './collection';
 import { ADAPTER, StoreContext, wrapBackendError } from './context';
 import { installedVersion } from './driver-versions';
+import { LancedbChatHistory } from './history';
 import { markerOf, parseMarker, tableOf, type CollectionMarker } from './marker';
 import { LANCEDB_METRICS } from './scores';
 import { DEFAULT_INDEX_OPTIONS, type LancedbIndexOptions } from './vector-index';
@@ -38,10 +50,10 @@ export const LANCEDB_CAPABILITIES: Capabilities = capabilities({
   delete: true,
   reopen: true,
   quantized: false,
-  history: false,
+  history: true,
   ttl: false,
   timeDecay: true,
-  snapshots: false,
+  snapshots: true,
   indexIntrospection: true,
 });
 
@@ -63,8 +75,8 @@ export async function createLancedbStore(opts: LancedbStoreOptions = {}): Promis
   }
 }
 
-/** The LanceDB `MemoryStore`: a collection is a table `mm_<name>` whose schema metadata holds the marker (marker.ts). */
-export class LancedbStore implements MemoryStore {
+/** The LanceDB `MemoryStore`: a collection is a table `mm_<name>` whose schema metadata holds the marker (marker.ts); chat history and snapshots are the tables of history.ts. */
+export class LancedbStore implements MemoryStore, ProcessReopenable {
   readonly adapter = ADAPTER;
   readonly capabilities = LANCEDB_CAPABILITIES;
 
@@ -73,6 +85,20 @@ export class LancedbStore implements MemoryStore {
     private readonly ownedDir: string | undefined,
     private readonly indexOptions: LancedbIndexOptions,
   ) {}
+
+  /**
+   * How another OS process opens this store's directory (spec snapshots.ts `ProcessRecipe`, C26):
+   * `createLancedbStore({ dir })` of this package. A store that owns a temp dir has none to share
+   * safely (it removes it on close), but its directory is still given: the child never closes it.
+   */
+  processRecipe(): ProcessRecipe {
+    return { module: path.join(__dirname, 'index.ts'), exportName: 'createLancedbStore', options: { dir: this.ctx.dir, index: this.indexOptions } };
+  }
+
+  /** Chat history of one session (history.ts). Throws INVALID_INPUT, CAPABILITY_MISSING (a TTL: Lance rows do not expire). */
+  async openHistory(opts: HistoryOptions): Promise<ChatHistory> {
+    return new LancedbChatHistory(this.ctx, opts);
+  }
 
   /** The database directory of this store. */
   get dir(): string {

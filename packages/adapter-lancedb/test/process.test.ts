@@ -61,7 +61,7 @@ test('acknowledged upserts survive SIGKILL of the store process and are read bac
   const first = await start(dir, port);
   children.push(first.child);
   expect(first.exit).toBeUndefined();
-  const ep = { host: '127.0.0.1', port, where: 'process.test', containerId: 'p1' };
+  const ep = { host: '127.0.0.1' as const, port, where: 'process.test', containerId: 'p1' };
   const s = await connectLancedbProcess(ep);
   const c = await s.createCollection({ name: 'dur', dim: DIM, metric: 'cosine', index: { type: 'none' } });
   const written = Array.from({ length: 60 }, (_, i) => rec(i));

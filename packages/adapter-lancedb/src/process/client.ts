@@ -1,18 +1,41 @@
-import type { CollectionSpec, IndexInEffect, MemoryCollection, MemoryRecord, MemoryStore, RecallFilter, RecallHit, RecallQuery, ScanOptions, ServerInfo } from '@memory-matrix/spec';
+import type {
+  Capabilities,
+  ChatHistory,
+  ChatMessage,
+  CollectionSpec,
+  HistoryKey,
+  HistoryOptions,
+  HistoryWindow,
+  IndexInEffect,
+  MemoryCollection,
+  MemoryRecord,
+  MemoryStore,
+  RecallFilter,
+  RecallHit,
+  RecallQuery,
+  ScanOptions,
+  ServerInfo,
+} from '@memory-matrix/spec';
 import { ADAPTER } from '../context';
 import { LANCEDB_CAPABILITIES } from '../lancedb-adapter';
 import type { ProcessConnection } from './connection';
 import { queryToWire, recordFromWire, recordToWire, type WireRecord } from './wire';
 
 /**
+ * What a store in a store process offers: the adapter's capabilities without `snapshots` (the wire
+ * carries memories and chat history; C26 opens the directory in its own processes instead).
+ */
+export const PROCESS_STORE_CAPABILITIES: Capabilities = { ...LANCEDB_CAPABILITIES, snapshots: false };
+
+/**
  * A `MemoryStore` whose LanceDB connection lives in a store process (server.ts): every method is
  * one request on `conn`, answered after the adapter call returned there (a write: after its Lance
  * commit). Errors are the adapter's own codes, or BACKEND_ERROR when the process is gone or did
- * not answer in time (connection.ts). Capabilities: the adapter's.
+ * not answer in time (connection.ts).
  */
 export class ProcessStore implements MemoryStore {
   readonly adapter = ADAPTER;
-  readonly capabilities = LANCEDB_CAPABILITIES;
+  readonly capabilities = PROCESS_STORE_CAPABILITIES;
   constructor(readonly conn: ProcessConnection) {}
 
   serverInfo(): Promise<ServerInfo> {
@@ -34,6 +57,11 @@ export class ProcessStore implements MemoryStore {
 
   dropCollection(name: string): Promise<void> {
     return this.conn.call('dropCollection', name);
+  }
+
+  async openHistory(opts: HistoryOptions): Promise<ChatHistory> {
+    const r = await this.conn.call<{ sessionId: string; keyPrefix: string }>('openHistory', opts);
+    return new ProcessHistory(this.conn, opts, r.sessionId, r.keyPrefix);
   }
 
   close(): Promise<void> {
@@ -73,5 +101,39 @@ class ProcessCollection implements MemoryCollection {
   }
   indexInEffect(query: RecallQuery): Promise<IndexInEffect> {
     return this.conn.call('indexInEffect', this.h, queryToWire(query));
+  }
+}
+
+/** A chat-history session of a `ProcessStore` (every request carries its `HistoryOptions` `h`). */
+class ProcessHistory implements ChatHistory {
+  constructor(
+    private readonly conn: ProcessConnection,
+    private readonly h: HistoryOptions,
+    readonly sessionId: string,
+    readonly keyPrefix: string,
+  ) {}
+  append(messages: ChatMessage[]): Promise<void> {
+    return this.conn.call('history.append', this.h, messages);
+  }
+  read(opts?: { last?: number }): Promise<ChatMessage[]> {
+    return this.conn.call('history.read', this.h, opts);
+  }
+  length(): Promise<number> {
+    return this.conn.call('history.length', this.h);
+  }
+  trim(window: HistoryWindow): Promise<number> {
+    return this.conn.call('history.trim', this.h, window);
+  }
+  clear(): Promise<void> {
+    return this.conn.call('history.clear', this.h);
+  }
+  keys(): Promise<HistoryKey[]> {
+    return this.conn.call('history.keys', this.h);
+  }
+  writeRaw(payloads: string[]): Promise<void> {
+    return this.conn.call('history.writeRaw', this.h, payloads);
+  }
+  readRaw(): Promise<string[]> {
+    return this.conn.call('history.readRaw', this.h);
   }
 }

@@ -14,7 +14,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import type { MemoryCollection } from '@memory-matrix/spec';
+import type { ChatHistory, MemoryCollection } from '@memory-matrix/spec';
 import { createLancedbStore, type LancedbStore } from '../lancedb-adapter';
 import { lancedbAdapterOptionsSchema } from '../options';
 import { errorToWire, queryFromWire, recordFromWire, recordToWire, type WireRecord, type WireReply, type WireRequest } from './wire';
@@ -38,6 +38,7 @@ const sessions = new Set<Session>();
 class Session {
   private store?: Promise<LancedbStore>;
   private readonly collections = new Map<string, MemoryCollection>();
+  private readonly histories = new Map<string, ChatHistory>();
   private buf = '';
   constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
@@ -77,9 +78,18 @@ class Session {
     return c;
   }
 
+  /** The chat-history session of `opts` (`HistoryOptions`), opened on first use. */
+  private async history(s: LancedbStore, opts: unknown): Promise<ChatHistory> {
+    const k = JSON.stringify(opts);
+    let h = this.histories.get(k);
+    if (!h) this.histories.set(k, (h = await s.openHistory(opts as Parameters<LancedbStore['openHistory']>[0])));
+    return h;
+  }
+
   private async handle({ op, args }: WireRequest): Promise<unknown> {
     const s = await this.db();
     const col = () => this.collection(s, args[0]);
+    const hist = () => this.history(s, args[0]);
     switch (op) {
       case 'serverInfo':
         return s.serverInfo();
@@ -113,6 +123,26 @@ class Session {
         return (await (await col()).scan!(args[1] as Parameters<NonNullable<MemoryCollection['scan']>>[0])).map(recordToWire);
       case 'indexInEffect':
         return (await col()).indexInEffect!(queryFromWire(args[1] as Parameters<typeof queryFromWire>[0]));
+      case 'openHistory': {
+        const h = await hist();
+        return { sessionId: h.sessionId, keyPrefix: h.keyPrefix };
+      }
+      case 'history.append':
+        return (await hist()).append(args[1] as Parameters<ChatHistory['append']>[0]);
+      case 'history.read':
+        return (await hist()).read((args[1] ?? undefined) as Parameters<ChatHistory['read']>[0]);
+      case 'history.length':
+        return (await hist()).length();
+      case 'history.trim':
+        return (await hist()).trim(args[1] as Parameters<ChatHistory['trim']>[0]);
+      case 'history.clear':
+        return (await hist()).clear();
+      case 'history.keys':
+        return (await hist()).keys();
+      case 'history.writeRaw':
+        return (await hist()).writeRaw(args[1] as string[]);
+      case 'history.readRaw':
+        return (await hist()).readRaw();
       default:
         throw Object.assign(new Error(`unknown operation ${JSON.stringify(op)}`), { code: 'INVALID_INPUT' });
     }
