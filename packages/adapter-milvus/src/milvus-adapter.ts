@@ -34,6 +34,8 @@ export interface MilvusStoreOptions {
  * is FLAT, where every search is exact). `annIndexes`: `hnsw`. `maxBatch` MAX_BATCH_ROWS.
  */
 export const MILVUS_CAPABILITIES: Capabilities = capabilities({
+  // Strong consistency on every search/query and a flush before an upsert or delete returns (C27).
+  readYourWrites: 'strong',
   vectors: true,
   metrics: ['cosine', 'ip', 'l2'],
   exactScan: false,

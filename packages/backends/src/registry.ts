@@ -2,6 +2,7 @@ import path from 'node:path';
 import { MemoryMatrixError, type BackendDriver, type ContainerKind } from '@memory-matrix/spec';
 import { chromaDriver } from '@memory-matrix/adapter-chroma';
 import { milvusDriver } from '@memory-matrix/adapter-milvus';
+import { lancedbDriver } from '@memory-matrix/adapter-lancedb';
 import { pgvectorDriver } from '@memory-matrix/adapter-pgvector';
 import { redisDriver } from '@memory-matrix/adapter-redis';
 import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
@@ -17,7 +18,7 @@ import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
  * directory, or package names) whose `driver` export (or default export) is a `BackendDriver`;
  * they are loaded on first use. `registerDriver()` adds one in process.
  */
-const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, milvusDriver];
+const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, lancedbDriver, milvusDriver];
 
 // Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
 type AnyDriver = BackendDriver<unknown>;

@@ -41,7 +41,9 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
   test('without MM_DRIVERS the same catalog is refused: the backend is no registered driver (exit 2, file:line)', () => {
     const bad = cli(['--backend', 'toy@1'], { env: { MM_CATALOG: TOY_ENV.MM_CATALOG } });
     expect(bad.status).toBe(2);
-    expect(bad.report?.error?.message).toMatch(new RegExp(`targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite\\)`));
+    expect(bad.report?.error?.message).toMatch(
+      new RegExp(`targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite, lancedb, milvus\\)`),
+    );
   }, 120_000);
 });
 

@@ -59,7 +59,7 @@ describe('memory-matrix merge', () => {
   test('three shards merged = the unsharded run: same cells in target order, same verdicts, summary, exit 0', () => {
     const m = merge(shards);
     expect(m.status).toBe(0);
-    expect(m.report.cells.map((c) => c.target)).toEqual(['pgvector@pglite-pg16', 'pgvector@pglite-pg18', 'sqlite@3.53-vec0.1.9']);
+    expect(m.report.cells.map((c) => c.target)).toEqual(['lancedb@0.37', 'pgvector@pglite-pg16', 'pgvector@pglite-pg18', 'sqlite@3.53-vec0.1.9']);
     expect(m.report.cells.map((c) => c.target)).toEqual(whole.cells.map((c) => c.target));
     expect(verdicts(m.report)).toEqual(verdicts(whole));
     expect(Object.keys(verdicts(m.report)['pgvector@pglite-pg18']!)).toEqual(['C11', 'C21']);

@@ -1,0 +1,14 @@
+export { createLancedbStore, LancedbStore, LANCEDB_CAPABILITIES, type LancedbStoreOptions } from './lancedb-adapter';
+export { LancedbCollection, TIE_MARGIN } from './collection';
+export { lancedbEmbeddedEngine, type LancedbEngine } from './engine';
+export { lancedbToCanonical, LANCEDB_METRICS, LANCE_DISTANCE } from './scores';
+export { quoteString, column, inList, filterPredicate } from './sql';
+export { metadataToken, tableSchema } from './codec';
+export { lancedbDriver, LANCEDB_SCORES } from './driver';
+export { lancedbPackageVersions } from './driver-versions';
+export { lancedbAdapterOptionsSchema, type LancedbAdapterOptions } from './options';
+export { DEFAULT_INDEX_OPTIONS, type LancedbIndexOptions } from './vector-index';
+export { lancedbProcessEngine, connectLancedbProcess } from './process/engine';
+export { storeProcessScript } from './process/bundle';
+export { ProcessStore, PROCESS_STORE_CAPABILITIES } from './process/client';
+export { LancedbChatHistory, DEFAULT_HISTORY_PREFIX, outsideWindow, nextStamp } from './history';

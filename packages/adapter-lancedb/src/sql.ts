@@ -1,0 +1,58 @@
+import { MemoryMatrixError, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { metadataToken } from './codec';
+import { ADAPTER } from './context';
+
+/**
+ * LanceDB SQL predicates (`where` / `countRows` / `delete`: DataFusion SQL over the table's
+ * columns). LanceDB has no bind parameters for predicates, so every value the caller supplies is
+ * written as a string literal by `quoteString` and every column name passes `column`; nothing
+ * else is concatenated.
+ */
+
+/** Column names a predicate may use: lower-case SQL identifiers, written bare. */
+const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * A validated identifier (`[a-z_][a-z0-9_]{0,62}`), returned as is. Throws INVALID_INPUT naming
+ * it otherwise: an identifier is never quoted or escaped into a predicate.
+ */
+export function column(name: string): string {
+  if (!IDENT.test(name)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${JSON.stringify(name)} is not a column identifier ([a-z_][a-z0-9_]{0,62})`);
+  return name;
+}
+
+/**
+ * A SQL string literal of `value`: `'…'` with every `'` doubled (SQL standard; DataFusion reads no
+ * backslash escapes in '…' literals, so `\` stays itself). Any Unicode, U+0000 included, is kept;
+ * a lone surrogate (not UTF-8 encodable) is INVALID_INPUT.
+ */
+export function quoteString(value: string): string {
+  if (typeof value !== 'string') throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: a SQL string literal needs a string, got ${typeof value}`);
+  if (Buffer.from(value, 'utf8').toString('utf8') !== value)
+    throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: a SQL string literal must be well-formed Unicode (lone surrogate in ${JSON.stringify(value)})`);
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** `col IN ('a', 'b')`; an empty list matches nothing (`false`). */
+export function inList(col: string, values: readonly string[]): string {
+  if (values.length === 0) return 'false';
+  return `${column(col)} IN (${values.map(quoteString).join(', ')})`;
+}
+
+/**
+ * The predicate of a recall/count filter (spec `matchesFilter`), or undefined for none:
+ * - namespaces: `namespace IN (…)`; kinds: `kind IN (…)` (an empty list matches nothing);
+ * - metadata, per key: `array_has(meta_tokens, '<token>')`, where the token is the JSON text of
+ *   `[key, value]` (codec.ts `metadataToken`), so the JSON type is part of the comparison:
+ *   `0`, `false`, `""` and `null` are different tokens, a missing key has no token.
+ * Parts are joined with AND.
+ */
+export function filterPredicate(filter: RecallFilter | undefined): string | undefined {
+  const parts: string[] = [];
+  if (filter?.namespaces !== undefined) parts.push(inList('namespace', filter.namespaces));
+  if (filter?.kinds !== undefined) parts.push(inList('kind', filter.kinds));
+  for (const [key, value] of Object.entries(filter?.metadata ?? ({} as Metadata))) {
+    parts.push(`array_has(${column('meta_tokens')}, ${quoteString(metadataToken(key, value))})`);
+  }
+  return parts.length ? parts.map((p) => `(${p})`).join(' AND ') : undefined;
+}
