@@ -76,7 +76,15 @@ const durabilitySchema = z
 const targetSchema = z
   .object({
     backend: backendName,
-    provider: z.enum(['embedded', 'container', 'local', 'url']),
+    /** How the server is started; absent exactly when `server` names the server of a client target. */
+    provider: z.enum(['embedded', 'container', 'local', 'url']).optional(),
+    /**
+     * (client targets: a driver with a `client` facet, e.g. LangChain.js) the catalog target whose
+     * server this client runs over, e.g. `pgvector@pg17`; the server is started, faulted and stopped
+     * as that target. Such a target gives no provider, engine, image, offline, start, durability or
+     * upgradeFrom of its own (they are the server's).
+     */
+    server: z.string().optional(),
     engine: z.string().optional(),
     image: z.string().optional(),
     offline: offlineSchema.optional(),
@@ -152,8 +160,16 @@ export type OfflineRecipe = z.infer<typeof offlineSchema>;
 export type Profile = z.infer<typeof profileSchema>;
 
 /** A catalog target with defaults applied: `name` is `backend@version`. */
-export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities' | 'start'> {
+export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities' | 'start' | 'provider'> {
   name: string;
+  /** How the server is started (a client target's is its server's). */
+  provider: NonNullable<TargetEntry['provider']>;
+  /**
+   * (client targets) the resolved server target the client runs over. The client target carries
+   * the server's provider, engine, image, offline recipe, start, durability and upgradeFrom, so
+   * images, shards and child cells treat it like its server; `backend` is the client driver.
+   */
+  serverTarget?: ResolvedTarget;
   /** Start settings; for a container target `kind` is always set (default: the driver's container kind). */
   start?: StartEntry;
   /** The catalog's `adapterOptions` as the driver's schema parsed them (defaults applied); what providers hand to the driver. `adapterOptions` stays as written (reports, baselines). */
@@ -221,15 +237,20 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   if (!parsed.success) throw new Error('unreachable');
   const c = parsed.data;
   const targets = new Map<string, ResolvedTarget>();
-  for (const [name, t] of Object.entries(c.targets)) {
+  const entries = Object.entries(c.targets);
+  for (const [name, t] of entries) {
     const [backend, version] = name.split('@');
     if (!version || backend !== t.backend) {
       throw new MemoryMatrixError('USAGE', `${file}: target ${name} must be named <backend>@<version> with backend ${t.backend}`);
     }
+    if (t.server !== undefined) continue; // client targets: resolved below, over their server
     const at = ['targets', name];
     const driver = driverOf(t.backend);
-    const facet = driver[t.provider];
-    if (!facet) fail([...at, 'provider'], `driver ${t.backend} does not offer provider ${t.provider} (it offers: ${offeredProviders(driver).join(', ') || 'none'})`);
+    if (t.provider === undefined)
+      fail([...at, 'provider'], `give the provider that starts ${name} (${offeredProviders(driver).join(', ') || 'none offered'}), or server: <target> for a client driver`);
+    const provider = t.provider!;
+    const facet = driver[provider];
+    if (!facet) fail([...at, 'provider'], `driver ${t.backend} does not offer provider ${provider} (it offers: ${offeredProviders(driver).join(', ') || 'none'})`);
     if (t.provider === 'embedded' || t.provider === 'local') {
       const engines = Object.keys((t.provider === 'embedded' ? driver.embedded : driver.local)?.engines ?? {});
       if (t.engine === undefined || !engines.includes(t.engine))
@@ -241,31 +262,24 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       if (kind !== driver.container!.kind) fail([...at, 'start', 'kind'], `container kind ${kind} belongs to another driver; ${t.backend} targets run as ${driver.container!.kind}`);
       start = { timeoutMs: driver.container!.defaultStartTimeoutMs, ...t.start, kind };
     }
-    let driverOptions: unknown = undefined;
-    if (driver.adapterOptions) {
-      const o = driver.adapterOptions.safeParse(t.adapterOptions ?? {});
-      if (!o.success) {
-        const issue = o.error.issues[0]!;
-        if (issue.code === 'unrecognized_keys') fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}`);
-        fail([...at, 'adapterOptions', ...issue.path], issue.message);
-      }
-      driverOptions = o.success ? o.data : undefined;
-    } else if (t.adapterOptions !== undefined) {
-      fail([...at, 'adapterOptions'], `driver ${t.backend} takes no adapterOptions`);
-    }
+    const driverOptions = parseDriverOptions(driver, t, at, fail);
     targets.set(name, {
       ...t,
+      provider,
       ...(start !== undefined ? { start } : {}),
       driverOptions,
       name,
       version,
       index: t.index ?? c.defaults.index,
       tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances, ...t.tolerances },
-      capabilities: { ...driver.capabilities, ...faultCapabilities(t, start), ...t.capabilities },
+      capabilities: { ...driver.capabilities, ...faultCapabilities({ ...t, provider }, start), ...t.capabilities },
     });
   }
+  for (const [name, t] of entries) {
+    if (t.server !== undefined) targets.set(name, resolveClientTarget(name, t, targets, c.defaults, fail));
+  }
   for (const t of targets.values()) {
-    if (t.upgradeFrom === undefined) continue;
+    if (t.upgradeFrom === undefined || t.serverTarget) continue;
     const from = targets.get(t.upgradeFrom);
     if (!from || from.backend !== t.backend || !(from.capabilities.faults || (from.durability !== undefined && localFaultSupported(from)))) {
       throw new MemoryMatrixError(
@@ -293,6 +307,70 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles };
 }
 
+type Fail = (at: ReadonlyArray<string | number>, message: string) => never;
+
+/** The target's `adapterOptions` parsed by its driver's schema (defaults applied); a catalog error naming the line otherwise. */
+function parseDriverOptions(driver: ReturnType<typeof driverOf>, t: TargetEntry, at: string[], fail: Fail): unknown {
+  if (!driver.adapterOptions) {
+    if (t.adapterOptions !== undefined) fail([...at, 'adapterOptions'], `driver ${t.backend} takes no adapterOptions`);
+    return undefined;
+  }
+  const o = driver.adapterOptions.safeParse(t.adapterOptions ?? {});
+  if (!o.success) {
+    const issue = o.error.issues[0]!;
+    if (issue.code === 'unrecognized_keys') fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}`);
+    fail([...at, 'adapterOptions', ...issue.path], issue.message);
+  }
+  return o.success ? o.data : undefined;
+}
+
+/** Keys a client target takes from its server and may not give itself. */
+const SERVER_KEYS = ['provider', 'engine', 'image', 'offline', 'start', 'durability', 'upgradeFrom'] as const;
+
+/**
+ * A client target (`server:`): the client driver's capabilities, adapterOptions, expect (its own
+ * package versions), index, tolerances and knownFailures over everything that starts the server,
+ * taken from the resolved server target. `faults` / `upgrade` are the server's (C15, C16 and C23
+ * fault the server under the client). Catalog errors name the line: the driver is not a client,
+ * the server is unknown, itself a client, or of a backend the client does not speak to, or the
+ * target gives a key that belongs to its server.
+ */
+function resolveClientTarget(name: string, t: TargetEntry, servers: Map<string, ResolvedTarget>, defaults: { index: IndexConfig; tolerances: Partial<Tolerances> }, fail: Fail): ResolvedTarget {
+  const at = ['targets', name];
+  const driver = driverOf(t.backend);
+  const client = driver.client;
+  if (!client) fail([...at, 'server'], `driver ${t.backend} is not a client driver (no client facet); give a provider instead of server`);
+  for (const k of SERVER_KEYS) if (t[k] !== undefined) fail([...at, k], `a client target takes ${k} from its server ${t.server} (remove it here)`);
+  const server = servers.get(t.server!);
+  if (!server || server.serverTarget) {
+    fail(
+      [...at, 'server'],
+      `${JSON.stringify(t.server)} is not a server target of this catalog (server targets: ${[...servers.values()]
+        .filter((s) => !s.serverTarget)
+        .map((s) => s.name)
+        .join(', ')})`,
+    );
+  }
+  if (!client!.servers.includes(server!.backend)) fail([...at, 'server'], `driver ${t.backend} runs over ${client!.servers.join(', ')} servers, not ${server!.backend} (${server!.name})`);
+  const s = server!;
+  return {
+    ...t,
+    name,
+    version: name.split('@')[1]!,
+    provider: s.provider,
+    ...(s.engine !== undefined ? { engine: s.engine } : {}),
+    ...(s.image !== undefined ? { image: s.image } : {}),
+    ...(s.offline !== undefined ? { offline: s.offline } : {}),
+    ...(s.start !== undefined ? { start: s.start } : {}),
+    ...(s.durability !== undefined ? { durability: s.durability } : {}),
+    serverTarget: s,
+    driverOptions: parseDriverOptions(driver, t, at, fail),
+    index: t.index ?? s.index,
+    tolerances: { ...DEFAULT_TOLERANCES, ...defaults.tolerances, ...s.tolerances, ...t.tolerances },
+    capabilities: { ...driver.capabilities, faults: s.capabilities.faults, upgrade: s.capabilities.upgrade, ...t.capabilities },
+  };
+}
+
 /**
  * Whether a profile's check tier includes the check `id` (`C03`): every check when the profile
  * declares neither `checks` nor `excludeChecks`.
@@ -309,7 +387,7 @@ export function profileRuns(profile: Profile, id: string): boolean {
  * an embedded target whose engine has a `faultProcess` (the store in a process of its own: SQLite);
  * `upgrade`: additionally names `upgradeFrom`.
  */
-function faultCapabilities(t: TargetEntry, start: StartEntry | undefined): Pick<Capabilities, 'faults' | 'upgrade'> {
+function faultCapabilities(t: TargetEntry & { provider: ResolvedTarget['provider'] }, start: StartEntry | undefined): Pick<Capabilities, 'faults' | 'upgrade'> {
   const container = t.provider === 'container' && start?.kind !== undefined && findContainerKind(start.kind)?.kind.faults !== undefined;
   const embedded = t.provider === 'embedded' && localFaultSupported({ provider: t.provider, backend: t.backend, engine: t.engine });
   const faults = t.durability !== undefined && (container || embedded);

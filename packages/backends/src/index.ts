@@ -8,6 +8,7 @@ export * from './catalog';
 export * from './container';
 export * from './images';
 export * from './providers';
+export * from './client';
 export * from './registry';
 export * from './readiness';
 export * from './docker-status';

@@ -1,5 +1,6 @@
 import { MemoryMatrixError, missingCapabilities } from '@memory-matrix/spec';
 import type { ResolvedTarget } from './catalog';
+import { startClientTarget } from './client';
 import { startContainer } from './container';
 import { startEmbedded } from './embedded';
 import { withFaults, withLocalFaults } from './faults';
@@ -21,7 +22,8 @@ export interface StartContext {
 /**
  * Start one catalog target with its provider — generic over the drivers: `embedded`, `local`,
  * `container` and `url` each start the facet of the target's driver (the catalog already refused
- * a target whose driver does not offer its provider) — and return a handle whose `connect()`
+ * a target whose driver does not offer its provider); a client target (catalog `server:`) starts
+ * its server target that way and opens its stores through the client (client.ts) — and return a handle whose `connect()`
  * opens a new client each call. Before it is returned, one store is opened and its reported
  * capabilities compared with the target's declared ones: a capability declared but not reported
  * stops the start with CAPABILITY_MISSING naming the target and the capabilities (the backend is
@@ -30,7 +32,7 @@ export interface StartContext {
  * image offline, version mismatch), with the provider's error as `cause`.
  */
 export async function startTarget(target: ResolvedTarget, ctx: StartContext): Promise<StartedBackend> {
-  const started = await startWithProvider(target, ctx);
+  const started = target.serverTarget ? await startClientTarget(target, (server) => startWithProvider(server, ctx)) : await startWithProvider(target, ctx);
   try {
     await checkReportedCapabilities(target, started);
   } catch (err) {

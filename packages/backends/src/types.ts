@@ -1,4 +1,4 @@
-import type { ConnectOptions, FaultControl, MemoryStore, ProviderName } from '@memory-matrix/spec';
+import type { ConnectOptions, FaultControl, MemoryStore, ProviderName, ServerAddress } from '@memory-matrix/spec';
 
 /** How a target is provided: in process, in a container, as a local process, or at a user URL (a driver facet each). */
 export type ProviderKind = ProviderName;
@@ -31,6 +31,11 @@ export interface StartedBackend {
   startMs?: number;
   /** A new client; `opts` (client name, timeouts) is applied where the driver's facet takes it. */
   connect(opts?: ConnectOptions): Promise<MemoryStore>;
+  /**
+   * Where a client driver reaches this server (a connection URL on loopback); TARGET_UNAVAILABLE
+   * when the server's driver has none for this provider. Absent on handles that are not servers.
+   */
+  address?(): Promise<ServerAddress>;
   stop(): Promise<void>;
   /** Fault control (spec durability.ts) when the target has the `faults` capability; `stop()` disposes it. */
   faults?: FaultControl;

@@ -46,11 +46,62 @@ export interface BackendDriver<AdapterOptions = Record<string, unknown>> {
   /** The driver can run against a server the user names by URL (provider `url`, `backend@url=<url>`). */
   readonly url?: UrlFacet<AdapterOptions>;
   /**
+   * The driver is a CLIENT over another driver's server (a client library such as LangChain.js, or
+   * a user's own memory module): its targets name a server target of the catalog
+   * (`server: pgvector@pg17`) instead of a provider, and the server is started, faulted and stopped
+   * exactly as that target; only the stores are this driver's (see `ClientFacet`).
+   */
+  readonly client?: ClientFacet<AdapterOptions>;
+  /**
    * The driver can read a user's existing store, read-only, for `memory-matrix sample` (which
    * samples, redacts and writes a golden dataset from it; the generic part lives in
    * packages/runner/src/sample). Absent = `sample --from` never picks this driver.
    */
   readonly sampleSource?: SampleSource;
+}
+
+/**
+ * How a client reaches a started server: a connection URL on loopback, as the client library's own
+ * documentation takes it. It changes when a fault instance restarts (new mapped port): ask again
+ * after every restart (`StartedBackend.address`, `FaultTarget.address`).
+ */
+export interface ServerAddress {
+  /** `backend@version …` of the server instance (leads every message about it). */
+  where: string;
+  /** The server driver's name, e.g. `pgvector`. */
+  backend: string;
+  /**
+   * The URL, e.g. `postgres://postgres@127.0.0.1:5433/postgres`, `redis://127.0.0.1:6380`,
+   * `http://127.0.0.1:8000` — always loopback (or the user's own URL for a `url` target).
+   */
+  url: string;
+}
+
+/**
+ * A client library (or a user's own memory module) over the server of another driver. The
+ * generic client provider (packages/backends/src/client.ts) starts the server target the catalog
+ * names, merges `preflight`'s versions into the cell's reported components (checked against the
+ * client target's `expect`), and opens every store with `connect`: the cell's checks, fault
+ * instances (C15, C23 kill / pause the SERVER under the client) and C16's older server alike.
+ * Errors: `preflight` throws TARGET_UNAVAILABLE naming `where`; `connect` BACKEND_ERROR.
+ */
+export interface ClientFacet<AdapterOptions = Record<string, unknown>> {
+  /** Names of the server drivers this client speaks to, e.g. `['pgvector']` (a catalog check). */
+  readonly servers: readonly string[];
+  /** One line for the cell's server line, e.g. `LangChain.js PGVectorStore (@langchain/community 1.1.29)`. */
+  readonly description: string;
+  /**
+   * Synchronous: the client's packages are installed as pinned. Returns their versions as
+   * components (`{ '@langchain/community': '1.1.29' }`). Throws TARGET_UNAVAILABLE naming `where`.
+   */
+  preflight(where: string): Record<string, string>;
+  /**
+   * A NEW store on a new client of the server at `server`. `opts.clientName` must reach the server
+   * as the session's name where the protocol has one (pg `application_name`, Redis `CLIENT
+   * SETNAME`): the fault checks drop connections by it. `adapterOptions`: the client target's
+   * parsed `adapterOptions`.
+   */
+  connect(server: ServerAddress, opts: ConnectOptions | undefined, adapterOptions: AdapterOptions | undefined): Promise<MemoryStore>;
 }
 
 /** The provider names a driver can offer (one facet each). */
@@ -220,6 +271,12 @@ export interface EmbeddedInstance {
   connect(opts?: ConnectOptions): Promise<MemoryStore>;
   /** Close the engine (flushing `dataDir`); called once, after every store was closed. */
   close(): Promise<void>;
+  /**
+   * Serve this in-process engine on a loopback port in its wire protocol (PGlite through
+   * pglite-socket), for client drivers; resolves with the URL. Called at most once per instance;
+   * `close()` stops the server too. Absent = client targets cannot run over this engine.
+   */
+  serve?(where: string): Promise<string>;
 }
 
 /** Local server processes by engine name (catalog `engine:` of a `local` target). */
@@ -247,6 +304,8 @@ export interface LocalEngine<AdapterOptions = Record<string, unknown>> {
   versions(ep: Endpoint, launch: LocalLaunch): Promise<ReportedVersions>;
   /** A NEW store on a new client; `ep.containerId` is the instance's key (as for `faults`). */
   connect(ep: LocalEndpoint, opts: ConnectOptions | undefined, adapterOptions: AdapterOptions | undefined): Promise<MemoryStore>;
+  /** A connection URL for client drivers (e.g. `http://127.0.0.1:<port>`); absent = client targets cannot run over this engine. */
+  connectionString?(ep: Endpoint): string;
   /** Fault controls of a local instance (C16's older side, C15/C23); absent = none. */
   readonly faults?: LocalFaultControls;
 }

@@ -1,4 +1,5 @@
 import type { MemoryStore } from './adapter';
+import type { ServerAddress } from './driver';
 import type { Figure } from './conformance/result';
 import { MemoryMatrixError } from './errors';
 
@@ -56,6 +57,11 @@ export interface FaultTarget {
   readonly effective: Record<string, string>;
   /** A NEW store on every call; after `restart()` it reaches the server at its new address. */
   connect(opts?: ConnectOptions): Promise<MemoryStore>;
+  /**
+   * The server's current address for a client driver (after `restart()`, the new one); absent
+   * when the server's driver has no connection URL. TARGET_UNAVAILABLE while it is not running.
+   */
+  address?(): Promise<ServerAddress>;
   /** `kill -9` of the server (container: `docker kill -s KILL`); resolves once it is dead. Storage kept. */
   kill(): Promise<void>;
   /** Clean shutdown (the server's own fast shutdown); storage kept. */

@@ -57,6 +57,7 @@ export {
   SAMPLE_FIELDS,
   sampleMappedColumns,
   type BackendDriver,
+  type ClientFacet,
   type ContainerEndpoint,
   type ContainerKind,
   type EmbeddedEngine,
@@ -81,6 +82,7 @@ export {
   type SampleSourceInfo,
   type SampleStratify,
   type ScoreConversion,
+  type ServerAddress,
   type UrlFacet,
   type UrlInstance,
 } from './driver';

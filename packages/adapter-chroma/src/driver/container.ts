@@ -50,6 +50,8 @@ export const chromaContainerKind: ContainerKind = {
     return { serverVersion: `Chroma ${release} (API ${api})`, components: { chroma: release, chromaApi: api } };
   },
   connect: (ep, opts) => connectChroma(ep, opts),
+  /** For client drivers (chromadb's `ChromaClient({ path })`, LangChain.js `Chroma({ url })`): the server's HTTP root on the mapped loopback port. */
+  connectionString: (ep) => `http://${ep.host}:${ep.port}`,
   faults: {
     async applySettings(ep, settings) {
       throw new MemoryMatrixError(

@@ -71,6 +71,8 @@ export const chromaLocal: LocalFacet = {
         return { serverVersion: `Chroma ${chroma} (API ${api}, chromadb-js-bindings ${bindings}, native)`, components: { chroma: chroma!, chromaApi: api, bindings: bindings! } };
       },
       connect: (ep, opts) => connectChroma(ep, opts),
+      /** For client drivers: the local server's HTTP root on its loopback port. */
+      connectionString: (ep) => `http://${ep.host}:${ep.port}`,
       faults: {
         shutdownSignal: 'SIGTERM',
         effective: (dataDir, launch) => ({ persist_path: dataDir, engine: `chromadb-js-bindings ${launch.facts.bindings}` }),

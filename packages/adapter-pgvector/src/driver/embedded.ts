@@ -12,7 +12,9 @@ import { initdbCacheEnabled, initdbCacheFile, readInitdbCache, writeInitdbCache 
  * - `pglite-0.2`: `pglite-pg16` (npm alias of @electric-sql/pglite 0.2.x), vector extension from
  *   `pglite-pg16/vector` → PostgreSQL 16.4 + pgvector 0.8.0 at 0.2.17.
  * - `pglite-0.5`: `@electric-sql/pglite` 0.5.x + `@electric-sql/pglite-pgvector` → PostgreSQL 18.6 +
- *   pgvector 0.8.7 at 0.5.14 / 0.0.15.
+ *   pgvector 0.8.7 at 0.5.14 / 0.0.15. It also serves the Postgres wire protocol for client drivers
+ *   (`@electric-sql/pglite-socket` 0.2.17, whose peer is pglite 0.5.14; no pglite-socket release
+ *   declares pglite 0.2, so client targets cannot run over `pglite-0.2`).
  */
 interface EngineModules {
   /** Module exporting the `PGlite` class. */
@@ -21,6 +23,8 @@ interface EngineModules {
   vector: string;
   /** Packages whose installed version is reported as a component and checked against package.json. */
   packages: Record<string, string>;
+  /** Module exporting `PGLiteSocketServer` for this PGlite (client drivers reach the engine through it); absent = none is published for this PGlite. */
+  socket?: string;
 }
 
 export const PGLITE_ENGINE_MODULES: Record<'pglite-0.2' | 'pglite-0.5', EngineModules> = {
@@ -28,6 +32,7 @@ export const PGLITE_ENGINE_MODULES: Record<'pglite-0.2' | 'pglite-0.5', EngineMo
   'pglite-0.5': {
     pglite: '@electric-sql/pglite',
     vector: '@electric-sql/pglite-pgvector',
+    socket: '@electric-sql/pglite-socket',
     packages: { pglite: '@electric-sql/pglite', 'pglite-pgvector': '@electric-sql/pglite-pgvector' },
   },
 };
@@ -93,6 +98,39 @@ async function createInMemory(PGlite: PGliteClass, vector: unknown, id: string, 
   return db;
 }
 
+/** A PGlite served on a loopback port. */
+interface PGliteSocket {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Most connections one served PGlite accepts at once. pglite-socket multiplexes them onto PGlite's
+ * single session, queueing per query and keeping a connection's open transaction to itself
+ * (its `QueryQueueManager`); a client pool (pg.Pool default max 10) plus the checks' extra clients
+ * (C22's writers, C27's second and new clients) stay well below 32.
+ */
+const SOCKET_MAX_CONNECTIONS = 32;
+
+/**
+ * Serve `db` over the Postgres wire protocol on 127.0.0.1 (a free port) with pglite-socket, for
+ * client drivers (LangChain.js, a user's own module over `pg`). Resolves with a
+ * `postgres://postgres@127.0.0.1:<port>/postgres` URL (PGlite accepts any user and password).
+ * Throws TARGET_UNAVAILABLE naming `where` when the package is missing or the server cannot listen.
+ */
+async function servePGlite(module: string, db: PGliteLike, where: string): Promise<PGliteSocket> {
+  let server: { start(): Promise<void>; stop(): Promise<void>; getServerConn(): string };
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- dual CJS/ESM; require keeps jest in CommonJS
+    const { PGLiteSocketServer } = require(module) as { PGLiteSocketServer: new (o: Record<string, unknown>) => typeof server };
+    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: SOCKET_MAX_CONNECTIONS });
+    await server.start();
+  } catch (err) {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: cannot serve PGlite on a loopback port (${module}): ${(err as Error).message}`, { cause: err });
+  }
+  return { url: `postgres://postgres@${server.getServerConn()}/postgres`, stop: () => server.stop() };
+}
+
 /** One PGlite engine as a driver engine: a PGlite instance with the vector extension; stores take turns on its single connection. */
 function pgliteEngine(id: 'pglite-0.2' | 'pglite-0.5', description: string): EmbeddedEngine {
   const m = PGLITE_ENGINE_MODULES[id];
@@ -109,6 +147,7 @@ function pgliteEngine(id: 'pglite-0.2' | 'pglite-0.5', description: string): Emb
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
       const { vector } = require(m.vector) as { vector: unknown };
       const db = dataDir !== undefined ? await PGlite.create({ extensions: { vector }, dataDir }) : await createInMemory(PGlite, vector, id, m, where);
+      let socket: PGliteSocket | undefined;
       return {
         async versions() {
           const probe = await createPgvectorStore(fromPGlite(db)); // CREATE EXTENSION vector on first start
@@ -120,7 +159,11 @@ function pgliteEngine(id: 'pglite-0.2' | 'pglite-0.5', description: string): Emb
           }
         },
         connect: (): Promise<MemoryStore> => createPgvectorStore(fromPGlite(db)),
-        close: () => db.close(),
+        ...(m.socket ? { serve: async (where: string) => (socket = await servePGlite(m.socket!, db, where)).url } : {}),
+        close: async () => {
+          await socket?.stop();
+          await db.close();
+        },
       };
     },
   };

@@ -125,6 +125,8 @@ export const redisContainerKind: ContainerKind<RedisAdapterOptions> = {
     }
   },
   connect: connectRedis,
+  /** For client drivers (LangChain.js' Redis classes take a URL or a client): `redis://127.0.0.1:<mapped port>`, no auth (the image runs with protected-mode off, loopback-published). */
+  connectionString: (ep) => `redis://${ep.host}:${ep.port}`,
   faults: {
     async verifyInstance(ep) {
       const dir = await admin(ep, 'CONFIG GET dir', async (c) => (await configGet(c, ['dir'])).dir);

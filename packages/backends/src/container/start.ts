@@ -1,5 +1,6 @@
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore } from '@memory-matrix/spec';
+import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore, type ServerAddress } from '@memory-matrix/spec';
+import { serverAddress } from '../address';
 import { dockerBin, dockerEngine, inspectImage } from '../images/docker';
 import { execStreaming } from '../images/exec';
 import { pollReady } from '../readiness';
@@ -52,6 +53,8 @@ export interface StartedContainer {
   startMs: number;
   /** A new adapter store on a new client each call (the kind's `connect`; `opts`: client name and timeouts). */
   connect(opts?: ConnectOptions): Promise<MemoryStore>;
+  /** The kind's connection URL for client drivers; TARGET_UNAVAILABLE when the kind has none. */
+  address(): Promise<ServerAddress>;
   /**
    * Closes the stores `connect()` opened that are still open, then stops (the kind's stop signal,
    * 10 s grace) and removes the container and its volumes. Idempotent.
@@ -157,10 +160,10 @@ export async function startContainer(spec: ContainerStartSpec): Promise<StartedC
   const found = findContainerKind(spec.kind);
   if (!found) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${spec.target}: no registered driver offers container kind ${JSON.stringify(spec.kind)}`);
   const imageId = await preflightImage(spec.target, spec.image, spec.runId, where);
-  return inStartSlot(() => startNow(found.kind, spec, where, imageId));
+  return inStartSlot(() => startNow(found.kind, found.driver.name, spec, where, imageId));
 }
 
-async function startNow(kind: ContainerKind<unknown>, spec: ContainerStartSpec, where: string, imageId: string): Promise<StartedContainer> {
+async function startNow(kind: ContainerKind<unknown>, backend: string, spec: ContainerStartSpec, where: string, imageId: string): Promise<StartedContainer> {
   const t0 = Date.now();
   const timeoutMs = Math.round((spec.startTimeoutMs ?? kind.defaultStartTimeoutMs) * startTimeoutScale());
   const gc = new GuardedContainer(spec.image, spec.target)
@@ -205,6 +208,7 @@ async function startNow(kind: ContainerKind<unknown>, spec: ContainerStartSpec, 
       stores.add(store);
       return store;
     },
+    address: async () => serverAddress(where, backend, kind.connectionString && (() => kind.connectionString!(ep)), `container kind ${kind.kind} has no connectionString`),
     stop() {
       stopping ??= stopStarted(started, id, stores, where);
       return stopping;

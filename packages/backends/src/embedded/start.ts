@@ -1,5 +1,6 @@
 import { MemoryMatrixError, type EmbeddedEngine, type EmbeddedInstance, type MemoryStore } from '@memory-matrix/spec';
 import { startTimeoutScale } from '../container/start';
+import { serverAddress } from '../address';
 import { driverOf } from '../registry';
 import type { StartedBackend } from '../types';
 import { checkExpected } from './versions';
@@ -64,6 +65,7 @@ export async function startEmbedded(engineName: string, opts: EmbeddedOptions = 
 
   const open = new Set<MemoryStore>();
   let stopped: Promise<void> | undefined;
+  let served: Promise<string> | undefined;
   return {
     ...(opts.target !== undefined ? { target: opts.target } : {}),
     provider: 'embedded',
@@ -79,6 +81,14 @@ export async function startEmbedded(engineName: string, opts: EmbeddedOptions = 
         await close();
       };
       return store;
+    },
+    async address() {
+      if (stopped) throw unavailable('address() after stop()');
+      const serve = db.serve?.bind(db);
+      if (!serve) return serverAddress(where, backend, undefined, `embedded engine ${engineName} cannot serve its wire protocol (no serve())`);
+      served ??= serve(where);
+      const url = await served;
+      return serverAddress(where, backend, () => url, '');
     },
     stop() {
       stopped ??= (async () => {

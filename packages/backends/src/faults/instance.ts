@@ -7,8 +7,11 @@ import {
   type FaultKindControls,
   type FaultTarget,
   type MemoryStore,
+  type ServerAddress,
 } from '@memory-matrix/spec';
+import { serverAddress } from '../address';
 import { containerEndpoint } from '../container/endpoint';
+import { findContainerKind } from '../registry';
 import { registerContainer, registerRun, unregisterContainer } from '../container/guard';
 import { containerLabels } from '../container/labels';
 import { waitForKind } from '../container/start';
@@ -200,6 +203,17 @@ export class ContainerFaultTarget implements FaultTarget {
         `${this.ep.where}: configuration not in effect: ${bad.join('; ')} (an image whose command does not forward arguments ignores \`args\`; use \`settings\`)`,
       );
     }
+  }
+
+  async address(): Promise<ServerAddress> {
+    const kind = this.spec.kind;
+    if (this.removed) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: address after stop()`);
+    return serverAddress(
+      this.ep.where,
+      findContainerKind(kind.kind)?.driver.name ?? '?',
+      kind.connectionString && (() => kind.connectionString!(this.ep)),
+      `container kind ${kind.kind} has no connectionString`,
+    );
   }
 
   async connect(opts?: ConnectOptions): Promise<MemoryStore> {

@@ -9,6 +9,7 @@ import {
   type DurabilityConfiguration,
   type FaultTarget,
   type LocalEndpoint,
+  type ServerAddress,
   type LocalEngine,
   type LocalFaultControls,
   type LocalLaunch,
@@ -19,6 +20,7 @@ import { startTimeoutScale } from '../container/start';
 import { guardProcess } from '../local/guard';
 import { freeLoopbackPort } from '../local/process';
 import { pollReady } from '../readiness';
+import { serverAddress } from '../address';
 import { findDriver } from '../registry';
 
 let seq = 0;
@@ -177,6 +179,12 @@ export class LocalFaultTarget implements FaultTarget {
       });
     });
     if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: still running 15 s after ${signal}`);
+  }
+
+  async address(): Promise<ServerAddress> {
+    if (this.removed) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${this.ep.where}: address after stop()`);
+    const url = this.engine.connectionString;
+    return serverAddress(this.ep.where, this.target.split('@')[0]!, url && (() => url(this.ep)), 'its local engine has no connectionString');
   }
 
   async connect(opts?: ConnectOptions): Promise<MemoryStore> {

@@ -1,7 +1,8 @@
-import { MemoryMatrixError, type LocalEndpoint, type MemoryStore } from '@memory-matrix/spec';
+import { MemoryMatrixError, type LocalEndpoint, type MemoryStore, type ServerAddress } from '@memory-matrix/spec';
 import { startTimeoutScale } from '../container/start';
 import { checkExpected } from '../embedded/versions';
 import { pollReady } from '../readiness';
+import { serverAddress } from '../address';
 import { driverOf } from '../registry';
 import { freeLoopbackPort, spawnLocal } from './process';
 
@@ -34,6 +35,8 @@ export interface StartedLocal {
   startMs: number;
   /** A new store (new client) each call. */
   connect(): Promise<MemoryStore>;
+  /** The engine's connection URL for client drivers; TARGET_UNAVAILABLE when it has none. */
+  address(): Promise<ServerAddress>;
   /** Closes the stores still open, SIGTERM (SIGKILL after 5 s), removes the data dir. Idempotent. */
   stop(): Promise<void>;
 }
@@ -98,6 +101,7 @@ export async function startLocal(spec: LocalSpec): Promise<StartedLocal> {
       stores.add(store);
       return store;
     },
+    address: async () => serverAddress(where, backend, engine.connectionString && (() => engine.connectionString!(ep)), `local engine ${spec.engine} has no connectionString`),
     stop() {
       stopping ??= (async () => {
         await Promise.allSettled([...stores].map((s) => s.close()));
