@@ -139,6 +139,13 @@ describe('sample layout detection', () => {
       ),
     });
     await expect(resolve(odd, 'text=body,embedding=emb')).rejects.toMatchObject({ code: 'USAGE' });
+    // No column name in common with any layout: the closest is the one whose missing columns the table has the types of.
+    const bare = shape([
+      ['pk', 'bigint'],
+      ['body', 'text'],
+      ['v', 'vector'],
+    ]);
+    expect(matchLayouts(layouts, bare).closest).toMatchObject({ layout: { name: 'llamaindex' }, lookalikes: 4 });
     const r = await resolve(odd, 'id=pk,text=body,embedding=emb,metadata=metadata');
     expect(r.layout).toBeNull();
     expect(r.mapping).toEqual({ id: 'pk', text: { column: 'body' }, embedding: 'emb', metadata: 'metadata', created_at: null, namespace: null, kind: null });

@@ -7,7 +7,8 @@
  * type and each table it references. Of the layouts that match, the one with the most required
  * columns and references wins (LangChain.js with a collection table over LangChain.js alone); on
  * a tie, the earlier in the source's list. With none matching, the closest is the layout with the
- * largest share of its requirements met (then the fewest unmet, then list order).
+ * largest share of its requirements met, then the largest share of its missing columns that a
+ * column of another name has the type of, then the fewest unmet, then list order.
  */
 import { MemoryMatrixError, type SampleColumnMapping, type SampleLayout, type SampleSource, type SampleTableShape } from '@memory-matrix/spec';
 import { applyColumns, formatMapping, type ColumnOverrides } from './columns';
@@ -18,6 +19,8 @@ export interface LayoutFit {
   /** Required columns and references. */
   requirements: number;
   unmet: string[];
+  /** Of the required columns the table lacks, how many a column of another name could stand for (same type): ranks the closest layout. */
+  lookalikes: number;
 }
 
 /** The layout chosen for a table, with its mapping (optional columns the table lacks unset) and the other layouts that also matched. */
@@ -34,18 +37,20 @@ const lastPart = (t: string) => t.slice(t.lastIndexOf('.') + 1).replace(/^"|"$/g
 /** Compare `layout` with `shape` (see the file comment). Pure. */
 export function fitLayout(layout: SampleLayout, shape: SampleTableShape): LayoutFit {
   const unmet: string[] = [];
+  let lookalikes = 0;
   const types = new Map(shape.columns.map((c) => [c.name, c.type]));
   for (const c of layout.columns) {
     const type = types.get(c.name);
     if (type === undefined) {
       if (!c.optional) unmet.push(`no column ${c.name} (${c.types.join(' or ')})`);
+      if (!c.optional && shape.columns.some((x) => c.types.includes(x.type))) lookalikes += 1;
     } else if (!c.types.includes(type)) unmet.push(`column ${c.name} is ${type}, not ${c.types.join(' or ')}`);
   }
   for (const r of layout.references ?? []) {
     const ok = shape.references.some((x) => x.column === r.column && (!r.table || lastPart(x.table) === r.table) && r.columns.every((c) => x.columns.includes(c)));
     if (!ok) unmet.push(`${r.column} references no table ${r.table ? `${r.table} ` : ''}with columns ${r.columns.join(', ')}`);
   }
-  return { layout, requirements: layout.columns.filter((c) => !c.optional).length + (layout.references?.length ?? 0), unmet };
+  return { layout, requirements: layout.columns.filter((c) => !c.optional).length + (layout.references?.length ?? 0), unmet, lookalikes };
 }
 
 /**
@@ -72,7 +77,9 @@ export function matchLayouts(layouts: readonly SampleLayout[], shape: SampleTabl
     return { chosen: { layout: best.layout, mapping, references, alsoMatched: matching.filter((f) => f !== best).map((f) => f.layout.name) }, closest: null };
   }
   const share = (f: LayoutFit) => (f.requirements - f.unmet.length) / Math.max(1, f.requirements);
-  const closest = fits.reduce<LayoutFit | null>((a, b) => (!a || share(b) > share(a) || (share(b) === share(a) && b.unmet.length < a.unmet.length) ? b : a), null);
+  const alike = (f: LayoutFit) => f.lookalikes / Math.max(1, f.requirements);
+  const closer = (b: LayoutFit, a: LayoutFit) => share(b) - share(a) || alike(b) - alike(a) || a.unmet.length - b.unmet.length;
+  const closest = fits.reduce<LayoutFit | null>((a, b) => (!a || closer(b, a) > 0 ? b : a), null);
   return { chosen: null, closest };
 }
 
