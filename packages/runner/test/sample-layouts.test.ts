@@ -88,8 +88,18 @@ describeWithContainers('sample detects the table layouts real clients write', ['
     server = await startTarget({ ...pg17 }, { runId: `sample-layouts-test-${process.pid}` });
     url = (server as unknown as { connectionString: string }).connectionString;
     await seedLangChain(url, 'lc_memories', all);
-    await seedLangChain(url, 'lc_team_memories', all.filter((i) => i % 4 !== 0), { table: 'lc_collections', name: 'team-a' });
-    await seedLangChain(url, 'lc_team_memories', all.filter((i) => i % 4 === 0), { table: 'lc_collections', name: 'team-b' });
+    await seedLangChain(
+      url,
+      'lc_team_memories',
+      all.filter((i) => i % 4 !== 0),
+      { table: 'lc_collections', name: 'team-a' },
+    );
+    await seedLangChain(
+      url,
+      'lc_team_memories',
+      all.filter((i) => i % 4 === 0),
+      { table: 'lc_collections', name: 'team-b' },
+    );
     const c = new Client({ connectionString: url });
     await c.connect();
     try {
@@ -108,7 +118,12 @@ describeWithContainers('sample detects the table layouts real clients write', ['
       for (const i of all) {
         // mem0: Python writes created_at (local offset), TypeScript createdAt (UTC); both keep the text as data and the user as user_id.
         const when = new Date(Date.UTC(2025, 2, 1) + i * 3_600_000);
-        const payload = { data: textOf(i), hash: `h${i}`, user_id: i % 2 ? 'alice' : 'bob', ...(i % 2 ? { createdAt: when.toISOString() } : { created_at: when.toISOString().replace('Z', '+00:00') }) };
+        const payload = {
+          data: textOf(i),
+          hash: `h${i}`,
+          user_id: i % 2 ? 'alice' : 'bob',
+          ...(i % 2 ? { createdAt: when.toISOString() } : { created_at: when.toISOString().replace('Z', '+00:00') }),
+        };
         await c.query('INSERT INTO mem0 VALUES ($1, $2::vector, $3::jsonb)', [uuidOf(i), vecText(vecs[i]!), JSON.stringify(payload)]);
       }
     } finally {
@@ -186,14 +201,19 @@ describeWithContainers('sample detects the table layouts real clients write', ['
       { name: 'metadata', type: 'jsonb' },
       { name: 'emb', type: 'vector' },
     ]);
-    await expect(pgvectorSampleSource.describeTable!({ url, label: 'pg17', table: 'nosuch' })).rejects.toMatchObject({ code: 'USAGE', message: 'pg17: table "nosuch" does not exist (give it with --table)' });
+    await expect(pgvectorSampleSource.describeTable!({ url, label: 'pg17', table: 'nosuch' })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: 'pg17: table "nosuch" does not exist (give it with --table)',
+    });
   }, 120_000);
 
   test('an unknown layout: exit 2 listing the columns and the closest known layout, nothing written', () => {
     const r = sample('odd_notes', 'odd');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('odd_notes: the table matches no known layout (');
-    expect(r.stderr).toContain('its columns: pk bigint, body text, metadata jsonb, emb vector; closest known layout: langchain-js (LangChain.js PGVectorStore (@langchain/community)), which needs no column id (uuid)');
+    expect(r.stderr).toContain(
+      'its columns: pk bigint, body text, metadata jsonb, emb vector; closest known layout: langchain-js (LangChain.js PGVectorStore (@langchain/community)), which needs no column id (uuid)',
+    );
     expect(() => readFileSync(path.join(tmp, 'odd', 'manifest.json'))).toThrow();
   }, 120_000);
 

@@ -116,7 +116,7 @@ const LLAMAINDEX: SampleLayout = {
     { name: 'embedding', types: ['vector'] },
   ],
   mapping: { id: 'node_id', text: col('text'), embedding: 'embedding', metadata: 'metadata_', ...none },
-  notes: ['id = node_id (LlamaIndex\'s id; `id` is a serial); metadata_ holds LlamaIndex\'s own keys (_node_content, ref_doc_id, …) beside the application\'s'],
+  notes: ["id = node_id (LlamaIndex's id; `id` is a serial); metadata_ holds LlamaIndex's own keys (_node_content, ref_doc_id, …) beside the application's"],
 };
 
 /**
@@ -161,7 +161,7 @@ const MASTRA: SampleLayout = {
   ],
   mapping: { id: 'vector_id', text: key('text'), embedding: 'embedding', metadata: 'metadata', ...none, namespace: col('namespace') },
   notes: [
-    'text = metadata.text, the key Mastra\'s RAG examples write; Mastra Memory\'s semantic-recall indexes keep only message_id / thread_id / resource_id (their rows have no text and are not eligible)',
+    "text = metadata.text, the key Mastra's RAG examples write; Mastra Memory's semantic-recall indexes keep only message_id / thread_id / resource_id (their rows have no text and are not eligible)",
     'vector_id is unique per namespace only: when one repeats across namespaces, take the serial id (--columns id=id)',
   ],
 };
