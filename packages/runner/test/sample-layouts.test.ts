@@ -8,12 +8,15 @@
  *   prints the layout and mapping, copies text and embeddings exactly, and `memory-matrix run
  *   --dataset <sample> --backend pgvector@pglite-pg18 --check C03` passes on the result.
  *   `--columns namespace=metadata.user` still overrides the detected mapping.
+ * - mem0ai (mem0's TypeScript client) itself, `Memory.add(…, { userId, infer: false })` with a
+ *   LangChain-style embedder returning precomputed vectors (no model; the LLM is never called
+ *   with `infer: false`), writes a mem0 table: `sample` picks mem0 and reads text from
+ *   payload.data, namespace from payload.user_id, created_at from payload.createdAt.
  * - The layouts verified against source only (langchain-postgres v1 and v2, LlamaIndex Python and
- *   TS, Mastra, mem0) are created with the DDL their sources run (quoted in
- *   packages/adapter-pgvector/src/sample/layouts.ts) and detected from what this server's
- *   information_schema reports; a mem0 table (Python and TypeScript payloads side by side) is
- *   sampled end to end: text from payload.data, namespace from payload.user_id, created_at from
- *   `created_at` or `createdAt`.
+ *   TS, Mastra, and the payload Python mem0 writes) are created with the DDL their sources run
+ *   (quoted in packages/adapter-pgvector/src/sample/layouts.ts) and detected from what this
+ *   server's information_schema reports; the Python-mem0 table (created_at beside createdAt
+ *   rows) is sampled end to end.
  *
  * Each LangChain.js store gets its own pool and `end()`: `initialize()` checks one client out of
  * the pool and holds it until `end()`, so stores sharing one pool without `end()` exhaust it and
@@ -25,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Document } from '@langchain/core/documents';
+import { Memory } from 'mem0ai/oss';
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { pgvectorSampleSource } from '@memory-matrix/adapter-pgvector';
 import { startTarget, type StartedBackend } from '@memory-matrix/backends';
@@ -71,6 +75,27 @@ async function seedLangChain(url: string, tableName: string, rows: number[], col
   }
 }
 
+/** Seed `rows` through mem0ai's own Memory over its pgvector store (memories of users alice and bob). */
+async function seedMem0(url: string, collectionName: string, rows: number[]): Promise<void> {
+  process.env.MEM0_TELEMETRY = 'false';
+  const byText = new Map(rows.map((i) => [textOf(i), Array.from(vecs[i]!)]));
+  const embed = (t: string) => byText.get(t) ?? Promise.reject(new Error(`no precomputed vector for ${JSON.stringify(t)}`));
+  const memory = new Memory({
+    embedder: { provider: 'langchain', config: { model: { embedQuery: async (t: string) => embed(t), embedDocuments: async (ts: string[]) => Promise.all(ts.map(embed)) }, embeddingDims: DIM } },
+    vectorStore: { provider: 'pgvector', config: { connectionString: url, collectionName, embeddingModelDims: DIM, dimension: DIM } },
+    // Never called: infer false stores each message as one memory without the LLM.
+    llm: { provider: 'openai', config: { apiKey: 'unused', model: 'unused' } },
+    disableHistory: true,
+  });
+  try {
+    for (const i of rows) await memory.add([{ role: 'user', content: textOf(i) }], { userId: i % 2 ? 'alice' : 'bob', infer: false });
+  } finally {
+    // Memory has no close(); its pgvector store's pg Client stays open and, with no 'error' listener,
+    // crashes the process when the server stops. The store's own close() ends it.
+    await (memory as unknown as { vectorStore: { close(): Promise<void> } }).vectorStore.close();
+  }
+}
+
 describeWithContainers('sample detects the table layouts real clients write', ['pgvector@pg17'], ([pg17]) => {
   let server: StartedBackend;
   let url: string;
@@ -100,6 +125,7 @@ describeWithContainers('sample detects the table layouts real clients write', ['
       all.filter((i) => i % 4 === 0),
       { table: 'lc_collections', name: 'team-b' },
     );
+    await seedMem0(url, 'mem0_ts', all.slice(0, 80));
     const c = new Client({ connectionString: url });
     await c.connect();
     try {
@@ -187,6 +213,7 @@ describeWithContainers('sample detects the table layouts real clients write', ['
       llamaindex_embedding: 'llamaindex-ts',
       mastra_docs: 'mastra',
       mem0: 'mem0',
+      mem0_ts: 'mem0',
     };
     const got: Record<string, string | null> = {};
     for (const table of Object.keys(expected)) {
@@ -217,7 +244,23 @@ describeWithContainers('sample detects the table layouts real clients write', ['
     expect(() => readFileSync(path.join(tmp, 'odd', 'manifest.json'))).toThrow();
   }, 120_000);
 
-  test('mem0 (Python and TypeScript payloads): text from payload.data, namespace from user_id, created_at from created_at or createdAt', () => {
+  test('the real mem0ai table: mem0 picked without --columns, text, user and creation time from the payload, exact vectors', () => {
+    const r = ok(sample('mem0_ts', 'mem0-ts', ['--stratify', 'namespace']));
+    expect(r.stdout).toContain("layout: mem0 — mem0's pgvector store (Python mem0, TypeScript mem0ai)\n");
+    expect(r.stdout).toContain('mapping: id=id,text=metadata.data,embedding=vector,metadata=payload,created_at=metadata.created_at|createdAt,namespace=metadata.user_id,kind=none\n');
+    expect(r.stdout).toMatch(/stratum alice: 35 of 40\n {2}stratum bob: 35 of 40\n/);
+    const byText = new Map(all.map((i) => [textOf(i), i]));
+    const ds = loadGoldenDataset(path.join(tmp, 'mem0-ts'));
+    for (const m of ds.memories) {
+      const i = byText.get(m.text)!;
+      expect([m.namespace, bytes(m.embedding)]).toEqual([i % 2 ? 'alice' : 'bob', bytes(vecs[i]!)]);
+      expect(m.createdAt).toBe(m.metadata.createdAt);
+      expect(m.metadata).toMatchObject({ data: m.text, user_id: m.namespace });
+    }
+    expect(JSON.parse(readFileSync(path.join(tmp, 'mem0-ts', 'sample-provenance.json'), 'utf8')).conversion.createdAtMissing).toBe(0);
+  }, 300_000);
+
+  test('mem0 with the payload Python mem0 writes (created_at) beside createdAt rows: text from payload.data, namespace from user_id, created_at from either', () => {
     const r = ok(sample('mem0', 'mem0'));
     expect(r.stdout).toContain("layout: mem0 — mem0's pgvector store (Python mem0, TypeScript mem0ai)\n");
     expect(r.stdout).toContain('mapping: id=id,text=metadata.data,embedding=vector,metadata=payload,created_at=metadata.created_at|createdAt,namespace=metadata.user_id,kind=none\n');

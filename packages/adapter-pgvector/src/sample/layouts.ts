@@ -172,11 +172,13 @@ const MASTRA: SampleLayout = {
  * `<collection_name> (id UUID PRIMARY KEY, vector vector(n), payload JSONB)`. The payload holds the
  * memory text as `data`, `hash`, `user_id` / `agent_id` / `run_id`, and the creation time as
  * `created_at` (Python, mem0/memory/main.py) or `createdAt` (TypeScript, Memory.createMemory).
+ * mem0ai's own `Memory.add(…, { infer: false })` seeds it in packages/runner/test/sample-layouts.test.ts.
  */
 const MEM0: SampleLayout = {
   name: 'mem0',
   client: "mem0's pgvector store (Python mem0, TypeScript mem0ai)",
-  verifiedAgainst: 'mem0 2.0.18 mem0/vector_stores/pgvector.py + mem0/memory/main.py; mem0ai 3.3.1 dist/oss (PGVector.createCol, Memory.createMemory); source only',
+  verifiedAgainst:
+    'mem0ai 3.3.1 dist/oss (PGVector.createCol, Memory.createMemory), seeded by the real client in a test; mem0 2.0.18 mem0/vector_stores/pgvector.py + mem0/memory/main.py, source only',
   columns: [
     { name: 'id', types: ['uuid'] },
     { name: 'vector', types: ['vector'] },
