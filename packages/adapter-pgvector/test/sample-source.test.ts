@@ -1,8 +1,10 @@
 /**
  * The pgvector sample source's pure parts: which `--from` it reads, password masking, the
- * LangChain PGVector defaults, the column-name shape and exact vector text parsing. Its snapshot
+ * langchain-postgres defaults, the layout entries' consistency, the column-name shape and exact
+ * vector text parsing. Its snapshot
  * (a real PostgreSQL) is exercised end to end by packages/runner/test/sample.test.ts.
  */
+import { sampleMappedColumns } from '@memory-matrix/spec';
 import { pgvectorSampleSource } from '../src';
 import { safeUrl } from '../src/sample/safe-url';
 import { parseVectorText } from '../src/sample/vector-text';
@@ -23,11 +25,11 @@ describe('pgvector sample source', () => {
     expect(pgvectorSampleSource.safeUrl).toBe(safeUrl);
   });
 
-  test('defaults: LangChain PGVector table and columns; column names are plain PostgreSQL identifiers', () => {
+  test('defaults: langchain-postgres table and mapping; column names are plain PostgreSQL identifiers', () => {
     expect(pgvectorSampleSource.defaults.table).toBe('langchain_pg_embedding');
     expect(pgvectorSampleSource.defaults.columns).toEqual({
       id: 'id',
-      text: 'document',
+      text: { column: 'document' },
       embedding: 'embedding',
       metadata: 'cmetadata',
       namespace: { column: 'collection_id' },
@@ -41,6 +43,21 @@ describe('pgvector sample source', () => {
     expect(pattern.test('a'.repeat(64))).toBe(false);
     expect(pattern.test('body; drop table x')).toBe(false);
     expect(pattern.test('"Quoted"')).toBe(false);
+  });
+
+  test('layouts: unique names; every column a mapping names is a column of the layout; metadata keys need a metadata column', () => {
+    const layouts = pgvectorSampleSource.layouts!;
+    expect(layouts.map((l) => l.name)).toEqual(['langchain-js-collection', 'langchain-js', 'langchain-postgres', 'langchain-postgres-v2', 'llamaindex', 'llamaindex-ts', 'mastra', 'mem0']);
+    expect(pgvectorSampleSource.describeTable).toBeDefined();
+    for (const l of layouts) {
+      const names = new Set(l.columns.map((c) => c.name));
+      for (const { column } of sampleMappedColumns(l.mapping)) expect(`${l.name}: ${column} ${names.has(column)}`).toBe(`${l.name}: ${column} true`);
+      const keyed = (['text', 'created_at', 'namespace', 'kind'] as const).some((f) => l.mapping[f] && 'metadataKey' in l.mapping[f]!);
+      if (keyed) expect(l.columns.find((c) => c.name === l.mapping.metadata)?.optional).toBeFalsy();
+      expect(l.columns.find((c) => c.name === l.mapping.embedding)?.types).toEqual(['vector']);
+      expect(l.verifiedAgainst).toMatch(/[;,] (source only|seeded by the real client in a test)$/);
+    }
+    expect(pgvectorSampleSource.defaults.columns).toBe(layouts.find((l) => l.name === 'langchain-postgres')!.mapping);
   });
 
   test('vector text: pgvector and array forms, exact float32, errors name the place', () => {

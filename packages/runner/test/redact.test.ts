@@ -3,7 +3,7 @@ import { LOOSE, STRICT, luhnValid } from '../src/sample/detectors';
 import { newTally, redactText, redactValue, redactionTable } from '../src/sample/redact';
 import { pgvectorSampleSource } from '@memory-matrix/adapter-pgvector';
 import type { SampleSource } from '@memory-matrix/spec';
-import { parseColumns } from '../src/sample/columns';
+import { applyColumns, formatMapping, parseColumns } from '../src/sample/columns';
 import { findSampleSource, type SampleDriver } from '../src/sample/find-source';
 import { allocate, StratifiedReservoir } from '../src/sample/select';
 import { flattenMetadata } from '../src/sample/records';
@@ -83,23 +83,36 @@ describe('redaction of metadata and the table', () => {
 });
 
 describe('sampler parts', () => {
-  test('--columns: defaults are LangChain PGVector; metadata keys; errors name the entry', () => {
+  test('--columns: overrides only; metadata keys (alternatives with |); errors name the entry', () => {
     const pg = pgvectorSampleSource;
-    expect(parseColumns(undefined, pg)).toMatchObject({
-      id: 'id',
-      text: 'document',
-      embedding: 'embedding',
-      metadata: 'cmetadata',
-      namespace: { column: 'collection_id' },
+    expect(parseColumns(undefined, pg)).toEqual({});
+    expect(parseColumns('namespace=metadata.folder,created_at=created_at,kind=none,text=metadata.data', pg)).toEqual({
+      namespace: { metadataKey: 'folder' },
+      created_at: { column: 'created_at' },
       kind: null,
-      created_at: null,
+      text: { metadataKey: 'data' },
     });
-    expect(parseColumns('namespace=metadata.folder,created_at=created_at,kind=none', pg)).toMatchObject({ namespace: { metadataKey: 'folder' }, created_at: { column: 'created_at' }, kind: null });
+    expect(parseColumns('created_at=metadata.created_at|createdAt,id=pk', pg)).toEqual({ created_at: { metadataKey: 'created_at', orKeys: ['createdAt'] }, id: 'pk' });
     expect(() => parseColumns('txt=body', pg)).toThrow(/unknown field "txt"/);
     expect(() => parseColumns('text', pg)).toThrow(/"text" is not field=column/);
     expect(() => parseColumns('text=body; drop table x', pg)).toThrow(/"body; drop table x" is not a column name \(\[A-Za-z_\]\[A-Za-z0-9_\$\]\*, ≤ 63 chars\) or metadata.<key>/);
     expect(() => parseColumns('id=none', pg)).toThrow(/"id" is required/);
-    expect(() => parseColumns('metadata=none,kind=metadata.k', pg)).toThrow(/needs a metadata column/);
+    expect(() => parseColumns('id=metadata.k', pg)).toThrow(/only text, created_at, namespace, kind may come from a metadata key/);
+    expect(() => parseColumns('kind=metadata.a|', pg)).toThrow(/an empty metadata key/);
+    expect(() => applyColumns(pg.defaults.columns, parseColumns('metadata=none,kind=metadata.k', pg))).toThrow(/kind=metadata.k needs a metadata column/);
+    expect(applyColumns(pg.defaults.columns, parseColumns('namespace=metadata.folder', pg))).toEqual({ ...pg.defaults.columns, namespace: { metadataKey: 'folder' } });
+  });
+
+  test('the printed mapping is --columns syntax and parses back to itself', () => {
+    const pg = pgvectorSampleSource;
+    for (const layout of pg.layouts!) {
+      const printed = formatMapping(layout.mapping);
+      expect(applyColumns(layout.mapping, parseColumns(printed, pg))).toEqual(layout.mapping);
+      expect(applyColumns(pg.defaults.columns, parseColumns(printed, pg))).toEqual(layout.mapping);
+    }
+    expect(formatMapping(pg.layouts!.find((l) => l.name === 'mem0')!.mapping)).toBe(
+      'id=id,text=metadata.data,embedding=vector,metadata=payload,created_at=metadata.created_at|createdAt,namespace=metadata.user_id,kind=none',
+    );
   });
 
   // A source of no real backend: the parser and the lookup take everything backend-specific from it.
@@ -108,7 +121,7 @@ describe('sampler parts', () => {
     example: `${scheme}://user:pw@host/db`,
     accepts: (from) => from.startsWith(`${scheme}://`),
     safeUrl: (u) => u,
-    defaults: { table: 'notes', columns: { id: 'key', text: 'body', embedding: 'vec', metadata: null, created_at: null, namespace: null, kind: null }, description: 'key,body,vec' },
+    defaults: { table: 'notes', columns: { id: 'key', text: { column: 'body' }, embedding: 'vec', metadata: null, created_at: null, namespace: null, kind: null }, description: 'key,body,vec' },
     columnName: { pattern: /^[a-z]+$/, description: 'lower-case letters' },
     embeddingNote: 'parsed as JSON',
     open: () => Promise.reject(new Error('not opened in this test')),
@@ -117,8 +130,8 @@ describe('sampler parts', () => {
 
   test('--columns over another source: its defaults and its column-name shape', () => {
     const toy = toySource('toy');
-    expect(parseColumns(undefined, toy)).toEqual(toy.defaults.columns);
-    expect(parseColumns('kind=metadata.k,metadata=meta', toy)).toMatchObject({ metadata: 'meta', kind: { metadataKey: 'k' }, id: 'key' });
+    expect(applyColumns(toy.defaults.columns, parseColumns(undefined, toy))).toEqual(toy.defaults.columns);
+    expect(applyColumns(toy.defaults.columns, parseColumns('kind=metadata.k,metadata=meta', toy))).toMatchObject({ metadata: 'meta', kind: { metadataKey: 'k' }, id: 'key' });
     expect(() => parseColumns('text=Body', toy)).toThrow(/"Body" is not a column name \(lower-case letters\)/);
   });
 

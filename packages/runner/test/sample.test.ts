@@ -2,18 +2,18 @@
  * `memory-matrix sample` end to end against a real PostgreSQL + pgvector (the pgvector@pg17
  * container): a hand-made table with personal details in text, metadata, ids and namespaces;
  * redaction, exact embeddings, reproducibility (same seed → same bytes, other seed → other
- * sample), stratification, bad mappings (exit 2 naming the column), and `memory-matrix run
+ * sample), stratification, bad mappings (exit 2 naming the column; a table of no known layout
+ * without a complete --columns), and `memory-matrix run
  * --dataset <sampled>` on the result. Behind the Docker gate (fails under CI=true without Docker).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startTarget, type StartedBackend } from '@memory-matrix/backends';
 import { loadGoldenDataset } from '@memory-matrix/spec';
-import { REPO, RUNNER_DIR } from './cli-helpers';
 import { describeWithContainers } from './docker-gate';
+import { runSampleCli, unitVectors } from './sample-helpers';
 
 const DIM = 16;
 const ROWS = 240;
@@ -21,29 +21,7 @@ const NAMESPACES = ['team-a', 'team-b', 'team-c', 'carol.jones@example.com'];
 const FIRST = ['Alice', 'Robert', 'Maria', 'Peter', 'Susan', 'Thomas'];
 const LAST = ['Jones', 'Smith', 'Garcia', 'Miller'];
 
-/** Deterministic unit vectors (mulberry32) stored as float32. */
-function vectors(): Float32Array[] {
-  let a = 12345;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-  return Array.from({ length: ROWS }, () => {
-    const v = Array.from({ length: DIM }, next);
-    const n = Math.hypot(...v);
-    return Float32Array.from(v.map((x) => x / n));
-  });
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const e: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', SOURCE_DATE_EPOCH: '1764460800', ...env };
-  delete e.JEST_WORKER_ID;
-  const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), ...args], { cwd: REPO, env: e, encoding: 'utf8', timeout: 240_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = runSampleCli;
 
 const filesOf = (dir: string): Record<string, string> => {
   const out: Record<string, string> = {};
@@ -60,7 +38,7 @@ const filesOf = (dir: string): Record<string, string> => {
 describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvector@pg17'], ([pg17]) => {
   let server: StartedBackend;
   let url: string;
-  const vecs = vectors();
+  const vecs = unitVectors(ROWS, DIM);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-sample-'));
   const COLS = 'id=id,text=body,embedding=emb,metadata=meta,created_at=created,namespace=ns,kind=kind';
   const sample = (out: string, extra: string[]) =>
@@ -181,7 +159,9 @@ describeWithContainers('memory-matrix sample on a real pgvector store', ['pgvect
 
   test('bad mappings and flags: exit 2 naming the column or flag, nothing written', () => {
     const cases: Array<[string[], RegExp]> = [
-      [['--columns', 'text=body,embedding=vec'], /field "embedding" maps to column "vec", which table mem does not have/],
+      [['--columns', 'id=id,text=body,embedding=vec'], /field "embedding" maps to column "vec", which table mem does not have/],
+      [[], /mem: the table matches no known layout \(.*\); its columns: id bigint, body text, emb vector, meta jsonb, created timestamp with time zone, ns text, kind text; closest known layout: /],
+      [['--columns', 'text=body,embedding=emb'], /matches no known layout .*Give --columns naming at least id, text and embedding/],
       [['--columns', 'id=id,text=body,embedding=body'], /embedding column "body" of mem is text; expected pgvector/],
       [['--columns', 'txt=body'], /unknown field "txt"/],
       [['--table', 'nosuch'], /table "nosuch" does not exist/],

@@ -2,6 +2,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 import type { MemoryStore } from './adapter';
 import type { Capabilities } from './capabilities';
 import type { ConnectOptions } from './durability';
+import type { SampleLayout, SampleTableShape } from './sample-layout';
 import type { Metric } from './types';
 
 /**
@@ -365,23 +366,28 @@ export type SampleStratify = 'namespace' | 'kind' | 'age';
 export const SAMPLE_FIELDS = ['id', 'text', 'embedding', 'metadata', 'created_at', 'namespace', 'kind'] as const;
 export type SampleField = (typeof SAMPLE_FIELDS)[number];
 
-/** Where one optional field comes from: a column of the table, or a key of the metadata column (`metadata.<key>`). */
-export type SampleFieldSource = { column: string } | { metadataKey: string };
+/**
+ * Where a field other than id and embedding comes from: a column of the table, or a key of the
+ * metadata column (`metadata.<key>`). `orKeys`: further keys read, in order, where the row lacks
+ * `metadataKey` (`metadata.created_at|createdAt`: mem0 writes `created_at` from Python and
+ * `createdAt` from TypeScript into the same table layout).
+ */
+export type SampleFieldSource = { column: string } | { metadataKey: string; orKeys?: readonly string[] };
 
 /**
- * A complete column mapping (already parsed and checked for shape by the sampler): `id`, `text`
- * and `embedding` are column names; `metadata` a column or null (none); `created_at`,
- * `namespace`, `kind` a column, a metadata key, or null (none).
+ * A complete column mapping (already parsed and checked for shape by the sampler): `id` and
+ * `embedding` are column names; `text` a column or a metadata key (Mastra and mem0 keep the text
+ * in their JSON column); `metadata` a column or null (none); `created_at`, `namespace`, `kind` a
+ * column, a metadata key, or null (none).
  */
-export type SampleColumnMapping = { id: string; text: string; embedding: string } & Record<'metadata', string | null> & Record<'created_at' | 'namespace' | 'kind', SampleFieldSource | null>;
+export type SampleColumnMapping = { id: string; embedding: string; text: SampleFieldSource } & Record<'metadata', string | null> &
+  Record<'created_at' | 'namespace' | 'kind', SampleFieldSource | null>;
 
-/** The columns of the table a mapping names, in field order (id, text, embedding, metadata, then the mapped optional ones). */
+/** The columns of the table a mapping names, in field order (id, text when a column, embedding, metadata, then the mapped optional ones). */
 export function sampleMappedColumns(m: SampleColumnMapping): Array<{ field: SampleField; column: string }> {
-  const out: Array<{ field: SampleField; column: string }> = [
-    { field: 'id', column: m.id },
-    { field: 'text', column: m.text },
-    { field: 'embedding', column: m.embedding },
-  ];
+  const out: Array<{ field: SampleField; column: string }> = [{ field: 'id', column: m.id }];
+  if ('column' in m.text) out.push({ field: 'text', column: m.text.column });
+  out.push({ field: 'embedding', column: m.embedding });
   if (m.metadata) out.push({ field: 'metadata', column: m.metadata });
   for (const f of ['created_at', 'namespace', 'kind'] as const) {
     const s = m[f];
@@ -412,8 +418,24 @@ export interface SampleSource {
    * the backend's clients take removed or masked, the rest kept.
    */
   safeUrl(url: string): string;
-  /** `--table` and `--columns` when not given, and how `--help` states the column defaults. */
+  /**
+   * `--table` when not given; `columns`: the mapping `--columns` overrides when the source has no
+   * `layouts` (with layouts, the detected layout's mapping is the base); `description`: how
+   * `--help` states the column default.
+   */
   readonly defaults: { readonly table: string; readonly columns: SampleColumnMapping; readonly description: string };
+  /**
+   * The table layouts real clients write that this source recognises (`SampleLayout`); the sampler
+   * picks one from what `describeTable` reports (packages/runner/src/sample/layouts.ts). Given
+   * together with `describeTable`.
+   */
+  readonly layouts?: readonly SampleLayout[];
+  /**
+   * Read the shape of `table` (columns with types, single-column foreign keys with the referenced
+   * table's columns), read-only, for layout detection. Throws USAGE naming the table when it does
+   * not exist, TARGET_UNAVAILABLE naming `label` (no connection), BACKEND_ERROR (a query failed).
+   */
+  describeTable?(req: { url: string; label: string; table: string }): Promise<SampleTableShape>;
   /**
    * The shape of a column name, checked when `--columns` is parsed (before connecting); the
    * description is quoted in the USAGE error, e.g. `[A-Za-z_][A-Za-z0-9_$]*, ≤ 63 chars`.

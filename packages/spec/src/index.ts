@@ -86,6 +86,7 @@ export {
   type UrlFacet,
   type UrlInstance,
 } from './driver';
+export type { SampleLayout, SampleLayoutColumn, SampleLayoutReference, SampleTableColumn, SampleTableReference, SampleTableShape } from './sample-layout';
 
 // Canonical scores: the float64 reference and shared helpers (each driver converts its own native scores).
 export { FLOAT32_MAX, negativeSqrtOfSquared, referenceScore, validateVector } from './scores';

@@ -2,17 +2,18 @@
  * The pgvector driver's `sampleSource` facet (contract: `SampleSource` in
  * packages/spec/src/driver.ts): `memory-matrix sample --from postgres://…` reads a user's own
  * PostgreSQL + pgvector table read-only (snapshot.ts) and parses its embeddings exactly
- * (vector-text.ts). The column defaults follow LangChain's PGVector table
- * `langchain_pg_embedding` (langchain-postgres: id varchar, collection_id uuid, embedding vector,
- * document varchar, cmetadata jsonb); `created_at` and `kind` have no default there.
+ * (vector-text.ts). The column mapping comes from the table's layout (layouts.ts: the tables
+ * LangChain.js, langchain-postgres, LlamaIndex, Mastra and mem0 write), read from
+ * `information_schema.columns` and the table's foreign keys (table-shape.ts); the default table
+ * is langchain-postgres' `langchain_pg_embedding`, and its mapping is the base `--columns`
+ * overrides should the sampler not detect layouts.
  */
-import type { SampleColumnMapping, SampleSource } from '@memory-matrix/spec';
+import type { SampleSource } from '@memory-matrix/spec';
+import { LANGCHAIN_POSTGRES_MAPPING, PG_SAMPLE_LAYOUTS } from './layouts';
 import { safeUrl } from './safe-url';
 import { PgSampleSnapshot } from './snapshot';
+import { describePgTable } from './table-shape';
 import { parseVectorText } from './vector-text';
-
-/** LangChain PGVector's columns (see the file comment). */
-const DEFAULT_COLUMNS: SampleColumnMapping = { id: 'id', text: 'document', embedding: 'embedding', metadata: 'cmetadata', namespace: { column: 'collection_id' }, created_at: null, kind: null };
 
 const accepts = (from: string): boolean => {
   try {
@@ -29,7 +30,9 @@ export const pgvectorSampleSource: SampleSource = {
   example: 'postgres://user:pw@host:port/db',
   accepts,
   safeUrl,
-  defaults: { table: 'langchain_pg_embedding', columns: DEFAULT_COLUMNS, description: 'LangChain PGVector id,document,embedding,cmetadata,namespace=collection_id' },
+  defaults: { table: 'langchain_pg_embedding', columns: LANGCHAIN_POSTGRES_MAPPING, description: `the layout detected from the table's columns (${PG_SAMPLE_LAYOUTS.map((l) => l.name).join(', ')})` },
+  layouts: PG_SAMPLE_LAYOUTS,
+  describeTable: ({ url, label, table }) => describePgTable(url, label, table),
   // A plain (unquoted) PostgreSQL identifier; NAMEDATALEN 64 leaves 63 bytes.
   columnName: { pattern: /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, description: '[A-Za-z_][A-Za-z0-9_$]*, ≤ 63 chars' },
   embeddingNote: 'parsed exactly from the PostgreSQL text form to float32',

@@ -5,7 +5,7 @@
  * then the chosen rows are fetched whole (text, embedding, metadata, …) by id in batches. Never all
  * rows in memory. The contract is `SampleSnapshot` (packages/spec/src/driver.ts).
  */
-import { Client, escapeIdentifier, escapeLiteral } from 'pg';
+import { escapeIdentifier, escapeLiteral, type Client } from 'pg';
 import {
   isMemoryMatrixError,
   MemoryMatrixError,
@@ -17,6 +17,7 @@ import {
   type SampleSourceInfo,
   type SampleStratify,
 } from '@memory-matrix/spec';
+import { connectSample, tableOid } from './connect';
 
 export const SCAN_BATCH = 2000;
 const FETCH_BATCH = 500;
@@ -46,16 +47,9 @@ export class PgSampleSnapshot implements SampleSnapshot {
    * Throws TARGET_UNAVAILABLE when the server does not answer (message names `label`).
    */
   static async open(url: string, label: string, table: string, m: SampleColumnMapping): Promise<PgSampleSnapshot> {
-    if (!/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/.test(table)) throw new MemoryMatrixError('USAGE', `--table "${table}" is not [schema.]table`);
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    const client = await connectSample(url, label, table);
     try {
-      await client.connect();
-    } catch (e) {
-      throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${label}: cannot connect: ${(e as Error).message}`, { cause: e });
-    }
-    try {
-      const reg = (await client.query<{ oid: string | null }>('SELECT to_regclass($1)::oid::text AS oid', [table])).rows[0]!.oid;
-      if (!reg) throw new MemoryMatrixError('USAGE', `${label}: table "${table}" does not exist (give it with --table)`);
+      const reg = await tableOid(client, label, table);
       const cols = (
         await client.query<{ name: string; type: string }>(
           'SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::oid AND attnum > 0 AND NOT attisdropped ORDER BY attnum',
@@ -90,7 +84,9 @@ export class PgSampleSnapshot implements SampleSnapshot {
 
   private expr(s: SampleFieldSource | null): string {
     if (!s) return 'NULL::text';
-    return 'column' in s ? `(${escapeIdentifier(s.column)})::text` : `(${escapeIdentifier(this.m.metadata!)} ->> ${escapeLiteral(s.metadataKey)})`;
+    if ('column' in s) return `(${escapeIdentifier(s.column)})::text`;
+    const keys = [s.metadataKey, ...(s.orKeys ?? [])].map((k) => `${escapeIdentifier(this.m.metadata!)} ->> ${escapeLiteral(k)}`);
+    return keys.length === 1 ? `(${keys[0]})` : `coalesce(${keys.join(', ')})`;
   }
 
   private get createdExpr(): string {
@@ -98,7 +94,8 @@ export class PgSampleSnapshot implements SampleSnapshot {
   }
 
   private get eligible(): string {
-    return `${escapeIdentifier(this.m.text)} IS NOT NULL AND (${escapeIdentifier(this.m.text)})::text <> '' AND ${escapeIdentifier(this.m.embedding)} IS NOT NULL`;
+    const text = this.expr(this.m.text);
+    return `${text} IS NOT NULL AND ${text} <> '' AND ${escapeIdentifier(this.m.embedding)} IS NOT NULL`;
   }
 
   private stratumExpr(by: SampleStratify | undefined): string {
@@ -152,7 +149,7 @@ export class PgSampleSnapshot implements SampleSnapshot {
       try {
         rows = (
           await this.client.query<SampleRow>(
-            `SELECT ${idx} AS id, (${escapeIdentifier(this.m.text)})::text AS text, (${escapeIdentifier(this.m.embedding)})::text AS embedding,
+            `SELECT ${idx} AS id, ${this.expr(this.m.text)} AS text, (${escapeIdentifier(this.m.embedding)})::text AS embedding,
                     ${this.m.metadata ? `(${escapeIdentifier(this.m.metadata)})::text` : 'NULL::text'} AS metadata, ${this.createdExpr} AS "createdAt",
                     ${this.expr(this.m.namespace)} AS namespace, ${this.expr(this.m.kind)} AS kind
                FROM ${this.from} WHERE ${idx} = ANY($1::text[]) AND ${this.eligible}`,

@@ -23,7 +23,9 @@ const minimums = (): string =>
  * sample source of the driver that reads `--from` (`findSampleSource` over `drivers`, whose
  * sources also give the help's examples and defaults), samples reproducibly, optionally redacts personal details, and writes a golden dataset with its
  * oracle expectation (so `pnpm matrix --dataset <dir>` runs on it) and sample-provenance.json.
- * Prints the redaction table. Exit 0 on success, 2 on any error (USAGE names the flag or column).
+ * Prints the table layout it detected (or why none: USAGE listing the columns and the closest
+ * known layout) and the mapping it reads with, then the redaction table. Exit 0 on success, 2 on
+ * any error (USAGE names the flag or column).
  * Refuses, before reading the store: `--n` below `MIN_DATASET_MEMORIES` (C23's 53), `--queries` below
  * `MIN_DATASET_QUERIES` (C04's 10) (an existing `--out` is checked by `checkSampleOut`, also before the store).
  */
@@ -37,7 +39,7 @@ export function registerSampleCommand(program: Command, drivers: readonly Sample
     .option('--table <[schema.]table>', `table holding the memories (default: ${tables})`)
     .option(
       '--columns <mapping>',
-      `field=column,… for id,text,embedding,metadata,created_at,namespace,kind; "none" unsets, metadata.<key> reads a metadata key (defaults: ${sources.map((s) => s.source.defaults.description).join('; ')})`,
+      `field=column,… for id,text,embedding,metadata,created_at,namespace,kind over the default mapping: ${sources.map((s) => s.source.defaults.description).join('; ')}; "none" unsets, metadata.<key> reads a metadata key (text, created_at, namespace, kind; metadata.<key>|<key2> the first present). sample prints the layout and mapping it reads with`,
     )
     .requiredOption('--n <count>', `memories in the dataset (at least ${MIN_DATASET_MEMORIES.count}: ${MIN_DATASET_MEMORIES.check} needs them)`)
     .option('--queries <count>', `held-out queries sampled in addition to --n (default: n/10, at least ${MIN_DATASET_QUERIES.count}: ${MIN_DATASET_QUERIES.check} needs them)`)
@@ -100,9 +102,10 @@ export function registerSampleCommand(program: Command, drivers: readonly Sample
           out,
           name: o.name,
           metric: o.metric,
-          embeddingModel: o.embeddingModel ?? `${table}.${columns.embedding}`,
+          embeddingModel: o.embeddingModel,
           licence: o.licence,
           overwrite: o.overwrite,
+          log: say,
         });
         say(
           `sampled ${p.sample.memories} memories + ${p.sample.queries} held-out queries from ${p.source.url} ${p.source.table} (${p.source.eligibleRows} eligible of ${p.source.rows} rows), seed ${p.sample.seed}${p.sample.stratify ? `, stratified by ${p.sample.stratify}` : ''}`,

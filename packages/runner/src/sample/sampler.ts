@@ -10,7 +10,8 @@ import { loadCatalog } from '@memory-matrix/backends';
 import { MemoryMatrixError, writeGoldenDataset, type GoldenDatasetInput, type GoldenQuery, type MemoryRecord, type Metric, type SampleSource, type SampleStratify } from '@memory-matrix/spec';
 import { loadExpectation } from '../golden';
 import { TOOL_VERSION } from '../version';
-import { describeMapping, type ColumnMapping } from './columns';
+import { describeMapping, type ColumnMapping, type ColumnOverrides } from './columns';
+import { resolveMapping } from './layouts';
 import { NAME_LIST_SOURCE } from './names';
 import { newStats, toMemory } from './records';
 import { newTally, redactionTable } from './redact';
@@ -25,7 +26,8 @@ export interface SampleOptions {
   /** The store's URL as `--from` gave it (with password; never printed or written) */
   url: string;
   table: string;
-  columns: ColumnMapping;
+  /** `--columns`: applied over the detected layout's mapping (see layouts.ts) */
+  columns: ColumnOverrides;
   /** memories in the dataset (≥ 1) */
   n: number;
   /** held-out queries taken from the sample in addition to `n` (≥ 1) */
@@ -38,15 +40,19 @@ export interface SampleOptions {
   out: string;
   name: string;
   metric: Metric;
-  embeddingModel: string;
+  /** the manifest's embedding model id (default `<table>.<embedding column>`) */
+  embeddingModel?: string;
   licence: string;
   overwrite: boolean;
+  /** Receives the lines about the layout and mapping chosen, before the store's rows are read. */
+  log?: (line: string) => void;
 }
 
-/** What a run produced: the dataset folder, its provenance and counts. */
+/** What a run produced: the dataset folder, its provenance and counts, the mapping it read with. */
 export interface SampleResult {
   dir: string;
   provenance: SampleProvenance;
+  mapping: ColumnMapping;
 }
 
 /**
@@ -59,7 +65,10 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   const outDir = checkSampleOut(o.out, o.overwrite);
   // The catalog's widest tie epsilon records the expectation; read it before the store.
   const tieEpsilon = Math.max(...[...loadCatalog().targets.values()].map((t) => t.tolerances.tieEpsilon));
-  const snapshot = await o.source.open({ url: o.url, label, table: o.table, columns: o.columns });
+  const { mapping: columns, lines } = await resolveMapping(o.source, { url: o.url, label, table: o.table }, o.columns);
+  for (const l of lines) o.log?.(l);
+  checkStratify(o.stratify, columns);
+  const snapshot = await o.source.open({ url: o.url, label, table: o.table, columns });
   const want = o.n + o.queries;
   const reservoir = new StratifiedReservoir(o.seed, want);
   const tally = newTally();
@@ -67,7 +76,6 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   let rows;
   let strata;
   try {
-    checkStratify(o.stratify, o.columns);
     await snapshot.scan(o.stratify, (id, s) => reservoir.add(id, s));
     if (snapshot.info.eligibleRows < want) {
       throw new MemoryMatrixError('INVALID_INPUT', `${label} ${o.table}: ${snapshot.info.eligibleRows} rows with text and embedding, fewer than --n ${o.n} + --queries ${o.queries}`);
@@ -80,7 +88,7 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
   }
   const records = rows.map((r) => toMemory(r, { table: o.table, seed: o.seed, redact: o.redact, tally, stats, parseEmbedding: (text, where) => o.source.parseEmbedding(text, where) }));
   const dims = new Set(records.map((r) => r.embedding.length));
-  if (dims.size !== 1) throw new MemoryMatrixError('DIMENSION_MISMATCH', `${o.table}.${o.columns.embedding}: sampled embeddings have ${[...dims].join(', ')} dimensions; a dataset has one`);
+  if (dims.size !== 1) throw new MemoryMatrixError('DIMENSION_MISMATCH', `${o.table}.${columns.embedding}: sampled embeddings have ${[...dims].join(', ')} dimensions; a dataset has one`);
   const dim = records[0]!.embedding.length;
 
   // Held-out queries: the `queries` sampled rows with the smallest query key; the rest are memories.
@@ -110,7 +118,7 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
     o,
     label,
     info: snapshot.info,
-    mapping: describeMapping(o.columns),
+    mapping: describeMapping(columns),
     strata,
     memories: memories.length,
     queries: queries.length,
@@ -129,13 +137,13 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
     metric: o.metric,
     normalization: unit ? 'unit' : 'none',
     embeddingModel: {
-      id: o.embeddingModel,
-      description: `Embeddings copied unchanged from ${o.table}.${o.columns.embedding} (${snapshot.info.columnTypes[o.columns.embedding]}), ${o.source.embeddingNote}.`,
-      source: `${label} ${o.table}.${o.columns.embedding}`,
+      id: o.embeddingModel ?? `${o.table}.${columns.embedding}`,
+      description: `Embeddings copied unchanged from ${o.table}.${columns.embedding} (${snapshot.info.columnTypes[columns.embedding]}), ${o.source.embeddingNote}.`,
+      source: `${label} ${o.table}.${columns.embedding}`,
     },
     provenance: {
       text: [{ source: `${label} table ${o.table}`, licence: o.licence, note: provenanceNote(provenance) }],
-      vectors: { source: `${label} table ${o.table} column ${o.columns.embedding}`, licence: o.licence, note: 'stored embeddings, not recomputed; computed by the source from the unredacted text' },
+      vectors: { source: `${label} table ${o.table} column ${columns.embedding}`, licence: o.licence, note: 'stored embeddings, not recomputed; computed by the source from the unredacted text' },
       builder: `memory-matrix sample ${TOOL_VERSION} (packages/runner/src/sample)`,
       seed: o.seed,
     },
@@ -145,7 +153,7 @@ export async function runSample(o: SampleOptions): Promise<SampleResult> {
     loadExpectation(ds, { update: true, tieEpsilon });
     writeFileSync(path.join(ds.dir, 'sample-provenance.json'), JSON.stringify({ ...provenance, datasetSha256: ds.datasetSha256 }, null, 2) + '\n');
   });
-  return { dir: outDir, provenance };
+  return { dir: outDir, provenance, mapping: columns };
 }
 
 /** `--stratify` needs its field mapped: USAGE naming the flag and the `--columns` entry to give. */
