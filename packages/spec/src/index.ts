@@ -101,8 +101,10 @@ export { isCanonicalInstant, parseInstant, type Instant } from './time';
 export { validateDecay, type DecayRequest } from './decay';
 export { rerankWithDecay, type DecayCandidate, type DecayRerank } from './decay-rerank';
 
-// Chat history.
+// Chat history: the contract, the versioned payload codec (C20), argument checks and the window rule.
 export { CHAT_ROLES, type ChatHistory, type ChatMessage, type ChatRole, type HistoryKey, type HistoryOptions, type HistoryWindow } from './history';
+export { codePoints, decodeChatMessage, encodeChatMessage, HISTORY_PAYLOAD_VERSION, validateChatMessage } from './history-payload';
+export { DEFAULT_HISTORY_PREFIX, HISTORY_SESSION_RE, outsideWindow, rowHistorySession, validateHistoryWindow, validateRawPayloads, validateReadLast, type RowHistorySession } from './history-rows';
 
 // Session snapshots (C26) and how another process reopens a store.
 export { hasSnapshots, processRecipeOf, type ProcessRecipe, type ProcessReopenable, type SessionSnapshots, type SnapshotChatHistory, type SnapshotInfo } from './snapshots';
