@@ -1,10 +1,11 @@
-import { MemoryMatrixError, type ErrorCode, type MemoryRecord, type RecallQuery } from '@memory-matrix/spec';
+import { MemoryMatrixError, type ErrorCode } from '../errors';
+import type { RecallQuery, MemoryRecord } from '../types';
 
 /**
- * The wire format between a LanceDB store process (server.ts) and its clients (client.ts): one
- * JSON object per line over a loopback TCP connection. A request is `{ id, op, args }`, its answer
- * `{ id, ok }` or `{ id, error: { code, message } }`. Float32 vectors travel as base64 of their
- * bytes (bit for bit); every other value is JSON (scores are float64 numbers, exact in JSON).
+ * The wire format between a store process (server.ts) and its clients (client.ts): one JSON object
+ * per line over a loopback TCP connection. A request is `{ id, op, args }`, its answer `{ id, ok }`
+ * or `{ id, error: { code, message } }`. Float32 vectors travel as base64 of their bytes (bit for
+ * bit); every other value is JSON (scores are float64 numbers, exact in JSON).
  */
 
 /** One request: `id` (≥ 1, per connection), the operation name, its arguments. */
@@ -14,11 +15,20 @@ export interface WireRequest {
   args: unknown[];
 }
 
+/** An error as it crosses the wire: the adapter's code and message. */
+export interface WireError {
+  code: string;
+  message: string;
+}
+
 /** The answer to request `id`: `ok` (any JSON) or an error with the adapter's code. */
-export type WireReply = { id: number; ok: unknown } | { id: number; error: { code: string; message: string } };
+export type WireReply = { id: number; ok: unknown } | { id: number; error: WireError };
 
 /** A `MemoryRecord` on the wire: `embedding` is the base64 of its float32 bytes. */
 export type WireRecord = Omit<MemoryRecord, 'embedding'> & { embedding: string };
+
+/** A `RecallQuery` on the wire: `vector` is the base64 of its float32 bytes. */
+export type WireQuery = Omit<RecallQuery, 'vector'> & { vector: string };
 
 /** Operations that change data (what `awaitWriteInFlight` waits for). */
 export const WRITE_OPS: ReadonlySet<string> = new Set(['upsert', 'delete', 'history.append', 'history.trim', 'history.clear', 'history.writeRaw', 'createCollection', 'dropCollection']);
@@ -31,7 +41,7 @@ export function vectorToWire(v: Float32Array): string {
 /** The Float32Array of base64 `s`; INVALID_INPUT when its length is not a multiple of 4 bytes. */
 export function vectorFromWire(s: string): Float32Array {
   const b = Buffer.from(s, 'base64');
-  if (b.byteLength % 4 !== 0) throw new MemoryMatrixError('INVALID_INPUT', `lancedb process wire: a vector of ${b.byteLength} bytes is not float32`);
+  if (b.byteLength % 4 !== 0) throw new MemoryMatrixError('INVALID_INPUT', `store process wire: a vector of ${b.byteLength} bytes is not float32`);
   const out = new Float32Array(b.byteLength / 4);
   new Uint8Array(out.buffer).set(b);
   return out;
@@ -39,9 +49,10 @@ export function vectorFromWire(s: string): Float32Array {
 
 export const recordToWire = (r: MemoryRecord): WireRecord => ({ ...r, embedding: vectorToWire(r.embedding) });
 export const recordFromWire = (r: WireRecord): MemoryRecord => ({ ...r, embedding: vectorFromWire(r.embedding) });
-export const queryToWire = (q: RecallQuery): Omit<RecallQuery, 'vector'> & { vector: string } => ({ ...q, vector: vectorToWire(q.vector) });
-export const queryFromWire = (q: Omit<RecallQuery, 'vector'> & { vector: string }): RecallQuery => ({ ...q, vector: vectorFromWire(q.vector) });
+export const queryToWire = (q: RecallQuery): WireQuery => ({ ...q, vector: vectorToWire(q.vector) });
+export const queryFromWire = (q: WireQuery): RecallQuery => ({ ...q, vector: vectorFromWire(q.vector) });
 
+/** The codes an adapter call may throw that keep their meaning across the wire. */
 const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'DIMENSION_MISMATCH',
   'INVALID_VECTOR',
@@ -54,14 +65,14 @@ const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'FINGERPRINT_MISMATCH',
 ]);
 
-/** An error the server sent, as the MemoryMatrixError the adapter threw there (an unknown code becomes BACKEND_ERROR). */
-export function errorFromWire(e: { code: string; message: string }, where: string): MemoryMatrixError {
+/** An error the server sent, as the MemoryMatrixError the adapter threw there (an unknown code becomes BACKEND_ERROR); `where` names the process. */
+export function errorFromWire(e: WireError, where: string): MemoryMatrixError {
   const code = (CODES.has(e.code) ? e.code : 'BACKEND_ERROR') as ErrorCode;
   return new MemoryMatrixError(code, `${e.message} (in the store process of ${where})`);
 }
 
 /** An error thrown in the server, for the wire: its code (BACKEND_ERROR when it has none) and message. */
-export function errorToWire(err: unknown): { code: string; message: string } {
+export function errorToWire(err: unknown): WireError {
   const e = err as { code?: unknown; message?: unknown };
   return { code: typeof e?.code === 'string' && CODES.has(e.code) ? e.code : 'BACKEND_ERROR', message: typeof e?.message === 'string' ? e.message : String(err) };
 }
