@@ -1,7 +1,7 @@
 import { MemoryMatrixError, type MemoryRecord } from '../src';
 import { errorFromWire, errorToWire, queryFromWire, queryToWire, recordFromWire, recordToWire, vectorFromWire, vectorToWire } from '../src/store-process/wire';
 
-/** The store-process wire codec (src/store-process/wire.ts): vectors bit for bit through JSON, errors keep their code. */
+/** The store-process wire codec (src/store-process/wire.ts): vectors bit for bit through JSON, errors keep their code and cause. */
 
 const bits = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
 
@@ -43,4 +43,15 @@ test('an adapter error keeps its code across the wire; one without a known code 
   expect(errorToWire(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }))).toEqual({ code: 'BACKEND_ERROR', message: 'disk I/O error' });
   expect(errorFromWire({ code: 'SOMETHING_ELSE', message: 'x' }, 'w').code).toBe('BACKEND_ERROR');
   expect(errorToWire('a string')).toEqual({ code: 'BACKEND_ERROR', message: 'a string' });
+});
+
+test('the backend error an adapter wrapped crosses the wire as the cause: name, message, code', () => {
+  const backend = Object.assign(new Error('database is locked'), { name: 'SqliteError', code: 'SQLITE_BUSY' });
+  const sent = errorToWire(new MemoryMatrixError('BACKEND_ERROR', 'sqlite: upsert failed: database is locked (SQLITE_BUSY)', { cause: backend }));
+  expect(sent.cause).toEqual({ name: 'SqliteError', message: 'database is locked', code: 'SQLITE_BUSY' });
+  const got = errorFromWire(JSON.parse(JSON.stringify(sent)), 'w');
+  expect(got).toMatchObject({ code: 'BACKEND_ERROR', message: 'sqlite: upsert failed: database is locked (SQLITE_BUSY) (in the store process of w)' });
+  expect(got.cause).toMatchObject({ name: 'SqliteError', message: 'database is locked', code: 'SQLITE_BUSY' });
+  expect(errorFromWire(errorToWire(new MemoryMatrixError('INVALID_INPUT', 'x')), 'w').cause).toBeUndefined();
+  expect(errorToWire(new MemoryMatrixError('BACKEND_ERROR', 'y', { cause: 'not an Error' })).cause).toBeUndefined();
 });

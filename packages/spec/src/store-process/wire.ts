@@ -4,7 +4,8 @@ import type { RecallQuery, MemoryRecord } from '../types';
 /**
  * The wire format between a store process (server.ts) and its clients (client.ts): one JSON object
  * per line over a loopback TCP connection. A request is `{ id, op, args }`, its answer `{ id, ok }`
- * or `{ id, error: { code, message } }`. Float32 vectors travel as base64 of their bytes (bit for
+ * or `{ id, error: { code, message, cause? } }` (`cause`: the backend's error the adapter wrapped,
+ * as its name, message and string code). Float32 vectors travel as base64 of their bytes (bit for
  * bit); every other value is JSON (scores are float64 numbers, exact in JSON).
  */
 
@@ -15,10 +16,11 @@ export interface WireRequest {
   args: unknown[];
 }
 
-/** An error as it crosses the wire: the adapter's code and message. */
+/** An error as it crosses the wire: the adapter's code and message, and the backend error it wrapped (`cause`), when there is one. */
 export interface WireError {
   code: string;
   message: string;
+  cause?: { name: string; message: string; code?: string };
 }
 
 /** The answer to request `id`: `ok` (any JSON) or an error with the adapter's code. */
@@ -65,14 +67,24 @@ const CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'FINGERPRINT_MISMATCH',
 ]);
 
-/** An error the server sent, as the MemoryMatrixError the adapter threw there (an unknown code becomes BACKEND_ERROR); `where` names the process. */
+/**
+ * An error the server sent, as the MemoryMatrixError the adapter threw there (an unknown code
+ * becomes BACKEND_ERROR); `where` names the process. Its `cause`, when sent, is an Error with the
+ * backend error's name, message and code (e.g. `SqliteError`, `SQLITE_BUSY`).
+ */
 export function errorFromWire(e: WireError, where: string): MemoryMatrixError {
   const code = (CODES.has(e.code) ? e.code : 'BACKEND_ERROR') as ErrorCode;
-  return new MemoryMatrixError(code, `${e.message} (in the store process of ${where})`);
+  const cause = e.cause ? Object.assign(new Error(e.cause.message), { name: e.cause.name }, e.cause.code === undefined ? {} : { code: e.cause.code }) : undefined;
+  return new MemoryMatrixError(code, `${e.message} (in the store process of ${where})`, cause ? { cause } : undefined);
 }
 
-/** An error thrown in the server, for the wire: its code (BACKEND_ERROR when it has none) and message. */
+/** An error thrown in the server, for the wire: its code (BACKEND_ERROR when it has none), message, and its `cause` when that is an Error. */
 export function errorToWire(err: unknown): WireError {
-  const e = err as { code?: unknown; message?: unknown };
-  return { code: typeof e?.code === 'string' && CODES.has(e.code) ? e.code : 'BACKEND_ERROR', message: typeof e?.message === 'string' ? e.message : String(err) };
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
+  const out: WireError = { code: typeof e?.code === 'string' && CODES.has(e.code) ? e.code : 'BACKEND_ERROR', message: typeof e?.message === 'string' ? e.message : String(err) };
+  if (e?.cause instanceof Error) {
+    const c = e.cause as Error & { code?: unknown };
+    out.cause = { name: c.name, message: c.message, ...(typeof c.code === 'string' ? { code: c.code } : {}) };
+  }
+  return out;
 }
