@@ -11,12 +11,8 @@ import {
   validateHistoryWindow,
   validateRawPayloads,
   validateReadLast,
-  type ChatHistory,
-  type ChatMessage,
-  type HistoryKey,
-  type HistoryOptions,
-  type HistoryWindow,
 } from '@memory-matrix/spec';
+import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
 import { quoteString } from './sql';
 import { LANCEDB_RULES } from './validate';

@@ -1,16 +1,6 @@
 import type Redis from 'ioredis';
-import {
-  DEFAULT_HISTORY_PREFIX,
-  MemoryMatrixError,
-  validateHistoryWindow,
-  validateRawPayloads,
-  validateReadLast,
-  type ChatHistory,
-  type ChatMessage,
-  type HistoryKey,
-  type HistoryOptions,
-  type HistoryWindow,
-} from '@memory-matrix/spec';
+import { DEFAULT_HISTORY_PREFIX, MemoryMatrixError, validateHistoryWindow, validateRawPayloads, validateReadLast } from '@memory-matrix/spec';
+import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
 import { scanKeys, sessionKeys, SESSION_RE, validatePrefix } from './keys';
 import { codePoints, decodeMessage, encodeMessage, PAYLOAD_VERSION, validateMessage } from './history-payload';
