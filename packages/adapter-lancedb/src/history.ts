@@ -1,12 +1,25 @@
 import type { Table } from '@lancedb/lancedb';
 import { Field, Int32, makeData, RecordBatch, Schema, Struct, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
-import { MemoryMatrixError, type ChatHistory, type ChatMessage, type HistoryKey, type HistoryOptions, type HistoryWindow } from '@memory-matrix/spec';
+import {
+  codePoints,
+  decodeChatMessage,
+  encodeChatMessage,
+  MemoryMatrixError,
+  outsideWindow,
+  rowHistorySession,
+  validateChatMessage,
+  validateHistoryWindow,
+  validateRawPayloads,
+  validateReadLast,
+} from '@memory-matrix/spec';
+import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
-import { codePoints, decodeMessage, encodeMessage, validateMessage } from './history-payload';
 import { quoteString } from './sql';
+import { LANCEDB_RULES } from './validate';
 
 /**
- * Chat history on LanceDB: two tables of the database directory, created on first use.
+ * Chat history on LanceDB: two tables of the database directory, created on first use. `payload` is
+ * a versioned JSON message (spec history-payload.ts, the Redis and SQLite adapters' format).
  *   mm_history (key PK, prefix, session, turn, payload, chars)
  *   mm_history_snapshots (key PK, prefix, session, snapshot, state)
  * `turn` is a sortable stamp `<ms since epoch, 15 digits>.<counter, 6>.<writer, 8 hex>.<index, 5>`
@@ -26,10 +39,8 @@ import { quoteString } from './sql';
  * rows (turn, payload, chars) as JSON.
  */
 
-/** Default prefix when `HistoryOptions.keyPrefix` is absent. */
-export const DEFAULT_HISTORY_PREFIX = 'mm:history:';
-const SESSION_RE = /^[A-Za-z0-9._:@-]{1,200}$/;
-const PREFIX_RE = /^[\x21-\x7e]{1,100}$/;
+/** Default prefix when `HistoryOptions.keyPrefix` is absent (spec history-rows.ts). */
+export { DEFAULT_HISTORY_PREFIX, outsideWindow } from '@memory-matrix/spec';
 export const HISTORY_TABLE = 'mm_history';
 export const SNAPSHOT_TABLE = 'mm_history_snapshots';
 
@@ -63,31 +74,6 @@ export function nextStamp(): string {
 
 function invalid(why: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${why}`);
-}
-
-function validateWindow(w: HistoryWindow | undefined, where: string): void {
-  if (typeof w !== 'object' || w === null) throw invalid(`${where} must be an object`);
-  for (const f of ['maxMessages', 'maxChars'] as const) {
-    const v = w[f];
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalid(`${where}.${f} must be an integer ≥ 1, got ${String(v)}`);
-  }
-}
-
-/** The rows (oldest first) a window drops (spec history.ts: newest maxMessages, then newest within maxChars, the newest always kept). */
-export function outsideWindow<T extends { chars: number }>(rows: T[], w: HistoryWindow): T[] {
-  let keepFrom = w.maxMessages !== undefined ? Math.max(0, rows.length - w.maxMessages) : 0;
-  if (w.maxChars !== undefined) {
-    let sum = 0;
-    let i = rows.length;
-    while (i > keepFrom) {
-      const c = rows[i - 1]!.chars;
-      if (i < rows.length && sum + c > w.maxChars) break;
-      sum += c;
-      i--;
-    }
-    keepFrom = i;
-  }
-  return rows.slice(0, keepFrom);
 }
 
 /** An Arrow table of `schema` from string/int columns (every column non-null). */
@@ -129,26 +115,18 @@ export class LancedbChatHistory implements ChatHistory {
     private readonly ctx: StoreContext,
     opts: HistoryOptions,
   ) {
-    if (typeof opts?.sessionId !== 'string' || !SESSION_RE.test(opts.sessionId)) throw invalid(`openHistory: sessionId must match ${SESSION_RE.source}, got ${JSON.stringify(opts?.sessionId)}`);
-    const prefix = opts.keyPrefix ?? DEFAULT_HISTORY_PREFIX;
-    if (typeof prefix !== 'string' || !PREFIX_RE.test(prefix)) throw invalid(`openHistory: keyPrefix must be 1..100 printable ASCII characters without spaces, got ${JSON.stringify(prefix)}`);
-    if (opts.ttlMs !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: openHistory: ttlMs ${String(opts.ttlMs)}: LanceDB rows have no TTL (capability ttl is false)`);
-    if (opts.window !== undefined) validateWindow(opts.window, 'openHistory: window');
-    this.sessionId = opts.sessionId;
-    this.keyPrefix = prefix;
-    this.window = opts.window;
-    this.where = `session ${prefix}${opts.sessionId}`;
-    this.scope = `prefix = ${quoteString(prefix)} AND session = ${quoteString(opts.sessionId)}`;
+    ({ sessionId: this.sessionId, keyPrefix: this.keyPrefix, window: this.window, where: this.where } = rowHistorySession(opts, ADAPTER, 'LanceDB rows'));
+    this.scope = `prefix = ${quoteString(this.keyPrefix)} AND session = ${quoteString(this.sessionId)}`;
   }
 
   /** Append in order as ONE commit (with the window's deletions). Throws INVALID_INPUT, BACKEND_ERROR. */
   async append(messages: ChatMessage[]): Promise<void> {
     if (!Array.isArray(messages)) throw invalid(`append to ${this.where}: messages must be an array`);
-    messages.forEach((m, i) => validateMessage(m, `append to ${this.where}: message ${i}`));
+    messages.forEach((m, i) => validateChatMessage(m, `append to ${this.where}: message ${i}`, LANCEDB_RULES));
     if (messages.length === 0) return;
     await this.write(
       'append',
-      messages.map(encodeMessage),
+      messages.map(encodeChatMessage),
       messages.map((m) => codePoints(m.content)),
       this.window,
     );
@@ -157,9 +135,9 @@ export class LancedbChatHistory implements ChatHistory {
   /** All messages oldest first, or the newest `last`. Throws INVALID_INPUT, PAYLOAD_UNSUPPORTED (naming session and turn), BACKEND_ERROR. */
   async read(opts: { last?: number } = {}): Promise<ChatMessage[]> {
     const last = opts.last;
-    if (last !== undefined && (!Number.isInteger(last) || last < 1)) throw invalid(`read of ${this.where}: last must be an integer ≥ 1, got ${last}`);
+    validateReadLast(last, `read of ${this.where}`, ADAPTER);
     const rows = await this.ctx.run('read history', HISTORY_TABLE, () => this.rows());
-    return (last === undefined ? rows : rows.slice(-last)).map((r) => decodeMessage(r.payload, `${this.where} turn ${r.turn}`));
+    return (last === undefined ? rows : rows.slice(-last)).map((r) => decodeChatMessage(r.payload, `${this.where} turn ${r.turn}`, LANCEDB_RULES));
   }
 
   length(): Promise<number> {
@@ -168,7 +146,7 @@ export class LancedbChatHistory implements ChatHistory {
 
   /** Trim to `window` now (one delete commit); returns how many messages were removed. */
   async trim(window: HistoryWindow): Promise<number> {
-    validateWindow(window, `trim of ${this.where}: window`);
+    validateHistoryWindow(window, `trim of ${this.where}: window`, ADAPTER);
     return this.write('trim', [], [], window);
   }
 
@@ -193,7 +171,7 @@ export class LancedbChatHistory implements ChatHistory {
 
   /** Store payloads verbatim as new turns (C20), no window. */
   async writeRaw(payloads: string[]): Promise<void> {
-    if (!Array.isArray(payloads) || payloads.some((p) => typeof p !== 'string')) throw invalid(`writeRaw to ${this.where}: payloads must be strings`);
+    validateRawPayloads(payloads, `writeRaw to ${this.where}`, ADAPTER);
     if (payloads.length)
       await this.write(
         'raw',
@@ -227,7 +205,7 @@ export class LancedbChatHistory implements ChatHistory {
   /** The messages a snapshot holds, oldest first. Throws INVALID_INPUT (no such snapshot), PAYLOAD_UNSUPPORTED. */
   async readSnapshot(id: string): Promise<ChatMessage[]> {
     const rows = await this.ctx.run('read snapshot', SNAPSHOT_TABLE, () => this.snapshotRows(id));
-    return rows.map((r) => decodeMessage(r.payload, `${this.where} snapshot ${id} turn ${r.turn}`));
+    return rows.map((r) => decodeChatMessage(r.payload, `${this.where} snapshot ${id} turn ${r.turn}`, LANCEDB_RULES));
   }
 
   /**

@@ -8,7 +8,6 @@ export { lancedbDriver, LANCEDB_SCORES } from './driver';
 export { lancedbPackageVersions } from './driver-versions';
 export { lancedbAdapterOptionsSchema, type LancedbAdapterOptions } from './options';
 export { DEFAULT_INDEX_OPTIONS, type LancedbIndexOptions } from './vector-index';
-export { lancedbProcessEngine, connectLancedbProcess } from './process/engine';
+export { lancedbProcessEngine, connectLancedbProcess, PROCESS_STORE_CAPABILITIES } from './process/engine';
 export { storeProcessScript } from './process/bundle';
-export { ProcessStore, PROCESS_STORE_CAPABILITIES } from './process/client';
 export { LancedbChatHistory, DEFAULT_HISTORY_PREFIX, outsideWindow, nextStamp } from './history';

@@ -1,87 +1,26 @@
-import { CHAT_ROLES, MemoryMatrixError, type ChatMessage, type ChatRole } from '@memory-matrix/spec';
-import { ADAPTER } from './context';
-import { checkMetadata, checkText, ISO_INSTANT } from './validate';
+import { codePoints, decodeChatMessage, encodeChatMessage, HISTORY_PAYLOAD_VERSION, validateChatMessage, type ChatMessage } from '@memory-matrix/spec';
+import { REDIS_RULES } from './validate';
 
 /**
- * Versioned history payloads (docs/checks.md C20). One list element = one message = one JSON object
- * whose first key is its format version `v`.
- *
- * v2 (current, written by this adapter):
- *   {"v":2,"role":"user","content":"…","createdAt":"2024-05-01T09:30:00.123Z","metadata":{…}}
- * v1 (the earlier memory-matrix format, read and upgraded to v2 on read):
- *   {"v":1,"type":"human"|"ai"|"system"|"tool","text":"…","ts":<epoch ms>,"meta":{…}?}
- *   type → role (human→user, ai→assistant, system, tool), text → content,
- *   ts → createdAt (ISO, UTC, ms), meta → metadata (absent → {}).
- * Anything else — another version, an unversioned payload (e.g. LangChain's
- * `{"type":"human","data":{…}}`), malformed JSON, a missing or mistyped field — is
- * PAYLOAD_UNSUPPORTED naming the key, the index in the list and what is wrong; never skipped,
- * never an empty list.
+ * Versioned history payloads (docs/checks.md C20): one list element = one message, in the spec's
+ * codec (spec history-payload.ts: v2 written, v1 upgraded on read, anything else
+ * PAYLOAD_UNSUPPORTED naming the key and the index in the list; never skipped, never an empty
+ * list), under Redis's input rules (validate.ts `REDIS_RULES`). The Lua script (history-script.ts)
+ * writes the version into the session's meta hash.
  */
-export const PAYLOAD_VERSION = 2;
 
-const V1_ROLES: Record<string, ChatRole> = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool' };
+/** The format version written (the `v` key). */
+export const PAYLOAD_VERSION = HISTORY_PAYLOAD_VERSION;
+export { codePoints };
+/** The v2 payload of a (validated) message. */
+export const encodeMessage = encodeChatMessage;
 
 /** Validate one message (INVALID_INPUT naming `where`). */
 export function validateMessage(m: ChatMessage, where: string): void {
-  if (typeof m !== 'object' || m === null) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${where} is not an object`);
-  if (!CHAT_ROLES.includes(m.role)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${where}: role must be one of ${CHAT_ROLES.join(', ')}, got ${JSON.stringify(m.role)}`);
-  checkText(m.content, `${where}: content`);
-  if (typeof m.createdAt !== 'string' || !ISO_INSTANT.test(m.createdAt) || Number.isNaN(Date.parse(m.createdAt))) {
-    throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${where}: createdAt must be YYYY-MM-DDTHH:MM:SS.sssZ, got ${JSON.stringify(m.createdAt)}`);
-  }
-  checkMetadata(m.metadata, `${where}: metadata`);
+  validateChatMessage(m, where, REDIS_RULES);
 }
 
-/** The v2 payload of a (validated) message. */
-export function encodeMessage(m: ChatMessage): string {
-  return JSON.stringify({ v: PAYLOAD_VERSION, role: m.role, content: m.content, createdAt: m.createdAt, metadata: m.metadata });
-}
-
-/** Decode one stored payload (v2, or v1 upgraded); `key`/`index` name it in errors. */
+/** Decode one stored payload (v2, or v1 upgraded); `key`/`index` name it in errors (`<key>[<index>]`). Throws PAYLOAD_UNSUPPORTED. */
 export function decodeMessage(raw: string, key: string, index: number): ChatMessage {
-  const bad = (why: string) => new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: ${key}[${index}]: ${why}; payload ${JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw)}`);
-  let p: unknown;
-  try {
-    p = JSON.parse(raw);
-  } catch (e) {
-    throw bad(`not JSON (${(e as Error).message})`);
-  }
-  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw bad('not a JSON object');
-  const o = p as Record<string, unknown>;
-  if (!('v' in o)) throw bad(`unversioned payload (no "v"${'data' in o && 'type' in o ? '; looks like a LangChain message_to_dict payload' : ''}); not a memory-matrix history payload`);
-  const msg = o.v === 2 ? fromV2(o) : o.v === 1 ? fromV1(o) : null;
-  if (msg === null) throw bad(`payload version ${JSON.stringify(o.v)} is not one this adapter reads (1, 2)`);
-  if (typeof msg === 'string') throw bad(`v${String(o.v)} ${msg}`);
-  try {
-    validateMessage(msg, `${key}[${index}]`);
-  } catch (e) {
-    throw bad(`v${String(o.v)} decodes to an invalid message: ${(e as Error).message}`);
-  }
-  return msg;
-}
-
-function fromV2(o: Record<string, unknown>): ChatMessage | string {
-  if (typeof o.role !== 'string' || typeof o.content !== 'string' || typeof o.createdAt !== 'string') return 'needs string role, content and createdAt';
-  if (typeof o.metadata !== 'object' || o.metadata === null || Array.isArray(o.metadata)) return 'needs a metadata object';
-  return { role: o.role as ChatRole, content: o.content, createdAt: o.createdAt, metadata: o.metadata as ChatMessage['metadata'] };
-}
-
-function fromV1(o: Record<string, unknown>): ChatMessage | string {
-  const role = typeof o.type === 'string' ? V1_ROLES[o.type] : undefined;
-  if (!role) return `type ${JSON.stringify(o.type)} is not human, ai, system or tool`;
-  if (typeof o.text !== 'string') return 'needs a string text';
-  if (typeof o.ts !== 'number' || !Number.isInteger(o.ts) || o.ts < 0 || o.ts > 8.64e15) return `ts ${JSON.stringify(o.ts)} is not epoch milliseconds`;
-  const meta = o.meta === undefined ? {} : o.meta;
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return 'meta is not an object';
-  return { role, content: o.text, createdAt: new Date(o.ts).toISOString(), metadata: meta as ChatMessage['metadata'] };
-}
-
-/** Unicode code points of `s` (what `HistoryWindow.maxChars` counts). */
-export function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n++; // a low surrogate completes the pair counted at its high half
-  }
-  return n;
+  return decodeChatMessage(raw, `${key}[${index}]`, REDIS_RULES);
 }

@@ -1,12 +1,13 @@
 import type Redis from 'ioredis';
-import { MemoryMatrixError, type ChatHistory, type ChatMessage, type HistoryKey, type HistoryOptions, type HistoryWindow } from '@memory-matrix/spec';
+import { DEFAULT_HISTORY_PREFIX, MemoryMatrixError, validateHistoryWindow, validateRawPayloads, validateReadLast } from '@memory-matrix/spec';
+import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
 import { scanKeys, sessionKeys, SESSION_RE, validatePrefix } from './keys';
 import { codePoints, decodeMessage, encodeMessage, PAYLOAD_VERSION, validateMessage } from './history-payload';
 import { HISTORY_SCRIPT } from './history-script';
 
-/** Default history key prefix. */
-export const DEFAULT_HISTORY_PREFIX = 'mm:history:';
+/** Default history key prefix (spec history-rows.ts). */
+export { DEFAULT_HISTORY_PREFIX } from '@memory-matrix/spec';
 const COMMAND = 'mmHistoryWrite';
 
 type ScriptClient = Redis & { [COMMAND](msgs: string, meta: string, ...args: Array<string | number>): Promise<number> };
@@ -26,15 +27,8 @@ export function validateHistoryOptions(o: HistoryOptions): Required<Pick<History
   const keyPrefix = validatePrefix(o.keyPrefix ?? DEFAULT_HISTORY_PREFIX, 'openHistory: keyPrefix');
   if (o.ttlMs !== undefined && (!Number.isInteger(o.ttlMs) || o.ttlMs < 1)) throw bad(`ttlMs must be an integer ≥ 1 (milliseconds), got ${o.ttlMs}`);
   if (o.refreshTtlOnWrite !== undefined && typeof o.refreshTtlOnWrite !== 'boolean') throw bad('refreshTtlOnWrite must be a boolean');
-  if (o.window !== undefined) validateWindow(o.window, 'openHistory: window');
+  if (o.window !== undefined) validateHistoryWindow(o.window, 'openHistory: window', ADAPTER);
   return { ...o, keyPrefix, refreshTtlOnWrite: o.refreshTtlOnWrite ?? true };
-}
-
-function validateWindow(w: HistoryWindow, where: string): void {
-  for (const f of ['maxMessages', 'maxChars'] as const) {
-    const v = w?.[f];
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${where}.${f} must be an integer ≥ 1, got ${String(v)}`);
-  }
 }
 
 /**
@@ -73,9 +67,7 @@ export class RedisChatHistory implements ChatHistory {
 
   async read(opts: { last?: number } = {}): Promise<ChatMessage[]> {
     const last = opts.last;
-    if (last !== undefined && (!Number.isInteger(last) || last < 1)) {
-      throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: read of ${this.k.messages}: last must be an integer ≥ 1, got ${last}`);
-    }
+    validateReadLast(last, `read of ${this.k.messages}`, ADAPTER);
     const key = this.k.messages;
     return this.ctx.run('read history', key, async () => {
       if (last === undefined) return (await this.ctx.client.lrange(key, 0, -1)).map((p, i) => decodeMessage(p, key, i));
@@ -89,7 +81,7 @@ export class RedisChatHistory implements ChatHistory {
   }
 
   async trim(window: HistoryWindow): Promise<number> {
-    validateWindow(window, `trim of ${this.k.messages}: window`);
+    validateHistoryWindow(window, `trim of ${this.k.messages}: window`, ADAPTER);
     return this.write('trim', window, [], []);
   }
 
@@ -114,9 +106,7 @@ export class RedisChatHistory implements ChatHistory {
   }
 
   async writeRaw(payloads: string[]): Promise<void> {
-    if (!Array.isArray(payloads) || payloads.some((p) => typeof p !== 'string')) {
-      throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: writeRaw to ${this.k.messages}: payloads must be strings`);
-    }
+    validateRawPayloads(payloads, `writeRaw to ${this.k.messages}`, ADAPTER);
     if (payloads.length)
       await this.write(
         'raw',

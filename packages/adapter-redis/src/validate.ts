@@ -1,13 +1,11 @@
 import {
   MemoryMatrixError,
-  checkMetadata as checkContractMetadata,
   checkStoredText,
   validateMemoryRecord,
   validateRecallFilter,
   validateRecallQuery,
   type CollectionSpec,
   type InputRules,
-  type Metadata,
   type MemoryRecord,
   type RecallFilter,
   type RecallQuery,
@@ -22,8 +20,6 @@ import { validateName } from './keys';
  * CAPABILITY_MISSING.
  */
 
-/** Millisecond instant `YYYY-MM-DDTHH:MM:SS.sssZ` (chat-history payloads; memories use spec time.ts). */
-export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Largest dimension Vector Sets accept is far above this; 16000 is the spec's bound. */
 export const MAX_DIM = 16000;
 /** HNSW M and EF bounds Redis accepts (vset.c: M 4..4096 is checked as ≥ 4; EF > 0). */
@@ -40,11 +36,6 @@ function invalid(message: string): MemoryMatrixError {
 /** Well-formed Unicode text (no lone surrogate); INVALID_INPUT naming `where`. */
 export function checkText(value: unknown, where: string): asserts value is string {
   checkStoredText(value, where, REDIS_RULES);
-}
-
-/** Metadata: an object of JSON scalars; numbers finite and not −0 (JSON cannot carry −0). */
-export function checkMetadata(m: unknown, where: string): asserts m is Metadata {
-  checkContractMetadata(m, where, REDIS_RULES);
 }
 
 /** Validate a collection spec; Vector Sets compare by cosine only. */

@@ -1,11 +1,23 @@
-import { MemoryMatrixError, type ChatHistory, type ChatMessage, type HistoryKey, type HistoryOptions, type HistoryWindow } from '@memory-matrix/spec';
+import {
+  codePoints,
+  decodeChatMessage,
+  encodeChatMessage,
+  MemoryMatrixError,
+  outsideWindow,
+  rowHistorySession,
+  validateChatMessage,
+  validateHistoryWindow,
+  validateRawPayloads,
+  validateReadLast,
+} from '@memory-matrix/spec';
+import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
-import { codePoints, decodeMessage, encodeMessage, validateMessage } from './history-payload';
+import { SQLITE_RULES } from './validate';
 
 /**
  * Chat history on SQLite: the conversations table of a local agent store, one row per turn:
  *   mm_history (prefix, session, turn, payload, chars), PRIMARY KEY (prefix, session, turn)
- * `payload` is a versioned JSON message (history-payload.ts), `chars` its content's code points
+ * `payload` is a versioned JSON message (spec history-payload.ts, the Redis and LanceDB adapters' format), `chars` its content's code points
  * (for character windows), `turn` 1, 2, … per session (a new turn = max + 1 inside the append's
  * transaction, so concurrent writers never collide). A row's key, as `keys()` lists it, is
  * `<prefix><session>#<turn, 10 digits>`. SQLite rows have no TTL: `ttlMs` is CAPABILITY_MISSING.
@@ -20,10 +32,8 @@ import { codePoints, decodeMessage, encodeMessage, validateMessage } from './his
  * transaction and never touches the snapshots table.
  */
 
-/** Default prefix (the `prefix` column) when `HistoryOptions.keyPrefix` is absent. */
-export const DEFAULT_HISTORY_PREFIX = 'mm:history:';
-const SESSION_RE = /^[A-Za-z0-9._:@-]{1,200}$/;
-const PREFIX_RE = /^[\x21-\x7e]{1,100}$/;
+/** Default prefix (the `prefix` column) when `HistoryOptions.keyPrefix` is absent (spec history-rows.ts). */
+export { DEFAULT_HISTORY_PREFIX } from '@memory-matrix/spec';
 
 /** Created (IF NOT EXISTS) by every store on open, in one transaction with the marker table. */
 export const HISTORY_TABLES_SQL = [
@@ -48,29 +58,9 @@ function invalid(why: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${why}`);
 }
 
-function validateWindow(w: HistoryWindow | undefined, where: string): void {
-  if (typeof w !== 'object' || w === null) throw invalid(`${where} must be an object`);
-  for (const f of ['maxMessages', 'maxChars'] as const) {
-    const v = w[f];
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalid(`${where}.${f} must be an integer ≥ 1, got ${String(v)}`);
-  }
-}
-
-/** The turns a window drops (spec history.ts: newest maxMessages, then newest within maxChars, the newest always kept). */
+/** The turns a window drops (spec `outsideWindow`: newest maxMessages, then newest within maxChars, the newest always kept). */
 export function turnsOutsideWindow(rows: Array<Pick<TurnRow, 'turn' | 'chars'>>, w: HistoryWindow): number[] {
-  let keepFrom = w.maxMessages !== undefined ? Math.max(0, rows.length - w.maxMessages) : 0;
-  if (w.maxChars !== undefined) {
-    let sum = 0;
-    let i = rows.length;
-    while (i > keepFrom) {
-      const c = rows[i - 1]!.chars;
-      if (i < rows.length && sum + c > w.maxChars) break;
-      sum += c;
-      i--;
-    }
-    keepFrom = i;
-  }
-  return rows.slice(0, keepFrom).map((r) => r.turn);
+  return outsideWindow(rows, w).map((r) => r.turn);
 }
 
 /** One session's chat history (spec `ChatHistory`) plus snapshots (spec `SessionSnapshots`). */
@@ -84,27 +74,17 @@ export class SqliteChatHistory implements ChatHistory {
     private readonly ctx: StoreContext,
     opts: HistoryOptions,
   ) {
-    if (typeof opts?.sessionId !== 'string' || !SESSION_RE.test(opts.sessionId)) throw invalid(`openHistory: sessionId must match ${SESSION_RE.source}, got ${JSON.stringify(opts?.sessionId)}`);
-    const prefix = opts.keyPrefix ?? DEFAULT_HISTORY_PREFIX;
-    if (typeof prefix !== 'string' || !PREFIX_RE.test(prefix)) throw invalid(`openHistory: keyPrefix must be 1..100 printable ASCII characters without spaces, got ${JSON.stringify(prefix)}`);
-    if (opts.ttlMs !== undefined) {
-      throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: openHistory: ttlMs ${String(opts.ttlMs)}: SQLite rows have no TTL (capability ttl is false)`);
-    }
-    if (opts.window !== undefined) validateWindow(opts.window, 'openHistory: window');
-    this.sessionId = opts.sessionId;
-    this.keyPrefix = prefix;
-    this.window = opts.window;
-    this.where = `session ${prefix}${opts.sessionId}`;
+    ({ sessionId: this.sessionId, keyPrefix: this.keyPrefix, window: this.window, where: this.where } = rowHistorySession(opts, ADAPTER, 'SQLite rows'));
   }
 
   /** Append in order in one transaction (turns max+1 …), then apply the window in the same transaction. Throws INVALID_INPUT, BACKEND_ERROR. */
   async append(messages: ChatMessage[]): Promise<void> {
     if (!Array.isArray(messages)) throw invalid(`append to ${this.where}: messages must be an array`);
-    messages.forEach((m, i) => validateMessage(m, `append to ${this.where}: message ${i}`));
+    messages.forEach((m, i) => validateChatMessage(m, `append to ${this.where}: message ${i}`, SQLITE_RULES));
     if (messages.length === 0) return;
     await this.write(
       'append',
-      messages.map(encodeMessage),
+      messages.map(encodeChatMessage),
       messages.map((m) => codePoints(m.content)),
       this.window,
     );
@@ -113,12 +93,12 @@ export class SqliteChatHistory implements ChatHistory {
   /** All messages oldest first, or the newest `last`. Throws INVALID_INPUT, PAYLOAD_UNSUPPORTED (naming session and turn), BACKEND_ERROR. */
   async read(opts: { last?: number } = {}): Promise<ChatMessage[]> {
     const last = opts.last;
-    if (last !== undefined && (!Number.isInteger(last) || last < 1)) throw invalid(`read of ${this.where}: last must be an integer ≥ 1, got ${last}`);
+    validateReadLast(last, `read of ${this.where}`, ADAPTER);
     const rows = await this.ctx.run('read history', 'mm_history', () => {
       const all = this.rows();
       return last === undefined ? all : all.slice(-last);
     });
-    return rows.map((r) => decodeMessage(r.payload, `${this.where} turn ${r.turn}`));
+    return rows.map((r) => decodeChatMessage(r.payload, `${this.where} turn ${r.turn}`, SQLITE_RULES));
   }
 
   length(): Promise<number> {
@@ -129,7 +109,7 @@ export class SqliteChatHistory implements ChatHistory {
 
   /** Trim to `window` now (one transaction); returns how many messages were removed. */
   async trim(window: HistoryWindow): Promise<number> {
-    validateWindow(window, `trim of ${this.where}: window`);
+    validateHistoryWindow(window, `trim of ${this.where}: window`, ADAPTER);
     return this.write('trim', [], [], window);
   }
 
@@ -158,7 +138,7 @@ export class SqliteChatHistory implements ChatHistory {
 
   /** Store payloads verbatim as new turns (C20), no window. */
   async writeRaw(payloads: string[]): Promise<void> {
-    if (!Array.isArray(payloads) || payloads.some((p) => typeof p !== 'string')) throw invalid(`writeRaw to ${this.where}: payloads must be strings`);
+    validateRawPayloads(payloads, `writeRaw to ${this.where}`, ADAPTER);
     if (payloads.length)
       await this.write(
         'raw',
@@ -202,7 +182,7 @@ export class SqliteChatHistory implements ChatHistory {
   /** The messages a snapshot holds, oldest first. Throws INVALID_INPUT (no such snapshot), PAYLOAD_UNSUPPORTED. */
   async readSnapshot(id: string): Promise<ChatMessage[]> {
     const rows = await this.ctx.run('read snapshot', 'mm_history_snapshots', () => this.snapshotRows(id));
-    return rows.map((r) => decodeMessage(r.payload, `${this.where} snapshot ${id} turn ${r.turn}`));
+    return rows.map((r) => decodeChatMessage(r.payload, `${this.where} snapshot ${id} turn ${r.turn}`, SQLITE_RULES));
   }
 
   /**

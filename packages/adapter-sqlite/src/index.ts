@@ -7,7 +7,6 @@ export { sqliteVecToCanonical, SQLITE_METRICS, VEC0_DISTANCE_METRIC } from './sc
 export { vectorToBlob, blobToVector } from './codec';
 export { sqliteDriver, SQLITE_SCORES } from './driver';
 export { sqlitePackageVersions } from './driver-versions';
-export { sqliteProcessEngine, connectSqliteProcess } from './process/engine';
+export { sqliteProcessEngine, connectSqliteProcess, PROCESS_STORE_CAPABILITIES } from './process/engine';
 export { storeProcessScript } from './process/bundle';
-export { ProcessStore, PROCESS_STORE_CAPABILITIES } from './process/client';
 export { journalOfSettings } from './process/settings';

@@ -3,7 +3,7 @@
  * another package or its tests, or appears in the signature of one that is; everything else is
  * internal, and internal modules import each other directly, never through this file.
  * Groups, in order: errors; the contract; capabilities; canonical scores; input rules; filters
- * and scans; time and decay; chat history; durability, faults and eviction; golden data;
+ * and scans; time and decay; chat history; store processes; durability, faults and eviction; golden data;
  * expectation; oracle; comparator and statistics; record differences; conformance registration;
  * checks.
  */
@@ -104,11 +104,19 @@ export { isCanonicalInstant, parseInstant, type Instant } from './time';
 export { validateDecay, type DecayRequest } from './decay';
 export { rerankWithDecay, type DecayCandidate, type DecayRerank } from './decay-rerank';
 
-// Chat history.
+// Chat history: the contract, the versioned payload codec (C20), argument checks and the window rule.
 export { CHAT_ROLES, type ChatHistory, type ChatMessage, type ChatRole, type HistoryKey, type HistoryOptions, type HistoryWindow } from './history';
+export { codePoints, decodeChatMessage, encodeChatMessage, HISTORY_PAYLOAD_VERSION, validateChatMessage } from './history-payload';
+export { DEFAULT_HISTORY_PREFIX, HISTORY_SESSION_RE, outsideWindow, rowHistorySession, validateHistoryWindow, validateRawPayloads, validateReadLast, type RowHistorySession } from './history-rows';
 
 // Session snapshots (C26) and how another process reopens a store.
 export { hasSnapshots, processRecipeOf, type ProcessRecipe, type ProcessReopenable, type SessionSnapshots, type SnapshotChatHistory, type SnapshotInfo } from './snapshots';
+
+// Store processes: an embedded store served by a process the run starts and kills (faultProcess engines).
+export { ProcessStore } from './store-process/client';
+export { storeProcessBundle, type BundleBuild, type StoreProcessBundle } from './store-process/bundle';
+export { storeProcessEngine, type StoreProcessEngine, type StoreProcessEngineSpec } from './store-process/engine';
+export { serveStoreProcess, type StoreProcessServer, type StoreProcessService } from './store-process/server';
 
 // Durability, fault control and eviction policies.
 export {

@@ -1,57 +1,21 @@
-import { createHash } from 'node:crypto';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { MemoryMatrixError } from '@memory-matrix/spec';
-
-/** The store process's TypeScript entry point. */
-const SERVER = path.join(__dirname, 'server.ts');
-/** Packages the bundle loads from their installed location (native addon; the loadable-extension lookup of sqlite-vec). */
-const EXTERNAL = ['better-sqlite3', 'sqlite-vec'];
-
-let built: string | undefined;
+import { storeProcessBundle } from '@memory-matrix/spec';
 
 /**
- * The store process's script as ONE CommonJS file: server.ts and everything it imports (the adapter,
- * @memory-matrix/spec) bundled by esbuild once per process of the run, written as
- * `<MM_LOCAL_TMPDIR or os.tmpdir()>/mm-sqlite-server-<sha256 of the bundle, 12 hex>.js` unless that
- * file is already there: a compile cache like tsx's own, one file per version of the sources (a
- * per-run file would be left behind by hosts whose exit handlers do not run, such as jest).
- * Why: C15 starts this process about 40 times per run (3 configurations × 2 parts × (5 kill cycles
- * + set-up)); measured here (2 cores, load average ≈ 13, spawn → listening, medians of 6
- * interleaved starts) the bundle started in 625 ms against 1,692 ms through tsx's CommonJS hook
- * (ratio 0.37): tsx resolves and loads each of spec's modules on every start. Same sources, same
- * engine; esbuild is what tsx transpiles with. Throws TARGET_UNAVAILABLE naming `where` when the
- * bundle cannot be built or written.
+ * The SQLite store process's script (server.ts bundled into `<tmp>/mm-sqlite-server-<hash>.js`,
+ * spec `storeProcessBundle`, which has the measurement: 0.37 × the start time through tsx).
+ * better-sqlite3 (a native addon) and sqlite-vec (it finds its loadable extension beside itself)
+ * stay external. Throws TARGET_UNAVAILABLE naming `where`.
  */
 export function storeProcessScript(where: string): string {
-  if (built) return built;
-  try {
-    // EXTERNAL packages stay `require("<their installed entry file>")`, so the bundle runs from the temp dir.
-    const entries = Object.fromEntries(EXTERNAL.map((p) => [p, require.resolve(p)]));
-    const out = buildSync({
-      entryPoints: [SERVER],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      outfile: 'server.js',
-      alias: entries,
-      external: Object.values(entries),
-      logLevel: 'silent',
-    });
-    const code = out.outputFiles[0]!.contents;
-    const file = path.join(process.env.MM_LOCAL_TMPDIR || tmpdir(), `mm-sqlite-server-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.js`);
-    if (!existsSync(file)) {
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, code);
-      renameSync(tmp, file); // atomic: a concurrent run never starts a half-written script
-    }
-    built = file;
-    return file;
-  } catch (err) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: bundling the SQLite store process (${SERVER}) failed: ${(err as Error).message}`, { cause: err });
-  }
+  return storeProcessBundle(
+    {
+      name: 'sqlite',
+      entry: path.join(__dirname, 'server.ts'),
+      external: () => ({ 'better-sqlite3': require.resolve('better-sqlite3'), 'sqlite-vec': require.resolve('sqlite-vec') }),
+      build: buildSync,
+    },
+    where,
+  );
 }

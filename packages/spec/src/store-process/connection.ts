@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError } from '../errors';
 import { errorFromWire, WRITE_OPS, type WireReply } from './wire';
 
 interface Pending {
@@ -12,11 +12,11 @@ interface Pending {
 }
 
 /**
- * One client of a LanceDB store process (server.ts): a TCP connection, requests in flight by id,
- * each with the client's own time limit (`queryMs`; absent = none). Like a database client's pool,
- * a connection that closed or was cut is opened again by the next request (a NEW LanceDB connection
- * in the process; requests name collections, not connection state, so nothing is
- * lost). Every failure is a MemoryMatrixError: BACKEND_ERROR when the connection closed or was cut
+ * One client of a store process (server.ts): a TCP connection, requests in flight by id, each with
+ * the client's own time limit (`queryMs`; absent = none). Like a database client's pool, a
+ * connection that closed or was cut is opened again by the next request (a NEW connection of the
+ * adapter in the process; requests name collections and sessions, not connection state, so nothing
+ * is lost). Every failure is a MemoryMatrixError: BACKEND_ERROR when the connection closed or was cut
  * under a request, the process does not accept a connection, or a request got no answer within
  * `queryMs`; the server's own errors keep their code (wire.ts).
  */

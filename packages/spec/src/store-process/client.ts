@@ -1,58 +1,50 @@
-import type {
-  Capabilities,
-  ChatHistory,
-  ChatMessage,
-  CollectionSpec,
-  HistoryKey,
-  HistoryOptions,
-  HistoryWindow,
-  IndexInEffect,
-  MemoryCollection,
-  MemoryRecord,
-  MemoryStore,
-  RecallFilter,
-  RecallHit,
-  RecallQuery,
-  ScanOptions,
-  ServerInfo,
-} from '@memory-matrix/spec';
-import { ADAPTER } from '../context';
-import { LANCEDB_CAPABILITIES } from '../lancedb-adapter';
+import type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from '../adapter';
+import type { Capabilities } from '../capabilities';
+import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindow } from '../history';
+import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ServerInfo } from '../types';
 import type { ProcessConnection } from './connection';
 import { queryToWire, recordFromWire, recordToWire, type WireRecord } from './wire';
 
-/**
- * What a store in a store process offers: the adapter's capabilities without `snapshots` (the wire
- * carries memories and chat history; C26 opens the directory in its own processes instead).
- */
-export const PROCESS_STORE_CAPABILITIES: Capabilities = { ...LANCEDB_CAPABILITIES, snapshots: false };
+/** The optional `MemoryCollection` methods a store process forwards when the adapter's collection has them. */
+export const OPTIONAL_COLLECTION_METHODS = ['scan', 'indexInEffect'] as const;
+/** One of `OPTIONAL_COLLECTION_METHODS`. */
+export type OptionalCollectionMethod = (typeof OPTIONAL_COLLECTION_METHODS)[number];
+
+/** How the process answers `createCollection` / `openCollection`: the spec as stored and the optional methods the collection has. */
+export interface WireCollection {
+  spec: CollectionSpec;
+  methods: OptionalCollectionMethod[];
+}
 
 /**
- * A `MemoryStore` whose LanceDB connection lives in a store process (server.ts): every method is
- * one request on `conn`, answered after the adapter call returned there (a write: after its Lance
- * commit). Errors are the adapter's own codes, or BACKEND_ERROR when the process is gone or did
- * not answer in time (connection.ts).
+ * A `MemoryStore` whose adapter connection lives in a store process (server.ts): every method is one
+ * request on `conn`, answered after the adapter call returned there (a write: after it committed).
+ * `adapter` and `capabilities` are the adapter's (its capabilities without what the wire does not
+ * carry, e.g. `snapshots`). Errors are the adapter's own codes, or BACKEND_ERROR when the process is
+ * gone or did not answer in time (connection.ts).
  */
 export class ProcessStore implements MemoryStore {
-  readonly adapter = ADAPTER;
-  readonly capabilities = PROCESS_STORE_CAPABILITIES;
-  constructor(readonly conn: ProcessConnection) {}
+  constructor(
+    readonly conn: ProcessConnection,
+    readonly adapter: string,
+    readonly capabilities: Capabilities,
+  ) {}
 
   serverInfo(): Promise<ServerInfo> {
     return this.conn.call('serverInfo');
   }
 
-  /** The process's database directory and its read consistency (what `faults.effective` reports). */
-  settings(): Promise<Record<string, string>> {
-    return this.conn.call('settings');
+  /** The settings in effect on this client's connection in the process, as the adapter's server reads them back (what `faults.effective` reports). */
+  effective(): Promise<Record<string, string>> {
+    return this.conn.call('effective');
   }
 
   async createCollection(spec: CollectionSpec): Promise<MemoryCollection> {
-    return new ProcessCollection(this.conn, await this.conn.call<CollectionSpec>('createCollection', spec));
+    return new ProcessCollection(this.conn, await this.conn.call<WireCollection>('createCollection', spec));
   }
 
   async openCollection(name: string): Promise<MemoryCollection> {
-    return new ProcessCollection(this.conn, await this.conn.call<CollectionSpec>('openCollection', name));
+    return new ProcessCollection(this.conn, await this.conn.call<WireCollection>('openCollection', name));
   }
 
   dropCollection(name: string): Promise<void> {
@@ -69,14 +61,23 @@ export class ProcessStore implements MemoryStore {
   }
 }
 
-/** A collection of a `ProcessStore` (every request names it). */
+/**
+ * A collection of a `ProcessStore` (every request names it). `scan` and `indexInEffect` exist only
+ * when the process's collection has them (`WireCollection.methods`), as on the adapter itself.
+ */
 class ProcessCollection implements MemoryCollection {
+  readonly spec: CollectionSpec;
+  readonly scan?: (opts: ScanOptions) => Promise<MemoryRecord[]>;
+  readonly indexInEffect?: (query: RecallQuery) => Promise<IndexInEffect>;
   private readonly h: string;
   constructor(
     private readonly conn: ProcessConnection,
-    readonly spec: CollectionSpec,
+    w: WireCollection,
   ) {
-    this.h = spec.name;
+    this.spec = w.spec;
+    this.h = w.spec.name;
+    if (w.methods.includes('scan')) this.scan = async (opts) => (await conn.call<WireRecord[]>('scan', this.h, opts)).map(recordFromWire);
+    if (w.methods.includes('indexInEffect')) this.indexInEffect = (query) => conn.call('indexInEffect', this.h, queryToWire(query));
   }
   upsert(records: MemoryRecord[]): Promise<void> {
     return this.conn.call('upsert', this.h, records.map(recordToWire));
@@ -95,12 +96,6 @@ class ProcessCollection implements MemoryCollection {
   }
   recall(query: RecallQuery): Promise<RecallHit[]> {
     return this.conn.call('recall', this.h, queryToWire(query));
-  }
-  async scan(opts: ScanOptions): Promise<MemoryRecord[]> {
-    return (await this.conn.call<WireRecord[]>('scan', this.h, opts)).map(recordFromWire);
-  }
-  indexInEffect(query: RecallQuery): Promise<IndexInEffect> {
-    return this.conn.call('indexInEffect', this.h, queryToWire(query));
   }
 }
 
