@@ -44,6 +44,25 @@ export const capabilitiesSchema = z
     /** Per-key TTL on history. Default false. */
     ttl: z.boolean(),
     /**
+     * History windows: `HistoryOptions.window` applied with every append and `ChatHistory.trim`
+     * (C17's window part, C18's trim part). A client library that keeps a plain list (LangChain.js
+     * `RedisChatMessageHistory`) has none. Default false.
+     */
+    historyWindow: z.boolean(),
+    /**
+     * (with `ttl`) `refreshTtlOnWrite: false` is honoured: a write leaves the session's remaining
+     * TTL alone (C18's fixed part). A client that re-sets the TTL on every write (sliding only)
+     * lacks it. Default false.
+     */
+    ttlFixed: z.boolean(),
+    /**
+     * (with `ttl`) TTLs of any whole number of milliseconds (`ttlMs` 300 expires after 300 ms).
+     * Without it the target takes whole seconds only (a client that sets TTLs with Redis `EXPIRE`
+     * seconds): `ttlMs` must be a multiple of 1000, and C18's expiry part uses a 1 s TTL instead of
+     * 300 ms. Default false.
+     */
+    ttlMillis: z.boolean(),
+    /**
      * The provider can start the target afresh on its own storage and kill -9, restart, pause it
      * and drop its connections (`FaultControl`, durability.ts): C15, C23. Set by the catalog for
      * targets that declare `durability:` configurations and whose driver offers fault controls
@@ -178,6 +197,9 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   quantized: false,
   history: false,
   ttl: false,
+  historyWindow: false,
+  ttlFixed: false,
+  ttlMillis: false,
   faults: false,
   upgrade: false,
   timeDecay: false,
