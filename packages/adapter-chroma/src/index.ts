@@ -7,5 +7,5 @@ export { ChromaTransport, WRITE_PATH, type ChromaTimeouts, type LiveRequest } fr
 export { chromaDriver } from './driver';
 export { chromaContainerKind, CHROMA_PORT } from './driver/container';
 export { chromaLocal, chromaBindings, chromaCliVersion, LOCAL_CHROMA_ENGINES } from './driver/local';
-export { connectChroma, probeChroma, dropChromaClient, awaitChromaWrite, isWriteInFlight } from './driver/connect';
+export { connectChroma, probeChroma, dropChromaClient, awaitChromaWrite, isWriteInFlight, chromaClientTransport } from './driver/connect';
 export { CHROMA_SCORES } from './scores';
