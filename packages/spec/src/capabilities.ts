@@ -230,6 +230,12 @@ export function capabilities(partial: Partial<Capabilities>): Capabilities {
  *   faulted client in C23, for a target whose ordinary requests take longer than C23's default
  *   (1.5 s): it must exceed the slowest unfaulted request of the check, so that only the fault
  *   ends a call. Absent = C23's default.
+ * - `embeddingReadback` (optional): for a target that can only read back the store's OWN copy of
+ *   an embedding after arithmetic on it (Chroma normalises cosine vectors and scales them back;
+ *   a client library with no way to keep the written bytes), the largest relative difference per
+ *   component, |written − read| ≤ tolerance · max(|written|, |read|), that a read-back embedding
+ *   may have (C01, C11, C15, C16, C21, C22, C23, C27 compare records with it). Absent = bit-exact,
+ *   which every store that keeps the written float32 must meet.
  */
 export interface Tolerances {
   scoreTolerance: number;
@@ -238,6 +244,7 @@ export interface Tolerances {
   annRecallFloorPerQuery: number;
   annShortfallMax: number;
   faultClientTimeoutMs?: number;
+  embeddingReadback?: number;
 }
 
 export const DEFAULT_TOLERANCES: Tolerances = {
