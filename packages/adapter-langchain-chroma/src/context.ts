@@ -11,11 +11,14 @@ export const ADAPTER = 'langchain-chroma';
  * every other error of the client or the server is BACKEND_ERROR with the original as `cause`.
  * - LangChain's own check of the FIRST vector against `numDimensions` ("Vectors must have the same
  *   length as the number of dimensions (384)");
+ * - a batch whose vectors differ in length ("Inconsistent dimensions in provided embeddings": the
+ *   chromadb 1.x client's own check; chromadb 3.x relays the server's words);
  * - Chroma's refusal of a vector of another dimension than the collection's ("Collection expecting
  *   embedding with dimension of 384, got 385", server 1.0.0 and 1.4.4).
  */
 const MAPPED: Array<[RegExp, ErrorCode]> = [
   [/Vectors must have the same length as the number of dimensions/, 'DIMENSION_MISMATCH'],
+  [/Inconsistent dimensions in provided embeddings/, 'DIMENSION_MISMATCH'],
   [/expecting embedding with dimension of \d+, got \d+/i, 'DIMENSION_MISMATCH'],
 ];
 

@@ -32,6 +32,8 @@ export function validateHistoryOptions(o: HistoryOptions): { key: string; keyPre
 export class LangchainRedisHistory implements ChatHistory {
   readonly sessionId: string;
   readonly keyPrefix: string;
+  /** LangChain's stored messages (`{"type", "data"}`, unversioned): C20 reads golden-data/legacy/history-payloads.langchain.json. */
+  readonly payloadFormat = 'langchain';
   /** The one Redis key of the session (`keyPrefix + sessionId`). */
   readonly key: string;
   private readonly ttl: number | undefined;
