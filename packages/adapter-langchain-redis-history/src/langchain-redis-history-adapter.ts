@@ -26,9 +26,13 @@ export interface LangchainRedisHistoryOptions {
 
 /**
  * A new store: one node-redis 4 client (the library @langchain/redis is built on, as a LangChain
- * app passes it: `RedisChatMessageHistory({ client })`), connected. Reconnects at most 10 times
- * (50·n ms apart, ≤ 500 ms), then the client closes and calls fail. Throws INVALID_INPUT (bad
- * client name), BACKEND_ERROR naming the URL when it cannot connect.
+ * app passes it: `RedisChatMessageHistory({ client })`), connected, configured to fail fast as the
+ * raw redis adapter's ioredis client is: `disableOfflineQueue` (a command issued while the
+ * connection is down rejects at once; with node-redis' default it waits in the offline queue until
+ * the client reconnects — forever when the server comes back at another address, as a restarted
+ * container does: C15 hung 20 min that way, measured), and at most 10 reconnects (50·n ms apart,
+ * ≤ 500 ms). Commands already sent reject when the connection drops (node-redis either way).
+ * Throws INVALID_INPUT (bad client name), BACKEND_ERROR naming the URL when it cannot connect.
  */
 export async function connectLangchainRedisHistory(o: LangchainRedisHistoryOptions): Promise<LangchainRedisHistoryStore> {
   const name = o.connect?.clientName;
@@ -37,6 +41,7 @@ export async function connectLangchainRedisHistory(o: LangchainRedisHistoryOptio
   const client = createClient({
     url: o.url,
     ...(name !== undefined ? { name } : {}),
+    disableOfflineQueue: true,
     socket: { connectTimeout: o.connect?.timeouts?.connectMs ?? 5_000, reconnectStrategy: (n: number) => (n > 10 ? false : Math.min(50 * n, 500)) },
   }) as unknown as NodeRedis;
   client.on('error', () => undefined); // commands in flight still reject; the event alone would crash the process
