@@ -1,4 +1,4 @@
-import { Chroma } from '@langchain/community/vectorstores/chroma';
+import type { Chroma as ChromaClass } from '@langchain/community/vectorstores/chroma';
 import { chromaClientTransport } from '@memory-matrix/adapter-chroma';
 import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type ConnectOptions, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { chromadbClient, type ChromadbMajor } from './clients';
@@ -35,6 +35,16 @@ export const LANGCHAIN_CHROMA_CAPABILITIES: Capabilities = capabilities({
   indexIntrospection: true,
   readYourWrites: 'strong',
 });
+
+/**
+ * LangChain.js' `Chroma` class, loaded on first use: @langchain/community is large and its CommonJS
+ * build requires `uuid` 14 (ES modules only), so the registry (which lists every driver) must not
+ * load it for runs and tests that never open a langchain-chroma store.
+ */
+function langchainChroma(): typeof ChromaClass {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred load, see above
+  return (require('@langchain/community/vectorstores/chroma') as { Chroma: typeof ChromaClass }).Chroma;
+}
 
 /** Options of `connectLangchainChroma`. */
 export interface LangchainChromaOptions {
@@ -93,7 +103,7 @@ export class LangchainChromaStore implements MemoryStore {
     const name = lcName(spec.name);
     if (await this.stored(name)) throw new MemoryMatrixError('COLLECTION_EXISTS', `${ADAPTER}: collection ${name} already exists`);
     const stored: CollectionSpec = { ...spec, index: { ...spec.index } };
-    const store = new Chroma(PRECOMPUTED_ONLY, { index: this.ctx.client, collectionName: name, collectionMetadata: collectionMetadata(stored), numDimensions: spec.dim });
+    const store = new (langchainChroma())(PRECOMPUTED_ONLY, { index: this.ctx.client, collectionName: name, collectionMetadata: collectionMetadata(stored), numDimensions: spec.dim });
     const handle = await this.ctx.run('create collection', name, () => store.ensureCollection());
     const read = await this.stored(name);
     const space = read ? specOf(spec.name, read).metric : undefined;
@@ -117,7 +127,9 @@ export class LangchainChromaStore implements MemoryStore {
     const read = await this.stored(cname);
     if (!read) throw new MemoryMatrixError('COLLECTION_MISSING', `${ADAPTER}: collection ${name}: Chroma collection ${cname} does not exist`);
     const spec = specOf(name, read);
-    const store = await this.ctx.run('open collection', cname, () => Chroma.fromExistingCollection(PRECOMPUTED_ONLY, { index: this.ctx.client, collectionName: cname, numDimensions: spec.dim }));
+    const store = await this.ctx.run('open collection', cname, () =>
+      langchainChroma().fromExistingCollection(PRECOMPUTED_ONLY, { index: this.ctx.client, collectionName: cname, numDimensions: spec.dim }),
+    );
     return new LangchainChromaCollection(this.ctx, spec, store, store.collection!, cname);
   }
 

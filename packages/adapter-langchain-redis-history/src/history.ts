@@ -1,4 +1,4 @@
-import { RedisChatMessageHistory } from '@langchain/redis';
+import type { RedisChatMessageHistory } from '@langchain/redis';
 import { MemoryMatrixError, type ChatHistory, type ChatMessage, type HistoryKey, type HistoryOptions, type HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
 import { fromLangchain, toLangchain } from './layout';
@@ -48,7 +48,10 @@ export class LangchainRedisHistory implements ChatHistory {
     this.keyPrefix = v.keyPrefix;
     this.key = v.key;
     this.ttl = v.sessionTTL;
-    this.lc = new RedisChatMessageHistory({ sessionId: v.key, ...(v.sessionTTL !== undefined ? { sessionTTL: v.sessionTTL } : {}), client: ctx.client as never });
+    // @langchain/redis loaded on first use (the registry lists every driver; runs that never open this one skip the load).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { RedisChatMessageHistory: History } = require('@langchain/redis') as typeof import('@langchain/redis');
+    this.lc = new History({ sessionId: v.key, ...(v.sessionTTL !== undefined ? { sessionTTL: v.sessionTTL } : {}), client: ctx.client as never });
   }
 
   /** `addMessages` of the mapped messages (layout.ts). Validates every message first (INVALID_INPUT); not atomic (see the class). */

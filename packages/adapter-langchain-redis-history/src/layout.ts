@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import { CHAT_ROLES, MemoryMatrixError, type ChatMessage, type ChatRole, type Metadata } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 
@@ -13,11 +13,17 @@ import { ADAPTER } from './context';
  *   bag for "additional payload data associated with the message".
  */
 export const MESSAGE_CLASSES: Record<ChatRole, (content: string, kw: Record<string, unknown>) => BaseMessage> = {
-  user: (content, additional_kwargs) => new HumanMessage({ content, additional_kwargs }),
-  assistant: (content, additional_kwargs) => new AIMessage({ content, additional_kwargs }),
-  system: (content, additional_kwargs) => new SystemMessage({ content, additional_kwargs }),
-  tool: (content, additional_kwargs) => new ToolMessage({ content, additional_kwargs, tool_call_id: '' }),
+  user: (content, additional_kwargs) => new (core().HumanMessage)({ content, additional_kwargs }),
+  assistant: (content, additional_kwargs) => new (core().AIMessage)({ content, additional_kwargs }),
+  system: (content, additional_kwargs) => new (core().SystemMessage)({ content, additional_kwargs }),
+  tool: (content, additional_kwargs) => new (core().ToolMessage)({ content, additional_kwargs, tool_call_id: '' }),
 };
+
+/** @langchain/core's message classes, loaded on first use (the registry lists every driver; runs that never open this one skip the load). */
+function core(): typeof import('@langchain/core/messages') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred load, see above
+  return require('@langchain/core/messages') as typeof import('@langchain/core/messages');
+}
 
 /** LangChain message type (`BaseMessage.getType()`) → role. */
 const ROLES: Record<string, ChatRole> = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool' };
