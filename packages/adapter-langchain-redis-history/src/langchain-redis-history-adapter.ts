@@ -85,11 +85,18 @@ export class LangchainRedisHistoryStore implements MemoryStore {
     return new LangchainRedisHistory(this.ctx, opts);
   }
 
-  /** QUIT the client (idempotent); later calls throw BACKEND_ERROR. */
+  /**
+   * Close the client (idempotent); later calls throw BACKEND_ERROR. QUIT when the connection is
+   * ready; otherwise `disconnect()`: node-redis 4.7.1's `quit()` on a client that is reconnecting
+   * (the server was killed) queues QUIT where nothing will send it and stops reconnecting, so it
+   * never settles (measured in C15: with no handle left, the whole process ran out of work).
+   */
   async close(): Promise<void> {
     if (this.ctx.closed) return;
     this.ctx.closed = true;
-    await this.ctx.client.quit().catch(() => this.ctx.client.disconnect().catch(() => undefined));
+    const c = this.ctx.client;
+    if (c.isReady) await c.quit().catch(() => c.disconnect().catch(() => undefined));
+    else if (c.isOpen) await c.disconnect().catch(() => undefined);
   }
 
   private async noVectors(op: string): Promise<never> {
