@@ -1,3 +1,4 @@
+import { filterToWhere as chromaWhere, RESERVED as CHROMA_RESERVED, type Where } from '@memory-matrix/adapter-chroma';
 import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 
 /**
@@ -10,10 +11,7 @@ import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, t
  * (the raw chroma adapter types its keys and keeps null and exact floats apart; LangChain does
  * not, so what Chroma does to null and to float metadata is what a LangChain user gets: README).
  */
-export const RESERVED = { namespace: 'mm.ns', kind: 'mm.kind', createdAt: 'mm.at' } as const;
-
-/** A Chroma `where` (the subset this driver emits). */
-export type Where = Record<string, unknown>;
+export const RESERVED = { namespace: CHROMA_RESERVED.namespace, kind: CHROMA_RESERVED.kind, createdAt: CHROMA_RESERVED.createdAt } as const;
 
 /** The Document metadata of a memory. Throws INVALID_INPUT for a reserved key in its own metadata. */
 export function documentMetadata(r: MemoryRecord, where: string): Record<string, unknown> {
@@ -46,23 +44,11 @@ export function decodeRecord(
 }
 
 /**
- * A recall filter as the `filter` LangChain's `Chroma` passes to Chroma as its `where`:
- * `undefined` for none, `null` when it can match nothing (an empty `namespaces` or `kinds` list:
- * Chroma rejects `$in: []`, so nothing is asked). Namespaces and kinds → `$in` on the reserved
- * keys, each metadata key → `$eq` on the key itself; several parts joined with `$and`.
+ * A recall filter as the `filter` LangChain's `Chroma` passes to Chroma as its `where`: the raw
+ * adapter's translation (adapter-chroma `filterToWhere`: `undefined` for none, `null` when it can
+ * match nothing, namespaces and kinds `$in` on `mm.ns` / `mm.kind`, parts joined with `$and`), each
+ * metadata key `$eq` on the key itself (LangChain stores metadata as it is).
  */
 export function filterToWhere(f: RecallFilter | undefined): Where | undefined | null {
-  if (!f) return undefined;
-  const conds: Where[] = [];
-  if (f.namespaces !== undefined) {
-    if (f.namespaces.length === 0) return null;
-    conds.push({ [RESERVED.namespace]: { $in: [...f.namespaces] } });
-  }
-  if (f.kinds !== undefined) {
-    if (f.kinds.length === 0) return null;
-    conds.push({ [RESERVED.kind]: { $in: [...f.kinds] } });
-  }
-  for (const [k, v] of Object.entries(f.metadata ?? {})) conds.push({ [k]: { $eq: v } });
-  if (conds.length === 0) return undefined;
-  return conds.length === 1 ? conds[0] : { $and: conds };
+  return chromaWhere(f, (k, v) => ({ [k]: { $eq: v } }));
 }
