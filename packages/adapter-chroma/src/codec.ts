@@ -102,12 +102,23 @@ export function decodeRecord(
   return { id, namespace: ns, kind: kind as MemoryKind, text: document, createdAt: at, metadata, embedding: exact ?? Float32Array.from(embedding!) };
 }
 
+/** This adapter's condition for one metadata key: `$eq` on the type-prefixed key (`z.<k>` true for null). */
+export function typedMetadataCondition(k: string, v: MetadataValue): Where {
+  if (v === null) return { [`z.${k}`]: { $eq: true } };
+  if (typeof v === 'string') return { [`s.${k}`]: { $eq: v } };
+  if (typeof v === 'boolean') return { [`b.${k}`]: { $eq: v } };
+  return { [`n.${k}`]: { $eq: v } };
+}
+
 /**
  * A recall filter as a Chroma `where`: `undefined` for no condition, `null` when the filter can
  * match nothing (an empty `namespaces` or `kinds` list: Chroma rejects `$in: []`, so the adapter
- * answers without asking). Parts are joined with `$and` (Chroma wants ≥ 2 operands there).
+ * answers without asking). Namespaces and kinds are `$in` on the reserved keys `mm.ns` / `mm.kind`,
+ * each metadata key the condition `metadata` gives (default: this adapter's typed keys; a client
+ * library that stores metadata as it is passes plain `$eq`). Parts are joined with `$and` (Chroma
+ * wants ≥ 2 operands there).
  */
-export function filterToWhere(f: RecallFilter | undefined): Where | undefined | null {
+export function filterToWhere(f: RecallFilter | undefined, metadata: (k: string, v: MetadataValue) => Where = typedMetadataCondition): Where | undefined | null {
   if (!f) return undefined;
   const conds: Where[] = [];
   if (f.namespaces !== undefined) {
@@ -118,12 +129,7 @@ export function filterToWhere(f: RecallFilter | undefined): Where | undefined | 
     if (f.kinds.length === 0) return null;
     conds.push({ [RESERVED.kind]: { $in: [...f.kinds] } });
   }
-  for (const [k, v] of Object.entries(f.metadata ?? {})) {
-    if (v === null) conds.push({ [`z.${k}`]: { $eq: true } });
-    else if (typeof v === 'string') conds.push({ [`s.${k}`]: { $eq: v } });
-    else if (typeof v === 'boolean') conds.push({ [`b.${k}`]: { $eq: v } });
-    else conds.push({ [`n.${k}`]: { $eq: v } });
-  }
+  for (const [k, v] of Object.entries(f.metadata ?? {})) conds.push(metadata(k, v));
   if (conds.length === 0) return undefined;
   return conds.length === 1 ? conds[0] : { $and: conds };
 }

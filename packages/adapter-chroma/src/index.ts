@@ -1,11 +1,11 @@
 export { createChromaStore, ChromaStore, CHROMA_CAPABILITIES, type ChromaStoreOptions } from './chroma-adapter';
 export { ChromaMemoryCollection, TIE_WINDOW } from './collection';
 export { chromaToCanonical, CHROMA_SPACE, metricOfSpace } from './scores';
-export { chromaName, encodeMetadata, decodeRecord, encodeVector, decodeVector, filterToWhere, RESERVED } from './codec';
+export { chromaName, encodeMetadata, decodeRecord, encodeVector, decodeVector, filterToWhere, typedMetadataCondition, RESERVED, type Where } from './codec';
 export { MARKER, createConfiguration, specFromStored } from './marker';
 export { ChromaTransport, WRITE_PATH, type ChromaTimeouts, type LiveRequest } from './transport';
 export { chromaDriver } from './driver';
 export { chromaContainerKind, CHROMA_PORT } from './driver/container';
 export { chromaLocal, chromaBindings, chromaCliVersion, LOCAL_CHROMA_ENGINES } from './driver/local';
-export { connectChroma, probeChroma, dropChromaClient, awaitChromaWrite, isWriteInFlight } from './driver/connect';
+export { connectChroma, probeChroma, dropChromaClient, awaitChromaWrite, isWriteInFlight, chromaClientTransport } from './driver/connect';
 export { CHROMA_SCORES } from './scores';

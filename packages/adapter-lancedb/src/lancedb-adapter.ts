@@ -53,6 +53,7 @@ export const LANCEDB_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   history: true,
+  historyWindow: true,
   ttl: false,
   timeDecay: true,
   snapshots: true,

@@ -67,7 +67,10 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: true,
   history: true,
+  historyWindow: true,
   ttl: true,
+  ttlFixed: true,
+  ttlMillis: true,
   timeDecay: true,
   evictionPolicy: true,
   indexIntrospection: true,
@@ -76,7 +79,7 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
 });
 
 /** Capabilities of a server without Vector Sets (Redis 7.x): history and TTL only. */
-export const REDIS_HISTORY_ONLY_CAPABILITIES: Capabilities = capabilities({ history: true, ttl: true, evictionPolicy: true });
+export const REDIS_HISTORY_ONLY_CAPABILITIES: Capabilities = capabilities({ history: true, historyWindow: true, ttl: true, ttlFixed: true, ttlMillis: true, evictionPolicy: true });
 
 /**
  * A new ioredis client (not yet connected; `lazyConnect`). RESP2 (`protocol: 2`) so replies have

@@ -47,6 +47,7 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   quantized: false,
   maxBatch: MAX_BATCH,
   history: true,
+  historyWindow: true,
   ttl: false,
   timeDecay: true,
   snapshots: true,

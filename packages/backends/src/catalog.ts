@@ -27,6 +27,7 @@ const tolerancesSchema = z.object({
   annRecallFloorPerQuery: z.number().min(0).max(1),
   annShortfallMax: z.number().min(0).max(1),
   faultClientTimeoutMs: z.number().int().positive(),
+  embeddingReadback: z.number().positive().max(1e-3),
 });
 
 const offlineSchema = z

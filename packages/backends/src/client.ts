@@ -23,7 +23,7 @@ export async function startClientTarget(target: ResolvedTarget, startServer: (se
   if (!server) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${target.name}: a client target without a server target`);
   const facet = clientFacetOf(target);
   const where = `${target.name} (${facet.description})`;
-  const components = facet.preflight(where);
+  const components = facet.preflight(where, target.driverOptions);
   checkExpected(components, target.expect, where);
   const t0 = performance.now();
   const started = await startServer(server);

@@ -44,6 +44,25 @@ export const capabilitiesSchema = z
     /** Per-key TTL on history. Default false. */
     ttl: z.boolean(),
     /**
+     * History windows: `HistoryOptions.window` applied with every append and `ChatHistory.trim`
+     * (C17's window part, C18's trim part). A client library that keeps a plain list (LangChain.js
+     * `RedisChatMessageHistory`) has none. Default false.
+     */
+    historyWindow: z.boolean(),
+    /**
+     * (with `ttl`) `refreshTtlOnWrite: false` is honoured: a write leaves the session's remaining
+     * TTL alone (C18's fixed part). A client that re-sets the TTL on every write (sliding only)
+     * lacks it. Default false.
+     */
+    ttlFixed: z.boolean(),
+    /**
+     * (with `ttl`) TTLs of any whole number of milliseconds (`ttlMs` 300 expires after 300 ms).
+     * Without it the target takes whole seconds only (a client that sets TTLs with Redis `EXPIRE`
+     * seconds): `ttlMs` must be a multiple of 1000, and C18's expiry part uses a 1 s TTL instead of
+     * 300 ms. Default false.
+     */
+    ttlMillis: z.boolean(),
+    /**
      * The provider can start the target afresh on its own storage and kill -9, restart, pause it
      * and drop its connections (`FaultControl`, durability.ts): C15, C23. Set by the catalog for
      * targets that declare `durability:` configurations and whose driver offers fault controls
@@ -178,6 +197,9 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   quantized: false,
   history: false,
   ttl: false,
+  historyWindow: false,
+  ttlFixed: false,
+  ttlMillis: false,
   faults: false,
   upgrade: false,
   timeDecay: false,
@@ -208,6 +230,12 @@ export function capabilities(partial: Partial<Capabilities>): Capabilities {
  *   faulted client in C23, for a target whose ordinary requests take longer than C23's default
  *   (1.5 s): it must exceed the slowest unfaulted request of the check, so that only the fault
  *   ends a call. Absent = C23's default.
+ * - `embeddingReadback` (optional): for a target that can only read back the store's OWN copy of
+ *   an embedding after arithmetic on it (Chroma normalises cosine vectors and scales them back;
+ *   a client library with no way to keep the written bytes), the largest relative difference per
+ *   component, |written − read| ≤ tolerance · max(|written|, |read|), that a read-back embedding
+ *   may have (C01, C11, C15, C16, C21, C22, C23, C27 compare records with it). Absent = bit-exact,
+ *   which every store that keeps the written float32 must meet.
  */
 export interface Tolerances {
   scoreTolerance: number;
@@ -216,6 +244,7 @@ export interface Tolerances {
   annRecallFloorPerQuery: number;
   annShortfallMax: number;
   faultClientTimeoutMs?: number;
+  embeddingReadback?: number;
 }
 
 export const DEFAULT_TOLERANCES: Tolerances = {

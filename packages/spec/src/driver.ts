@@ -93,9 +93,12 @@ export interface ClientFacet<AdapterOptions = Record<string, unknown>> {
   readonly description: string;
   /**
    * Synchronous: the client's packages are installed as pinned. Returns their versions as
-   * components (`{ '@langchain/community': '1.1.29' }`). Throws TARGET_UNAVAILABLE naming `where`.
+   * components (`{ '@langchain/community': '1.1.29' }`). `adapterOptions`: the client target's
+   * parsed `adapterOptions`, for a driver that runs one of several client versions (e.g. a second
+   * major installed under an npm alias) and reports the one the target runs. Throws
+   * TARGET_UNAVAILABLE naming `where`.
    */
-  preflight(where: string): Record<string, string>;
+  preflight(where: string, adapterOptions?: AdapterOptions): Record<string, string>;
   /**
    * A NEW store on a new client of the server at `server`. `opts.clientName` must reach the server
    * as the session's name where the protocol has one (pg `application_name`, Redis `CLIENT

@@ -61,6 +61,13 @@ export interface HistoryKey {
 export interface ChatHistory {
   readonly sessionId: string;
   readonly keyPrefix: string;
+  /**
+   * Name of the stored payload format when it is not memory-matrix's own versioned one (e.g.
+   * `langchain`: a client library's messages): C20 reads its legacy cases from
+   * `golden-data/legacy/history-payloads.<format>.json`. Absent = memory-matrix's format
+   * (`history-payloads.json`).
+   */
+  readonly payloadFormat?: string;
   /** Append in order, atomically (one call's messages are contiguous), then apply the window and TTL. Throws INVALID_INPUT. */
   append(messages: ChatMessage[]): Promise<void>;
   /** All messages oldest first, or the newest `last` (≥ 1). Empty for an unknown/expired session. Throws PAYLOAD_UNSUPPORTED. */

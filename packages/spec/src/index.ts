@@ -15,6 +15,7 @@ export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from 
 export type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from './adapter';
 export { inAskedOrder } from './get-order';
 export { yieldToEventLoop } from './yield';
+export { installedPackageVersion, pinnedPackageVersions } from './package-versions';
 export {
   MAX_RECALL_K,
   MEMORY_KINDS,

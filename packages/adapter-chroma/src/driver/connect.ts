@@ -2,18 +2,46 @@ import { MemoryMatrixError, type ConnectOptions, type Endpoint, type MemoryStore
 import { createChromaStore } from '../chroma-adapter';
 import { ChromaTransport, WRITE_PATH, type LiveRequest } from '../transport';
 
-/** Server key of an endpoint: the container id (or local instance id) for per-server client bookkeeping. */
-type Keyed = Endpoint & { containerId: string };
+/** Where a server listens: what the fault controls are handed (container or local endpoint). */
+type Listening = Pick<Endpoint, 'host' | 'port'>;
 
-/** Transports of the stores opened with a `clientName`, per server (`ep.containerId`), for drop / in-flight. */
+/**
+ * Transports of the stores opened with a `clientName`, per server. The key is the server's HTTP
+ * root `http://<host>:<port>` (the URL the kinds' `connectionString` gives client drivers), so a
+ * client library's transport (`chromaClientTransport`) and this adapter's own are found alike.
+ */
 const clients = new Map<string, Set<ChromaTransport>>();
-const keyOf = (ep: Keyed, clientName: string): string => `${ep.containerId}\u0000${clientName}`;
+const serverUrl = (ep: Listening): string => `http://${ep.host}:${ep.port}`;
+const keyOf = (url: string, clientName: string): string => `${url}\u0000${clientName}`;
 
-function transportsOf(ep: Keyed, clientName: string): ChromaTransport[] {
-  const set = clients.get(keyOf(ep, clientName));
+function transportsOf(ep: Listening, clientName: string): ChromaTransport[] {
+  const set = clients.get(keyOf(serverUrl(ep), clientName));
   if (!set) return [];
   for (const t of set) if (t.closed) set.delete(t);
   return [...set];
+}
+
+/**
+ * A new HTTP transport for a client of the Chroma server at `url` (`http://127.0.0.1:<port>`, as
+ * the kinds' `connectionString` gives it): `opts.timeouts.connectMs` is the TCP connect limit and
+ * `timeouts.queryMs` the whole-request limit (`ChromaTransport`; `statementMs` has no Chroma
+ * equivalent). With `opts.clientName` the transport is registered, so the fault controls
+ * (`dropChromaClient`, `awaitChromaWrite`) find it: a client library over Chroma (LangChain.js)
+ * passes it to its chromadb client as `fetchOptions.dispatcher`. The caller closes it.
+ * Throws INVALID_INPUT for a bad timeout or name.
+ */
+export function chromaClientTransport(url: string, opts?: ConnectOptions): ChromaTransport {
+  if (opts?.clientName !== undefined && !/^[\x20-\x7e]{1,63}$/.test(opts.clientName)) {
+    throw new MemoryMatrixError('INVALID_INPUT', `connect: clientName must be 1-63 printable ASCII characters, got ${JSON.stringify(opts.clientName)}`);
+  }
+  const t = opts?.timeouts ?? {};
+  const transport = new ChromaTransport({ connectMs: t.connectMs, requestMs: t.queryMs });
+  if (opts?.clientName !== undefined) {
+    const k = keyOf(url.replace(/\/+$/, ''), opts.clientName);
+    if (!clients.has(k)) clients.set(k, new Set());
+    clients.get(k)!.add(transport);
+  }
+  return transport;
 }
 
 /** A write (POST add/upsert/update/delete) whose request the server holds completely and has not answered. */
@@ -27,18 +55,9 @@ export const isWriteInFlight = (r: LiveRequest): boolean => r.method === 'POST' 
  * `dropChromaClient`/`awaitChromaWrite` find it. Throws INVALID_INPUT for a bad timeout or name,
  * BACKEND_ERROR when the server does not answer.
  */
-export async function connectChroma(ep: Keyed, opts?: ConnectOptions): Promise<MemoryStore> {
+export async function connectChroma(ep: Listening, opts?: ConnectOptions): Promise<MemoryStore> {
   if (opts === undefined) return createChromaStore({ host: ep.host, port: ep.port });
-  if (opts.clientName !== undefined && !/^[\x20-\x7e]{1,63}$/.test(opts.clientName)) {
-    throw new MemoryMatrixError('INVALID_INPUT', `connect: clientName must be 1-63 printable ASCII characters, got ${JSON.stringify(opts.clientName)}`);
-  }
-  const t = opts.timeouts ?? {};
-  const transport = new ChromaTransport({ connectMs: t.connectMs, requestMs: t.queryMs });
-  if (opts.clientName !== undefined) {
-    const k = keyOf(ep, opts.clientName);
-    if (!clients.has(k)) clients.set(k, new Set());
-    clients.get(k)!.add(transport);
-  }
+  const transport = chromaClientTransport(serverUrl(ep), opts);
   try {
     return await createChromaStore({ host: ep.host, port: ep.port, transport });
   } catch (err) {
@@ -80,7 +99,7 @@ export async function chromaApiVersion(ep: Endpoint): Promise<string> {
  * made at the client's end of the wire: both ends then see what a dropped connection looks like.
  * Resolves with the number of connections cut.
  */
-export function dropChromaClient(ep: Keyed, clientName: string): number {
+export function dropChromaClient(ep: Listening, clientName: string): number {
   return transportsOf(ep, clientName).reduce((n, t) => n + t.cut(`connection of client ${clientName} cut by memory-matrix (fault injection)`), 0);
 }
 
@@ -88,7 +107,7 @@ export function dropChromaClient(ep: Keyed, clientName: string): number {
  * Resolves once a write of `clientName` is in flight at the server (`isWriteInFlight`: seen from
  * the client side, the only side where HTTP shows it); BACKEND_ERROR after `timeoutMs`.
  */
-export async function awaitChromaWrite(ep: Keyed, clientName: string, timeoutMs: number): Promise<void> {
+export async function awaitChromaWrite(ep: Listening & { where: string }, clientName: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   // Not readiness: a 1 ms watch of client-side state for a window as long as one request.
   for (;;) {

@@ -27,7 +27,7 @@ export const c01WriteRead: CheckDefinition = {
     const failures: Failure[] = [];
     for (const r of records) {
       const b = got.get(r.id);
-      const diff = b ? describeDifference(r, b) : 'missing on read';
+      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing on read';
       if (diff) failures.push(failure(cell, 'roundtrip', `memory ${r.id}: ${diff}`, { id: r.id }));
     }
     const ask = shuffledAsk(records.map((r) => r.id));

@@ -94,7 +94,9 @@ export const c05AnnRecall: CheckDefinition = {
     // Against the release baseline (profiles with `baselines:`): a drop that stays above the floors still fails.
     const base = cell.config.baseline ? judgeAgainstBaseline(cell, v.perQuery, cell.config.baseline, new Set([...v.perQuery.keys()].filter(isCluster))) : undefined;
     if (base) failures.push(...base.failures);
+    const leftOut = cell.queriesLeftOut;
     const notes = [
+      ...(leftOut ? [`${leftOut.count} golden queries not replayed: ${leftOut.reason} (C04–C07 leave them out too)`] : []),
       ...(base?.notes ?? []),
       ...clusterQueries.map(
         (qid) =>
@@ -118,6 +120,7 @@ export const c05AnnRecall: CheckDefinition = {
         declaredIndex: describeIndex(cell.config.index),
         indexSource: inEffect === null ? 'declared (the adapter cannot read the index in effect back)' : 'server (indexInEffect, C28)',
         queries: q.count,
+        ...(leftOut ? { queriesLeftOut: `${leftOut.count} (${leftOut.reason})` } : {}),
         recallAtKMean: v.spread.mean,
         recallAtKMin: q.min,
         recallAtKP50: q.p50,

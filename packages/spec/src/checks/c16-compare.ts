@@ -50,7 +50,7 @@ export async function compareUpgraded(
   let missing = 0;
   for (const r of golden) {
     const b = back.get(r.id);
-    const diff = b ? describeDifference(r, b) : 'missing';
+    const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing';
     if (!diff) continue;
     if (b) changed++;
     else missing++;

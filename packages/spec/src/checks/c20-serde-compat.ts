@@ -10,12 +10,25 @@ import { checkMessages, checkPrefix, compareMessages, openCheckHistory } from '.
 /** The committed legacy payloads (repository `golden-data/legacy/`, next to this source-only package). */
 export const LEGACY_HISTORY_FILE = path.resolve(__dirname, '..', '..', '..', '..', 'golden-data', 'legacy', 'history-payloads.json');
 
+/**
+ * The legacy file of a payload format (`ChatHistory.payloadFormat`): `history-payloads.json` for
+ * memory-matrix's own (absent), `history-payloads.<format>.json` next to it otherwise. INVALID_INPUT
+ * for a format name that is not `[a-z0-9-]{1,40}`.
+ */
+export function legacyHistoryFile(format: string | undefined): string {
+  if (format === undefined) return LEGACY_HISTORY_FILE;
+  if (!/^[a-z0-9-]{1,40}$/.test(format)) throw new MemoryMatrixError('INVALID_INPUT', `C20: payloadFormat must match [a-z0-9-]{1,40}, got ${JSON.stringify(format)}`);
+  return path.join(path.dirname(LEGACY_HISTORY_FILE), `history-payloads.${format}.json`);
+}
+
 /** One case of the legacy file: payloads stored verbatim, and what reading them must give. */
 export interface LegacyHistoryCase {
   name: string;
   description: string;
   payloads: string[];
   expect: { messages: ChatMessage[] } | { error: string };
+  /** The case a session of this version continues (C20's last step); default: the case named `v1-upgrade`. */
+  continued?: boolean;
 }
 
 /** Read and shape-check the legacy file; GOLDEN_INVALID / GOLDEN_MISSING naming the file and case. */
@@ -43,9 +56,11 @@ export function loadLegacyHistoryCases(file = LEGACY_HISTORY_FILE): LegacyHistor
 
 /**
  * C20 serde-compat: stored history payloads are versioned, and payloads of older or foreign formats
- * (golden-data/legacy/history-payloads.json) read back exactly (upgraded) or fail with the stated
- * error code — never an empty or partial list. Also: what this version writes carries a numeric
- * version (`"v"`), and a v1 session continued by this version reads as one history.
+ * (golden-data/legacy/history-payloads.json; for a client library's own format
+ * `history-payloads.<payloadFormat>.json`, `legacyHistoryFile`) read back exactly (upgraded) or
+ * fail with the stated error code — never an empty or partial list. Also: what this version writes
+ * carries a numeric version (`"v"`), and a session of an older format (the case marked
+ * `continued`, else `v1-upgrade`) continued by this version reads as one history.
  */
 export const c20SerdeCompat: CheckDefinition = {
   id: 'C20',
@@ -53,10 +68,12 @@ export const c20SerdeCompat: CheckDefinition = {
   requires: needs('history'),
   async run(cell) {
     const failures: Failure[] = [];
-    const cases = loadLegacyHistoryCases();
     const prefix = checkPrefix(cell, 'c20');
     const base = `s-${randomBytes(4).toString('hex')}`;
-    const opened: ChatHistory[] = [];
+    const current = await openCheckHistory(cell, { sessionId: `${base}-current`, keyPrefix: prefix });
+    const opened: ChatHistory[] = [current];
+    const file = legacyHistoryFile(current.payloadFormat);
+    const cases = loadLegacyHistoryCases(file);
     let upgraded = 0;
     let refused = 0;
     try {
@@ -88,8 +105,7 @@ export const c20SerdeCompat: CheckDefinition = {
       }
 
       const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'serde', message, extra));
-      const h = await openCheckHistory(cell, { sessionId: `${base}-current`, keyPrefix: prefix });
-      opened.push(h);
+      const h = current;
       const mine = checkMessages(cell, 3);
       await h.append(mine);
       for (const [i, p] of (await h.readRaw()).entries()) {
@@ -101,15 +117,15 @@ export const c20SerdeCompat: CheckDefinition = {
         }
         if (!(typeof v === 'number' && Number.isInteger(v) && v > 0)) fail(`payload ${i} written by this version carries no numeric version "v": ${p.slice(0, 120)}`, { rank: i + 1 });
       }
-      const v1 = cases.find((c) => c.name === 'v1-upgrade');
+      const v1 = cases.find((c) => c.continued === true) ?? cases.find((c) => c.name === 'v1-upgrade');
       if (v1 && 'messages' in v1.expect) {
         const mixed = await openCheckHistory(cell, { sessionId: `${base}-continued`, keyPrefix: prefix });
         opened.push(mixed);
         await mixed.writeRaw(v1.payloads);
         await mixed.append(mine);
-        compareMessages([...v1.expect.messages, ...mine], await mixed.read(), 'v1 session continued by this version', fail);
+        compareMessages([...v1.expect.messages, ...mine], await mixed.read(), `${v1.name} session continued by this version`, fail);
       }
-      return { figures: { legacyCases: cases.length, decoded: upgraded, refusedWithCode: refused, file: path.basename(LEGACY_HISTORY_FILE) }, failures };
+      return { figures: { legacyCases: cases.length, decoded: upgraded, refusedWithCode: refused, file: path.basename(file) }, failures };
     } finally {
       await Promise.allSettled(opened.map((h) => h.clear()));
     }

@@ -46,12 +46,12 @@ export const c21IdempotentUpsert: CheckDefinition = {
     const unchanged = new Map((await collection.get(original.slice(donors.length).map((r) => r.id))).map((r) => [r.id, r]));
     for (const r of original.slice(donors.length)) {
       const b = unchanged.get(r.id);
-      const diff = b ? describeDifference(r, b) : 'missing after the update of other memories';
+      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing after the update of other memories';
       if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} (not updated): ${diff}`, { id: r.id }));
     }
     for (const r of changed) {
       const b = back.get(r.id);
-      const diff = b ? describeDifference(r, b) : 'missing after update';
+      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing after update';
       if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} after update: ${diff}`, { id: r.id }));
       const hits = await collection.recall({ vector: r.embedding, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
       const n = hits.filter((h) => h.id === r.id).length;

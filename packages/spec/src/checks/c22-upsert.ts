@@ -117,7 +117,7 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
       fail(`memory ${r.id} (written once, by one writer) is lost`, { id: r.id, expected: 'present', actual: 'missing' });
       continue;
     }
-    const diff = describeDifference(r, b);
+    const diff = describeDifference(r, b, cell.config.tolerances.embeddingReadback);
     if (diff) {
       changed++;
       fail(`memory ${r.id} (written once, by one writer): ${diff}`, { id: r.id });
@@ -139,7 +139,7 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
     }
     const m = /\[writer (\d+) rev (\d+)\]$/.exec(b.text);
     const byText = m ? version(Number(m[1]), Number(m[2]), i) : undefined;
-    const diff = byText ? describeDifference(byText.record, b) : `text ${JSON.stringify(b.text.slice(-40))} is none of the written versions`;
+    const diff = byText ? describeDifference(byText.record, b, cell.config.tolerances.embeddingReadback) : `text ${JSON.stringify(b.text.slice(-40))} is none of the written versions`;
     if (diff) {
       torn++;
       fail(`shared memory ${id} is torn: its text says writer ${m?.[1] ?? '?'} rev ${m?.[2] ?? '?'}, but ${diff}`, { id });

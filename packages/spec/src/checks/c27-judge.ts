@@ -61,9 +61,10 @@ export interface C27Problem {
  *   version (closer to referenceScore(old, old) than to referenceScore(old, new));
  * - delete: `get` returns none of the ids, `count()` equals `round.expectedCount`, no recall with a
  *   deleted memory's embedding returns its id.
+ * `embeddingReadback`: the target's declared readback tolerance (`describeDifference`; absent = bit-exact).
  * Returns the problems, empty when the read reflects the write. Pure: no I/O.
  */
-export function judgeRead(round: C27Round, read: C27Read, metric: Metric): C27Problem[] {
+export function judgeRead(round: C27Round, read: C27Read, metric: Metric, embeddingReadback?: number): C27Problem[] {
   const out: C27Problem[] = [];
   const where = `round ${round.round} (${round.label}): after the acknowledged ${round.op}, ${C27_CLIENT_WORDS[read.client]}`;
   const add = (p: Omit<C27Problem, 'round' | 'op' | 'client'>) => out.push({ round: round.round, op: round.op, client: read.client, ...p });
@@ -74,10 +75,10 @@ export function judgeRead(round: C27Round, read: C27Read, metric: Metric): C27Pr
       const g = got.get(r.id);
       const old = round.replaced?.get(r.id);
       if (!g) add({ read: 'get', id: r.id, expected: r.id, actual: 'missing', message: `${where}: get did not return ${r.id}` });
-      else if (old && describeDifference(old, g) === null)
+      else if (old && describeDifference(old, g, embeddingReadback) === null)
         add({ read: 'get', id: r.id, expected: 'the new version', actual: 'the old version', message: `${where}: get returned the OLD version of ${r.id}` });
       else {
-        const diff = describeDifference(r, g);
+        const diff = describeDifference(r, g, embeddingReadback);
         if (diff) add({ read: 'get', id: r.id, message: `${where}: get returned ${r.id} other than written: ${diff}` });
       }
     }

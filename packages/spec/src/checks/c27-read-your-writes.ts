@@ -76,7 +76,7 @@ export const c27ReadYourWrites: CheckDefinition = {
               ? await readAll(other!, client, round, scans, readOrder)
               : await readNew(cell, collection.spec.name, round, scans, readOrder);
         reads += 2 + read.recalls.length;
-        found.push(...judgeRead(round, read, cell.dataset.manifest.metric));
+        found.push(...judgeRead(round, read, cell.dataset.manifest.metric, cell.config.tolerances.embeddingReadback));
       }
       problems.push(...found);
       rows.push([round.round, round.label, order.join(' → '), readOrder.join(' → '), ...clients.map((c) => found.filter((p) => p.client === c).length)]);

@@ -95,9 +95,13 @@ export class LiveCell {
   private readonly runs = new Map<ScanMode, Promise<Map<string, QueryRun>>>();
   private readonly comparisons = new WeakMap<QueryRun, Partial<Record<'exact' | 'ann', Comparison>>>();
   private timing?: { loadMs: number; indexMs: number };
+  private readonly view: GoldenDataset;
 
   constructor(readonly config: CellConfig) {
     const d = config.dataset;
+    // A target without `threshold` cannot run a query with minScore (C09 is skipped for it, naming the
+    // capability): every replay of the cell leaves those queries out (`queriesLeftOut`), never runs them without it.
+    this.view = config.capabilities.threshold ? d : { ...d, queries: d.queries.filter((q) => q.minScore === undefined) };
     this.oracle = new ExactOracle({
       ids: d.memories.map((m) => m.id),
       namespaces: d.memories.map((m) => m.namespace),
@@ -123,8 +127,18 @@ export class LiveCell {
   get datasetName(): string {
     return this.config.dataset.manifest.name;
   }
+  /**
+   * The golden dataset as this cell's checks replay it: every query, except on a target without the
+   * `threshold` capability, where the queries with `minScore` are left out (`queriesLeftOut`).
+   */
   get dataset(): GoldenDataset {
-    return this.config.dataset;
+    return this.view;
+  }
+
+  /** How many golden queries the cell's replays leave out (minScore queries on a target without `threshold`), and why; null when none. */
+  get queriesLeftOut(): { count: number; reason: string } | null {
+    const n = this.config.dataset.queries.length - this.view.queries.length;
+    return n ? { count: n, reason: 'queries with minScore need capability threshold' } : null;
   }
 
   /** The recorded expectation for one query; GOLDEN_MISSING when the file has no line for it. */

@@ -27,9 +27,11 @@ export function every<T>(items: readonly T[], max: number): T[] {
 
 /**
  * The first field in which `b` differs from `a` (byte-level for strings, type-strict for metadata,
- * bit-level for embeddings), described for a report; null when identical.
+ * bit-level for embeddings — or, with `embeddingReadback` (the target's declared tolerance,
+ * capabilities.ts `Tolerances`), each component within that relative difference), described for
+ * a report; null when identical.
  */
-export function describeDifference(a: MemoryRecord, b: MemoryRecord): string | null {
+export function describeDifference(a: MemoryRecord, b: MemoryRecord, embeddingReadback?: number): string | null {
   for (const f of ['id', 'namespace', 'text', 'kind', 'createdAt'] as const) {
     if (a[f] !== b[f]) return `${f} expected ${JSON.stringify(a[f])} got ${JSON.stringify(b[f])}`;
   }
@@ -43,7 +45,10 @@ export function describeDifference(a: MemoryRecord, b: MemoryRecord): string | n
   }
   if (a.embedding.length !== b.embedding.length) return `embedding length expected ${a.embedding.length} got ${b.embedding.length}`;
   for (let i = 0; i < a.embedding.length; i++) {
-    if (!Object.is(a.embedding[i], b.embedding[i])) return `embedding[${i}] expected ${a.embedding[i]} got ${b.embedding[i]}`;
+    const [x, y] = [a.embedding[i]!, b.embedding[i]!];
+    if (Object.is(x, y)) continue;
+    if (embeddingReadback !== undefined && Math.abs(x - y) <= embeddingReadback * Math.max(Math.abs(x), Math.abs(y))) continue;
+    return `embedding[${i}] expected ${x} got ${y}${embeddingReadback !== undefined ? ` (beyond the declared relative readback tolerance ${embeddingReadback})` : ''}`;
   }
   return null;
 }

@@ -1,0 +1,13 @@
+const base = require('../../jest.config.base.js');
+
+/**
+ * @langchain/community's CommonJS build requires `uuid` 14, which ships ES modules only: Node runs
+ * that (require of ESM), jest's module registry does not. So uuid's own files (and only those) go
+ * through ts-jest too, as JavaScript, and come out CommonJS; everything else in node_modules is
+ * left alone as usual.
+ */
+module.exports = {
+  ...base,
+  transform: { ...base.transform, '^.+/node_modules/uuid/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }] },
+  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/uuid@|uuid/)'],
+};

@@ -1,0 +1,54 @@
+import { filterToWhere as chromaWhere, RESERVED as CHROMA_RESERVED, type Where } from '@memory-matrix/adapter-chroma';
+import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+
+/**
+ * How a memory is a LangChain `Document` (what a LangChain.js user's memory module would store):
+ * - `pageContent` = text; the Chroma id = the memory id (`addVectors(…, { ids })`);
+ * - `metadata` = the memory's own metadata, unchanged, plus three reserved keys for the memory's
+ *   fields: `mm.ns` namespace, `mm.kind` kind, `mm.at` createdAt (ISO string). A memory whose
+ *   own metadata uses an `mm.` key is refused (INVALID_INPUT): the keys would collide.
+ * Values are handed to the client as they are: the driver adds no encoding the client lacks
+ * (the raw chroma adapter types its keys and keeps null and exact floats apart; LangChain does
+ * not, so what Chroma does to null and to float metadata is what a LangChain user gets: README).
+ */
+export const RESERVED = { namespace: CHROMA_RESERVED.namespace, kind: CHROMA_RESERVED.kind, createdAt: CHROMA_RESERVED.createdAt } as const;
+
+/** The Document metadata of a memory. Throws INVALID_INPUT for a reserved key in its own metadata. */
+export function documentMetadata(r: MemoryRecord, where: string): Record<string, unknown> {
+  const clash = Object.keys(r.metadata ?? {}).find((k) => k.startsWith('mm.'));
+  if (clash !== undefined) throw new MemoryMatrixError('INVALID_INPUT', `${where}: memory ${r.id}: metadata key ${JSON.stringify(clash)} is reserved (mm.*) by the LangChain document layout`);
+  return { ...r.metadata, [RESERVED.namespace]: r.namespace, [RESERVED.kind]: r.kind, [RESERVED.createdAt]: r.createdAt };
+}
+
+/**
+ * A memory from what Chroma holds for one id (read through the chromadb collection LangChain
+ * wraps: LangChain has no get by id). BACKEND_ERROR naming the collection and id when a reserved
+ * field is missing (a record this driver did not write).
+ */
+export function decodeRecord(
+  coll: string,
+  id: string,
+  document: string | null | undefined,
+  meta: Record<string, unknown> | null | undefined,
+  embedding: ArrayLike<number> | null | undefined,
+): MemoryRecord {
+  const bad = (what: string) => new MemoryMatrixError('BACKEND_ERROR', `langchain-chroma: collection ${coll}: record ${id}: ${what}`);
+  const m = meta ?? {};
+  const [ns, kind, at] = [m[RESERVED.namespace], m[RESERVED.kind], m[RESERVED.createdAt]];
+  if (typeof ns !== 'string' || typeof kind !== 'string' || typeof at !== 'string') throw bad(`reserved metadata ${Object.values(RESERVED).join('/')} missing`);
+  if (typeof document !== 'string') throw bad('document (text) missing');
+  if (!embedding) throw bad('embedding missing');
+  const metadata: Metadata = {};
+  for (const [k, v] of Object.entries(m)) if (!k.startsWith('mm.')) metadata[k] = v as Metadata[string];
+  return { id, namespace: ns, kind: kind as MemoryKind, text: document, createdAt: at, metadata, embedding: Float32Array.from(embedding) };
+}
+
+/**
+ * A recall filter as the `filter` LangChain's `Chroma` passes to Chroma as its `where`: the raw
+ * adapter's translation (adapter-chroma `filterToWhere`: `undefined` for none, `null` when it can
+ * match nothing, namespaces and kinds `$in` on `mm.ns` / `mm.kind`, parts joined with `$and`), each
+ * metadata key `$eq` on the key itself (LangChain stores metadata as it is).
+ */
+export function filterToWhere(f: RecallFilter | undefined): Where | undefined | null {
+  return chromaWhere(f, (k, v) => ({ [k]: { $eq: v } }));
+}
