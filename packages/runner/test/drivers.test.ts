@@ -42,7 +42,9 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
     const bad = cli(['--backend', 'toy@1'], { env: { MM_CATALOG: TOY_ENV.MM_CATALOG } });
     expect(bad.status).toBe(2);
     expect(bad.report?.error?.message).toMatch(
-      new RegExp(`targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite, lancedb, milvus, langchain-redis-history, langchain-chroma\\)`),
+      new RegExp(
+        `targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite, lancedb, milvus, langchain-redis-history, langchain-chroma\\)`,
+      ),
     );
   }, 120_000);
 });
