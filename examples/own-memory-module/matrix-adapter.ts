@@ -116,7 +116,9 @@ export const driver = mm.defineDriver({
     async connect(server, opts) {
       const t = opts?.timeouts ?? {};
       if (server.backend === 'redis') return historyStore(new Redis(server.url, { connectionName: opts?.clientName, connectTimeout: t.connectMs, commandTimeout: t.queryMs }));
-      return memoryStore(new Pool({ connectionString: server.url, application_name: opts?.clientName, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, max: 4 }));
+      const pool = new Pool({ connectionString: server.url, application_name: opts?.clientName, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, max: 4 });
+      pool.on('error', () => undefined); // an idle connection died (server restarted): pg drops it, the next query sees the failure
+      return memoryStore(pool);
     },
   },
 });

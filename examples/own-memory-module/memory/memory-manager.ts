@@ -135,15 +135,24 @@ export class MemoryManager {
 
   private async transaction(fn: (c: PoolClient) => Promise<void>): Promise<void> {
     const c = await this.pool.connect();
+    // The server may drop the connection between two statements: pg then emits 'error' on the
+    // checked-out client, which kills the process without a listener. Keep it; the next statement
+    // rejects anyway, and the connection is destroyed on release.
+    let broken: Error | undefined;
+    const onError = (err: Error): void => {
+      broken = err;
+    };
+    c.on('error', onError);
     try {
       await c.query('BEGIN');
       await fn(c);
       await c.query('COMMIT');
     } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined); // the connection may be gone: the error that matters is err
+      await c.query('ROLLBACK').catch((e: Error) => (broken ??= e)); // the connection may be gone: the error that matters is err
       throw err;
     } finally {
-      c.release();
+      c.off('error', onError);
+      c.release(broken);
     }
   }
 }
