@@ -11,7 +11,19 @@ import * as mm from '@memory-matrix/spec';
 import { ChatHistory, MemoryManager, PayloadError, type Memory } from './memory';
 
 const RULES = { adapter: 'own-memory' };
-const MEMORY = mm.capabilities({ vectors: true, metrics: ['cosine'], exactScan: true, filterNamespace: true, filterKind: true, filterMetadata: true, threshold: true, upsert: true, delete: true, reopen: true, readYourWrites: 'strong' });
+const MEMORY = mm.capabilities({
+  vectors: true,
+  metrics: ['cosine'],
+  exactScan: true,
+  filterNamespace: true,
+  filterKind: true,
+  filterMetadata: true,
+  threshold: true,
+  upsert: true,
+  delete: true,
+  reopen: true,
+  readYourWrites: 'strong',
+});
 const HISTORY = mm.capabilities({ history: true, ttl: true });
 
 /** Run a module call; its errors become the contract's codes (never swallowed). */
@@ -21,13 +33,38 @@ async function coded<T>(what: string, fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (mm.isMemoryMatrixError(err)) throw err;
     const pgCode = (err as { code?: string }).code; // PostgreSQL SQLSTATE: 42P01 undefined_table, 42P07 duplicate_table
-    const code = err instanceof PayloadError ? 'PAYLOAD_UNSUPPORTED' : pgCode === '42P01' ? 'COLLECTION_MISSING' : pgCode === '42P07' ? 'COLLECTION_EXISTS' : err instanceof RangeError ? 'INVALID_INPUT' : 'BACKEND_ERROR';
+    const code =
+      err instanceof PayloadError
+        ? 'PAYLOAD_UNSUPPORTED'
+        : pgCode === '42P01'
+          ? 'COLLECTION_MISSING'
+          : pgCode === '42P07'
+            ? 'COLLECTION_EXISTS'
+            : err instanceof RangeError
+              ? 'INVALID_INPUT'
+              : 'BACKEND_ERROR';
     throw new mm.MemoryMatrixError(code, `own-memory: ${what}: ${(err as Error).message}`, { cause: err });
   }
 }
 
-const toMemory = (r: mm.MemoryRecord): Memory => ({ id: r.id, userId: r.namespace, category: r.kind, content: r.text, attrs: r.metadata, createdAt: new Date(r.createdAt), embedding: Array.from(r.embedding) });
-const toRecord = (m: Memory): mm.MemoryRecord => ({ id: m.id, namespace: m.userId, kind: m.category as mm.MemoryKind, text: m.content, createdAt: m.createdAt.toISOString(), metadata: m.attrs, embedding: Float32Array.from(m.embedding) });
+const toMemory = (r: mm.MemoryRecord): Memory => ({
+  id: r.id,
+  userId: r.namespace,
+  category: r.kind,
+  content: r.text,
+  attrs: r.metadata,
+  createdAt: new Date(r.createdAt),
+  embedding: Array.from(r.embedding),
+});
+const toRecord = (m: Memory): mm.MemoryRecord => ({
+  id: m.id,
+  namespace: m.userId,
+  kind: m.category as mm.MemoryKind,
+  text: m.content,
+  createdAt: m.createdAt.toISOString(),
+  metadata: m.attrs,
+  embedding: Float32Array.from(m.embedding),
+});
 function scope(f: mm.RecallFilter | undefined, where: string) {
   mm.validateRecallFilter(f, where, RULES);
   return { userIds: f?.namespaces, categories: f?.kinds, attrs: f?.metadata };

@@ -61,7 +61,10 @@ export class ChatHistory {
 
   /** Append messages (one call's messages stay together), then apply the window and the TTL. */
   async add(messages: ChatMessage[]): Promise<void> {
-    await this.push(messages.map((m) => JSON.stringify({ v: 2, role: m.role, content: m.content, createdAt: m.createdAt, metadata: m.metadata })), true);
+    await this.push(
+      messages.map((m) => JSON.stringify({ v: 2, role: m.role, content: m.content, createdAt: m.createdAt, metadata: m.metadata })),
+      true,
+    );
   }
 
   /** Store payloads as they are (importing a conversation from the old service); TTL, no window. */

@@ -105,10 +105,7 @@ export class MemoryManager {
 
   /** The memories with these ids (missing ones left out), in no particular order. */
   async getMany(ids: string[]): Promise<Memory[]> {
-    const r = await this.pool.query(
-      `SELECT id, user_id, category, content, attrs, created_at, embedding::text AS embedding FROM ${this.table} WHERE id = ANY($1::text[])`,
-      [ids],
-    );
+    const r = await this.pool.query(`SELECT id, user_id, category, content, attrs, created_at, embedding::text AS embedding FROM ${this.table} WHERE id = ANY($1::text[])`, [ids]);
     return r.rows.map((row) => ({
       id: row.id,
       userId: row.user_id,

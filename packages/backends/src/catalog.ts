@@ -291,7 +291,14 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
       if (missed.length) fail([...at, 'excludedRunIn'], `profile ${p.excludedRunIn} does not run ${missed.join(', ')} either, so they would run nowhere`);
     }
   }
-  const replaced = user ? [...Object.keys(user.targets).filter((n) => baseHas(base.raw, 'targets', n)), ...Object.keys(user.profiles).filter((n) => baseHas(base.raw, 'profiles', n)).map((n) => `profile ${n}`)] : [];
+  const replaced = user
+    ? [
+        ...Object.keys(user.targets).filter((n) => baseHas(base.raw, 'targets', n)),
+        ...Object.keys(user.profiles)
+          .filter((n) => baseHas(base.raw, 'profiles', n))
+          .map((n) => `profile ${n}`),
+      ]
+    : [];
   return {
     file,
     ...(user ? { config: { file: user.file, adapters: user.adapters.map((a) => a.name), replaced } } : {}),

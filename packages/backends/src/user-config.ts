@@ -53,7 +53,9 @@ export interface UserConfig {
 /** The top level of memory-matrix.yaml; the entries of `targets` and `profiles` are the catalog's schema (catalog.ts). */
 export const userConfigSchema = z
   .object({
-    adapters: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'an adapter name is a driver name: [a-z][a-z0-9-]*'), z.string().min(1, 'give the module: a path (./…, relative to this file) or a package name')).default({}),
+    adapters: z
+      .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'an adapter name is a driver name: [a-z][a-z0-9-]*'), z.string().min(1, 'give the module: a path (./…, relative to this file) or a package name'))
+      .default({}),
     targets: z.record(z.unknown()).default({}),
     profiles: z.record(z.unknown()).default({}),
   })
@@ -87,7 +89,8 @@ export function loadUserConfig(file: string): UserConfig {
   const loaded = Object.entries(c.adapters).map(([name, spec]) => {
     const where = `${abs}:${y.lineOf(['adapters', name])}: adapters.${name}`;
     const { driver: d, file: moduleFile } = loadDriverModule(spec, path.dirname(abs), where);
-    if (d.name !== name) throw new MemoryMatrixError('USAGE', `${where}: module ${moduleFile} exports driver ${JSON.stringify(d.name)}: name the adapter as its driver (adapters: { ${d.name}: ${spec} })`);
+    if (d.name !== name)
+      throw new MemoryMatrixError('USAGE', `${where}: module ${moduleFile} exports driver ${JSON.stringify(d.name)}: name the adapter as its driver (adapters: { ${d.name}: ${spec} })`);
     const had = findDriver(name);
     if (had && had !== d) throw new MemoryMatrixError('USAGE', `${where}: ${name} is already a registered driver (${had.description}); give your driver another name`);
     try {
@@ -100,7 +103,8 @@ export function loadUserConfig(file: string): UserConfig {
   });
   for (const { where, d } of loaded) {
     for (const s of d.client?.servers ?? []) {
-      if (!findDriver(s)) throw new MemoryMatrixError('USAGE', `${where}: driver ${d.name}: client.servers entry ${JSON.stringify(s)} is not a registered driver (registered: ${driverNames().join(', ')})`);
+      if (!findDriver(s))
+        throw new MemoryMatrixError('USAGE', `${where}: driver ${d.name}: client.servers entry ${JSON.stringify(s)} is not a registered driver (registered: ${driverNames().join(', ')})`);
     }
   }
   return { file: abs, adapters, targets: c.targets, profiles: c.profiles, fail: y.fail };

@@ -45,10 +45,7 @@ export function readYamlMapping(file: string, what: { name: string; short: strin
   };
   const raw: unknown = doc.toJS();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new MemoryMatrixError(
-      'USAGE',
-      `${file}:1: the ${what.short} is ${raw === null || raw === undefined ? 'empty' : `a ${Array.isArray(raw) ? 'list' : typeof raw}`}; expected ${what.expected}`,
-    );
+    throw new MemoryMatrixError('USAGE', `${file}:1: the ${what.short} is ${raw === null || raw === undefined ? 'empty' : `a ${Array.isArray(raw) ? 'list' : typeof raw}`}; expected ${what.expected}`);
   }
   return { file, raw: raw as Record<string, unknown>, lineOf, fail };
 }

@@ -30,7 +30,10 @@ export function buildProgram(): Command {
     .version(TOOL_VERSION)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
-    .option('--config <file>', `your ${USER_CONFIG_FILE}: adapters (your own memory module as a driver), targets and profiles over the built-in catalog (default: ./${USER_CONFIG_FILE} when there is one)`)
+    .option(
+      '--config <file>',
+      `your ${USER_CONFIG_FILE}: adapters (your own memory module as a driver), targets and profiles over the built-in catalog (default: ./${USER_CONFIG_FILE} when there is one)`,
+    )
     .hook('preAction', (cmd) => useConfig(cmd.opts<{ config?: string }>().config));
 
   program

@@ -16,17 +16,7 @@ import {
   type JudgedReplay,
   type LiveCell,
 } from '@memory-matrix/spec';
-import {
-  dockerStatus,
-  installGuard,
-  redactUrl,
-  removeLeftoverVolumes,
-  removeRunContainers,
-  startTarget,
-  type ImageSource,
-  type ResolvedTarget,
-  type StartedBackend,
-} from '@memory-matrix/backends';
+import { dockerStatus, installGuard, redactUrl, removeLeftoverVolumes, removeRunContainers, startTarget, type ImageSource, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';

@@ -91,7 +91,9 @@ describeWithContainers('own-memory@redis8: the chat history over Redis 8.0 in a 
 
   test('break 2, a payload read that returns [] on failure: C20 fails naming the legacy case and the session', () => {
     expect(broken.status).toBe(1);
-    expect(messages(broken, 'own-memory@redis8', 'C20')).toMatch(/legacy case malformed-json \(session s-[0-9a-f]+-malformed-json\): read returned 0 message\(s\) \(an EMPTY list\) instead of failing with PAYLOAD_UNSUPPORTED/);
+    expect(messages(broken, 'own-memory@redis8', 'C20')).toMatch(
+      /legacy case malformed-json \(session s-[0-9a-f]+-malformed-json\): read returned 0 message\(s\) \(an EMPTY list\) instead of failing with PAYLOAD_UNSUPPORTED/,
+    );
   });
 });
 
@@ -125,22 +127,33 @@ describe('adapters: a module that is not a usable driver is exit 2 naming the fi
   test('a module that exports no driver', () => {
     const { dir, config } = broken('  own-memory: ./memory/index.ts');
     const m = refused(dir).report?.error?.message ?? '';
-    expect(m).toContain(`${config}:4: adapters.own-memory: module ${path.join(path.dirname(config), 'memory', 'index.ts')} exports no driver: expected \`export const driver = defineDriver({ … })\` (or a default export); it exports `);
+    expect(m).toContain(
+      `${config}:4: adapters.own-memory: module ${path.join(path.dirname(config), 'memory', 'index.ts')} exports no driver: expected \`export const driver = defineDriver({ … })\` (or a default export); it exports `,
+    );
     for (const name of ['ChatHistory', 'MemoryManager', 'PayloadError']) expect(m).toContain(name);
   }, 120_000);
 
   test.each([
     ['no client.connect', `connect(server, opts) {`, `notConnect(server, opts) {`, /module \S+matrix-adapter\.ts: driver own-memory: client\.connect is missing \(a function\)/],
     ['no capabilities', `  capabilities: { ...MEMORY, history: true, ttl: true },`, ``, /driver own-memory: capabilities is missing/],
-    ['a client.servers entry that is no registered driver', `servers: ['pgvector', 'redis']`, `servers: ['pgvector', 'postgres']`, /driver own-memory: client\.servers entry "postgres" is not a registered driver \(registered: pgvector, redis, /],
-  ])('a driver that breaks the contract: %s', (_name, from, to, why) => {
-    const { dir, config } = broken();
-    const f = path.join(dir, 'matrix-adapter.ts');
-    const before = readFileSync(f, 'utf8');
-    expect(before).toContain(from);
-    writeFileSync(f, before.replace(from, to));
-    const m = refused(dir).report?.error?.message ?? '';
-    expect(m.startsWith(`${config}:4: adapters.own-memory: `)).toBe(true);
-    expect(m).toMatch(why);
-  }, 120_000);
+    [
+      'a client.servers entry that is no registered driver',
+      `servers: ['pgvector', 'redis']`,
+      `servers: ['pgvector', 'postgres']`,
+      /driver own-memory: client\.servers entry "postgres" is not a registered driver \(registered: pgvector, redis, /,
+    ],
+  ])(
+    'a driver that breaks the contract: %s',
+    (_name, from, to, why) => {
+      const { dir, config } = broken();
+      const f = path.join(dir, 'matrix-adapter.ts');
+      const before = readFileSync(f, 'utf8');
+      expect(before).toContain(from);
+      writeFileSync(f, before.replace(from, to));
+      const m = refused(dir).report?.error?.message ?? '';
+      expect(m.startsWith(`${config}:4: adapters.own-memory: `)).toBe(true);
+      expect(m).toMatch(why);
+    },
+    120_000,
+  );
 });
