@@ -152,7 +152,11 @@ export const driver = mm.defineDriver({
     preflight: () => ({ 'own-memory': '0.1.0' }),
     async connect(server, opts) {
       const t = opts?.timeouts ?? {};
-      if (server.backend === 'redis') return historyStore(new Redis(server.url, { connectionName: opts?.clientName, connectTimeout: t.connectMs, commandTimeout: t.queryMs }));
+      if (server.backend === 'redis') {
+        const redis = new Redis(server.url, { connectionName: opts?.clientName, connectTimeout: t.connectMs, commandTimeout: t.queryMs });
+        redis.on('error', () => undefined); // connection errors while it reconnects (server killed, C15): each command's promise still rejects or waits; without a listener ioredis prints every one
+        return historyStore(redis);
+      }
       const pool = new Pool({ connectionString: server.url, application_name: opts?.clientName, connectionTimeoutMillis: t.connectMs, query_timeout: t.queryMs, max: 4 });
       pool.on('error', () => undefined); // an idle connection died (server restarted): pg drops it, the next query sees the failure
       return memoryStore(pool);
