@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { checkRef } from './check-ref';
@@ -6,7 +5,8 @@ import { localFaultSupported } from './faults/local-instance';
 import { knownFailuresSchema } from './known-failures';
 import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver } from './registry';
 import { parseUrlTarget, urlTargetName } from './url';
-import { parseDocument } from 'yaml';
+import type { UserConfig } from './user-config';
+import { failOnIssue, readYamlMapping, type YamlFail } from './yaml-file';
 import { z } from 'zod';
 
 /** Repository root (this file is packages/backends/src/catalog.ts). */
@@ -192,49 +192,36 @@ export interface Catalog {
   defaults: { index: IndexConfig; tolerances: Tolerances };
   targets: Map<string, ResolvedTarget>;
   profiles: Map<string, Profile>;
+  /** The user's memory-matrix.yaml this catalog was loaded with: its adapters (driver names) and the built-in targets and profiles (`profile <name>`) it replaces. */
+  config?: { file: string; adapters: string[]; replaced: string[] };
+}
+
+/** Options of `loadCatalog`. */
+export interface LoadCatalogOptions {
+  /**
+   * A user's memory-matrix.yaml, loaded (user-config.ts `loadUserConfig`: its adapters are
+   * registered): its targets and profiles are added to the catalog's, one of the same name
+   * replacing the catalog's; errors about them name that file and line.
+   */
+  config?: UserConfig;
 }
 
 /**
- * Read and validate the catalog. Throws GOLDEN_INVALID-like `USAGE` errors naming the file,
- * line and field of the first schema violation (YAML positions from the `yaml` library).
+ * Read and validate the catalog (and `opts.config`'s targets and profiles over it). Throws
+ * GOLDEN_INVALID-like `USAGE` errors naming the file, line and field of the first schema
+ * violation (YAML positions from the `yaml` library) — the user's file for its own entries.
  */
-export function loadCatalog(file = CATALOG_FILE): Catalog {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new MemoryMatrixError('USAGE', `cannot read target catalog ${file}: ${(e as Error).message}`, { cause: e });
-  }
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length) {
-    throw new MemoryMatrixError('USAGE', `${file}:${doc.errors[0].linePos?.[0].line ?? '?'}: ${doc.errors[0].message}`);
-  }
-  /** `file:line` of the node at `at` (or of its nearest existing parent), from the YAML positions. */
-  const lineOf = (at: ReadonlyArray<string | number>): number | '?' => {
-    for (let n = at.length; n >= 0; n--) {
-      const node = doc.getIn(at.slice(0, n), true) as { range?: [number, number] } | undefined;
-      if (node?.range) return text.slice(0, node.range[0]).split('\n').length;
-    }
-    return '?';
-  };
-  const fail = (at: ReadonlyArray<string | number>, message: string): never => {
-    throw new MemoryMatrixError('USAGE', `${file}:${lineOf(at)}: ${at.join('.')}: ${message}`);
-  };
-  const raw: unknown = doc.toJS();
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new MemoryMatrixError(
-      'USAGE',
-      `${file}:1: the catalog is ${raw === null || raw === undefined ? 'empty' : `a ${Array.isArray(raw) ? 'list' : typeof raw}`}; expected a mapping with defaults, targets and profiles`,
-    );
-  }
+export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}): Catalog {
+  const base = readYamlMapping(file, { name: 'target catalog', short: 'catalog', expected: 'a mapping with defaults, targets and profiles' });
+  const user = opts.config;
+  /** The user's file fails for its own targets and profiles (`at` = [targets|profiles, name, …]), the catalog's otherwise. */
+  const fromUser = (at: ReadonlyArray<string | number>): boolean =>
+    user !== undefined && (at[0] === 'targets' || at[0] === 'profiles') && at.length > 1 && Object.hasOwn(at[0] === 'targets' ? user.targets : user.profiles, String(at[1]));
+  const fail: Fail = (at, message) => (fromUser(at) ? user!.fail(at, message) : base.fail(at, message));
+  const fileOf = (section: 'targets' | 'profiles', name: string): string => (fromUser([section, name]) ? user!.file : file);
+  const raw = user ? mergeUserEntries(base.raw, user) : base.raw;
   const parsed = catalogSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    // An unknown key (zod `unrecognized_keys`) is named with its own line.
-    if (issue.code === 'unrecognized_keys')
-      fail([...issue.path, issue.keys[0]!], `unknown key ${JSON.stringify(issue.keys[0])}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}`);
-    fail(issue.path, issue.message);
-  }
+  if (!parsed.success) failOnIssue(parsed.error.issues[0]!, fail);
   if (!parsed.success) throw new Error('unreachable');
   const c = parsed.data;
   const targets = new Map<string, ResolvedTarget>();
@@ -242,7 +229,7 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   for (const [name, t] of entries) {
     const [backend, version] = name.split('@');
     if (!version || backend !== t.backend) {
-      throw new MemoryMatrixError('USAGE', `${file}: target ${name} must be named <backend>@<version> with backend ${t.backend}`);
+      throw new MemoryMatrixError('USAGE', `${fileOf('targets', name)}: target ${name} must be named <backend>@<version> with backend ${t.backend}`);
     }
     if (t.server !== undefined) continue; // client targets: resolved below, over their server
     const at = ['targets', name];
@@ -285,7 +272,7 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
     if (!from || from.backend !== t.backend || !(from.capabilities.faults || (from.durability !== undefined && localFaultSupported(from)))) {
       throw new MemoryMatrixError(
         'USAGE',
-        `${file}: target ${t.name}: upgradeFrom ${t.upgradeFrom} must name a ${t.backend} target of this catalog with durability configurations (a container target, or a local Chroma target)`,
+        `${fileOf('targets', t.name)}: target ${t.name}: upgradeFrom ${t.upgradeFrom} must name a ${t.backend} target of this catalog with durability configurations (a container target, or a local Chroma target)`,
       );
     }
     t.upgradeFromTarget = from;
@@ -293,7 +280,7 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   const profiles = new Map(Object.entries(c.profiles));
   for (const [pname, p] of profiles) {
     for (const t of [...p.targets, ...(p.fallbackTargets ?? [])]) {
-      if (!targets.has(t)) throw new MemoryMatrixError('USAGE', `${file}: profile ${pname} names unknown target ${t}`);
+      if (!targets.has(t)) throw new MemoryMatrixError('USAGE', `${fileOf('profiles', pname)}: profile ${pname} names unknown target ${t}`);
     }
     const at = ['profiles', pname];
     if (p.checks && p.excludeChecks) fail([...at, 'excludeChecks'], 'give either checks (the checks that run) or excludeChecks (the checks left out), not both');
@@ -305,10 +292,41 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       if (missed.length) fail([...at, 'excludedRunIn'], `profile ${p.excludedRunIn} does not run ${missed.join(', ')} either, so they would run nowhere`);
     }
   }
-  return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles };
+  const replaced = user
+    ? [
+        ...Object.keys(user.targets).filter((n) => baseHas(base.raw, 'targets', n)),
+        ...Object.keys(user.profiles)
+          .filter((n) => baseHas(base.raw, 'profiles', n))
+          .map((n) => `profile ${n}`),
+      ]
+    : [];
+  return {
+    file,
+    ...(user ? { config: { file: user.file, adapters: user.adapters.map((a) => a.name), replaced } } : {}),
+    defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } },
+    targets,
+    profiles,
+  };
 }
 
-type Fail = (at: ReadonlyArray<string | number>, message: string) => never;
+type Fail = YamlFail;
+
+/** Whether the catalog file itself (before the user's entries) names `name` in `section`. */
+function baseHas(raw: Record<string, unknown>, section: 'targets' | 'profiles', name: string): boolean {
+  const m = raw[section];
+  return m !== null && typeof m === 'object' && Object.hasOwn(m, name);
+}
+
+/** The catalog's raw mapping with the user's targets and profiles added (same name: the user's replaces the catalog's). */
+function mergeUserEntries(raw: Record<string, unknown>, user: UserConfig): Record<string, unknown> {
+  const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  // A catalog whose own sections are malformed keeps them: its schema error is the one to report.
+  return {
+    ...raw,
+    targets: isMap(raw.targets) ? { ...raw.targets, ...user.targets } : raw.targets,
+    profiles: isMap(raw.profiles) ? { ...raw.profiles, ...user.profiles } : raw.profiles,
+  };
+}
 
 /** The target's `adapterOptions` parsed by its driver's schema (defaults applied); a catalog error naming the line otherwise. */
 function parseDriverOptions(driver: ReturnType<typeof driverOf>, t: TargetEntry, at: string[], fail: Fail): unknown {
@@ -420,7 +438,7 @@ export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
   if (!t) {
     throw new MemoryMatrixError(
       'UNKNOWN_TARGET',
-      `unknown target "${name}" (not in ${path.relative(process.cwd(), catalog.file) || catalog.file}); known targets: ${[...catalog.targets.keys()].join(', ')}`,
+      `unknown target "${name}" (not in ${[catalog.file, ...(catalog.config ? [catalog.config.file] : [])].map((f) => path.relative(process.cwd(), f) || f).join(' or ')}); known targets: ${[...catalog.targets.keys()].join(', ')}`,
     );
   }
   return t;

@@ -10,6 +10,8 @@ export * from './images';
 export * from './providers';
 export * from './client';
 export * from './registry';
+export * from './user-config';
+export * from './driver-module';
 export * from './readiness';
 export * from './docker-status';
 export * from './image-source';

@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { MemoryMatrixError, type BackendDriver, type ContainerKind } from '@memory-matrix/spec';
+import { loadDriverModule } from './driver-module';
 import { chromaDriver } from '@memory-matrix/adapter-chroma';
 import { langchainChromaDriver } from '@memory-matrix/adapter-langchain-chroma';
 import { langchainRedisHistoryDriver } from '@memory-matrix/adapter-langchain-redis-history';
@@ -16,9 +16,10 @@ import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
  * `BackendDriver` + one line below + its targets in matrix/targets.yaml (docs/adding-a-backend.md).
  *
  * A driver kept outside the repository (a user's own module, a test fixture) is added without
- * editing this file: `MM_DRIVERS` names modules (comma-separated paths, relative to the current
- * directory, or package names) whose `driver` export (or default export) is a `BackendDriver`;
- * they are loaded on first use. `registerDriver()` adds one in process.
+ * editing this file: memory-matrix.yaml `adapters:` (user-config.ts), or `MM_DRIVERS` naming
+ * modules (comma-separated paths, relative to the current directory, or package names) whose
+ * `driver` export (or default export) is a `BackendDriver`, loaded on first use (driver-module.ts).
+ * `registerDriver()` adds one in process.
  */
 const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, lancedbDriver, milvusDriver, langchainRedisHistoryDriver, langchainChromaDriver];
 
@@ -50,7 +51,7 @@ function add(d: AnyDriver): void {
   drivers.set(d.name, d);
 }
 
-/** Load the built-in drivers and those `MM_DRIVERS` names (again when it changed). Throws USAGE naming a module that is not a driver. */
+/** Load the built-in drivers and those `MM_DRIVERS` names (again when it changed). Throws USAGE naming a module that is not found, fails to load, or is not a driver (driver-module.ts). */
 function ensureLoaded(): void {
   if (drivers.size === 0) for (const d of BUILT_IN) add(d);
   const env = process.env.MM_DRIVERS ?? '';
@@ -60,18 +61,8 @@ function ensureLoaded(): void {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const id = spec.startsWith('.') || path.isAbsolute(spec) ? path.resolve(spec) : spec;
-    let mod: { driver?: unknown; default?: unknown };
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a user-named module, resolved at run time
-      mod = require(id) as typeof mod;
-    } catch (err) {
-      throw new MemoryMatrixError('USAGE', `MM_DRIVERS: cannot load driver module ${spec}: ${(err as Error).message}`, { cause: err });
-    }
-    const d = (mod.driver ?? mod.default) as AnyDriver | undefined;
-    if (!d || typeof d !== 'object' || typeof d.name !== 'string' || typeof d.capabilities !== 'object') {
-      throw new MemoryMatrixError('USAGE', `MM_DRIVERS: module ${spec} exports no BackendDriver (export const driver = defineDriver({ … }))`);
-    }
+    // Relative to the working directory; TypeScript and @memory-matrix/* as for memory-matrix.yaml adapters (driver-module.ts).
+    const { driver: d } = loadDriverModule(spec, process.cwd(), 'MM_DRIVERS');
     add(d);
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
+import { findUserConfig, USER_CONFIG_FILE } from '@memory-matrix/backends';
 import { bench, BENCH_SECTIONS, parseSections } from './commands/bench';
 import { imagesBuild, imagesKeyCommand, imagesList } from './commands/images';
 import { registerBaselineCommands } from './commands/baseline';
@@ -28,7 +29,12 @@ export function buildProgram(): Command {
     .description('Conformance and regression matrix for LLM/agent memory stores')
     .version(TOOL_VERSION)
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .option(
+      '--config <file>',
+      `your ${USER_CONFIG_FILE}: adapters (your own memory module as a driver), targets and profiles over the built-in catalog (default: ./${USER_CONFIG_FILE} when there is one)`,
+    )
+    .hook('preAction', (cmd) => useConfig(cmd.opts<{ config?: string }>().config));
 
   program
     .command('run', { isDefault: true })
@@ -134,6 +140,16 @@ export function buildProgram(): Command {
       process.exitCode = await imagesList((l) => process.stdout.write(l + '\n'));
     });
   return program;
+}
+
+/**
+ * Make the run's memory-matrix.yaml known as `MM_CONFIG` (select.ts `configFile`; child cells
+ * inherit it): `--config FILE`, else `MM_CONFIG` as set, else `memory-matrix.yaml` in the working
+ * directory when there is one.
+ */
+function useConfig(option: string | undefined): void {
+  const file = option ?? (process.env.MM_CONFIG ? undefined : findUserConfig(process.cwd()));
+  if (file !== undefined) process.env.MM_CONFIG = path.resolve(file);
 }
 
 /** Entry point: parse, run, map usage errors to exit 2. */

@@ -16,18 +16,7 @@ import {
   type JudgedReplay,
   type LiveCell,
 } from '@memory-matrix/spec';
-import {
-  dockerStatus,
-  installGuard,
-  loadCatalog,
-  redactUrl,
-  removeLeftoverVolumes,
-  removeRunContainers,
-  startTarget,
-  type ImageSource,
-  type ResolvedTarget,
-  type StartedBackend,
-} from '@memory-matrix/backends';
+import { dockerStatus, installGuard, redactUrl, removeLeftoverVolumes, removeRunContainers, startTarget, type ImageSource, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';
@@ -42,7 +31,7 @@ import { registerChildCell } from './cell-child/register';
 import type { ChildCell } from './cell-child/spawn';
 import { exclusiveSuites, resolveParallelism } from './parallel';
 import { MatrixRuntime } from './runtime';
-import { catalogFile, checkTier, parseRepeat, parseShard, selectTargets } from './select';
+import { runCatalog, checkTier, parseRepeat, parseShard, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 
@@ -132,7 +121,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     ensureReportDir(opts.reportDir);
     lockReportDir(opts.reportDir);
     ownsReportDir = true;
-    const catalog = loadCatalog(catalogFile());
+    const catalog = runCatalog();
     const shard = parseShard(opts.shard);
     const repeat = parseRepeat(opts.repeat);
     const docker = await dockerStatus();
@@ -146,6 +135,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     }
     const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile ?? 'default', docker: docker.available, shard });
     out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
+    const cfg = catalog.config;
+    if (cfg) out(`config ${cfg.file}: adapters ${cfg.adapters.join(', ') || 'none'}${cfg.replaced.length ? `; replaces the built-in ${cfg.replaced.join(', ')}` : ''}`);
     const tier = checkTier(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'));
     if (tier.why) out(tier.why);
     const parallel = resolveParallelism(opts.parallel, process.env.MM_PARALLEL, targets);

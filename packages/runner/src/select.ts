@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CHECKS, MemoryMatrixError } from '@memory-matrix/spec';
-import { profileRuns, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
+import { loadCatalog, loadUserConfig, profileRuns, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
 
 /** `i/n` (1-based i) → indices; USAGE on anything else. */
 export function parseShard(spec: string | undefined): { index: number; count: number } | null {
@@ -20,6 +20,26 @@ export function parseShard(spec: string | undefined): { index: number; count: nu
 export function catalogFile(): string | undefined {
   const f = process.env.MM_CATALOG;
   return f ? path.resolve(f) : undefined;
+}
+
+/**
+ * The user's memory-matrix.yaml of this run: `MM_CONFIG` (an absolute path, or relative to the
+ * working directory), which the CLI sets from `--config FILE` or from a memory-matrix.yaml in the
+ * folder it runs in (cli.ts), so that child cells read the same file. Undefined: none.
+ */
+export function configFile(): string | undefined {
+  const f = process.env.MM_CONFIG;
+  return f ? path.resolve(f) : undefined;
+}
+
+/**
+ * The catalog of this run: `catalogFile()` (MM_CATALOG or matrix/targets.yaml) extended by
+ * `configFile()` (its adapters registered, its targets and profiles added). Throws USAGE naming
+ * the file, line and field (catalog.ts, user-config.ts).
+ */
+export function runCatalog(): Catalog {
+  const config = configFile();
+  return loadCatalog(catalogFile(), config ? { config: loadUserConfig(config) } : {});
 }
 
 /** Most repeats `--repeat` accepts (each rebuilds the ANN index of every vector cell). */

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadGoldenDataset, MemoryMatrixError, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
-import { installGuard, loadCatalog, parseUrlTarget, removeRunContainers, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
+import { installGuard, parseUrlTarget, removeRunContainers, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
 import { loadExpectation } from '../golden';
 import { datasetDir } from '../run';
-import { catalogFile } from '../select';
+import { runCatalog } from '../select';
 import type { DiffThresholds } from './verdict';
 
 /** The golden dataset, its oracle expectation and that file's sha256 (what a recording needs). */
@@ -16,7 +16,7 @@ export interface GoldenInputs {
 
 /** The catalog of this run (MM_CATALOG or matrix/targets.yaml; USAGE naming file:line on schema errors). */
 export function baselineCatalog(): Catalog {
-  return loadCatalog(catalogFile());
+  return runCatalog();
 }
 
 /**

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
-import { buildImage, listImages, loadCatalog, recipeOf } from '@memory-matrix/backends';
-import { catalogFile } from '../select';
+import { buildImage, listImages, recipeOf } from '@memory-matrix/backends';
+import { runCatalog } from '../select';
 import { imagesKey, offlineImages, offlineTargets } from './images-key';
 
 /**
@@ -11,7 +11,7 @@ import { imagesKey, offlineImages, offlineTargets } from './images-key';
  * throws TARGET_UNAVAILABLE, an unknown profile USAGE, a failed build its builder error (exit 2).
  */
 export async function imagesBuild(targets: string[], out: (l: string) => void, force = false, profile?: string): Promise<number> {
-  const chosen = offlineTargets(loadCatalog(catalogFile()), targets, profile);
+  const chosen = offlineTargets(runCatalog(), targets, profile);
   for (const t of chosen) {
     const r = await buildImage(recipeOf(t)!, { force, onProgress: (l) => out(l) });
     out(`${t.name}: ${r.tag} ${r.cached ? 'cached' : `built in ${(r.durationMs / 1000).toFixed(1)} s`} (${r.id.slice(0, 19)})`);
@@ -47,7 +47,7 @@ export async function imagesList(out: (l: string) => void): Promise<number> {
  * Reads the run's catalog (`MM_CATALOG` or matrix/targets.yaml); needs no Docker engine. Returns exit status 0; errors as `offlineTargets`.
  */
 export function imagesKeyCommand(targets: string[], out: (l: string) => void, opts: { profile?: string; tags?: boolean } = {}): number {
-  const images = offlineImages(offlineTargets(loadCatalog(catalogFile()), targets, opts.profile));
+  const images = offlineImages(offlineTargets(runCatalog(), targets, opts.profile));
   if (opts.tags) for (const i of images) out(i.tag);
   else out(imagesKey(images));
   return 0;

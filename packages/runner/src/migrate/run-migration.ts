@@ -2,9 +2,9 @@ import { signalExitCode } from '../baseline/interrupt';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { checkFingerprint, loadGoldenDataset, MemoryMatrixError, type GoldenDataset, type MemoryCollection, type MemoryStore } from '@memory-matrix/spec';
-import { dockerStatus, installGuard, loadCatalog, redactUrl, removeRunContainers, resolveTarget, startTarget, type ImageSource, type StartedBackend } from '@memory-matrix/backends';
+import { dockerStatus, installGuard, redactUrl, removeRunContainers, resolveTarget, startTarget, type ImageSource, type StartedBackend } from '@memory-matrix/backends';
 import { datasetDir, runIdOf } from '../run';
-import { catalogFile } from '../select';
+import { runCatalog } from '../select';
 import { TOOL_VERSION } from '../version';
 import { migrateCollection } from './migrate';
 import { renderMigrationConsole, writeMigrationReports, type MigrationReport } from './report';
@@ -90,7 +90,7 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
   process.once('SIGTERM', onSignal);
   try {
     ensureReportDir(opts.reportDir);
-    const catalog = loadCatalog(catalogFile());
+    const catalog = runCatalog();
     const fromT = resolveTarget(catalog, opts.from);
     const toT = resolveTarget(catalog, opts.to);
     report.from.target = fromT.name;

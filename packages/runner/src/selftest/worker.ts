@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { loadGoldenDataset, MemoryMatrixError, selectChecks } from '@memory-matrix/spec';
-import { loadCatalog, type ImageSource } from '@memory-matrix/backends';
+import { type ImageSource } from '@memory-matrix/backends';
 import { watchInterrupt } from '../baseline/interrupt';
 import { loadExpectation } from '../golden';
-import { catalogFile, selectTargets } from '../select';
+import { runCatalog, selectTargets } from '../select';
 import { runCatalogue } from './catalogue-run';
 import { faultStore, selectMutants } from './mutants';
 
@@ -36,7 +36,7 @@ export async function workerMain(raw: string): Promise<number> {
     () => undefined,
   );
   try {
-    const catalog = loadCatalog(catalogFile());
+    const catalog = runCatalog();
     const { targets } = selectTargets(catalog, { backends: [req.target], profile: 'default', docker: true, shard: null });
     const target = targets[0]!;
     const dataset = loadGoldenDataset(req.dataset);

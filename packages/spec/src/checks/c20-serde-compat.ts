@@ -78,8 +78,9 @@ export const c20SerdeCompat: CheckDefinition = {
     let refused = 0;
     try {
       for (const c of cases) {
-        const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'serde', `legacy case ${c.name}: ${message}`, { id: c.name, ...extra }));
-        const h = await openCheckHistory(cell, { sessionId: `${base}-${c.name}`, keyPrefix: prefix });
+        const sessionId = `${base}-${c.name}`;
+        const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'serde', `legacy case ${c.name} (session ${sessionId}): ${message}`, { id: c.name, ...extra }));
+        const h = await openCheckHistory(cell, { sessionId, keyPrefix: prefix });
         opened.push(h);
         await h.writeRaw(c.payloads);
         let got: ChatMessage[] | undefined;

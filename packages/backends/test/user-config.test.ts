@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadCatalog, loadUserConfig, resolveTarget } from '../src';
+
+/**
+ * memory-matrix.yaml over the built-in catalog, without adapter modules (their loading runs
+ * through the CLI: packages/runner/test/own-module.test.ts): entries are added or replace the
+ * built-in ones of the same name, and errors about them name the user's file and line.
+ */
+const dir = mkdtempSync(path.join(tmpdir(), 'mm-user-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const config = (yaml: string): string => {
+  const f = path.join(dir, `c${n++}`, 'memory-matrix.yaml');
+  mkdirSync(path.dirname(f));
+  writeFileSync(f, yaml);
+  return f;
+};
+const error = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (err) {
+    return `${(err as { code?: string }).code}: ${(err as Error).message}`;
+  }
+  return '(no error)';
+};
+
+test('targets and profiles are added to the built-in catalog; one of a built-in name replaces it, and the catalog says which', () => {
+  const f = config(
+    [
+      'targets:',
+      '  pgvector@pglite-pg18-ivf:',
+      '    backend: pgvector',
+      '    provider: embedded',
+      '    engine: pglite-0.5',
+      '    index: { type: ivfflat, lists: 10, probes: 3 }',
+      'profiles:',
+      '  pr-gate:',
+      '    targets: [pgvector@pglite-pg18-ivf]',
+      '',
+    ].join('\n'),
+  );
+  const cat = loadCatalog(undefined, { config: loadUserConfig(f) });
+  expect(resolveTarget(cat, 'pgvector@pglite-pg18-ivf').index).toEqual({ type: 'ivfflat', lists: 10, probes: 3 });
+  expect(resolveTarget(cat, 'pgvector@pg17').backend).toBe('pgvector'); // the built-in ones stay
+  expect(cat.profiles.get('pr-gate')?.targets).toEqual(['pgvector@pglite-pg18-ivf']);
+  expect(cat.config).toEqual({ file: f, adapters: [], replaced: ['profile pr-gate'] });
+});
+
+test.each([
+  ['an unknown top-level key', 'adaptors: {}\n', /memory-matrix\.yaml:1: adaptors: unknown key "adaptors"/],
+  ['a list instead of a mapping', '- a\n', /memory-matrix\.yaml:1: the config is a list; expected a mapping with adapters, targets and profiles/],
+  ['an adapter name that is no driver name', 'adapters:\n  My_Memory: ./x.ts\n', /memory-matrix\.yaml:2: adapters\.My_Memory: an adapter name is a driver name/],
+])('the top level: %s (USAGE, file:line)', (_name, yaml, why) => {
+  expect(error(() => loadUserConfig(config(yaml)))).toMatch(why);
+});
+
+test.each([
+  [
+    'a target key the schema does not know',
+    'targets:\n  pgvector@x:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    idnex: { type: none }\n',
+    /memory-matrix\.yaml:6: targets\.pgvector@x\.idnex: unknown key "idnex"/,
+  ],
+  [
+    'a client target over a server that is none',
+    'targets:\n  pgvector@y:\n    backend: pgvector\n    server: pgvector@nope\n',
+    /memory-matrix\.yaml:4: targets\.pgvector@y\.server: driver pgvector is not a client driver/,
+  ],
+  ['a profile naming an unknown target', 'profiles:\n  mine:\n    targets: [own@1]\n', /memory-matrix\.yaml: profile mine names unknown target own@1/],
+])('its targets and profiles, validated with the catalog schema: %s names the user file and line', (_name, yaml, why) => {
+  const f = config(yaml);
+  const m = error(() => loadCatalog(undefined, { config: loadUserConfig(f) }));
+  expect(m).toMatch(/^USAGE: /);
+  expect(m).toContain(path.dirname(f));
+  expect(m).toMatch(why);
+});
+
+test('a built-in catalog error still names the built-in catalog, not the user file', () => {
+  const f = config('targets: {}\n');
+  const bad = path.join(dir, 'targets.yaml');
+  writeFileSync(bad, 'defaults: { index: { type: none } }\ntargets:\n  pgvector@z: { backend: pgvector, provider: embedded, engine: nope }\nprofiles: {}\n');
+  expect(error(() => loadCatalog(bad, { config: loadUserConfig(f) }))).toMatch(
+    new RegExp(`^USAGE: ${bad.replace(/[.]/g, '\\.')}:3: targets\\.pgvector@z\\.engine: driver pgvector has no embedded engine "nope"`),
+  );
+});
