@@ -47,6 +47,8 @@ export interface CleanOutcome {
   reason?: string;
   checksRun: number;
   ms: number;
+  /** Wall time of each check that ran, ms, by id (the cost `--first`'s order is measured by; the first check to use the golden collection carries its load). */
+  checkMs?: Record<string, number>;
 }
 
 /** The selftest of one target. */
@@ -77,6 +79,10 @@ export interface SelftestReport {
   /** `--first`: each mutant's run stopped at its first catching check. */
   first: boolean;
   dataset: string | null;
+  /** `--profile` (its check tier), or null. */
+  profile?: string | null;
+  /** Ids of the checks the runs carry, in catalogue order (`--check` and the profile's tier applied); a mutant run with `--first` runs them in `firstOrder`. */
+  checks?: string[];
   targets: TargetSelftest[];
   summary: SelftestSummary;
   /** A run-level error (bad arguments, dataset, catalog): nothing or only part was run. */
@@ -101,11 +107,13 @@ export function failedChecks(run: CatalogueRun): CatchingCheck[] {
 
 /** Judge the clean run: `error` on a setup error, `void` when a check failed, else `clean`. */
 export function judgeClean(run: CatalogueRun): CleanOutcome {
-  const checksRun = run.results.filter((r) => r.status !== 'skipped').length;
-  if (run.setupError) return { status: 'error', failed: [], reason: run.setupError.message.split('\n')[0], checksRun, ms: run.ms };
+  const ran = run.results.filter((r) => r.status !== 'skipped');
+  const checksRun = ran.length;
+  const checkMs = Object.fromEntries(ran.map((r) => [r.id, Math.round(r.durationMs)]));
+  if (run.setupError) return { status: 'error', failed: [], reason: run.setupError.message.split('\n')[0], checksRun, ms: run.ms, checkMs };
   const failed = failedChecks(run);
-  if (failed.length) return { status: 'void', failed: failed.map((f) => f.id), reason: failed.map((f) => `${f.id}: ${f.firstLine}`).join('; '), checksRun, ms: run.ms };
-  return { status: 'clean', failed: [], checksRun, ms: run.ms };
+  if (failed.length) return { status: 'void', failed: failed.map((f) => f.id), reason: failed.map((f) => `${f.id}: ${f.firstLine}`).join('; '), checksRun, ms: run.ms, checkMs };
+  return { status: 'clean', failed: [], checksRun, ms: run.ms, checkMs };
 }
 
 /** Judge one mutant's run: `error` on a setup error, `caught` when a check failed, else `escaped`. */

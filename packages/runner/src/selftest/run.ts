@@ -2,14 +2,14 @@ import { writeFileSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import path from 'node:path';
-import { loadGoldenDataset, selectChecks, type CheckDefinition } from '@memory-matrix/spec';
+import { CHECKS, loadGoldenDataset, type CheckDefinition } from '@memory-matrix/spec';
 import { dockerStatus, loadCatalog, redactUrl, type Catalog, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
 import { watchInterrupt } from '../baseline/interrupt';
 import { loadExpectation } from '../golden';
 import { datasetDir, ensureReportDir, runIdOf } from '../run';
 import { lockReportDir } from '../report/lock';
 import { parseParallel } from '../parallel';
-import { catalogFile, checkTier, selectTargets } from '../select';
+import { catalogFile, checkTier, resolveChecks, selectTargets } from '../select';
 import { WorkerPool } from './pool';
 import { TOOL_VERSION } from '../version';
 import { runCatalogue } from './catalogue-run';
@@ -37,6 +37,14 @@ export interface SelftestOptions {
   backends: string[];
   /** `--mutant` names; empty = every mutant. */
   mutants: string[];
+  /** `--check` ids or names: only these checks run (clean and mutant runs); empty = every check of the profile's tier. */
+  checks?: string[];
+  /**
+   * `--profile`: without `--backend` its targets (default `SELFTEST_DEFAULT_PROFILE`'s), and its
+   * check tier (matrix/targets.yaml `checks` / `excludeChecks`): the checks it leaves out are not
+   * run at all. Undefined: every check.
+   */
+  profile?: string;
   /** `--first`: stop each mutant's run at its first catching check. */
   first: boolean;
   dataset: string;
@@ -90,6 +98,8 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     durationMs: 0,
     first: opts.first,
     dataset: null,
+    profile: opts.profile ?? null,
+    checks: [],
     targets: [],
     summary: summarize([]),
     exitCode: 2,
@@ -115,7 +125,10 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     const mutants = selectMutants(opts.mutants);
     const catalog = loadCatalog(catalogFile());
     const docker = await dockerStatus();
-    const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: SELFTEST_DEFAULT_PROFILE, docker: docker.available, shard: null });
+    const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile ?? SELFTEST_DEFAULT_PROFILE, docker: docker.available, shard: null });
+    const tier = checkTier(catalog, opts.profile);
+    const checks = resolveChecks(opts.checks ?? [], tier).filter((c) => !tier.skip.has(c.id));
+    report.checks = checks.map((c) => c.id);
     const dataset = loadGoldenDataset(datasetDir(opts.dataset));
     report.dataset = dataset.manifest.name;
     const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
@@ -123,7 +136,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     const parallel =
       opts.parallel !== undefined ? parseParallel(opts.parallel, '--parallel') : process.env.MM_PARALLEL ? parseParallel(process.env.MM_PARALLEL, 'MM_PARALLEL') : defaultSelftestParallel();
     out(
-      `memory-matrix ${TOOL_VERSION} selftest: ${targets.length} target(s) from ${why}, ${mutants.length} mutant(s)${opts.first ? ', --first' : ''}, ${parallel} run(s) at once${parallel > 1 ? ' (worker processes)' : ''}`,
+      `memory-matrix ${TOOL_VERSION} selftest: ${targets.length} target(s) from ${why}, ${mutants.length} mutant(s), ${checks.length === CHECKS.length ? 'every check' : `checks ${checks.map((c) => c.id).join(' ')}`}${opts.first ? ', --first' : ''}, ${parallel} run(s) at once${parallel > 1 ? ' (worker processes)' : ''}`,
     );
     const runId = runIdOf(startedAt);
     const runner: Runner =
@@ -149,7 +162,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     for (const target of targets) {
       const into: TargetSelftest = { target: target.name, clean: { status: 'error', failed: [], reason: 'the clean run has not finished', checksRun: 0, ms: 0 }, mutants: [] };
       report.targets.push(into);
-      await selftestTarget(target, mutants, opts, parallel, slowChecks(catalog), runner, out, into);
+      await selftestTarget(target, mutants, checks, opts, parallel, slowChecks(catalog), runner, out, into);
       await watch.checkpoint();
     }
   } catch (e) {
@@ -185,6 +198,7 @@ type Runner = (target: ResolvedTarget, mutant: Mutant | null, checks: readonly C
 async function selftestTarget(
   target: ResolvedTarget,
   mutants: readonly Mutant[],
+  checks: readonly CheckDefinition[],
   opts: SelftestOptions,
   parallel: number,
   slow: ReadonlySet<string>,
@@ -192,7 +206,6 @@ async function selftestTarget(
   out: (l: string) => void,
   into: TargetSelftest,
 ): Promise<void> {
-  const checks = selectChecks([]);
   const order = mutantCheckOrder(checks, opts.first, slow);
   const limit = pLimit(parallel);
   const applicable = mutants.filter((m) => !m.requires(target.capabilities));
