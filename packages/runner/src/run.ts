@@ -40,7 +40,7 @@ import { embeddedMode } from './cell-child/protocol';
 import { registerChildCell } from './cell-child/register';
 import type { ChildCell } from './cell-child/spawn';
 import { exclusiveSuites, resolveParallelism } from './parallel';
-import { MatrixRuntime } from './runtime';
+import { MatrixRuntime, timedOutResult } from './runtime';
 import { catalogFile, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
@@ -242,7 +242,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         },
         sink: {
           record: (r: CheckResult, replay?: JudgedReplay) => {
-            if (interrupted) return;
+            // A check stopped at its time limit is recorded as TIMEOUT (below); its body finishing later is not a second verdict.
+            if (interrupted || cell.checks.some((c) => c.id === r.id)) return;
             cell.checks.push(r);
             if (replay) entry.replays.push(replay);
           },
@@ -256,6 +257,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const result = await rt.run(
       (t) => {
         if (interrupted) return;
+        const timedOut = timedOutResult(t, checks);
+        if (timedOut) cells.get(t.suite.slice(0, -` × ${m.name}`.length))?.report.checks.push(timedOut);
         const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
         const err = t.status === 'failed' && t.error && !('result' in t.error) && !shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
         if (t.error) shown.add(t.error);

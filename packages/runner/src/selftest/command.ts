@@ -28,19 +28,31 @@ export function registerSelftestCommand(program: Command): void {
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where selftest.json and selftest.md go', 'matrix-report')
     .addOption(new Option('--image-source <source>', 'container images: registry, debian, auto').choices(['registry', 'debian', 'auto']).default('auto'))
-    .action(async (o: { backend: string[]; mutant: string[]; check: string[]; profile?: string; first: boolean; dataset: string; reportDir: string; imageSource: 'registry' | 'debian' | 'auto'; parallel?: string }) => {
-      const report = await runSelftest({
-        backends: o.backend,
-        mutants: o.mutant,
-        checks: o.check,
-        profile: o.profile,
-        first: o.first,
-        dataset: o.dataset,
-        reportDir: path.resolve(o.reportDir),
-        imageSource: o.imageSource,
-        parallel: o.parallel,
-        argv: process.argv.slice(2),
-      });
-      process.exitCode = report.exitCode;
-    });
+    .action(
+      async (o: {
+        backend: string[];
+        mutant: string[];
+        check: string[];
+        profile?: string;
+        first: boolean;
+        dataset: string;
+        reportDir: string;
+        imageSource: 'registry' | 'debian' | 'auto';
+        parallel?: string;
+      }) => {
+        const report = await runSelftest({
+          backends: o.backend,
+          mutants: o.mutant,
+          checks: o.check,
+          profile: o.profile,
+          first: o.first,
+          dataset: o.dataset,
+          reportDir: path.resolve(o.reportDir),
+          imageSource: o.imageSource,
+          parallel: o.parallel,
+          argv: process.argv.slice(2),
+        });
+        process.exitCode = report.exitCode;
+      },
+    );
 }
