@@ -56,6 +56,18 @@ describe('judging runs', () => {
     expect(verdictText(notApplicable(M, 'capability: ttl'))).toBe('n/a (capability: ttl)');
   });
 
+  test('a check stopped at its time limit is no catch: caught by the others, else error (not escaped)', () => {
+    const timeout = (id: string) => result(id, 'failed', { error: { code: 'TIMEOUT', message: `t × d: ${id} exceeded 300000 ms` } });
+    const caught = judgeMutant(M, run([result('C01', 'passed'), timeout('C02'), result('C21', 'failed', { failures: [failure('text kept')] })]));
+    expect(caught).toMatchObject({ status: 'caught', caughtBy: [{ id: 'C21', name: 'check C21', firstLine: 'text kept' }], timedOut: ['C02'] });
+    expect(verdictText(caught)).toBe('caught by C21 (C02 ran out of time)');
+    const unknown = judgeMutant(M, run([result('C01', 'passed'), timeout('C02')]));
+    expect(unknown).toMatchObject({ status: 'error', caughtBy: [], timedOut: ['C02'] });
+    expect(unknown.reason).toMatch(/^no check caught it, and C02 ran out of time \(TIMEOUT: t × d: C02 exceeded 300000 ms\): a time limit of a loaded host is not a catch/);
+    // The clean run: a check out of time fails it like any failure (void).
+    expect(judgeClean(run([timeout('C02')]))).toMatchObject({ status: 'void', failed: ['C02'] });
+  });
+
   test('the clean run: clean, void naming the failed checks, or error', () => {
     expect(judgeClean(run([result('C01', 'passed')])).status).toBe('clean');
     expect(judgeClean(run([result('C01', 'passed'), result('C07', 'failed', { failures: [failure('order differs')] })]))).toMatchObject({

@@ -54,7 +54,9 @@ export const c08ScoreCanonical: CheckDefinition = {
         }
       }
       for (const v of tieOrderViolations(hits)) {
-        failures.push(failure(cell, 'determinism', `${metric}: probes with equal scores ${v.score} at ranks ${v.rank - 1} and ${v.rank} not in id order (${v.before} before ${v.id})`, { rank: v.rank, id: v.id }));
+        failures.push(
+          failure(cell, 'determinism', `${metric}: probes with equal scores ${v.score} at ranks ${v.rank - 1} and ${v.rank} not in id order (${v.before} before ${v.id})`, { rank: v.rank, id: v.id }),
+        );
       }
       figures[`${metric}.maxAbsDelta`] = maxDelta;
     }
