@@ -9,7 +9,7 @@ import { exitCodeOf, judgeClean, judgeMutant, notApplicable, summarize, type Cat
 import { renderSelftestConsole, renderSelftestMarkdown, summaryLine, verdictText } from '../src/selftest/render';
 import path from 'node:path';
 import { loadCatalog } from '@memory-matrix/backends';
-import { mutantCheckOrder, slowChecks } from '../src/selftest/run';
+import { FIRST_ORDER, mutantCheckOrder, slowChecks } from '../src/selftest/run';
 import { REPO } from './cli-helpers';
 import { MatrixRuntime } from '../src/runtime';
 
@@ -132,11 +132,28 @@ describe('summary and exit status', () => {
 });
 
 describe('run order and --first', () => {
-  test('--first runs the slow tier last (catalogue order otherwise); without it catalogue order', () => {
+  test('--first runs FIRST_ORDER (cheap, catching checks first), unlisted checks after it, the slow tier last; without it catalogue order', () => {
     const slow = new Set(['C15', 'C16', 'C19', 'C23']);
     const order = mutantCheckOrder(CHECKS, true, slow).map((c) => c.id);
     expect(order.slice(-4)).toEqual(['C15', 'C16', 'C19', 'C23']);
-    expect(order.slice(0, -4)).toEqual(CHECKS.map((c) => c.id).filter((id) => !slow.has(id)));
+    expect(order.slice(0, FIRST_ORDER.length)).toEqual([...FIRST_ORDER]);
+    expect([...order].sort()).toEqual(CHECKS.map((c) => c.id)); // every check once
+    expect(order.slice(0, 4)).toEqual(['C25', 'C10', 'C24', 'C01']);
+    // A check FIRST_ORDER does not list (a new one) runs after the listed ones, before the slow tier; a listed check in the slow tier runs last.
+    const extra = { ...CHECKS[0]!, id: 'C99', name: 'new-check' };
+    expect(
+      mutantCheckOrder([extra, ...CHECKS], true, new Set([...slow, 'C25']))
+        .map((c) => c.id)
+        .slice(FIRST_ORDER.length - 1),
+    ).toEqual(['C99', 'C15', 'C16', 'C19', 'C23', 'C25']);
+    // Only the selected checks, in that order.
+    expect(
+      mutantCheckOrder(
+        CHECKS.filter((c) => ['C01', 'C08', 'C25', 'C15'].includes(c.id)),
+        true,
+        slow,
+      ).map((c) => c.id),
+    ).toEqual(['C25', 'C01', 'C08', 'C15']);
     expect(mutantCheckOrder(CHECKS, false, slow).map((c) => c.id)).toEqual(CHECKS.map((c) => c.id));
   });
 

@@ -23,7 +23,7 @@ export function registerSelftestCommand(program: Command): void {
     .addOption(new Option('-m, --mutant <name>', `only these mutants (repeatable or comma-separated): ${MUTANTS.map((m) => m.name).join(', ')}`).argParser(collect).default([]))
     .addOption(new Option('-c, --check <id>', 'only these checks, in the clean and the mutant runs (C03 or topk-exact; repeatable or comma-separated)').argParser(collect).default([]))
     .option('-p, --profile <name>', 'profile from matrix/targets.yaml: its check tier (the checks it leaves out are not run) and, without --backend, its targets')
-    .option('--first', "stop each mutant's run at its first catching check (checks cheapest first, by the clean run's times)", false)
+    .option('--first', "stop each mutant's run at its first catching check; checks in a measured order, the cheap ones that catch most mutants first, the slow tier (C15 C16 C19 C23) last", false)
     .option('--parallel <n>', 'catalogue runs at once, 1-64; 1 = in this process, one after another; more = worker processes (default: MM_PARALLEL, else min(2, CPUs))')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where selftest.json and selftest.md go', 'matrix-report')
