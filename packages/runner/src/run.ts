@@ -6,7 +6,6 @@ import {
   loadGoldenDataset,
   MemoryMatrixError,
   registerConformance,
-  selectChecks,
   type CellConfig,
   type CheckDefinition,
   type CheckResult,
@@ -30,8 +29,8 @@ import { embeddedMode } from './cell-child/protocol';
 import { registerChildCell } from './cell-child/register';
 import type { ChildCell } from './cell-child/spawn';
 import { exclusiveSuites, resolveParallelism } from './parallel';
-import { MatrixRuntime } from './runtime';
-import { runCatalog, checkTier, parseRepeat, parseShard, selectTargets } from './select';
+import { MatrixRuntime, timedOutResult } from './runtime';
+import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
 import { TOOL_VERSION, REPO_ROOT } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 
@@ -143,24 +142,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const embedded = targets.some((t) => t.provider === 'embedded') ? embeddedMode(targets.length, process.env.MM_EMBEDDED_INPROCESS) : undefined;
     const embeddedWhy = { child: '; embedded cells each in a child process', inprocess: '; embedded cells in this process, alone, after the others' };
     out(`cells at once: ${parallel.cells} (${parallel.why}${embedded && parallel.cells > 1 ? embeddedWhy[embedded] : ''})`);
-    const checks = selectChecks(opts.checks);
-    const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
-    const unknown = opts.checks.filter((c) => !known.includes(c.toLowerCase()));
-    if (unknown.length || (opts.checks.length && checks.length === 0)) {
-      throw new MemoryMatrixError(
-        'USAGE',
-        `--check ${unknown.map((u) => JSON.stringify(u)).join(', ')}: no such check; checks are ${selectChecks([])
-          .map((c) => `${c.id} ${c.name}`)
-          .join(', ')}`,
-      );
-    }
-    // A selection the profile's tier leaves out entirely would check nothing and still exit 0.
-    if (opts.checks.length && checks.every((c) => tier.skip.has(c.id))) {
-      throw new MemoryMatrixError(
-        'USAGE',
-        `--check ${opts.checks.join(', ')}: every selected check is left out by the check tier (${tier.skip.get(checks[0]!.id)}); choose the profile that runs it with --profile, or omit --profile with --backend`,
-      );
-    }
+    const checks = resolveChecks(opts.checks, tier);
 
     const dataset = loadGoldenDataset(datasetDir(opts.dataset));
     const m = dataset.manifest;
@@ -251,7 +233,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         },
         sink: {
           record: (r: CheckResult, replay?: JudgedReplay) => {
-            if (interrupted) return;
+            // A check stopped at its time limit is recorded as TIMEOUT (below); its body finishing later is not a second verdict.
+            if (interrupted || cell.checks.some((c) => c.id === r.id)) return;
             cell.checks.push(r);
             if (replay) entry.replays.push(replay);
           },
@@ -265,6 +248,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const result = await rt.run(
       (t) => {
         if (interrupted) return;
+        const timedOut = timedOutResult(t, checks);
+        if (timedOut) cells.get(t.suite.slice(0, -` × ${m.name}`.length))?.report.checks.push(timedOut);
         const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
         const err = t.status === 'failed' && t.error && !('result' in t.error) && !shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
         if (t.error) shown.add(t.error);

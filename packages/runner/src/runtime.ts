@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { yieldToEventLoop, type TestBody, type TestRuntime } from '@memory-matrix/spec';
+import { yieldToEventLoop, type CheckDefinition, type CheckResult, type TestBody, type TestRuntime } from '@memory-matrix/spec';
 
 /** One registered test as the runner saw it. */
 export interface RanTest {
@@ -7,6 +7,8 @@ export interface RanTest {
   title: string;
   status: 'passed' | 'failed' | 'skipped';
   error?: Error;
+  /** The test itself was stopped at its time limit (`error` is the TimeoutError); its body may still be running. */
+  timedOut?: true;
   durationMs: number;
 }
 
@@ -34,6 +36,21 @@ export async function withTimeout<T>(fn: () => Promise<T> | T, ms: number, what:
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The result of a check its time limit stopped (`RanTest.timedOut`). Such a check never returns,
+ * so it never reaches the result sink: without this row a report would lack it and a run whose
+ * only failure is a hung check would exit 0 (a selftest mutant that hangs a check would count as
+ * escaped). Failed, error code `TIMEOUT` with the limit's message, the wall time until the limit.
+ * The check is found by its registered title (`C23 fault-surfaced`, spec register.ts); undefined
+ * for any other test.
+ */
+export function timedOutResult(t: RanTest, checks: readonly CheckDefinition[]): CheckResult | undefined {
+  if (!t.timedOut) return undefined;
+  const c = checks.find((k) => t.title === `${k.id} ${k.name}`);
+  if (!c) return undefined;
+  return { id: c.id, name: c.name, status: 'failed', figures: {}, failures: [], notes: [], durationMs: t.durationMs, error: { code: 'TIMEOUT', message: t.error?.message ?? 'time limit exceeded' } };
 }
 
 /**
@@ -143,7 +160,7 @@ export class MatrixRuntime implements TestRuntime {
           await withTimeout(t.fn!, t.timeoutMs, `${s.name}: ${t.title}`);
           ran = { suite: s.name, title: t.title, status: 'passed', durationMs: performance.now() - t0 };
         } catch (e) {
-          ran = { suite: s.name, title: t.title, status: 'failed', error: e as Error, durationMs: performance.now() - t0 };
+          ran = { suite: s.name, title: t.title, status: 'failed', error: e as Error, durationMs: performance.now() - t0, ...(e instanceof TimeoutError ? { timedOut: true as const } : {}) };
         }
       }
       tests.push(ran);

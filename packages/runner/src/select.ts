@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CHECKS, MemoryMatrixError } from '@memory-matrix/spec';
+import { CHECKS, MemoryMatrixError, selectChecks, type CheckDefinition } from '@memory-matrix/spec';
 import { loadCatalog, loadUserConfig, profileRuns, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
 
 /** `i/n` (1-based i) → indices; USAGE on anything else. */
@@ -115,4 +115,26 @@ export function checkTier(catalog: Catalog, profile: string | undefined): CheckT
     skip: new Map(left.map((id) => [id, reason])),
     why: left.length ? `checks of profile ${profile}: ${left.join(', ')} left ${p.excludedRunIn ? `to ${p.excludedRunIn}` : 'out'} (reported as skipped)` : '',
   };
+}
+
+/**
+ * The checks `--check` names (ids such as `C03` or names such as `topk-exact`, case-insensitive),
+ * in catalogue order; every check when `selection` is empty. Throws USAGE naming the unknown
+ * entries and listing the catalogue, and USAGE when `tier` (a profile's check tier) leaves out
+ * every selected check (such a run would check nothing and still exit 0).
+ */
+export function resolveChecks(selection: readonly string[], tier?: CheckTier): CheckDefinition[] {
+  const checks = selectChecks(selection);
+  const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
+  const unknown = selection.filter((c) => !known.includes(c.toLowerCase()));
+  if (unknown.length || (selection.length && checks.length === 0)) {
+    throw new MemoryMatrixError('USAGE', `--check ${unknown.map((u) => JSON.stringify(u)).join(', ')}: no such check; checks are ${CHECKS.map((c) => `${c.id} ${c.name}`).join(', ')}`);
+  }
+  if (tier && selection.length && checks.every((c) => tier.skip.has(c.id))) {
+    throw new MemoryMatrixError(
+      'USAGE',
+      `--check ${selection.join(', ')}: every selected check is left out by the check tier (${tier.skip.get(checks[0]!.id)}); choose the profile that runs it with --profile, or omit --profile with --backend`,
+    );
+  }
+  return checks;
 }

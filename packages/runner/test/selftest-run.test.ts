@@ -2,12 +2,13 @@
  * `memory-matrix selftest` end to end through the real CLI, on backends that need no Docker:
  * - the toy driver (fixtures/toy-driver, registered through MM_DRIVERS alone, as a user's own
  *   driver would be), in this process (`--parallel 1`): a mutant caught, one n/a, exit 0, the
- *   reports written; an unknown mutant is USAGE (exit 2) before anything starts;
+ *   reports written; with a profile's check tier in 2 kept worker processes (`--profile`,
+ *   `--first` in FIRST_ORDER); an unknown mutant or check is USAGE (exit 2) before anything starts;
  * - sqlite@3.53-vec0.1.9 (embedded) with two mutants in worker processes (`--parallel 2`): the
  *   clean run passes the whole catalogue and both mutants are caught (`--first`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SelftestReport } from '../src/selftest/model';
@@ -54,6 +55,36 @@ describe('selftest on a driver of its own (the toy driver through MM_DRIVERS)', 
     expect(r.stdout).toMatch(/score-as-distance\s+│ caught by C\d\d/);
     expect(r.stdout).toContain('1 of 1 mutants caught (100.0 %)');
   }, 600_000);
+
+  test('--profile runs only its check tier, --first in FIRST_ORDER, in 2 kept worker processes: 3 runs, both mutants caught', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mm-selftest-catalog-'));
+    try {
+      const catalog = path.join(dir, 'targets.yaml');
+      writeFileSync(catalog, readFileSync(TOY_ENV.MM_CATALOG, 'utf8') + '  fast:\n    description: three checks\n    targets: [toy@1]\n    checks: [C08, C10, C25]\n');
+      const r = selftest(['--profile', 'fast', '--mutant', 'score-as-distance,filter-dropped', '--first', '--parallel', '2'], { ...TOY_ENV, MM_CATALOG: catalog }, 600_000);
+      expect(r.report?.error).toBeUndefined();
+      expect(r.stdout).toContain('1 target(s) from profile fast, 2 mutant(s), checks C08 C10 C25, --first, 2 run(s) at once (worker processes)');
+      expect(r.report!.checks).toEqual(['C08', 'C10', 'C25']);
+      const t = r.report!.targets[0]!;
+      expect(t.clean).toMatchObject({ status: 'clean', checksRun: 3 });
+      expect(Object.keys(t.clean.checkMs!).sort()).toEqual(['C08', 'C10', 'C25']);
+      // FIRST_ORDER: C25, then C10 (then C08): score-as-distance passes C25 and is caught by C10; filter-dropped is caught by C25 alone.
+      expect(t.mutants.map((m) => [m.mutant, m.status, m.caughtBy.map((c) => c.id), m.checksRun])).toEqual([
+        ['score-as-distance', 'caught', ['C10'], 2],
+        ['filter-dropped', 'caught', ['C25'], 1],
+      ]);
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 600_000);
+
+  test('an unknown --check is USAGE naming it (exit 2) before anything starts', () => {
+    const r = selftest(['--backend', 'toy@1', '--check', 'C08,C99', '--parallel', '1'], TOY_ENV);
+    expect(r.status).toBe(2);
+    expect(r.report!.error).toMatchObject({ code: 'USAGE', message: expect.stringContaining('--check "C99": no such check; checks are C01 write-read') });
+    expect(r.report!.targets).toEqual([]);
+  }, 120_000);
 
   test('an unknown mutant is USAGE naming it and listing the known ones (exit 2)', () => {
     const r = selftest(['--backend', 'toy@1', '--mutant', 'no-such-mutant', '--parallel', '1'], TOY_ENV);

@@ -9,7 +9,7 @@ import { exitCodeOf, judgeClean, judgeMutant, notApplicable, summarize, type Cat
 import { renderSelftestConsole, renderSelftestMarkdown, summaryLine, verdictText } from '../src/selftest/render';
 import path from 'node:path';
 import { loadCatalog } from '@memory-matrix/backends';
-import { mutantCheckOrder, slowChecks } from '../src/selftest/run';
+import { FIRST_ORDER, mutantCheckOrder, slowChecks } from '../src/selftest/run';
 import { REPO } from './cli-helpers';
 import { MatrixRuntime } from '../src/runtime';
 
@@ -54,6 +54,18 @@ describe('judging runs', () => {
     const err = judgeMutant(M, run([], { code: 'TARGET_UNAVAILABLE', message: 'no engine\ndetails' }));
     expect(err).toMatchObject({ status: 'error', reason: 'no engine' });
     expect(verdictText(notApplicable(M, 'capability: ttl'))).toBe('n/a (capability: ttl)');
+  });
+
+  test('a check stopped at its time limit is no catch: caught by the others, else error (not escaped)', () => {
+    const timeout = (id: string) => result(id, 'failed', { error: { code: 'TIMEOUT', message: `t × d: ${id} exceeded 300000 ms` } });
+    const caught = judgeMutant(M, run([result('C01', 'passed'), timeout('C02'), result('C21', 'failed', { failures: [failure('text kept')] })]));
+    expect(caught).toMatchObject({ status: 'caught', caughtBy: [{ id: 'C21', name: 'check C21', firstLine: 'text kept' }], timedOut: ['C02'] });
+    expect(verdictText(caught)).toBe('caught by C21 (C02 ran out of time)');
+    const unknown = judgeMutant(M, run([result('C01', 'passed'), timeout('C02')]));
+    expect(unknown).toMatchObject({ status: 'error', caughtBy: [], timedOut: ['C02'] });
+    expect(unknown.reason).toMatch(/^no check caught it, and C02 ran out of time \(TIMEOUT: t × d: C02 exceeded 300000 ms\): a time limit of a loaded host is not a catch/);
+    // The clean run: a check out of time fails it like any failure (void).
+    expect(judgeClean(run([timeout('C02')]))).toMatchObject({ status: 'void', failed: ['C02'] });
   });
 
   test('the clean run: clean, void naming the failed checks, or error', () => {
@@ -120,11 +132,28 @@ describe('summary and exit status', () => {
 });
 
 describe('run order and --first', () => {
-  test('--first runs the slow tier last (catalogue order otherwise); without it catalogue order', () => {
+  test('--first runs FIRST_ORDER (cheap, catching checks first), unlisted checks after it, the slow tier last; without it catalogue order', () => {
     const slow = new Set(['C15', 'C16', 'C19', 'C23']);
     const order = mutantCheckOrder(CHECKS, true, slow).map((c) => c.id);
     expect(order.slice(-4)).toEqual(['C15', 'C16', 'C19', 'C23']);
-    expect(order.slice(0, -4)).toEqual(CHECKS.map((c) => c.id).filter((id) => !slow.has(id)));
+    expect(order.slice(0, FIRST_ORDER.length)).toEqual([...FIRST_ORDER]);
+    expect([...order].sort()).toEqual(CHECKS.map((c) => c.id)); // every check once
+    expect(order.slice(0, 4)).toEqual(['C25', 'C10', 'C24', 'C01']);
+    // A check FIRST_ORDER does not list (a new one) runs after the listed ones, before the slow tier; a listed check in the slow tier runs last.
+    const extra = { ...CHECKS[0]!, id: 'C99', name: 'new-check' };
+    expect(
+      mutantCheckOrder([extra, ...CHECKS], true, new Set([...slow, 'C25']))
+        .map((c) => c.id)
+        .slice(FIRST_ORDER.length - 1),
+    ).toEqual(['C99', 'C15', 'C16', 'C19', 'C23', 'C25']);
+    // Only the selected checks, in that order.
+    expect(
+      mutantCheckOrder(
+        CHECKS.filter((c) => ['C01', 'C08', 'C25', 'C15'].includes(c.id)),
+        true,
+        slow,
+      ).map((c) => c.id),
+    ).toEqual(['C25', 'C01', 'C08', 'C15']);
     expect(mutantCheckOrder(CHECKS, false, slow).map((c) => c.id)).toEqual(CHECKS.map((c) => c.id));
   });
 

@@ -1,9 +1,11 @@
 /**
  * Helpers the checks share, without a backend: the bounded map C02 and C07 run their recalls
- * through (order kept, limit respected, errors passed on) and the kill that C15's parts share.
+ * through (order kept, limit respected, errors passed on), the kill that C15's parts share, and
+ * the tie-order rule C08 asserts on its probes.
  */
 import { killBarrier } from '../src/checks/c15-cycles';
 import { mapBounded } from '../src/checks/helpers/bounded';
+import { tieOrderViolations } from '../src/checks/helpers/tie-order';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -61,5 +63,15 @@ describe('killBarrier', () => {
     });
     const results = await Promise.allSettled([kill(() => undefined), kill(() => undefined)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe('tieOrderViolations', () => {
+  const hit = (id: string, score: number) => ({ id, score });
+  it('names each pair of exactly equal scores in descending id order, and nothing else', () => {
+    expect(tieOrderViolations([hit('same', 1), hit('scaled', 1), hit('diag', 0.7), hit('ortho', 0)])).toEqual([]);
+    expect(tieOrderViolations([hit('scaled', 1), hit('same', 1), hit('diag', 0.7)])).toEqual([{ rank: 2, score: 1, before: 'scaled', id: 'same' }]);
+    // Scores an ulp apart are ordered by score, not by id.
+    expect(tieOrderViolations([hit('b', 1), hit('a', 1 - Number.EPSILON)])).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { type CheckDefinition, type CheckResult, type Expectation, type GoldenDataset, type TestRuntime } from '@memory-matrix/spec';
 import type { ImageSource, ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
 import { registerTargetCell } from '../run';
-import { MatrixRuntime } from '../runtime';
+import { MatrixRuntime, timedOutResult } from '../runtime';
 import type { CatalogueRun } from './model';
 import type { StoreWrap } from './wrap-cell';
 
@@ -64,10 +64,14 @@ export async function runCatalogue(target: ResolvedTarget, dataset: GoldenDatase
     log: opts.log,
     onStarted: (b) => opts.onStarted?.(b),
     onEnded: opts.onEnded,
-    sink: { record: (r) => void results.push(r) },
+    // A check stopped at its time limit is recorded as TIMEOUT (runtime.ts timedOutResult); its body finishing later is not a second verdict.
+    sink: { record: (r) => void (results.some((x) => x.id === r.id) || results.push(r)) },
     wrapStore: opts.wrapStore,
   });
-  const out = await mrt.run();
+  const out = await mrt.run((t) => {
+    const timedOut = timedOutResult(t, opts.checks);
+    if (timedOut) results.push(timedOut);
+  });
   const suite = `${target.name} × ${dataset.manifest.name}`;
   const err = out.setupErrors.get(suite) ?? out.teardownErrors.get(suite);
   return { results, ms: performance.now() - t0, ...(err ? { setupError: { code: (err as { code?: string }).code, message: err.message } } : {}) };

@@ -21,22 +21,38 @@ export function registerSelftestCommand(program: Command): void {
     .description('the gate tests itself: runs the check catalogue once clean, then once per mutant (a regression kind injected at the store contract); prints mutant → caught by / ESCAPED')
     .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated; default: the embedded profile of matrix/targets.yaml)').argParser(collect).default([]))
     .addOption(new Option('-m, --mutant <name>', `only these mutants (repeatable or comma-separated): ${MUTANTS.map((m) => m.name).join(', ')}`).argParser(collect).default([]))
-    .option('--first', "stop each mutant's run at its first catching check (checks cheapest first, by the clean run's times)", false)
+    .addOption(new Option('-c, --check <id>', 'only these checks, in the clean and the mutant runs (C03 or topk-exact; repeatable or comma-separated)').argParser(collect).default([]))
+    .option('-p, --profile <name>', 'profile from matrix/targets.yaml: its check tier (the checks it leaves out are not run) and, without --backend, its targets')
+    .option('--first', "stop each mutant's run at its first catching check; checks in a measured order, the cheap ones that catch most mutants first, the slow tier (C15 C16 C19 C23) last", false)
     .option('--parallel <n>', 'catalogue runs at once, 1-64; 1 = in this process, one after another; more = worker processes (default: MM_PARALLEL, else min(2, CPUs))')
     .option('-d, --dataset <name|dir>', 'golden dataset name under golden-data/ or a folder', 'agent-memories')
     .option('-r, --report-dir <dir>', 'where selftest.json and selftest.md go', 'matrix-report')
     .addOption(new Option('--image-source <source>', 'container images: registry, debian, auto').choices(['registry', 'debian', 'auto']).default('auto'))
-    .action(async (o: { backend: string[]; mutant: string[]; first: boolean; dataset: string; reportDir: string; imageSource: 'registry' | 'debian' | 'auto'; parallel?: string }) => {
-      const report = await runSelftest({
-        backends: o.backend,
-        mutants: o.mutant,
-        first: o.first,
-        dataset: o.dataset,
-        reportDir: path.resolve(o.reportDir),
-        imageSource: o.imageSource,
-        parallel: o.parallel,
-        argv: process.argv.slice(2),
-      });
-      process.exitCode = report.exitCode;
-    });
+    .action(
+      async (o: {
+        backend: string[];
+        mutant: string[];
+        check: string[];
+        profile?: string;
+        first: boolean;
+        dataset: string;
+        reportDir: string;
+        imageSource: 'registry' | 'debian' | 'auto';
+        parallel?: string;
+      }) => {
+        const report = await runSelftest({
+          backends: o.backend,
+          mutants: o.mutant,
+          checks: o.check,
+          profile: o.profile,
+          first: o.first,
+          dataset: o.dataset,
+          reportDir: path.resolve(o.reportDir),
+          imageSource: o.imageSource,
+          parallel: o.parallel,
+          argv: process.argv.slice(2),
+        });
+        process.exitCode = report.exitCode;
+      },
+    );
 }

@@ -22,9 +22,12 @@ export interface CatchingCheck {
 /**
  * One mutant on one target.
  * - `caught`: at least one check failed with the mutant applied (`caughtBy`, in catalogue order);
+ *   a check stopped at its time limit (error code TIMEOUT) is not a catch: on a loaded host any
+ *   check may run out of time, mutant or not (it is listed in `timedOut`);
  * - `escaped`: every check that ran passed (or was skipped);
  * - `n/a`: the target's capabilities cannot show the bug (`reason`); not counted;
- * - `error`: the run with the mutant could not be carried out (the cell did not start, `reason`).
+ * - `error`: the run with the mutant could not be carried out (the cell did not start), or no
+ *   check caught it but one ran out of time, so whether one would have is unknown (`reason`).
  */
 export interface MutantOutcome {
   mutant: string;
@@ -32,6 +35,8 @@ export interface MutantOutcome {
   bug: string;
   status: 'caught' | 'escaped' | 'n/a' | 'error';
   caughtBy: CatchingCheck[];
+  /** Checks stopped at their time limit in this run (not counted as catches); absent when none. */
+  timedOut?: string[];
   reason?: string;
   /** Checks that ran (passed or failed; skipped ones not counted). */
   checksRun: number;
@@ -47,6 +52,8 @@ export interface CleanOutcome {
   reason?: string;
   checksRun: number;
   ms: number;
+  /** Wall time of each check that ran, ms, by id (the cost `--first`'s order is measured by; the first check to use the golden collection carries its load). */
+  checkMs?: Record<string, number>;
 }
 
 /** The selftest of one target. */
@@ -77,6 +84,10 @@ export interface SelftestReport {
   /** `--first`: each mutant's run stopped at its first catching check. */
   first: boolean;
   dataset: string | null;
+  /** `--profile` (its check tier), or null. */
+  profile?: string | null;
+  /** Ids of the checks the runs carry, in catalogue order (`--check` and the profile's tier applied); a mutant run with `--first` runs them in `firstOrder`. */
+  checks?: string[];
   targets: TargetSelftest[];
   summary: SelftestSummary;
   /** A run-level error (bad arguments, dataset, catalog): nothing or only part was run. */
@@ -91,29 +102,39 @@ export function firstLine(r: CheckResult): string {
   return msg.split('\n')[0]!;
 }
 
-/** The failed checks of a run, in catalogue order. */
-export function failedChecks(run: CatalogueRun): CatchingCheck[] {
+/** The failed checks of a run, in catalogue order; `timeout` marks a check stopped at its time limit (runtime.ts `timedOutResult`). */
+export function failedChecks(run: CatalogueRun): Array<CatchingCheck & { timeout: boolean }> {
   return run.results
     .filter((r) => r.status === 'failed')
     .sort((a, b) => a.id.localeCompare(b.id))
-    .map((r) => ({ id: r.id, name: r.name, firstLine: firstLine(r) }));
+    .map((r) => ({ id: r.id, name: r.name, firstLine: firstLine(r), timeout: r.error?.code === 'TIMEOUT' }));
 }
 
 /** Judge the clean run: `error` on a setup error, `void` when a check failed, else `clean`. */
 export function judgeClean(run: CatalogueRun): CleanOutcome {
-  const checksRun = run.results.filter((r) => r.status !== 'skipped').length;
-  if (run.setupError) return { status: 'error', failed: [], reason: run.setupError.message.split('\n')[0], checksRun, ms: run.ms };
+  const ran = run.results.filter((r) => r.status !== 'skipped');
+  const checksRun = ran.length;
+  const checkMs = Object.fromEntries(ran.map((r) => [r.id, Math.round(r.durationMs)]));
+  if (run.setupError) return { status: 'error', failed: [], reason: run.setupError.message.split('\n')[0], checksRun, ms: run.ms, checkMs };
   const failed = failedChecks(run);
-  if (failed.length) return { status: 'void', failed: failed.map((f) => f.id), reason: failed.map((f) => `${f.id}: ${f.firstLine}`).join('; '), checksRun, ms: run.ms };
-  return { status: 'clean', failed: [], checksRun, ms: run.ms };
+  if (failed.length) return { status: 'void', failed: failed.map((f) => f.id), reason: failed.map((f) => `${f.id}: ${f.firstLine}`).join('; '), checksRun, ms: run.ms, checkMs };
+  return { status: 'clean', failed: [], checksRun, ms: run.ms, checkMs };
 }
 
 /** Judge one mutant's run: `error` on a setup error, `caught` when a check failed, else `escaped`. */
 export function judgeMutant(m: { name: string; family: string; bug: string }, run: CatalogueRun): MutantOutcome {
   const base = { mutant: m.name, family: m.family, bug: m.bug, checksRun: run.results.filter((r) => r.status !== 'skipped').length, ms: run.ms };
   if (run.setupError) return { ...base, status: 'error', caughtBy: [], reason: run.setupError.message.split('\n')[0] };
-  const caughtBy = failedChecks(run);
-  return { ...base, status: caughtBy.length ? 'caught' : 'escaped', caughtBy };
+  const failed = failedChecks(run);
+  const timedOut = failed.filter((f) => f.timeout).map((f) => f.id);
+  const caughtBy = failed.filter((f) => !f.timeout).map(({ timeout: _t, ...c }) => c);
+  const t = timedOut.length ? { timedOut } : {};
+  if (caughtBy.length) return { ...base, status: 'caught', caughtBy, ...t };
+  if (timedOut.length) {
+    const reason = `no check caught it, and ${timedOut.join(', ')} ran out of time (${failed.find((f) => f.timeout)!.firstLine}): a time limit of a loaded host is not a catch; run again with fewer runs at once (--parallel)`;
+    return { ...base, status: 'error', caughtBy, ...t, reason };
+  }
+  return { ...base, status: 'escaped', caughtBy };
 }
 
 /** A mutant the target's capabilities cannot show. */

@@ -1,11 +1,11 @@
 import Table from 'cli-table3';
 import type { MutantOutcome, SelftestReport, SelftestSummary, TargetSelftest } from './model';
 
-/** The verdict cell of a mutant: `caught by C02, C03`, `ESCAPED`, `n/a (reason)`, `ERROR: reason`. */
+/** The verdict cell of a mutant: `caught by C02, C03` (`(C05 ran out of time)` after it when a check timed out), `ESCAPED`, `n/a (reason)`, `ERROR: reason`. */
 export function verdictText(m: MutantOutcome): string {
   switch (m.status) {
     case 'caught':
-      return `caught by ${m.caughtBy.map((c) => c.id).join(', ')}`;
+      return `caught by ${m.caughtBy.map((c) => c.id).join(', ')}${m.timedOut ? ` (${m.timedOut.join(', ')} ran out of time)` : ''}`;
     case 'escaped':
       return 'ESCAPED';
     case 'n/a':

@@ -4,12 +4,15 @@ import { type CheckDefinition, failure, needs } from './check';
 import { every } from './helpers/sampling';
 import { PROBE_EXPECTED, probeVectors } from './helpers/probes';
 import { syntheticRecord } from './helpers/synthetic';
+import { tieOrderViolations } from './helpers/tie-order';
 
 /**
  * C08 score-canonical: the canonical score is within `scoreTolerance` of the float64 reference —
  * identical → 1, orthogonal → 0, opposite → −1 under cosine — for every metric the adapter
  * supports (a fresh collection per metric with five probe vectors), and on a sample of golden
- * queries against `referenceScore` of each returned id.
+ * queries against `referenceScore` of each returned id. The probes' exact ties (cosine: same and
+ * scaled at 1; l2: scaled and opposite at −2) must come in ascending id order, the contract's
+ * tie-break that C07 asserts on the golden replays: here it costs no golden replay.
  */
 export const c08ScoreCanonical: CheckDefinition = {
   id: 'C08',
@@ -49,6 +52,11 @@ export const c08ScoreCanonical: CheckDefinition = {
             }),
           );
         }
+      }
+      for (const v of tieOrderViolations(hits)) {
+        failures.push(
+          failure(cell, 'determinism', `${metric}: probes with equal scores ${v.score} at ranks ${v.rank - 1} and ${v.rank} not in id order (${v.before} before ${v.id})`, { rank: v.rank, id: v.id }),
+        );
       }
       figures[`${metric}.maxAbsDelta`] = maxDelta;
     }
