@@ -56,11 +56,12 @@ describe('fromPgPool over pg.Pool → PGlite 0.5 (node-postgres connection)', ()
     expect(hits[0]).toEqual({ id: 'b', score: 1 });
   });
 
-  test('SET LOCAL stays inside the recall transaction; a failing chunk rolls the whole upsert back', async () => {
+  test('transaction-local settings stay inside the recall transaction; a failing chunk rolls the whole upsert back', async () => {
     const coll = await store.openCollection('pool_rt');
     await coll.recall({ vector: Float32Array.from([1, 0, 0]), k: 1, scan: 'exact' });
-    const { rows } = await pool.query(`SELECT current_setting('enable_indexscan') AS a, current_setting('enable_seqscan') AS b`);
-    expect(rows[0]).toEqual({ a: 'on', b: 'on' });
+    await coll.recall({ vector: Float32Array.from([1, 0, 0]), k: 1, scan: 'index' }); // sets enable_seqscan, hnsw.ef_search (10) for its transaction only
+    const { rows } = await pool.query(`SELECT current_setting('enable_indexscan') AS a, current_setting('enable_seqscan') AS b, current_setting('hnsw.ef_search') AS c`);
+    expect(rows[0]).toEqual({ a: 'on', b: 'on', c: '40' });
     await pool.query(`ALTER TABLE mm_pool_rt ADD CONSTRAINT no_zzz CHECK (id <> 'zzz')`);
     const before = await coll.count();
     // 1,500 rows = two INSERT chunks; the bad row sits in the second, after the first has run
