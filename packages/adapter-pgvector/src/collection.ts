@@ -102,11 +102,14 @@ export class PgvectorCollection implements MemoryCollection {
     validateQuery(q, this.spec.dim, this.spec.metric, this.table);
     if (q.scan !== 'exact' && q.decay === undefined) await this.ensureIndex();
     const plan = recallPlan(this.table, this.spec.metric, this.spec.index, this.indexBuilt, q, this.ctx.iterativeScan);
-    const rows = await this.ctx.run(`recall (${plan.mode})`, this.table, () =>
-      this.ctx.client.transaction(async (tx) => {
-        for (const s of plan.settings) await tx.query(s);
-        return (await tx.query(plan.sql, plan.params)).rows as Array<{ id: string; d?: number | string; s?: number | string }>;
-      }),
+    type Row = { id: string; d?: number | string; s?: number | string };
+    const rows = await this.ctx.run(`recall (${plan.mode})`, this.table, async () =>
+      plan.settings.length === 0
+        ? ((await this.ctx.client.query(plan.sql, plan.params)).rows as Row[]) // one statement: nothing to scope to a transaction
+        : this.ctx.client.transaction(async (tx) => {
+            for (const s of plan.settings) await tx.query(s);
+            return (await tx.query(plan.sql, plan.params)).rows as Row[];
+          }),
     );
     const hits = rows.map((r) => ({ id: r.id, score: plan.decayed ? Number(r.s) : pgvectorToCanonical(this.spec.metric, Number(r.d)) }));
     return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
@@ -131,7 +134,7 @@ export class PgvectorCollection implements MemoryCollection {
 
   /**
    * The index configuration PostgreSQL has in effect for `q` (index-in-effect.ts): the plan of
-   * the recall under its own `SET LOCAL`s, the index's catalog entry and `SHOW` of the search
+   * the recall under its own transaction-local settings, the index's catalog entry and `SHOW` of the search
    * setting, in one transaction. Builds a missing index first, like recall. Throws INVALID_INPUT,
    * BACKEND_ERROR.
    */

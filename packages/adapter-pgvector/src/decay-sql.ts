@@ -28,7 +28,7 @@ export function decayPlan(table: string, metric: Metric, q: RecallQuery): Recall
   const age = `(GREATEST(0, (extract(epoch FROM ${now}) - extract(epoch FROM created_at)) * 1000))::float8`;
   const factor = q.decay!.fn === 'exponential' ? `power(0.5::float8, ${age} / ${h})` : `(1::float8 / (1::float8 + ${age} / ${h}))`;
   params.push(q.k);
-  const sql = `SELECT id, s FROM (SELECT id, ${sim} * ${factor} AS s FROM ${ident(table)} ${where}) AS x ` + `ORDER BY s DESC, id LIMIT $${params.length}`;
-  const settings = ['SET LOCAL enable_indexscan = off', 'SET LOCAL enable_indexonlyscan = off', 'SET LOCAL enable_bitmapscan = off'];
-  return { mode: 'decay', settings, sql, params, decayed: true };
+  // OFFSET 0 fences the subquery as for an exact recall (recall-sql.ts): a sequential scan, no settings, one statement.
+  const sql = `SELECT id, s FROM (SELECT id, ${sim} * ${factor} AS s FROM ${ident(table)} ${where} OFFSET 0) AS x ` + `ORDER BY s DESC, id LIMIT $${params.length}`;
+  return { mode: 'decay', settings: [], sql, params, decayed: true };
 }

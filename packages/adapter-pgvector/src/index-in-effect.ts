@@ -23,7 +23,7 @@ const PARAM_OF: Record<string, 'm' | 'efConstruction' | 'lists'> = { m: 'm', ef_
 
 /**
  * What the server has in effect for one recall plan (recall-sql.ts), read inside ONE
- * transaction with the recall's own settings (`plan.settings`, the `SET LOCAL`s recall runs):
+ * transaction with the recall's own settings (`plan.settings`, the transaction-local settings recall runs):
  * `EXPLAIN (COSTS OFF)` of the recall SQL — the index type is the access method of `indexName`
  * when the plan has an `Index Scan using <indexName>` node, else `none`; the index's operator
  * class (→ metric) and reloptions (m, ef_construction, lists; pgvector's defaults where absent)

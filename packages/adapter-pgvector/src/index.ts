@@ -2,7 +2,8 @@ export { createPgvectorStore, versionAtLeast, PgvectorStore, PGVECTOR_CAPABILITI
 export { PgvectorCollection } from './collection';
 export { fromPgPool, fromPGlite, type SqlClient, type SqlQueryable, type PGliteLike } from './sql';
 export { pgvectorToCanonical, DISTANCE_OPERATOR, OPERATOR_CLASS } from './scores';
-export { MAX_BATCH, MAX_CHUNK_BYTES } from './upsert';
+export { COPY_MIN_ROWS, MAX_BATCH, MAX_CHUNK_BYTES } from './upsert';
+export { COPY_BINARY_HEADER, COPY_BINARY_TRAILER, COPY_COLUMNS, decodeVectorBinary, encodeCopyBinary, encodeRowBinary, encodeTimestamptzBinary, encodeVectorBinary } from './copy-binary';
 export { vectorToLiteral, literalToVector } from './codec';
 export { pgvectorDriver } from './driver';
 export { pgPoolOptions } from './driver/connect';

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 /**
  * The tiny query interface the adapter speaks. Both a `pg` Pool (real PostgreSQL server) and a
@@ -21,6 +24,15 @@ export interface SqlClient extends SqlQueryable {
 export interface SqlQueryable {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's shape depends on the statement; each caller decodes its own columns
   query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
+  /**
+   * `COPY <table> (<columns>) FROM …  WITH (FORMAT binary)` of `payload` (a whole binary COPY
+   * stream, copy-binary.ts) on this connection: pg over the protocol's COPY FROM STDIN
+   * (pg-copy-streams), PGlite from its `/dev/blob` device. `table` and `columns` are quoted
+   * identifiers. Rejects with the driver's error (SQLSTATE in `code`) when the server refuses a
+   * row; the transaction is then in the failed state. Optional: a wrapper without it makes the
+   * adapter write with INSERT.
+   */
+  copyIn?(table: string, columns: readonly string[], payload: Buffer): Promise<void>;
 }
 
 /**
@@ -29,18 +41,32 @@ export interface SqlQueryable {
  * wrapper, holding PGlite's exclusive lock for the whole callback.
  */
 export interface PGliteLike {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
-  transaction<T>(fn: (tx: { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> }) => Promise<T>): Promise<T>;
+  query(sql: string, params?: unknown[], options?: PGliteQueryOptions): Promise<{ rows: unknown[] }>;
+  transaction<T>(fn: (tx: { query(sql: string, params?: unknown[], options?: PGliteQueryOptions): Promise<{ rows: unknown[] }> }) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** The query option of PGlite the adapter uses (0.2.x and 0.5.x): `blob` is what `COPY … FROM '/dev/blob'` reads. */
+export interface PGliteQueryOptions {
+  blob?: Blob;
+}
+
+/** `COPY <table> (<columns>) FROM <source> WITH (FORMAT binary)`; `source` is `STDIN` or a quoted file name. */
+export function copyBinarySql(table: string, columns: readonly string[], source: string): string {
+  return `COPY ${table} (${columns.join(', ')}) FROM ${source} WITH (FORMAT binary)`;
 }
 
 /**
  * Wrap a `pg` Pool. `transaction` checks one connection out of the pool, runs BEGIN … COMMIT on
  * it and releases it; when ROLLBACK itself fails the connection is destroyed rather than reused.
+ * Its `copyIn` speaks COPY FROM STDIN (pg-copy-streams) unless `copy: false` (default true), for
+ * a connection that cannot: PGlite's `node-postgres` connection class stops its engine with
+ * exit(1) on a COPY FROM STDIN (seen with PGlite 0.5.14), so the tests over it turn it off.
  * `close()` ends the pool when `endPoolOnClose` (default true), else leaves it to its owner.
  */
-export function fromPgPool(pool: Pool, opts: { endPoolOnClose?: boolean } = {}): SqlClient {
+export function fromPgPool(pool: Pool, opts: { endPoolOnClose?: boolean; copy?: boolean } = {}): SqlClient {
   const endOnClose = opts.endPoolOnClose ?? true;
+  const copy = opts.copy ?? true;
   let closed = false;
   // An idle pooled connection that dies (server killed or restarted) emits 'error' on the pool;
   // without a listener Node kills the process. The pool drops that connection, and the caller
@@ -65,7 +91,9 @@ export function fromPgPool(pool: Pool, opts: { endPoolOnClose?: boolean } = {}):
           throw err;
         }
         try {
-          const out = await fn({ query: (sql, params) => client.query(sql, params as unknown[] | undefined) });
+          const query = (sql: string, params?: unknown[]) => client.query(sql, params);
+          const copyIn = (table: string, columns: readonly string[], payload: Buffer) => pipeline(Readable.from([payload]), client.query(copyFrom(copyBinarySql(table, columns, 'STDIN'))));
+          const out = await fn(copy ? { query, copyIn } : { query });
           await client.query('COMMIT');
           return out;
         } catch (err) {
@@ -99,7 +127,15 @@ export function fromPGlite(db: PGliteLike, opts: { closeDbOnClose?: boolean } = 
   let closed = false;
   return {
     query: (sql, params) => db.query(sql, params),
-    transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => tx.query(sql, params) })),
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          query: (sql, params) => tx.query(sql, params),
+          copyIn: async (table, columns, payload) => {
+            await tx.query(copyBinarySql(table, columns, `'/dev/blob'`), [], { blob: new Blob([payload]) });
+          },
+        }),
+      ),
     async close() {
       if (closed) return;
       closed = true;

@@ -20,7 +20,8 @@ describe('fromPgPool over pg.Pool → PGlite 0.5 (node-postgres connection)', ()
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a package-exports subpath, which the repo's moduleResolution node10 cannot resolve for an import
     const { createPgConfig } = require('@electric-sql/pglite/node-postgres');
     pool = new Pool(createPgConfig(db));
-    store = await createPgvectorStore(fromPgPool(pool));
+    // copy: false — this connection class has no COPY FROM STDIN (PGlite exits on it); the COPY path through pg runs on the container targets
+    store = await createPgvectorStore(fromPgPool(pool, { copy: false }));
   });
   afterAll(async () => {
     await store?.close(); // ends the pool
@@ -55,22 +56,23 @@ describe('fromPgPool over pg.Pool → PGlite 0.5 (node-postgres connection)', ()
     expect(hits[0]).toEqual({ id: 'b', score: 1 });
   });
 
-  test('SET LOCAL stays inside the recall transaction; a failing chunk rolls the whole upsert back', async () => {
+  test('transaction-local settings stay inside the recall transaction; a failing chunk rolls the whole upsert back', async () => {
     const coll = await store.openCollection('pool_rt');
     await coll.recall({ vector: Float32Array.from([1, 0, 0]), k: 1, scan: 'exact' });
-    const { rows } = await pool.query(`SELECT current_setting('enable_indexscan') AS a, current_setting('enable_seqscan') AS b`);
-    expect(rows[0]).toEqual({ a: 'on', b: 'on' });
+    await coll.recall({ vector: Float32Array.from([1, 0, 0]), k: 1, scan: 'index' }); // sets enable_seqscan, hnsw.ef_search (10) for its transaction only
+    const { rows } = await pool.query(`SELECT current_setting('enable_indexscan') AS a, current_setting('enable_seqscan') AS b, current_setting('hnsw.ef_search') AS c`);
+    expect(rows[0]).toEqual({ a: 'on', b: 'on', c: '40' });
     await pool.query(`ALTER TABLE mm_pool_rt ADD CONSTRAINT no_zzz CHECK (id <> 'zzz')`);
     const before = await coll.count();
     // 1,500 rows = two INSERT chunks; the bad row sits in the second, after the first has run
     const many = Array.from({ length: 1500 }, (_, i) => rec(i === 1400 ? 'zzz' : `ok${i}`, [1, i, 1]));
-    await expect(coll.upsert(many)).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(/2 chunk\(s\).*no_zzz/) });
+    await expect(coll.upsert(many)).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(/upsert of 1500 records.*no_zzz/) });
     expect(await coll.count()).toBe(before);
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]); // the connection is usable again
   });
 
   test('reopen from a second store over the same pool keeps the metric', async () => {
-    const other = await createPgvectorStore(fromPgPool(pool, { endPoolOnClose: false }));
+    const other = await createPgvectorStore(fromPgPool(pool, { endPoolOnClose: false, copy: false }));
     const coll = await other.openCollection('pool_rt');
     expect(coll.spec.metric).toBe('cosine');
     await other.close();

@@ -1,5 +1,5 @@
 import type { MemoryRecord, Metric } from '@memory-matrix/spec';
-import { createPgvectorStore, type PGliteLike, type PgvectorStore } from '../src';
+import { COPY_MIN_ROWS, createPgvectorStore, type PGliteLike, type PgvectorStore } from '../src';
 import { client, ENGINES, openEngine } from './helpers/engines';
 import { prng, normal } from './helpers/data';
 
@@ -39,7 +39,11 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
     await db?.close();
   });
 
-  test('C01 round trip from a NEW client: CJK, emoji, falsy metadata, timestamps, bit-exact float32', async () => {
+  // The same records through both write paths: alone (one INSERT) and among COPY_MIN_ROWS fillers (binary COPY).
+  test.each([
+    ['INSERT', 0],
+    ['binary COPY', COPY_MIN_ROWS],
+  ])('C01 round trip from a NEW client (%s): CJK, emoji, falsy metadata, timestamps with µs, bit-exact float32', async (_path, fillers) => {
     const rand = prng(7);
     const tricky = vec([-0, 1e-45, 3.4028234663852886e38 / 1e10, Math.fround(0.1), -Math.fround(1 / 3), 1.17549435e-38, 123456.789, -2.5e-7]);
     const rs: MemoryRecord[] = [
@@ -65,10 +69,12 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
         Float32Array.from({ length: 8 }, () => normal(rand)),
         { text: '', namespace: '', createdAt: '9999-12-31T23:59:59.999Z', kind: 'summary' },
       ),
+      record('micro', vec([1, 2, 3, 4, 5, 6, 7, 8]), { createdAt: '2024-02-29T12:00:00.000450Z', metadata: { tab: 'a\tb', n: -2.5 } }),
     ];
     const name = uniq('c01');
     const coll = await store.createCollection({ name, dim: 8, metric: 'l2', index: { type: 'none' } });
-    await coll.upsert(rs);
+    await coll.upsert([...rs, ...Array.from({ length: fillers }, (_, i) => record(`filler-${i}`, vec([i + 1, 0, 0, 0, 0, 0, 0, 0])))]);
+    expect(await coll.count()).toBe(rs.length + fillers);
     const reader = await newStore();
     const back = await (await reader.openCollection(name)).get([...rs.map((r) => r.id), 'missing'].reverse());
     expect(back.map((r) => r.id)).toEqual(rs.map((r) => r.id).reverse());
@@ -244,10 +250,15 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
     expect(err).toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(new RegExp(`^pgvector: upsert .* on table mm_${name} failed: .*short_text.*SQLSTATE 23514`)) });
     expect(err.cause).toBeDefined();
     expect(await coll.count()).toBe(0);
-    // 2,500 rows = three INSERT chunks in one transaction; the bad row is in the last one
+    // 2,500 new rows = one binary COPY in one transaction; the bad row is near its end
     const many = Array.from({ length: 2500 }, (_, i) => record(`r${String(i).padStart(4, '0')}`, vec([1, i]), { text: i === 2400 ? 'too long' : 'ok' }));
-    await expect(coll.upsert(many)).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(/upsert of 2500 records in 3 chunk\(s\)/) });
+    await expect(coll.upsert(many)).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(/upsert of 2500 records .*SQLSTATE 23514/) });
     expect(await coll.count()).toBe(0);
+    // one of the ids exists: the same rows take the INSERT path (three chunks of ≤ 1,000), the bad row in the last one
+    await coll.upsert([record('r0000', vec([1, 0]), { text: 'ok' })]);
+    await expect(coll.upsert(many)).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringMatching(/upsert of 2500 records .*SQLSTATE 23514/) });
+    expect(await coll.count()).toBe(1);
+    await coll.delete(['r0000']);
     const s = await newStore();
     const c2 = await s.openCollection(name);
     await s.close();

@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
 import { findUserConfig, USER_CONFIG_FILE } from '@memory-matrix/backends';
-import { bench, BENCH_SECTIONS, parseSections } from './commands/bench';
+import { BENCH_SECTIONS, parseSections } from './commands/bench-sections';
 import { imagesBuild, imagesKeyCommand, imagesList } from './commands/images';
 import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
@@ -100,6 +100,9 @@ export function buildProgram(): Command {
     .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all)`).argParser(collect).default([]))
     .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k)')
     .action(async (o: { backend: string[]; dataset: string; section: string[]; scale?: string }) => {
+      // Loaded here, not at the top: its modules (LangChain.js, usearch, …) cost every other command ≈ 0.5 s of CPU at start.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- require, not import(): under tsx and ts-jest (CommonJS) an import() of a .ts file does not resolve
+      const { bench } = require('./commands/bench') as typeof import('./commands/bench');
       process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections: parseSections(o.section), scale: o.scale }, (l) => process.stdout.write(l + '\n'));
     });
   program

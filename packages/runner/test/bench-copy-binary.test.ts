@@ -1,9 +1,9 @@
 /** Binary and text COPY of golden memories round-trip through PostgreSQL 17 + pgvector: every column read back equals the record (vectors bit for bit). */
 import { Client } from 'pg';
 import { startTarget, type StartedBackend } from '@memory-matrix/backends';
-import { literalToVector } from '@memory-matrix/adapter-pgvector';
+import { decodeVectorBinary, encodeCopyBinary, encodeVectorBinary, literalToVector } from '@memory-matrix/adapter-pgvector';
 import { loadGoldenDataset } from '@memory-matrix/spec';
-import { decodeVectorBinary, encodeCopyBinary, encodeCopyText, encodeVectorBinary } from '../src/bench/pg-copy-encode';
+import { encodeCopyText } from '../src/bench/pg-copy-encode';
 import { referenceTableSql, timedCopy } from '../src/bench/load-pgvector';
 import { endpointOf } from '../src/bench/pg-connection';
 import { datasetDir, runIdOf } from '../src/run';

@@ -17,13 +17,16 @@ export async function openEngine(engine: Engine): Promise<PGliteLike> {
 }
 
 /**
- * A SqlClient that counts round trips: every `query` (inside or outside a transaction) is one,
- * and a transaction adds two more (its BEGIN and COMMIT, which PGlite sends itself).
+ * A SqlClient that counts round trips: every `query` and `copyIn` (inside or outside a
+ * transaction) is one, and a transaction adds two more (its BEGIN and COMMIT, which PGlite sends
+ * itself). `beforeCopy`, when set, runs on the transaction just before each `copyIn` (tests use it
+ * to write a row the COPY then collides with).
  */
-export function counting(inner: SqlClient): SqlClient & { trips: number; statements: string[] } {
+export function counting(inner: SqlClient): SqlClient & { trips: number; statements: string[]; beforeCopy?: (tx: SqlQueryable) => Promise<void> } {
   const c = {
     trips: 0,
     statements: [] as string[],
+    beforeCopy: undefined as undefined | ((tx: SqlQueryable) => Promise<void>),
     note(sql: string) {
       c.trips++;
       c.statements.push(sql.trim().split('\n')[0]!.slice(0, 60));
@@ -41,6 +44,15 @@ export function counting(inner: SqlClient): SqlClient & { trips: number; stateme
               c.note(sql);
               return tx.query(sql, params);
             },
+            ...(tx.copyIn
+              ? {
+                  copyIn: async (table: string, columns: readonly string[], payload: Buffer) => {
+                    await c.beforeCopy?.(tx);
+                    c.note(`COPY ${table}`);
+                    return tx.copyIn!(table, columns, payload);
+                  },
+                }
+              : {}),
           }),
         )
         .finally(() => c.note('COMMIT/ROLLBACK'));

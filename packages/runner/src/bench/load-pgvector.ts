@@ -5,7 +5,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Document } from '@langchain/core/documents';
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import type { GoldenDataset, MemoryStore } from '@memory-matrix/spec';
-import { encodeCopyBinary, encodeCopyText } from './pg-copy-encode';
+import { encodeCopyBinary } from '@memory-matrix/adapter-pgvector';
+import { encodeCopyText } from './pg-copy-encode';
 import { GoldenEmbeddings } from './golden-embeddings';
 import { adapterContender, interleavedMedians, ratioRow, type RatioRow } from './measure';
 

@@ -1,0 +1,19 @@
+import { MemoryMatrixError } from '@memory-matrix/spec';
+
+/**
+ * The sections of `bench` and their parser, apart from the bench itself: the CLI builds its
+ * options from them at every start, and the bench's modules (LangChain.js, usearch, the load
+ * contenders) are loaded only when `bench` runs.
+ */
+
+/** The parts of `bench`, in the order they run. */
+export const BENCH_SECTIONS = ['phases', 'load', 'oracle', 'gate', 'scale'] as const;
+export type BenchSection = (typeof BENCH_SECTIONS)[number];
+
+/** Validate --section values. Throws USAGE naming the unknown one and the known ones. */
+export function parseSections(values: string[]): BenchSection[] {
+  if (values.length === 0) return [...BENCH_SECTIONS];
+  for (const v of values)
+    if (!(BENCH_SECTIONS as readonly string[]).includes(v)) throw new MemoryMatrixError('USAGE', `--section: unknown section ${JSON.stringify(v)}; known: ${BENCH_SECTIONS.join(', ')}`);
+  return BENCH_SECTIONS.filter((s) => values.includes(s));
+}
