@@ -3,7 +3,7 @@ export { PgvectorCollection } from './collection';
 export { fromPgPool, fromPGlite, type SqlClient, type SqlQueryable, type PGliteLike } from './sql';
 export { pgvectorToCanonical, DISTANCE_OPERATOR, OPERATOR_CLASS } from './scores';
 export { MAX_BATCH, MAX_CHUNK_BYTES } from './upsert';
-export { vectorToLiteral, literalToVector } from './codec';
+export { vectorToLiteral, literalToVector, quoteLiteral, ident } from './codec';
 export { pgvectorDriver } from './driver';
 export { pgPoolOptions } from './driver/connect';
 export { postgresContainerKind, pgConnectionString, pgTableOf, pgSettingsInArgs, type PgConnection } from './driver/container';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { MemoryMatrixError, type BackendDriver, type ContainerKind } from '@memory-matrix/spec';
 import { chromaDriver } from '@memory-matrix/adapter-chroma';
+import { langchainPgvectorDriver } from '@memory-matrix/adapter-langchain-pgvector';
 import { milvusDriver } from '@memory-matrix/adapter-milvus';
 import { lancedbDriver } from '@memory-matrix/adapter-lancedb';
 import { pgvectorDriver } from '@memory-matrix/adapter-pgvector';
@@ -18,7 +19,7 @@ import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
  * directory, or package names) whose `driver` export (or default export) is a `BackendDriver`;
  * they are loaded on first use. `registerDriver()` adds one in process.
  */
-const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, lancedbDriver, milvusDriver];
+const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, lancedbDriver, milvusDriver, langchainPgvectorDriver];
 
 // Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
 type AnyDriver = BackendDriver<unknown>;
