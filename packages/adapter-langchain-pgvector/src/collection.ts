@@ -1,6 +1,17 @@
 import type { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { ident } from '@memory-matrix/adapter-pgvector';
-import { inAskedOrder, MAX_RECALL_K, MemoryMatrixError, validateIdList, type CollectionSpec, type MemoryCollection, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
+import {
+  inAskedOrder,
+  MAX_RECALL_K,
+  MemoryMatrixError,
+  validateIdList,
+  type CollectionSpec,
+  type MemoryCollection,
+  type MemoryRecord,
+  type RecallFilter,
+  type RecallHit,
+  type RecallQuery,
+} from '@memory-matrix/spec';
 import type { Pool } from 'pg';
 import { checkRecords, clientFilter, documentOf, FIELD_KEYS, ID_RULES, memoryIdOf, recordOfRow } from './documents';
 import { ADAPTER, invalid, viaClient } from './errors';
@@ -65,9 +76,7 @@ export class LangchainPgvectorCollection implements MemoryCollection {
     validateIdList(ids, `table ${this.table}: delete`, ID_RULES);
     if (ids.length === 0) return 0;
     const uuids = [...new Set(ids)].map(rowIdOf);
-    const { rows } = await viaClient(`count before delete on table ${this.table}`, () =>
-      this.pool.query(`SELECT count(*)::int AS n FROM ${ident(this.table)} WHERE id = ANY($1::uuid[])`, [uuids]),
-    );
+    const { rows } = await viaClient(`count before delete on table ${this.table}`, () => this.pool.query(`SELECT count(*)::int AS n FROM ${ident(this.table)} WHERE id = ANY($1::uuid[])`, [uuids]));
     await viaClient(`delete of ${uuids.length} ids on table ${this.table}`, () => this.lc.delete({ ids: uuids }));
     return Number(rows[0].n);
   }
@@ -109,9 +118,10 @@ export class LangchainPgvectorCollection implements MemoryCollection {
     if (ix.type !== 'hnsw') return;
     await viaClient(`createHnswIndex on table ${this.table}`, () => this.lc.createHnswIndex({ dimensions: this.spec.dim, m: ix.m, efConstruction: ix.efConstruction, namespace: this.table }));
     const { rows } = await viaClient(`look up the HNSW index of table ${this.table}`, () =>
-      this.pool.query(`SELECT count(*)::int AS n FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam WHERE i.indrelid = to_regclass(quote_ident($1)) AND am.amname = 'hnsw'`, [
-        this.table,
-      ]),
+      this.pool.query(
+        `SELECT count(*)::int AS n FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam WHERE i.indrelid = to_regclass(quote_ident($1)) AND am.amname = 'hnsw'`,
+        [this.table],
+      ),
     );
     if (Number(rows[0].n) === 0) {
       throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: createHnswIndex on table ${this.table} resolved but the table has no HNSW index (the client logs a failed CREATE INDEX and resolves)`);

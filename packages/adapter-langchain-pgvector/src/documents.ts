@@ -34,7 +34,8 @@ export function checkRecords(records: unknown, table: string): asserts records i
   records.forEach((r: MemoryRecord, i) => {
     if (typeof r.metadata !== 'object' || r.metadata === null || Array.isArray(r.metadata)) throw invalid(`table ${table}: records[${i}] (id ${r.id}): metadata must be an object`);
     const key = Object.keys(r.metadata).find((k) => k.startsWith(RESERVED_PREFIX));
-    if (key !== undefined) throw invalid(`table ${table}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} starts with ${RESERVED_PREFIX}, which this driver keeps for the memory's own fields`);
+    if (key !== undefined)
+      throw invalid(`table ${table}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} starts with ${RESERVED_PREFIX}, which this driver keeps for the memory's own fields`);
   });
 }
 

@@ -143,7 +143,8 @@ function checkSpec(spec: CollectionSpec): void {
   if (!LANGCHAIN_PGVECTOR_CAPABILITIES.metrics.includes(spec.metric)) throw invalid(`${where}: metric must be one of cosine, ip, l2, got ${String(spec.metric)}`);
   const ix = spec.index;
   if (ix?.type === 'none') return;
-  if (ix?.type !== 'hnsw') throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: index type ${JSON.stringify((ix as { type?: unknown })?.type)}: PGVectorStore builds HNSW indexes only (createHnswIndex)`);
+  if (ix?.type !== 'hnsw')
+    throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: index type ${JSON.stringify((ix as { type?: unknown })?.type)}: PGVectorStore builds HNSW indexes only (createHnswIndex)`);
   const int = (v: unknown, lo: number, hi: number, field: string): void => {
     if (!Number.isInteger(v) || (v as number) < lo || (v as number) > hi) throw invalid(`${where}: index.${field} must be an integer in ${lo}..${hi}, got ${String(v)}`);
   };
