@@ -7,7 +7,8 @@ import type { CellReport } from './model';
  * report.json `sideBySide`: each CLIENT target of the run (a cell with `server`, e.g.
  * `langchain-pgvector@pg17` over `pgvector@pg17`) next to the raw-adapter target of the same server
  * when that target is in the run too, and the checks where the two differ — in verdict, or in a key
- * figure — each with why.
+ * figure — each with why. Both sides failing a check with different failure kinds is a difference
+ * too: the client may fail it for another reason than the server.
  */
 export interface SideBySidePair {
   /** The client target, e.g. `langchain-pgvector@pg17`. */
@@ -33,8 +34,9 @@ export interface SideBySideDifference {
   /**
    * Why they differ: `capability` (one side skipped it for a missing capability: its skip reason),
    * `skipped` (skipped for another reason, e.g. a profile's tier), `known` (a listed upstream failure:
-   * reason and `link`), `failure` (one side failed: its first failure line or error), `figures` (same
-   * verdict, a key figure differs). `side`: the target the explanation is about.
+   * reason and `link`), `failure` (one side failed: its first failure line or error; or both failed
+   * with different failure kinds: both sets of kinds, then the client's first failure), `figures`
+   * (same verdict, a key figure differs). `side`: the target the explanation is about.
    */
   why: { kind: 'capability' | 'skipped' | 'known' | 'failure' | 'figures'; side: 'client' | 'server'; text: string; link?: string };
 }
@@ -110,21 +112,31 @@ function difference(a: CheckResult | undefined, b: CheckResult | undefined, clie
     const [side, r, cell] = rank[a.status] >= rank[b.status] ? (['client', a, client] as const) : (['server', b, server] as const);
     return { ...base, why: explain(side, r, cell) };
   }
+  if (a.status === 'failed' && failureKinds(a) !== failureKinds(b)) {
+    // Both failed, but not for the same reasons: the client's failures are the difference.
+    const why = explain('client', a, client);
+    return { ...base, why: { ...why, text: clip(`both failed, ${client.target} with [${failureKinds(a)}], ${server.target} with [${failureKinds(b)}]; ${why.text}`) } };
+  }
   const changed = figureChanges(a, b, client.tolerances.scoreTolerance ?? 0);
   return changed ? { ...base, why: { kind: 'figures', side: 'client', text: changed } } : null;
+}
+
+/** The failure kinds of a failed check, sorted and joined (`error` for a check stopped by an error). */
+function failureKinds(r: CheckResult): string {
+  return [...new Set(r.error ? ['error'] : r.failures.map((f) => f.kind))].sort().join(', ');
 }
 
 /** Why `r` (on `side`, in `cell`) is not what the other side got. */
 function explain(side: 'client' | 'server', r: CheckResult, cell: CellReport): SideBySideDifference['why'] {
   if (r.status === 'skipped') {
-    const reason = r.skipReason ?? 'skipped';
-    return { kind: reason.startsWith('capability') ? 'capability' : 'skipped', side, text: `${cell.target}: ${reason}` };
+    const reason = r.skipReason ?? 'no reason given';
+    return { kind: reason.startsWith('capability') ? 'capability' : 'skipped', side, text: `${cell.target} skips it (${reason})` };
   }
   if (r.status === 'known')
-    return { kind: 'known', side, text: clip(`${cell.target}: known upstream failure: ${r.knownFailure?.reason ?? ''}`.trim()), ...(r.knownFailure ? { link: r.knownFailure.link } : {}) };
+    return { kind: 'known', side, text: clip(`${cell.target} fails it, a known upstream failure: ${r.knownFailure?.reason ?? ''}`.trim()), ...(r.knownFailure ? { link: r.knownFailure.link } : {}) };
   const first = r.error ? r.error.message : (failureLines(r.failures, 1)[0] ?? 'failed');
   const count = r.failures.length > 1 ? ` (${r.failures.length} failures)` : '';
-  return { kind: 'failure', side, text: clip(`${cell.target}${count}: ${first}`) };
+  return { kind: 'failure', side, text: clip(`${cell.target} fails it${count}: ${first}`) };
 }
 
 /** The check's status and its key figures as text. */
