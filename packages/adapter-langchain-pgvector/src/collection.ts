@@ -1,22 +1,24 @@
-import type { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
-import { ident } from '@memory-matrix/adapter-pgvector';
+import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
+import { ident, readIndexInEffect, versionAtLeast } from '@memory-matrix/adapter-pgvector';
 import {
   inAskedOrder,
   MAX_RECALL_K,
   MemoryMatrixError,
   validateIdList,
   type CollectionSpec,
+  type IndexInEffect,
   type MemoryCollection,
   type MemoryRecord,
   type RecallFilter,
   type RecallHit,
   type RecallQuery,
 } from '@memory-matrix/spec';
-import type { Pool } from 'pg';
+import type { Pool, QueryResult } from 'pg';
+import { PrecomputedEmbeddings } from './embeddings';
 import { checkRecords, clientFilter, documentOf, FIELD_KEYS, ID_RULES, memoryIdOf, recordOfRow } from './documents';
 import { ADAPTER, invalid, viaClient } from './errors';
 import { rowIdOf } from './ids';
-import { langchainScoreToCanonical } from './scores';
+import { DISTANCE_STRATEGY, langchainScoreToCanonical } from './scores';
 
 /**
  * One collection = one PGVectorStore table (`mm_<name>`: `id uuid, text, metadata jsonb,
@@ -138,15 +140,54 @@ export class LangchainPgvectorCollection implements MemoryCollection {
    * server refuses the query vector, BACKEND_ERROR.
    */
   async recall(q: RecallQuery): Promise<RecallHit[]> {
-    const where = `table ${this.table}: recall`;
+    const filter = this.checkQuery(q, 'recall');
+    const results = await viaClient(`similaritySearchVectorWithScore (k ${q.k}) on table ${this.table}`, () => this.lc.similaritySearchVectorWithScore(Array.from(q.vector), q.k, filter));
+    const hits = results.map(([doc, distance]) => ({ id: memoryIdOf(doc.metadata, this.table, doc.id), score: langchainScoreToCanonical(this.spec.metric, distance) }));
+    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+  }
+
+  /**
+   * The index the server uses for the client's own search statement for `q`: a PGVectorStore on a
+   * recording pool runs `similaritySearchVectorWithScore` and hands back no rows, so the driver has
+   * the exact SQL and parameters the client sends; the pgvector adapter's `readIndexInEffect` then
+   * reads, on one pooled connection (the session settings the client's statements get),
+   * `EXPLAIN (COSTS OFF)` of that statement, the table's HNSW index from the catalog (operator class,
+   * m, ef_construction) and `SHOW hnsw.ef_search` / `hnsw.iterative_scan` (pgvector ≥ 0.8.0).
+   * Throws as `recall` for the query; BACKEND_ERROR when a read fails.
+   */
+  async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
+    const filter = this.checkQuery(q, 'indexInEffect');
+    let sent: { sql: string; params: unknown[] } | undefined;
+    const recorder = { query: async (sql: string, params: unknown[]) => ((sent = { sql, params }), { rows: [] } as unknown as QueryResult) } as unknown as Pool;
+    const probe = new PGVectorStore(new PrecomputedEmbeddings(), { pool: recorder, tableName: this.table, distanceStrategy: DISTANCE_STRATEGY[this.spec.metric] });
+    await viaClient(`record the search statement on table ${this.table}`, () => probe.similaritySearchVectorWithScore(Array.from(q.vector), q.k, filter));
+    if (!sent) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: table ${this.table}: the client sent no search statement`);
+    const statement = sent;
+    return viaClient(`read the index in effect on table ${this.table}`, async () => {
+      const c = await this.pool.connect();
+      try {
+        const { rows } = await c.query(
+          `SELECT (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS ext,
+                  (SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
+                    WHERE i.indrelid = to_regclass(quote_ident($1)) AND am.amname = 'hnsw' ORDER BY ic.relname LIMIT 1) AS index`,
+          [this.table],
+        );
+        const iterative = typeof rows[0].ext === 'string' && versionAtLeast(rows[0].ext, [0, 8, 0]);
+        return await readIndexInEffect(c, { settings: [], sql: statement.sql, params: statement.params, mode: 'hnsw' }, rows[0].index ?? `${this.table}_no_hnsw_index`, iterative);
+      } finally {
+        c.release();
+      }
+    });
+  }
+
+  /** The checks `recall` and `indexInEffect` share; returns the query's filter in the client's language. */
+  private checkQuery(q: RecallQuery, op: string): PGVectorStore['FilterType'] | undefined {
+    const where = `table ${this.table}: ${op}`;
     if (!Number.isInteger(q.k) || q.k < 1 || q.k > MAX_RECALL_K) throw invalid(`${where}: k must be an integer in 1..${MAX_RECALL_K}, got ${String(q.k)}`);
     if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: PGVectorStore has no time-decayed search (capability timeDecay)`);
     if (q.scan === 'exact' && this.spec.index.type !== 'none') {
       throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: PGVectorStore cannot force an exact scan on a table with an HNSW index (capability exactScan)`);
     }
-    const filter = clientFilter(q.filter, where);
-    const results = await viaClient(`similaritySearchVectorWithScore (k ${q.k}) on table ${this.table}`, () => this.lc.similaritySearchVectorWithScore(Array.from(q.vector), q.k, filter));
-    const hits = results.map(([doc, distance]) => ({ id: memoryIdOf(doc.metadata, this.table, doc.id), score: langchainScoreToCanonical(this.spec.metric, distance) }));
-    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+    return clientFilter(q.filter, where);
   }
 }

@@ -32,7 +32,8 @@ export const LANGCHAIN_PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   quantized: false,
   maxBatch: CLIENT_CHUNK_SIZE,
   timeDecay: false,
-  indexIntrospection: false,
+  // C28 reads the plan of the client's own search statement (collection.ts indexInEffect).
+  indexIntrospection: true,
   // Every statement of the client is an autocommitted pool.query, committed before it resolves.
   readYourWrites: 'strong',
 });

@@ -160,6 +160,10 @@ describeServer('PGVectorStore on PostgreSQL 18.6 + pgvector 0.8.7 (PGlite served
     expect(idx.map((r: { indexdef: string }) => r.indexdef).join('\n')).toMatch(/USING hnsw \(embedding vector_cosine_ops\) WITH \(m='16', ef_construction='64'\)/);
     const hits = await col.recall({ vector: Float32Array.from([1, 0.2, 0.1]), k: 100 });
     expect(hits.length).toBe(40);
+    // What the server plans for the client's own statement: the HNSW index, at ef_search 40, no iterative scan.
+    const inEffect = await col.indexInEffect!({ vector: Float32Array.from([1, 0.2, 0.1]), k: 10 });
+    expect(inEffect).toMatchObject({ type: 'hnsw', metric: 'cosine', params: { m: 16, efConstruction: 64, efSearch: 40 }, extra: { 'hnsw.iterative_scan': 'off' } });
+    expect(inEffect.source).toMatch(/^EXPLAIN: .*Index Scan using mm_lc_hnsw_\d+_\d+_embedding_embedding_hnsw_idx/);
     await expect(store.createCollection({ name: name('ef'), dim: 3, metric: 'cosine', index: { type: 'hnsw', m: 16, efConstruction: 64, efSearch: 100 } })).rejects.toMatchObject({
       code: 'CAPABILITY_MISSING',
     });

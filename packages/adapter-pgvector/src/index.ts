@@ -9,4 +9,6 @@ export { pgPoolOptions } from './driver/connect';
 export { postgresContainerKind, pgConnectionString, pgTableOf, pgSettingsInArgs, type PgConnection } from './driver/container';
 export { PGLITE_ENGINE_MODULES, sandboxProblem } from './driver/embedded';
 export { PGVECTOR_SCORES } from './scores';
+export { readIndexInEffect } from './index-in-effect';
+export type { RecallPlan } from './recall-sql';
 export { pgvectorSampleSource } from './sample';
