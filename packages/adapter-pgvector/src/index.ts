@@ -4,10 +4,12 @@ export { fromPgPool, fromPGlite, type SqlClient, type SqlQueryable, type PGliteL
 export { pgvectorToCanonical, DISTANCE_OPERATOR, OPERATOR_CLASS } from './scores';
 export { COPY_MIN_ROWS, MAX_BATCH, MAX_CHUNK_BYTES } from './upsert';
 export { COPY_BINARY_HEADER, COPY_BINARY_TRAILER, COPY_COLUMNS, decodeVectorBinary, encodeCopyBinary, encodeRowBinary, encodeTimestamptzBinary, encodeVectorBinary } from './copy-binary';
-export { vectorToLiteral, literalToVector } from './codec';
+export { vectorToLiteral, literalToVector, quoteLiteral, ident } from './codec';
 export { pgvectorDriver } from './driver';
 export { pgPoolOptions } from './driver/connect';
 export { postgresContainerKind, pgConnectionString, pgTableOf, pgSettingsInArgs, type PgConnection } from './driver/container';
 export { PGLITE_ENGINE_MODULES, sandboxProblem } from './driver/embedded';
 export { PGVECTOR_SCORES } from './scores';
+export { readIndexInEffect } from './index-in-effect';
+export type { RecallPlan } from './recall-sql';
 export { pgvectorSampleSource } from './sample';

@@ -3,6 +3,7 @@ import { loadDriverModule } from './driver-module';
 import { chromaDriver } from '@memory-matrix/adapter-chroma';
 import { langchainChromaDriver } from '@memory-matrix/adapter-langchain-chroma';
 import { langchainRedisHistoryDriver } from '@memory-matrix/adapter-langchain-redis-history';
+import { langchainPgvectorDriver } from '@memory-matrix/adapter-langchain-pgvector';
 import { milvusDriver } from '@memory-matrix/adapter-milvus';
 import { lancedbDriver } from '@memory-matrix/adapter-lancedb';
 import { pgvectorDriver } from '@memory-matrix/adapter-pgvector';
@@ -21,7 +22,7 @@ import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
  * `driver` export (or default export) is a `BackendDriver`, loaded on first use (driver-module.ts).
  * `registerDriver()` adds one in process.
  */
-const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, lancedbDriver, milvusDriver, langchainRedisHistoryDriver, langchainChromaDriver];
+const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, lancedbDriver, milvusDriver, langchainRedisHistoryDriver, langchainChromaDriver, langchainPgvectorDriver];
 
 // Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
 type AnyDriver = BackendDriver<unknown>;

@@ -170,6 +170,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       const cell: CellReport = {
         target: target.name,
         backend: target.backend,
+        ...(target.serverTarget ? { server: target.serverTarget.name } : {}),
         provider: target.provider,
         serverVersion: null,
         components: {},

@@ -43,7 +43,7 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
     expect(bad.status).toBe(2);
     expect(bad.report?.error?.message).toMatch(
       new RegExp(
-        `targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite, lancedb, milvus, langchain-redis-history, langchain-chroma\\)`,
+        `targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite, lancedb, milvus, langchain-redis-history, langchain-chroma, langchain-pgvector\\)`,
       ),
     );
   }, 120_000);

@@ -144,6 +144,33 @@ describe('report data behind the page', () => {
     writeFileSync(page3, renderHtml(r3));
     morePages.push([page3, 'aof-always (history)', 0]);
   });
+  test("side by side: a client target next to its server's raw target is embedded for the page", () => {
+    // The run's cell as a client target over the same server: C05 skipped for a capability, C11 for a profile's tier.
+    const server = report.cells[0]!;
+    const client = {
+      ...server,
+      target: 'client@x',
+      server: server.target,
+      queries: undefined,
+      checks: server.checks.map((c) =>
+        c.id === 'C05'
+          ? { ...c, status: 'skipped' as const, skipReason: 'capability: annIndexes', failures: [] }
+          : c.id === 'C11'
+            ? { ...c, status: 'skipped' as const, skipReason: 'profile p: runs in release' }
+            : c,
+      ),
+    };
+    const r4 = settleReport({ ...report, cells: [client, server] });
+    expect(r4.sideBySide).toHaveLength(1);
+    expect(r4.sideBySide[0]!.differences.map((d) => [d.id, d.why.kind])).toEqual([
+      ['C05', 'capability'],
+      ['C11', 'skipped'],
+    ]);
+    expect(renderMarkdown(reportView(r4))).toContain('### Client vs server, side by side');
+    const page4 = path.join(run.reportDir, 'variant-side-by-side.html');
+    writeFileSync(page4, renderHtml(r4));
+    morePages.push([page4, 'client@x next to pgvector@pglite-pg18', 2]);
+  });
 });
 
 describe('report.html in Chromium (playwright-core, no network)', () => {
@@ -245,8 +272,8 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
     for (const v of Object.values(report.cells[0]!.components)) expect(prov).toContain(v);
   });
 
-  browserTest(title('a run that could not be carried out, a target whose checks were skipped, and a durability table render too'), async () => {
-    expect(morePages).toHaveLength(3);
+  browserTest(title('a run that could not be carried out, a target whose checks were skipped, a durability table and a side-by-side view render too'), async () => {
+    expect(morePages).toHaveLength(4);
     for (const [file, shown, skipped] of morePages) {
       const p = await ctx.newPage();
       const errors: string[] = [];
@@ -261,6 +288,11 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
       // The durability table shows one row per report.durability entry, with the same verdict.
       const dur = (JSON.parse(readFileSync(file, 'utf8').match(/id="mm-report">([\s\S]*?)<\/script>/)![1]!) as MatrixReport).durability ?? [];
       expect(await p.$$eval('tr[data-mm="durability"]', (els: any[]) => els.map((e) => `${e.dataset.configuration}/${e.dataset.verdict}`))).toEqual(dur.map((d) => `${d.configuration}/${d.verdict}`));
+      // The side-by-side view shows one row per difference of report.sideBySide, with its explanation's kind.
+      const pairs = (JSON.parse(readFileSync(file, 'utf8').match(/id="mm-report">([\s\S]*?)<\/script>/)![1]!) as MatrixReport).sideBySide ?? [];
+      expect(await p.$$eval('tr[data-mm="side-by-side-row"] [data-mm="side-by-side-why"]', (els: any[]) => els.map((e) => e.dataset.kind))).toEqual(
+        pairs.flatMap((x) => x.differences.map((d) => d.why.kind)),
+      );
       expect(requests.slice(before)).toEqual(['file://' + file]);
       await p.close();
     }

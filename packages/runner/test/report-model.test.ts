@@ -8,7 +8,9 @@ import { capabilities, compareHits, durabilityFigures, type CheckResult, type Go
 import { capabilityGlyph, capabilityMatrix } from '../src/report/capabilities';
 import { emptyReport } from '../src/report/model';
 import { cellQueries } from '../src/report/queries';
+import { sideBySideMarkdown } from '../src/report/markdown';
 import { settleReport } from '../src/report/settle';
+import { WHY_MAX_CHARS } from '../src/report/side-by-side';
 import { reportView, serverLabel } from '../src/report/view';
 import { cellReport } from './report-fixtures';
 
@@ -73,8 +75,9 @@ test('settleReport derives summary, durability rows, capability matrix and exit 
   expect(settled.durability).toEqual([expect.objectContaining({ target: 'x@1', configuration: 'default', verdict: 'pass' })]);
   expect(settled.capabilityMatrix.targets[0]!.entries.history).toMatchObject({ ok: false, skippedChecks: ['C17'] });
   expect(settled.exitCode).toBe(0);
-  // report.json's key order stays what it was: durability before capabilityMatrix.
-  expect(Object.keys(settled).slice(-2)).toEqual(['durability', 'capabilityMatrix']);
+  // report.json's key order stays what it was: durability before capabilityMatrix; sideBySide (newer) last.
+  expect(Object.keys(settled).slice(-3)).toEqual(['durability', 'capabilityMatrix', 'sideBySide']);
+  expect(settled.sideBySide).toEqual([]);
   expect(settleReport({ ...report, error: { code: 'USAGE', message: 'x' } }).exitCode).toBe(2);
 });
 
@@ -107,4 +110,65 @@ test('the view: check rows per cell, headline figures, and a server line built f
     { target: 'toy@1', recallMean: null, recallMin: null, maxDelta: null, server: 'Toy 1.0' },
   ]);
   expect(serverLabel(cell('y@1', []))).toBe('–');
+});
+
+test("side by side: a client target next to its server's raw target, each difference explained", () => {
+  const failure = (target: string, message: string) => ({ dataset: 'd', target, queryId: 'q1', kind: 'count', message: `d q1 @ ${target}: ${message}` });
+  const failed = (id: string, target: string, messages: string[]): CheckResult => ({ ...passed(id), status: 'failed', failures: messages.map((m) => failure(target, m)) });
+  const skipped = (id: string, why: string): CheckResult => ({ ...passed(id), status: 'skipped', skipReason: why });
+  const client = cell(
+    'lc@1',
+    [
+      passed('C01'),
+      skipped('C03', 'capability: exactScan'),
+      failed('C04', 'lc@1', ['returned 0 results, expected 1', 'returned 0 results, expected 1']),
+      passed('C05', { recallAtKMean: 0.9792, recallAtKMin: 0, maxAbsScoreDelta: 9.8e-7 }),
+      passed('C08', { maxAbsScoreDelta: 3e-7 }),
+      failed('C12', 'lc@1', ['zero vector accepted']), // listed in the cell's knownFailures: settled as known
+      skipped('C21', 'profile p: runs in release'),
+      passed('C29'),
+      { ...failed('C23', 'lc@1', ['500 of 1000 present']), failures: [{ ...failure('lc@1', '500 of 1000 present'), kind: 'fault-partial' }] },
+      failed('C15', 'lc@1', ['lost 3']),
+    ],
+    { server: 'raw@1', tolerances: { scoreTolerance: 1e-5 }, knownFailures: [{ check: 'C12', reason: 'the client accepts zero vectors', link: 'https://example.org/issue/1' }] },
+  );
+  const server = cell('raw@1', [
+    passed('C01'),
+    passed('C03', { recallAtKMean: 1 }),
+    passed('C04'),
+    passed('C05', { recallAtKMean: 0.9983, recallAtKMin: 0.9, maxAbsScoreDelta: 1.9e-7 }),
+    passed('C08', { maxAbsScoreDelta: 1e-7 }),
+    passed('C12'),
+    passed('C21'),
+    failed('C29', 'raw@1', ['x'.repeat(2 * WHY_MAX_CHARS)]),
+    { ...failed('C23', 'raw@1', ['not in flight']), failures: [{ ...failure('raw@1', 'not in flight'), kind: 'fault-inflight' }] },
+    failed('C15', 'raw@1', ['lost 5']), // both failed with the same kinds: they agree
+  ]);
+  const alone = cell('lc@2', [passed('C01')], { server: 'raw@2' }); // its server's target is not in the run: no pair
+  const report = emptyReport([], '2026-12-01T00:00:00.000Z');
+  report.cells = [server, client, alone];
+  const [pair, ...more] = settleReport(report).sideBySide;
+  expect(more).toEqual([]);
+  const why = Object.fromEntries(pair!.differences.map((d) => [d.id, d.why]));
+  expect(Object.keys(why)).toEqual(['C03', 'C04', 'C05', 'C12', 'C21', 'C23', 'C29']); // C01, C08 (|Δscore| both within 1e-5) and C15 (same failure kinds) agree
+  expect(pair).toMatchObject({ client: 'lc@1', server: 'raw@1', compared: 10, same: 3 });
+  expect(why.C23).toMatchObject({ kind: 'failure', side: 'client', text: expect.stringMatching(/^both failed, lc@1 with \[fault-partial\], raw@1 with \[fault-inflight\]; lc@1 fails it: /) });
+  expect(why.C03).toEqual({ kind: 'capability', side: 'client', text: 'lc@1 skips it (capability: exactScan)' });
+  expect(why.C04).toMatchObject({ kind: 'failure', side: 'client', text: expect.stringMatching(/^lc@1 fails it \(2 failures\): 2 × \[count\] d q1 @ lc@1: returned 0 results, expected 1/) });
+  expect(why.C05).toEqual({ kind: 'figures', side: 'client', text: 'recall@k mean 0.9792 vs 0.9983, recall@k worst 0 vs 0.9000' });
+  expect(why.C12).toEqual({ kind: 'known', side: 'client', text: 'lc@1 fails it, a known upstream failure: the client accepts zero vectors', link: 'https://example.org/issue/1' });
+  expect(why.C21).toMatchObject({ kind: 'skipped', side: 'client', text: 'lc@1 skips it (profile p: runs in release)' });
+  expect(why.C29).toMatchObject({ kind: 'failure', side: 'server' });
+  expect(why.C29!.text.length).toBe(WHY_MAX_CHARS);
+  const c05 = pair!.differences.find((d) => d.id === 'C05')!;
+  expect([c05.client, c05.server]).toEqual([
+    { status: 'passed', figures: 'recall@k mean 0.9792, recall@k worst 0, max |Δscore| 9.8e-7' },
+    { status: 'passed', figures: 'recall@k mean 0.9983, recall@k worst 0.9000, max |Δscore| 1.9e-7' },
+  ]);
+
+  const md = sideBySideMarkdown([pair!]).join('\n');
+  expect(md).toContain('**lc@1** next to **raw@1** (the same server without the client): 3 of 10 checks agree, 7 differ.');
+  expect(md).toContain('| C03 c03 | skip | pass (recall@k mean 1) | capability: lc@1 skips it (capability: exactScan) |');
+  expect(md).toContain('| C12 c12 | KNOWN | pass | known: lc@1 fails it, a known upstream failure: the client accepts zero vectors ([upstream](https://example.org/issue/1)) |');
+  expect(sideBySideMarkdown([])).toEqual([]);
 });

@@ -2,6 +2,7 @@ import { capabilityGlyph } from './capabilities';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph } from './figures';
 import { tableMarkdown } from './tables';
+import type { SideBySidePair } from './side-by-side';
 import type { ReportView } from './view';
 
 const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -9,7 +10,8 @@ const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 /**
  * report.md of a settled report's view (report/view.ts): GitHub-flavoured markdown for
  * `$GITHUB_STEP_SUMMARY` or a PR comment — verdict, target × check table, headline figures,
- * server versions, durability and capability tables, the failures of each failed check (one line per cause, `failureLines`, up to 20),
+ * server versions, durability and capability tables, each client target side by side with its server's
+ * raw target (`sideBySideMarkdown`), the failures of each failed check (one line per cause, `failureLines`, up to 20),
  * the known upstream failures (KNOWN / stale / not reproduced, with reason and link), and the check tables.
  */
 export function renderMarkdown(view: ReportView): string {
@@ -79,6 +81,7 @@ export function renderMarkdown(view: ReportView): string {
       lines.push('');
     }
   }
+  lines.push(...sideBySideMarkdown(report.sideBySide));
   for (const cell of cells) {
     if (cell.error) lines.push(`- **${esc(cell.target)}** could not run: ${esc(cell.error.message)}`);
     for (const r of cell.checks.filter((x) => x.status === 'failed')) {
@@ -104,4 +107,32 @@ export function renderMarkdown(view: ReportView): string {
     for (const t of tables) lines.push(...tableMarkdown(t.target, t.table));
   }
   return lines.join('\n') + '\n';
+}
+
+/** The verdict of one side in the side-by-side table: `pass`, `FAIL`, `KNOWN`, `skip`, `–` (not in that cell), with its key figures. */
+function sideCell(v: { status: string; figures?: string }): string {
+  if (v.status === 'absent') return '–';
+  return glyph(v.status) + (v.figures ? ` (${esc(v.figures)})` : '');
+}
+
+/**
+ * The "Client vs server" section: per pair (report/side-by-side.ts), how many checks agree, then
+ * one row per check that differs — each side's verdict and key figures, and why (the capability,
+ * the known upstream failure with its link, the failure, or the figures). Empty when the run has
+ * no client target together with its server's raw target.
+ */
+export function sideBySideMarkdown(pairs: readonly SideBySidePair[]): string[] {
+  if (!pairs.length) return [];
+  const lines = ['### Client vs server, side by side', ''];
+  for (const p of pairs) {
+    lines.push(`**${esc(p.client)}** next to **${esc(p.server)}** (the same server without the client): ${p.same} of ${p.compared} checks agree, ${p.differences.length} differ.`, '');
+    if (!p.differences.length) continue;
+    lines.push(`| check | ${esc(p.client)} | ${esc(p.server)} | why |`, '|---|---|---|---|');
+    for (const d of p.differences) {
+      const why = `${d.why.kind}: ${esc(d.why.text)}${d.why.link ? ` ([upstream](${d.why.link}))` : ''}`;
+      lines.push(`| ${d.id} ${d.name} | ${sideCell(d.client)} | ${sideCell(d.server)} | ${why} |`);
+    }
+    lines.push('');
+  }
+  return lines;
 }

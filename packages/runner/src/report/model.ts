@@ -1,6 +1,7 @@
 import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type IndexConfig, type KnownFailureEntry } from '@memory-matrix/spec';
 import type { CapabilityMatrix } from './capabilities';
 import type { CellQueries } from './queries';
+import type { SideBySidePair } from './side-by-side';
 import { TOOL_VERSION } from '../version';
 
 /**
@@ -41,6 +42,11 @@ export interface MatrixReport {
   capabilityMatrix?: CapabilityMatrix;
   /** C15 durability per target × configuration (`durabilityRows`); absent in reports of older versions. */
   durability?: DurabilityRow[];
+  /**
+   * Each client target next to the raw-adapter target of its server, when both ran, with the checks
+   * where they differ and why (report/side-by-side.ts); absent in reports of older versions.
+   */
+  sideBySide?: SideBySidePair[];
   /** Set by `memory-matrix merge`: the shard reports this report joins, in argument order. */
   mergedFrom?: Array<{ file: string; shard: string | null; startedAt: string; exitCode: number; toolVersion: string }>;
 }
@@ -73,6 +79,8 @@ export function emptyReport(argv: string[], startedAt: string, opts: { profile?:
 export interface CellReport {
   target: string;
   backend: string;
+  /** For a client target (catalog `server:`): the server target it ran over, e.g. `pgvector@pg17`. */
+  server?: string;
   provider: string;
   /** As reported by the server, e.g. `PostgreSQL 18.6 …`. */
   serverVersion: string | null;

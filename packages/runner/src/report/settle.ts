@@ -1,19 +1,21 @@
 import { capabilityMatrix, type CapabilityMatrix } from './capabilities';
 import { applyKnownFailures } from './known';
 import { durabilityRows, type DurabilityRow, type MatrixReport } from './model';
+import { sideBySide, type SideBySidePair } from './side-by-side';
 
 /**
  * A report whose derived parts are settled from its cells: `summary`, `capabilityMatrix`,
  * `durability` and `exitCode` are present and agree with `cells`. Every writer (report.json,
  * junit.xml, report.md, report.html, the console) takes a settled report and only renders it.
  */
-export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix; durability: DurabilityRow[] };
+export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix; durability: DurabilityRow[]; sideBySide: SideBySidePair[] };
 
 /**
  * Settle what follows from the cells, once per report (a run's end, a merge): the cells'
  * `knownFailures` (report/known.ts: a listed failure becomes `known`, a listed pass is stale),
  * `summary` (check verdict counts, cells that could not run), `capabilityMatrix` (report/capabilities.ts),
- * `durability` (model.ts `durabilityRows`, C15 per target × configuration), and `exitCode` — 2
+ * `durability` (model.ts `durabilityRows`, C15 per target × configuration), `sideBySide` (each client
+ * target next to its server's raw target, report/side-by-side.ts), and `exitCode` — 2
  * when `error` is set or a cell could not run, else 1 when a check failed (a `known` one does
  * not, nor does a stale entry), else 0. Mutates and
  * returns `report`. Pure otherwise; never throws.
@@ -33,6 +35,7 @@ export function settleReport(report: MatrixReport): SettledReport {
   // (durability before capabilityMatrix: the key order report.json has always had)
   report.durability = durabilityRows(report.cells);
   report.capabilityMatrix = capabilityMatrix(report.cells);
+  report.sideBySide = sideBySide(report.cells);
   report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed ? 1 : 0;
   return report as SettledReport;
 }

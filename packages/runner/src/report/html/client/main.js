@@ -80,6 +80,7 @@ MM.provenance = (r) => {
     summary: MM.summary,
     checks: MM.checkMatrix,
     capabilities: MM.capabilityMatrix,
+    sideBySide: MM.sideBySide,
     durability: MM.durabilityTable,
     recall: MM.recallChart,
     delta: MM.deltaChart,

@@ -1,5 +1,6 @@
 /*
- * memory-matrix report.html, browser side (2/4): verdict, target × check matrix, capability matrix.
+ * memory-matrix report.html, browser side (2/4): verdict, target × check matrix, capability matrix,
+ * client vs server side by side, durability.
  */
 const { h } = MM;
 
@@ -193,4 +194,52 @@ MM.durabilityTable = (r) => {
     ),
   );
   return MM.section('durability', 'Durability (C15: acknowledged writes across kill -9 and restart on the same storage)', h('div', { class: 'scroll' }, table));
+};
+
+/**
+ * Client vs server (report.sideBySide, report/side-by-side.ts): each client target next to the raw
+ * target of the same server — how many checks agree, then one row per check that differs, with each
+ * side's verdict and key figures and why (capability, known upstream failure with its link, the
+ * failure, or the figures). Null (no section) when the run has no such pair.
+ */
+MM.sideBySide = (r) => {
+  const pairs = r.sideBySide || [];
+  if (!pairs.length) return null;
+  const side = (v) => {
+    if (v.status === 'absent') return h('td', { class: 'st-none' }, '–');
+    const label = v.status === 'passed' ? 'pass' : v.status === 'failed' ? 'FAIL' : v.status === 'known' ? 'KNOWN' : 'skip';
+    return h('td', { class: `st-${v.status}` }, label, v.figures ? h('small', null, v.figures) : null);
+  };
+  const why = (d) =>
+    h(
+      'td',
+      { dataset: { mm: 'side-by-side-why', kind: d.why.kind } },
+      h('b', null, `${d.why.kind}: `),
+      d.why.text,
+      d.why.link && /^https?:\/\//.test(d.why.link) ? h('span', null, ' (', h('a', { href: d.why.link, rel: 'noreferrer' }, d.why.link), ')') : null,
+    );
+  const blocks = pairs.map((p) =>
+    h(
+      'div',
+      { class: 'side-by-side', dataset: { mm: 'side-by-side', client: p.client, server: p.server } },
+      h('p', null, h('b', null, p.client), ' next to ', h('b', null, p.server), ` (the same server without the client): ${p.same} of ${p.compared} checks agree, ${p.differences.length} differ.`),
+      p.differences.length
+        ? h(
+            'div',
+            { class: 'scroll' },
+            h(
+              'table',
+              { class: 'matrix' },
+              h('thead', null, h('tr', null, h('th', null, 'check'), h('th', null, p.client), h('th', null, p.server), h('th', null, 'why'))),
+              h(
+                'tbody',
+                null,
+                ...p.differences.map((d) => h('tr', { dataset: { mm: 'side-by-side-row', check: d.id } }, h('th', { scope: 'row' }, `${d.id} ${d.name}`), side(d.client), side(d.server), why(d))),
+              ),
+            ),
+          )
+        : null,
+    ),
+  );
+  return MM.section('side-by-side', 'Client vs server, side by side', ...blocks);
 };
