@@ -4,15 +4,14 @@ import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, MemoryMatrixErro
 import { checkRef } from './check-ref';
 import { localFaultSupported } from './faults/local-instance';
 import { knownFailuresSchema } from './known-failures';
-import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver } from './registry';
+import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver, missingDrivers } from './registry';
 import { parseUrlTarget, urlTargetName } from './url';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { CATALOG_FILE } from '@memory-matrix/catalog';
 
-/** Repository root (this file is packages/backends/src/catalog.ts). */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-/** The default catalog file. */
-export const CATALOG_FILE = path.join(REPO_ROOT, 'matrix', 'targets.yaml');
+/** The default catalog file: the built-in catalog, `targets.yaml` of `@memory-matrix/catalog` (the repository's matrix/ folder). */
+export { CATALOG_FILE };
 
 const indexSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('none') }),
@@ -128,7 +127,7 @@ const profileSchema = z
       .optional(),
     /**
      * Release baselines the run judges each cell's index path against (C05, spec
-     * checks/c05-baseline.ts): `dir` (repository-relative) holds `<target>.json`, the `record`
+     * checks/c05-baseline.ts): `dir` (relative to the catalog file's folder) holds `<target>.json`, the `record`
      * output of every target of the profile (and its fallbackTargets) for the golden dataset;
      * `meanRecallDrop` / `queryRecallDrop` are the largest falls of mean / one query's recall@k
      * below the baseline's that pass (fractions in [0, 1]).
@@ -175,6 +174,12 @@ export interface Catalog {
   defaults: { index: IndexConfig; tolerances: Tolerances };
   targets: Map<string, ResolvedTarget>;
   profiles: Map<string, Profile>;
+  /**
+   * Targets of built-in backends whose adapter package is not installed (an installed copy without
+   * the optional adapters; registry `missingDrivers`): target name → why, naming the package to
+   * install. Not in `targets`; a profile may name them (the run leaves them out and says so).
+   */
+  unavailable: Map<string, string>;
 }
 
 /**
@@ -210,6 +215,7 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       `${file}:1: the catalog is ${raw === null || raw === undefined ? 'empty' : `a ${Array.isArray(raw) ? 'list' : typeof raw}`}; expected a mapping with defaults, targets and profiles`,
     );
   }
+  const unavailable = setAsideMissing(raw as Record<string, unknown>);
   const parsed = catalogSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -278,7 +284,7 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   const profiles = new Map(Object.entries(c.profiles));
   for (const [pname, p] of profiles) {
     for (const t of [...p.targets, ...(p.fallbackTargets ?? [])]) {
-      if (!targets.has(t)) throw new MemoryMatrixError('USAGE', `${file}: profile ${pname} names unknown target ${t}`);
+      if (!targets.has(t) && !unavailable.has(t)) throw new MemoryMatrixError('USAGE', `${file}: profile ${pname} names unknown target ${t}`);
     }
     const at = ['profiles', pname];
     if (p.checks && p.excludeChecks) fail([...at, 'excludeChecks'], 'give either checks (the checks that run) or excludeChecks (the checks left out), not both');
@@ -290,7 +296,29 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
       if (missed.length) fail([...at, 'excludedRunIn'], `profile ${p.excludedRunIn} does not run ${missed.join(', ')} either, so they would run nowhere`);
     }
   }
-  return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles };
+  return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles, unavailable };
+}
+
+/**
+ * Take the targets of built-in backends whose adapter package is not installed (registry
+ * `missingDrivers`: an installed copy without the optional adapters) out of the raw catalog before
+ * it is validated (their container kinds, engines and adapter options are the missing driver's to
+ * judge) and return them, target name → why, naming the package to install. Nothing in the
+ * repository, where every adapter is installed.
+ */
+function setAsideMissing(raw: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  const targets = raw.targets;
+  if (targets === null || typeof targets !== 'object' || Array.isArray(targets)) return out;
+  const kept: Record<string, unknown> = {};
+  for (const [name, t] of Object.entries(targets as Record<string, unknown>)) {
+    const backend = (t as { backend?: unknown } | null)?.backend;
+    const pkg = typeof backend === 'string' ? missingDrivers().get(backend) : undefined;
+    if (pkg === undefined) kept[name] = t;
+    else out.set(name, `its adapter package ${pkg} is not installed (npm install ${pkg})`);
+  }
+  raw.targets = kept;
+  return out;
 }
 
 /**
@@ -338,6 +366,8 @@ export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
     };
   }
   const t = catalog.targets.get(name);
+  const why = catalog.unavailable.get(name);
+  if (!t && why !== undefined) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `target ${name}: ${why}`);
   if (!t) {
     throw new MemoryMatrixError(
       'UNKNOWN_TARGET',

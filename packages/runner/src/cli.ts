@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { MemoryMatrixError } from '@memory-matrix/spec';
 import path from 'node:path';
-import { bench, BENCH_SECTIONS, parseSections } from './commands/bench';
+import { BENCH_SECTIONS, parseSections } from './commands/bench-sections';
 import { imagesBuild, imagesKeyCommand, imagesList } from './commands/images';
 import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
@@ -94,7 +95,9 @@ export function buildProgram(): Command {
     .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all)`).argParser(collect).default([]))
     .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k)')
     .action(async (o: { backend: string[]; dataset: string; section: string[]; scale?: string }) => {
-      process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections: parseSections(o.section), scale: o.scale }, (l) => process.stdout.write(l + '\n'));
+      const sections = parseSections(o.section);
+      const { bench } = loadBench();
+      process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections, scale: o.scale }, (l) => process.stdout.write(l + '\n'));
     });
   program
     .command('merge')
@@ -134,6 +137,26 @@ export function buildProgram(): Command {
       process.exitCode = await imagesList((l) => process.stdout.write(l + '\n'));
     });
   return program;
+}
+
+/**
+ * The bench command's module, loaded when `bench` runs: it measures against other libraries
+ * (LangChain.js, usearch, the Chroma client, pg-copy-streams) that are development dependencies of
+ * the runner, installed in the repository but not with the published packages. Throws USAGE naming
+ * the missing library when one is not installed.
+ */
+function loadBench(): typeof import('./commands/bench') {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: its libraries are not installed with the package
+    return require('./commands/bench') as typeof import('./commands/bench');
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
+    throw new MemoryMatrixError(
+      'USAGE',
+      `bench runs from a clone of the repository (pnpm bench): it compares against libraries installed there as development dependencies (${(e as Error).message.split('\n')[0]})`,
+      { cause: e },
+    );
+  }
 }
 
 /** Entry point: parse, run, map usage errors to exit 2. */

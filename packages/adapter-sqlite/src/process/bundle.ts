@@ -5,8 +5,8 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 
-/** The store process's TypeScript entry point. */
-const SERVER = path.join(__dirname, 'server.ts');
+/** The store process's entry point, beside this file: server.ts from the sources, server.js from a built package (dist/). */
+const SERVER = path.join(__dirname, `server${path.extname(__filename)}`);
 /** Packages the bundle loads from their installed location (native addon; the loadable-extension lookup of sqlite-vec). */
 const EXTERNAL = ['better-sqlite3', 'sqlite-vec'];
 

@@ -12,6 +12,9 @@ import { endpointOf } from '../bench/pg-connection';
 import { benchTag } from '../bench/load-ratios';
 import type { RatioRow } from '../bench/measure';
 import type { ScalePoint } from '../bench/scale-point';
+import { BENCH_SECTIONS, type BenchSection } from './bench-sections';
+
+export { BENCH_SECTIONS, parseSections, type BenchSection } from './bench-sections';
 
 /** The catalog profile whose targets `bench` times when no --backend is given. */
 export const BENCH_PROFILE = 'bench';
@@ -26,10 +29,6 @@ export function benchDefaults(catalog: Catalog): string[] {
 /** Goals from the containers issue, ms: start from a cached image, and the PR gate's wall time. */
 export const GOALS = { startMs: START_GOAL_MS, gateMs: GATE_GOAL_MS } as const;
 
-/** The parts of `bench`, in the order they run. */
-export const BENCH_SECTIONS = ['phases', 'load', 'oracle', 'gate', 'scale'] as const;
-export type BenchSection = (typeof BENCH_SECTIONS)[number];
-
 /** Options of `bench` (CLI: --backend, --dataset, --section, --scale). */
 export interface BenchOptions {
   /** Targets of the per-cell phases (default: the catalog's bench profile). */
@@ -39,14 +38,6 @@ export interface BenchOptions {
   sections?: BenchSection[];
   /** --scale as given (`none`, `10k,100k,1m`; default DEFAULT_SCALE). */
   scale?: string;
-}
-
-/** Validate --section values. Throws USAGE naming the unknown one and the known ones. */
-export function parseSections(values: string[]): BenchSection[] {
-  if (values.length === 0) return [...BENCH_SECTIONS];
-  for (const v of values)
-    if (!(BENCH_SECTIONS as readonly string[]).includes(v)) throw new MemoryMatrixError('USAGE', `--section: unknown section ${JSON.stringify(v)}; known: ${BENCH_SECTIONS.join(', ')}`);
-  return BENCH_SECTIONS.filter((s) => values.includes(s));
 }
 
 function ratioTable(rows: RatioRow[]): string {

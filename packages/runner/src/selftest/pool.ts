@@ -30,7 +30,7 @@ export class WorkerPool {
     const resultFile = path.join(this.dir, `run-${++this.n}.json`);
     const what = `${req.target} ${req.mutant ?? 'clean run'}`;
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), require.resolve('./worker.ts'), JSON.stringify({ ...req, resultFile })], {
+      const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), require.resolve(`./worker${path.extname(__filename)}`), JSON.stringify({ ...req, resultFile })], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       this.children.add(child);
