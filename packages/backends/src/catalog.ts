@@ -182,21 +182,25 @@ export interface Catalog {
   unavailable: Map<string, string>;
 }
 
+/** Options of `loadCatalog`. */
+export interface LoadCatalogOptions {
+  /**
+   * A catalog file that `file` extends (a user's memory-matrix.yaml over the built-in catalog,
+   * `CATALOG_FILE`): the base's targets and profiles come first, and `file`'s are added to them,
+   * one of the same name replacing the base's; `defaults` is the base's unless `file` gives it.
+   * The result is validated as one catalog, errors naming `file`. A base profile's `baselines.dir`
+   * stays relative to the base file's folder.
+   */
+  extends?: string;
+}
+
 /**
- * Read and validate the catalog. Throws GOLDEN_INVALID-like `USAGE` errors naming the file,
- * line and field of the first schema violation (YAML positions from the `yaml` library).
+ * Read and validate the catalog (with `opts.extends`, a catalog extending another). Throws
+ * GOLDEN_INVALID-like `USAGE` errors naming the file, line and field of the first schema
+ * violation (YAML positions from the `yaml` library).
  */
-export function loadCatalog(file = CATALOG_FILE): Catalog {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new MemoryMatrixError('USAGE', `cannot read target catalog ${file}: ${(e as Error).message}`, { cause: e });
-  }
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length) {
-    throw new MemoryMatrixError('USAGE', `${file}:${doc.errors[0].linePos?.[0].line ?? '?'}: ${doc.errors[0].message}`);
-  }
+export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}): Catalog {
+  const { text, doc } = readCatalogDocument(file);
   /** `file:line` of the node at `at` (or of its nearest existing parent), from the YAML positions. */
   const lineOf = (at: ReadonlyArray<string | number>): number | '?' => {
     for (let n = at.length; n >= 0; n--) {
@@ -208,13 +212,14 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
   const fail = (at: ReadonlyArray<string | number>, message: string): never => {
     throw new MemoryMatrixError('USAGE', `${file}:${lineOf(at)}: ${at.join('.')}: ${message}`);
   };
-  const raw: unknown = doc.toJS();
+  let raw: unknown = doc.toJS();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new MemoryMatrixError(
       'USAGE',
       `${file}:1: the catalog is ${raw === null || raw === undefined ? 'empty' : `a ${Array.isArray(raw) ? 'list' : typeof raw}`}; expected a mapping with defaults, targets and profiles`,
     );
   }
+  if (opts.extends !== undefined) raw = extendRaw(opts.extends, readCatalogDocument(opts.extends).doc.toJS() as Record<string, unknown>, raw as Record<string, unknown>);
   const unavailable = setAsideMissing(raw as Record<string, unknown>);
   const parsed = catalogSchema.safeParse(raw);
   if (!parsed.success) {
@@ -297,6 +302,34 @@ export function loadCatalog(file = CATALOG_FILE): Catalog {
     }
   }
   return { file, defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } }, targets, profiles, unavailable };
+}
+
+/** The catalog file's text and YAML document; USAGE naming the file (and line) when it cannot be read or parsed. */
+function readCatalogDocument(file: string): { text: string; doc: ReturnType<typeof parseDocument> } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MemoryMatrixError('USAGE', `cannot read target catalog ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length) {
+    throw new MemoryMatrixError('USAGE', `${file}:${doc.errors[0].linePos?.[0].line ?? '?'}: ${doc.errors[0].message}`);
+  }
+  return { text, doc };
+}
+
+/** `ext` over `base` (LoadCatalogOptions.extends): targets and profiles merged by name, ext's winning; base profiles' `baselines.dir` made absolute from `baseFile`'s folder. */
+function extendRaw(baseFile: string, base: Record<string, unknown>, ext: Record<string, unknown>): Record<string, unknown> {
+  const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const baseProfiles = Object.fromEntries(
+    Object.entries(isMap(base.profiles) ? base.profiles : {}).map(([name, p]) => {
+      const b = isMap(p) && isMap(p.baselines) ? p.baselines : undefined;
+      return [name, b && typeof b.dir === 'string' ? { ...p, baselines: { ...b, dir: path.resolve(path.dirname(baseFile), b.dir) } } : p];
+    }),
+  );
+  const merge = (key: 'targets' | 'profiles', b: unknown): unknown => (key in ext ? (isMap(ext[key]) ? { ...(isMap(b) ? b : {}), ...ext[key] } : ext[key]) : b);
+  return { ...base, ...ext, defaults: 'defaults' in ext ? ext.defaults : base.defaults, targets: merge('targets', base.targets), profiles: merge('profiles', baseProfiles) };
 }
 
 /**

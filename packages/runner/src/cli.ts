@@ -8,6 +8,7 @@ import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerSampleCommand } from './commands/sample';
+import { registerInitCommand } from './init/command';
 import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
 import { TOOL_VERSION } from './version';
@@ -111,6 +112,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerSampleCommand(program);
   registerSelftestCommand(program);
+  registerInitCommand(program);
   const images = program.command('images').description('offline container images built from Debian packages');
   images
     .command('build')
