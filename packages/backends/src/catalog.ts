@@ -324,8 +324,8 @@ function extendRaw(baseFile: string, base: Record<string, unknown>, ext: Record<
   const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
   const baseProfiles = Object.fromEntries(
     Object.entries(isMap(base.profiles) ? base.profiles : {}).map(([name, p]) => {
-      const b = isMap(p) && isMap(p.baselines) ? p.baselines : undefined;
-      return [name, b && typeof b.dir === 'string' ? { ...p, baselines: { ...b, dir: path.resolve(path.dirname(baseFile), b.dir) } } : p];
+      if (!isMap(p) || !isMap(p.baselines) || typeof p.baselines.dir !== 'string') return [name, p];
+      return [name, { ...p, baselines: { ...p.baselines, dir: path.resolve(path.dirname(baseFile), p.baselines.dir) } }];
     }),
   );
   const merge = (key: 'targets' | 'profiles', b: unknown): unknown => (key in ext ? (isMap(ext[key]) ? { ...(isMap(b) ? b : {}), ...ext[key] } : ext[key]) : b);
