@@ -11,5 +11,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p "$1"
 dest="$(cd "$1" && pwd)"
-pnpm run --silent build >&2
+pnpm exec turbo run build --output-logs=errors-only >&2
 pnpm --recursive --filter './packages/*' --filter ./golden-data --filter ./matrix pack --pack-destination "$dest" --json >"$dest/pack.json"
