@@ -36,6 +36,8 @@ interface BuiltIn {
 
 /** Built-in backends whose adapter package is not installed: backend name → package. */
 const missing = new Map<string, string>();
+/** Whether every built-in adapter was loaded or found missing (a load that threw is tried again on the next use). */
+let builtInLoaded = false;
 
 // Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
 type AnyDriver = BackendDriver<unknown>;
@@ -72,7 +74,10 @@ function add(d: AnyDriver): void {
  * install is an error, not a missing backend).
  */
 function ensureLoaded(): void {
-  if (drivers.size === 0 && missing.size === 0) for (const b of BUILT_IN) loadBuiltIn(b);
+  if (!builtInLoaded) {
+    for (const b of BUILT_IN) loadBuiltIn(b);
+    builtInLoaded = true;
+  }
   const env = process.env.MM_DRIVERS ?? '';
   if (env === loadedEnv) return;
   loadedEnv = env;
