@@ -95,7 +95,7 @@ export class LancedbStore implements MemoryStore, ProcessReopenable {
    * safely (it removes it on close), but its directory is still given: the child never closes it.
    */
   processRecipe(): ProcessRecipe {
-    return { module: path.join(__dirname, 'index.ts'), exportName: 'createLancedbStore', options: { dir: this.ctx.dir, index: this.indexOptions } };
+    return { module: path.join(__dirname, `index${path.extname(__filename)}`), exportName: 'createLancedbStore', options: { dir: this.ctx.dir, index: this.indexOptions } };
   }
 
   /** Chat history of one session (history.ts). Throws INVALID_INPUT, CAPABILITY_MISSING (a TTL: Lance rows do not expire). */

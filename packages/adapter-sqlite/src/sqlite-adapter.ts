@@ -96,7 +96,7 @@ export class SqliteStore implements MemoryStore, ProcessReopenable {
    * `createSqliteStore({ file, journalMode, synchronous, busyTimeoutMs })` of this package.
    */
   processRecipe(): ProcessRecipe {
-    return { module: path.join(__dirname, 'index.ts'), exportName: 'createSqliteStore', options: { file: this.ctx.file, ...this.journal } };
+    return { module: path.join(__dirname, `index${path.extname(__filename)}`), exportName: 'createSqliteStore', options: { file: this.ctx.file, ...this.journal } };
   }
 
   /** The database file of this store. */

@@ -3,16 +3,15 @@ import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, MemoryMatrixErro
 import { checkRef } from './check-ref';
 import { localFaultSupported } from './faults/local-instance';
 import { knownFailuresSchema } from './known-failures';
-import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver } from './registry';
+import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver, missingDrivers } from './registry';
 import { parseUrlTarget, urlTargetName } from './url';
 import type { UserConfig } from './user-config';
 import { failOnIssue, readYamlMapping, type YamlFail } from './yaml-file';
 import { z } from 'zod';
+import { CATALOG_FILE } from '@memory-matrix/catalog';
 
-/** Repository root (this file is packages/backends/src/catalog.ts). */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-/** The default catalog file. */
-export const CATALOG_FILE = path.join(REPO_ROOT, 'matrix', 'targets.yaml');
+/** The default catalog file: the built-in catalog, `targets.yaml` of `@memory-matrix/catalog` (the repository's matrix/ folder). */
+export { CATALOG_FILE };
 
 const indexSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('none') }),
@@ -137,7 +136,7 @@ const profileSchema = z
       .optional(),
     /**
      * Release baselines the run judges each cell's index path against (C05, spec
-     * checks/c05-baseline.ts): `dir` (repository-relative) holds `<target>.json`, the `record`
+     * checks/c05-baseline.ts): `dir` (relative to the catalog file's folder) holds `<target>.json`, the `record`
      * output of every target of the profile (and its fallbackTargets) for the golden dataset;
      * `meanRecallDrop` / `queryRecallDrop` are the largest falls of mean / one query's recall@k
      * below the baseline's that pass (fractions in [0, 1]).
@@ -194,6 +193,12 @@ export interface Catalog {
   profiles: Map<string, Profile>;
   /** The user's memory-matrix.yaml this catalog was loaded with: its adapters (driver names) and the built-in targets and profiles (`profile <name>`) it replaces. */
   config?: { file: string; adapters: string[]; replaced: string[] };
+  /**
+   * Targets of built-in backends whose adapter package is not installed (an installed copy without
+   * the optional adapters; registry `missingDrivers`): target name → why, naming the package to
+   * install. Not in `targets`; a profile may name them (the run leaves them out and says so).
+   */
+  unavailable: Map<string, string>;
 }
 
 /** Options of `loadCatalog`. */
@@ -219,7 +224,8 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
     user !== undefined && (at[0] === 'targets' || at[0] === 'profiles') && at.length > 1 && Object.hasOwn(at[0] === 'targets' ? user.targets : user.profiles, String(at[1]));
   const fail: Fail = (at, message) => (fromUser(at) ? user!.fail(at, message) : base.fail(at, message));
   const fileOf = (section: 'targets' | 'profiles', name: string): string => (fromUser([section, name]) ? user!.file : file);
-  const raw = user ? mergeUserEntries(base.raw, user) : base.raw;
+  const raw = user ? mergeUserEntries(base.raw, user) : { ...base.raw };
+  const unavailable = setAsideMissing(raw);
   const parsed = catalogSchema.safeParse(raw);
   if (!parsed.success) failOnIssue(parsed.error.issues[0]!, fail);
   if (!parsed.success) throw new Error('unreachable');
@@ -280,7 +286,7 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
   const profiles = new Map(Object.entries(c.profiles));
   for (const [pname, p] of profiles) {
     for (const t of [...p.targets, ...(p.fallbackTargets ?? [])]) {
-      if (!targets.has(t)) throw new MemoryMatrixError('USAGE', `${fileOf('profiles', pname)}: profile ${pname} names unknown target ${t}`);
+      if (!targets.has(t) && !unavailable.has(t)) throw new MemoryMatrixError('USAGE', `${fileOf('profiles', pname)}: profile ${pname} names unknown target ${t}`);
     }
     const at = ['profiles', pname];
     if (p.checks && p.excludeChecks) fail([...at, 'excludeChecks'], 'give either checks (the checks that run) or excludeChecks (the checks left out), not both');
@@ -306,6 +312,7 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
     defaults: { index: c.defaults.index, tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances } },
     targets,
     profiles,
+    unavailable,
   };
 }
 
@@ -321,11 +328,40 @@ function baseHas(raw: Record<string, unknown>, section: 'targets' | 'profiles', 
 function mergeUserEntries(raw: Record<string, unknown>, user: UserConfig): Record<string, unknown> {
   const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
   // A catalog whose own sections are malformed keeps them: its schema error is the one to report.
+  // A user profile's baselines.dir is relative to the user's file (the catalog's own: to the catalog file's folder, baseline/release.ts).
+  const userProfiles = Object.fromEntries(
+    Object.entries(user.profiles).map(([name, p]) => {
+      if (!isMap(p) || !isMap(p.baselines) || typeof p.baselines.dir !== 'string') return [name, p];
+      return [name, { ...p, baselines: { ...p.baselines, dir: path.resolve(path.dirname(user.file), p.baselines.dir) } }];
+    }),
+  );
   return {
     ...raw,
     targets: isMap(raw.targets) ? { ...raw.targets, ...user.targets } : raw.targets,
-    profiles: isMap(raw.profiles) ? { ...raw.profiles, ...user.profiles } : raw.profiles,
+    profiles: isMap(raw.profiles) ? { ...raw.profiles, ...userProfiles } : raw.profiles,
   };
+}
+
+/**
+ * Take the targets of built-in backends whose adapter package is not installed (registry
+ * `missingDrivers`: an installed copy without the optional adapters) out of the raw catalog before
+ * it is validated (their container kinds, engines and adapter options are the missing driver's to
+ * judge) and return them, target name → why, naming the package to install. Nothing in the
+ * repository, where every adapter is installed.
+ */
+function setAsideMissing(raw: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  const targets = raw.targets;
+  if (targets === null || typeof targets !== 'object' || Array.isArray(targets)) return out;
+  const kept: Record<string, unknown> = {};
+  for (const [name, t] of Object.entries(targets as Record<string, unknown>)) {
+    const backend = (t as { backend?: unknown } | null)?.backend;
+    const pkg = typeof backend === 'string' ? missingDrivers().get(backend) : undefined;
+    if (pkg === undefined) kept[name] = t;
+    else out.set(name, `its adapter package ${pkg} is not installed (npm install ${pkg})`);
+  }
+  raw.targets = kept;
+  return out;
 }
 
 /** The target's `adapterOptions` parsed by its driver's schema (defaults applied); a catalog error naming the line otherwise. */
@@ -435,6 +471,8 @@ export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
     };
   }
   const t = catalog.targets.get(name);
+  const why = catalog.unavailable.get(name);
+  if (!t && why !== undefined) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `target ${name}: ${why}`);
   if (!t) {
     throw new MemoryMatrixError(
       'UNKNOWN_TARGET',

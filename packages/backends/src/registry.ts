@@ -1,14 +1,5 @@
 import { MemoryMatrixError, type BackendDriver, type ContainerKind } from '@memory-matrix/spec';
 import { loadDriverModule } from './driver-module';
-import { chromaDriver } from '@memory-matrix/adapter-chroma';
-import { langchainChromaDriver } from '@memory-matrix/adapter-langchain-chroma';
-import { langchainRedisHistoryDriver } from '@memory-matrix/adapter-langchain-redis-history';
-import { langchainPgvectorDriver } from '@memory-matrix/adapter-langchain-pgvector';
-import { milvusDriver } from '@memory-matrix/adapter-milvus';
-import { lancedbDriver } from '@memory-matrix/adapter-lancedb';
-import { pgvectorDriver } from '@memory-matrix/adapter-pgvector';
-import { redisDriver } from '@memory-matrix/adapter-redis';
-import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
 
 /**
  * THE registry of backend drivers: the one place outside the adapter packages that names
@@ -22,7 +13,35 @@ import { sqliteDriver } from '@memory-matrix/adapter-sqlite';
  * `driver` export (or default export) is a `BackendDriver`, loaded on first use (driver-module.ts).
  * `registerDriver()` adds one in process.
  */
-const BUILT_IN: ReadonlyArray<BackendDriver<unknown>> = [pgvectorDriver, redisDriver, chromaDriver, sqliteDriver, lancedbDriver, milvusDriver, langchainRedisHistoryDriver, langchainChromaDriver, langchainPgvectorDriver];
+const BUILT_IN: ReadonlyArray<BuiltIn> = [
+  { name: 'pgvector', pkg: '@memory-matrix/adapter-pgvector', exportName: 'pgvectorDriver' },
+  { name: 'redis', pkg: '@memory-matrix/adapter-redis', exportName: 'redisDriver' },
+  { name: 'chroma', pkg: '@memory-matrix/adapter-chroma', exportName: 'chromaDriver' },
+  { name: 'sqlite', pkg: '@memory-matrix/adapter-sqlite', exportName: 'sqliteDriver' },
+  { name: 'lancedb', pkg: '@memory-matrix/adapter-lancedb', exportName: 'lancedbDriver' },
+  { name: 'milvus', pkg: '@memory-matrix/adapter-milvus', exportName: 'milvusDriver' },
+  { name: 'langchain-redis-history', pkg: '@memory-matrix/adapter-langchain-redis-history', exportName: 'langchainRedisHistoryDriver' },
+  { name: 'langchain-chroma', pkg: '@memory-matrix/adapter-langchain-chroma', exportName: 'langchainChromaDriver' },
+  { name: 'langchain-pgvector', pkg: '@memory-matrix/adapter-langchain-pgvector', exportName: 'langchainPgvectorDriver' },
+];
+
+/**
+ * A built-in driver: its backend name, the adapter package that exports it, and the export. The
+ * package is loaded when the registry is first used; in an installed copy the adapters other than
+ * pgvector and redis are optional peer packages (`npm install @memory-matrix/adapter-sqlite` …), and one that is
+ * not installed leaves its backend in `missingDrivers()` (its catalog targets unavailable), never
+ * an error. In the repository every adapter is installed.
+ */
+interface BuiltIn {
+  name: string;
+  pkg: string;
+  exportName: string;
+}
+
+/** Built-in backends whose adapter package is not installed: backend name → package. */
+const missing = new Map<string, string>();
+/** Whether every built-in adapter was loaded or found missing (a load that threw is tried again on the next use). */
+let builtInLoaded = false;
 
 // Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
 type AnyDriver = BackendDriver<unknown>;
@@ -52,9 +71,17 @@ function add(d: AnyDriver): void {
   drivers.set(d.name, d);
 }
 
-/** Load the built-in drivers and those `MM_DRIVERS` names (again when it changed). Throws USAGE naming a module that is not found, fails to load, or is not a driver (driver-module.ts). */
+/**
+ * Load the built-in drivers (an adapter package that is not installed is recorded in `missing`)
+ * and those `MM_DRIVERS` names (again when it changed). Throws USAGE naming a module that is not
+ * found, fails to load, or is not a driver (driver-module.ts), and TARGET_UNAVAILABLE naming an installed adapter package that fails to load (a broken
+ * install is an error, not a missing backend).
+ */
 function ensureLoaded(): void {
-  if (drivers.size === 0) for (const d of BUILT_IN) add(d);
+  if (!builtInLoaded) {
+    for (const b of BUILT_IN) loadBuiltIn(b);
+    builtInLoaded = true;
+  }
   const env = process.env.MM_DRIVERS ?? '';
   if (env === loadedEnv) return;
   loadedEnv = env;
@@ -66,6 +93,34 @@ function ensureLoaded(): void {
     const { driver: d } = loadDriverModule(spec, process.cwd(), 'MM_DRIVERS');
     add(d);
   }
+}
+
+function loadBuiltIn(b: BuiltIn): void {
+  try {
+    require.resolve(b.pkg);
+  } catch {
+    missing.set(b.name, b.pkg);
+    return;
+  }
+  let d: unknown;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional adapter packages, loaded on first use
+    d = (require(b.pkg) as Record<string, unknown>)[b.exportName];
+  } catch (err) {
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `adapter package ${b.pkg} (backend ${b.name}) is installed but does not load: ${(err as Error).message}`, { cause: err });
+  }
+  if (!d || typeof d !== 'object' || (d as AnyDriver).name !== b.name) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `adapter package ${b.pkg} exports no ${b.exportName} driver named ${b.name}`);
+  add(d as AnyDriver);
+}
+
+/**
+ * Built-in backends whose adapter package is not installed (an installed copy without the optional
+ * adapters): backend name → the package that brings it, e.g. `sqlite` → `@memory-matrix/adapter-sqlite`.
+ * Empty in the repository.
+ */
+export function missingDrivers(): ReadonlyMap<string, string> {
+  ensureLoaded();
+  return missing;
 }
 
 /** Every registered driver, built-in first. */

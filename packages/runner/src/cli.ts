@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { MemoryMatrixError } from '@memory-matrix/spec';
 import path from 'node:path';
 import { findUserConfig, USER_CONFIG_FILE } from '@memory-matrix/backends';
 import { BENCH_SECTIONS, parseSections } from './commands/bench-sections';
@@ -8,6 +9,7 @@ import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerSampleCommand } from './commands/sample';
+import { registerInitCommand } from './init/command';
 import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
 import { TOOL_VERSION } from './version';
@@ -100,10 +102,9 @@ export function buildProgram(): Command {
     .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all)`).argParser(collect).default([]))
     .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k)')
     .action(async (o: { backend: string[]; dataset: string; section: string[]; scale?: string }) => {
-      // Loaded here, not at the top: its modules (LangChain.js, usearch, …) cost every other command ≈ 0.5 s of CPU at start.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- require, not import(): under tsx and ts-jest (CommonJS) an import() of a .ts file does not resolve
-      const { bench } = require('./commands/bench') as typeof import('./commands/bench');
-      process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections: parseSections(o.section), scale: o.scale }, (l) => process.stdout.write(l + '\n'));
+      const sections = parseSections(o.section);
+      const { bench } = loadBench();
+      process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections, scale: o.scale }, (l) => process.stdout.write(l + '\n'));
     });
   program
     .command('merge')
@@ -117,6 +118,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerSampleCommand(program);
   registerSelftestCommand(program);
+  registerInitCommand(program);
   const images = program.command('images').description('offline container images built from Debian packages');
   images
     .command('build')
@@ -171,6 +173,26 @@ export async function main(argv = process.argv): Promise<void> {
     // Our own errors carry a code and a message that names the thing; anything else is a bug: show the stack.
     process.stderr.write(`memory-matrix: ${err.code ? `${err.code}: ${err.message}` : (err.stack ?? String(e))}\n`);
     process.exitCode = 2;
+  }
+}
+
+/**
+ * The bench command's module, loaded when `bench` runs: it measures against other libraries
+ * (LangChain.js, usearch, the Chroma client, pg-copy-streams) that are development dependencies of
+ * the runner, installed in the repository but not with the published packages. Throws USAGE naming
+ * the missing library when one is not installed.
+ */
+function loadBench(): typeof import('./commands/bench') {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: its libraries are not installed with the package
+    return require('./commands/bench') as typeof import('./commands/bench');
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
+    throw new MemoryMatrixError(
+      'USAGE',
+      `bench runs from a clone of the repository (pnpm bench): it compares against libraries installed there as development dependencies (${(e as Error).message.split('\n')[0]})`,
+      { cause: e },
+    );
   }
 }
 

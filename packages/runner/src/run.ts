@@ -1,7 +1,8 @@
 import { signalExitCode } from './baseline/interrupt';
 import { releaseBaselines } from './baseline/release';
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { GOLDEN_DATA_DIR } from '@memory-matrix/golden-data';
 import {
   loadGoldenDataset,
   MemoryMatrixError,
@@ -31,7 +32,7 @@ import type { ChildCell } from './cell-child/spawn';
 import { exclusiveSuites, resolveParallelism } from './parallel';
 import { MatrixRuntime, timedOutResult } from './runtime';
 import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
-import { TOOL_VERSION, REPO_ROOT } from './version';
+import { TOOL_VERSION, displayPath } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 
 /** Options of one `memory-matrix run`. */
@@ -60,10 +61,16 @@ export interface RunOptions {
   out?: (line: string) => void;
 }
 
-/** Resolve `--dataset`: a path to a folder, or a dataset name under golden-data/. */
+/**
+ * Resolve `--dataset`: a path to a folder (it contains `/` or starts with `.`), or a dataset name:
+ * `golden-data/<name>` of the working directory when that folder exists (a user's own `sample`
+ * output, in the folder `memory-matrix init` makes), else the shipped golden data
+ * (`@memory-matrix/golden-data`: agent-memories; in the repository, its golden-data/ folder).
+ */
 export function datasetDir(spec: string): string {
   if (spec.includes('/') || spec.startsWith('.')) return path.resolve(spec);
-  return path.join(REPO_ROOT, 'golden-data', spec);
+  const own = path.resolve('golden-data', spec);
+  return existsSync(own) ? own : path.join(GOLDEN_DATA_DIR, spec);
 }
 
 /**
@@ -150,7 +157,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       name: m.name,
       version: String(m.version),
       sha256: dataset.datasetSha256,
-      dir: path.relative(REPO_ROOT, dataset.dir) || dataset.dir,
+      dir: displayPath(dataset.dir),
       memories: dataset.memories.length,
       queries: dataset.queries.length,
       dim: m.dim,
@@ -159,7 +166,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     // The recorded expectation carries the boundary tie group of the widest tieEpsilon in the catalog.
     const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
     const exp = loadExpectation(dataset, { update: opts.updateGolden, tieEpsilon });
-    report.expectation = { file: path.relative(REPO_ROOT, exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
+    report.expectation = { file: displayPath(exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
     if (opts.updateGolden) out(`recorded ${exp.expectation.entries.length} oracle expectations in ${report.expectation.file}`);
 
     const baselines = releaseBaselines(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'), targets, dataset, opts.backends.length === 0);

@@ -57,8 +57,11 @@ export function parseRepeat(spec: string | undefined): number {
 /**
  * Which targets a run covers: the `--backend` list when given (each must be in the catalog),
  * else the profile's targets (its `fallbackTargets` when no Docker engine answers and the profile
- * has them). A shard takes every n-th target of the sorted list (deterministic: cell order is the
- * target name order), so the union of all shards is the unsharded run.
+ * has them). A profile's targets whose adapter package is not installed (`catalog.unavailable`:
+ * an installed copy without an optional adapter) are left out and named in `why`; USAGE when that
+ * leaves none. A `--backend` naming one is TARGET_UNAVAILABLE (resolveTarget). A shard takes every
+ * n-th target of the sorted list (deterministic: cell order is the target name order), so the
+ * union of all shards is the unsharded run.
  */
 export function selectTargets(
   catalog: Catalog,
@@ -78,6 +81,15 @@ export function selectTargets(
     } else {
       names = p.targets;
       why = `profile ${opts.profile}`;
+    }
+    const absent = names.filter((n) => catalog.unavailable.has(n));
+    if (absent.length) {
+      names = names.filter((n) => !absent.includes(n));
+      const byReason = new Map<string, string[]>();
+      for (const n of absent) byReason.set(catalog.unavailable.get(n)!, [...(byReason.get(catalog.unavailable.get(n)!) ?? []), n]);
+      const left = [...byReason].map(([reason, ts]) => `${ts.join(', ')}: ${reason}`).join('; ');
+      if (names.length === 0) throw new MemoryMatrixError('USAGE', `profile ${opts.profile}: no target can run: ${left}`);
+      why += ` (left out: ${left})`;
     }
   }
   let targets = names.map((n) => resolveTarget(catalog, n));

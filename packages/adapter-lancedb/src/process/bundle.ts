@@ -14,7 +14,8 @@ export function storeProcessScript(where: string): string {
   return storeProcessBundle(
     {
       name: 'lancedb',
-      entry: path.join(__dirname, 'server.ts'),
+      // server.ts from the sources, server.js from a built package (dist/).
+      entry: path.join(__dirname, `server${path.extname(__filename)}`),
       external: () => ({ '@lancedb/lancedb': require.resolve('@lancedb/lancedb'), 'apache-arrow': require.resolve('apache-arrow') }),
       define: { MM_LANCEDB_PACKAGE_DIR: JSON.stringify(path.resolve(__dirname, '..', '..')) },
       build: buildSync,

@@ -12,7 +12,8 @@ export function storeProcessScript(where: string): string {
   return storeProcessBundle(
     {
       name: 'sqlite',
-      entry: path.join(__dirname, 'server.ts'),
+      // server.ts from the sources, server.js from a built package (dist/).
+      entry: path.join(__dirname, `server${path.extname(__filename)}`),
       external: () => ({ 'better-sqlite3': require.resolve('better-sqlite3'), 'sqlite-vec': require.resolve('sqlite-vec') }),
       build: buildSync,
     },

@@ -1,8 +1,7 @@
 import os from 'node:os';
-import path from 'node:path';
 import { LiveCell, MemoryMatrixError, tieGroups, type Expectation, type GoldenDataset, type IndexConfig, type ScanMode } from '@memory-matrix/spec';
 import { startTarget, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
-import { TOOL_VERSION, REPO_ROOT } from '../version';
+import { TOOL_VERSION, displayPath } from '../version';
 import type { InterruptWatch } from './interrupt';
 import type { Baseline, BaselineRun } from './model';
 
@@ -118,7 +117,7 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
         name: m.name,
         version: String(m.version),
         sha256: ctx.dataset.datasetSha256,
-        dir: path.relative(REPO_ROOT, ctx.dataset.dir) || ctx.dataset.dir,
+        dir: displayPath(ctx.dataset.dir),
         memories: ctx.dataset.memories.length,
         queries: ctx.dataset.queries.length,
         dim: m.dim,

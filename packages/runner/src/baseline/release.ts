@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError, type GoldenDataset, type ReleaseBaseline } from '@memory-matrix/spec';
 import type { Catalog, ResolvedTarget } from '@memory-matrix/backends';
-import { REPO_ROOT } from '../version';
+import { displayPath } from '../version';
 import { readBaseline } from './file';
 
 /** What `releaseBaselines` found: per target the baseline to judge C05 against, and lines for the console. */
@@ -13,7 +13,7 @@ export interface ReleaseBaselines {
 
 /**
  * The release baselines of `profile` (its `baselines:` in matrix/targets.yaml) for `targets`:
- * `<dir>/<target>.json` under the repository, read with `readBaseline`. Nothing when the profile
+ * `<dir>/<target>.json`, `dir` relative to the catalog file's folder, read with `readBaseline`. Nothing when the profile
  * has none (or no profile is given). With `strict` false (`--backend` given: the profile picks
  * only the check tier) a target without a file is not compared, said in `lines`. A dataset other than the one the baselines were recorded on
  * (sha256) is not compared, said in `lines`. Throws USAGE, before any backend starts, naming the
@@ -25,8 +25,8 @@ export function releaseBaselines(catalog: Catalog, profile: string | undefined, 
   const spec = profile === undefined ? undefined : catalog.profiles.get(profile)?.baselines;
   if (!spec) return out;
   for (const t of targets) {
-    const rel = path.join(spec.dir, `${t.name}.json`);
-    const file = path.resolve(REPO_ROOT, rel);
+    const file = path.resolve(path.dirname(catalog.file), spec.dir, `${t.name}.json`);
+    const rel = displayPath(file);
     const how = `record it with: pnpm matrix record --backend ${t.name} --out ${rel}`;
     if (!existsSync(file)) {
       if (strict) throw new MemoryMatrixError('USAGE', `profile ${profile}: no release baseline for ${t.name} (${rel} is missing); ${how}`);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { ScalePoint } from './scale-point';
 
@@ -45,7 +46,7 @@ export function runPointInChild(url: string, dataset: string, n: number, name: s
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${CHILD_HEAP_MB}`, '--require', require.resolve('tsx/cjs'), require.resolve('./scale-child.ts'), JSON.stringify({ url, dataset, n, name })],
+      [`--max-old-space-size=${CHILD_HEAP_MB}`, '--require', require.resolve('tsx/cjs'), require.resolve(`./scale-child${path.extname(__filename)}`), JSON.stringify({ url, dataset, n, name })],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

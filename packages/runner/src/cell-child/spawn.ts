@@ -8,8 +8,8 @@ import { readReport } from '../commands/merge';
 import type { CellReport } from '../report/model';
 import { cellFromChildReport, childRunArgs, type ChildCellSpec, type ChildExpectation } from './protocol';
 
-/** The runner's CLI (this file is packages/runner/src/cell-child/spawn.ts). */
-const CLI = path.resolve(__dirname, '..', 'cli.ts');
+/** The runner's CLI: src/cli.ts from the sources (this file is src/cell-child/spawn.ts), dist/cli.js from a built package. */
+const CLI = path.resolve(__dirname, '..', `cli${path.extname(__filename)}`);
 
 /** Lines of the child's output kept for an error message. */
 const TAIL_LINES = 15;

@@ -6,7 +6,6 @@ import { sampleDrivers } from '../sample/drivers';
 import { findSampleSource, sampleFromForms, type SampleDriver } from '../sample/find-source';
 import { formatRedactionTable } from '../sample/format';
 import { runSample } from '../sample/sampler';
-import { REPO_ROOT } from '../version';
 
 const int = (flag: string, v: string, min: number): number => {
   if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new MemoryMatrixError('USAGE', `${flag} ${v}: expected an integer ≥ ${min}`);
@@ -47,7 +46,7 @@ export function registerSampleCommand(program: Command, drivers: readonly Sample
     .requiredOption('--seed <s>', 'non-negative integer seed: same store + same seed → same bytes')
     .addOption(new Option('--stratify <by>', 'proportional sample per namespace, kind or created_at quartile').choices(['namespace', 'kind', 'age']))
     .option('--redact', 'replace e-mail addresses, phone numbers, card numbers, person names and street addresses in text and metadata by [EMAIL] [PHONE] [CARD] [NAME] [ADDRESS]', false)
-    .option('--out <dir>', 'dataset folder (default golden-data/<name>)')
+    .option('--out <dir>', 'dataset folder (default golden-data/<name> in the working directory, where --dataset <name> finds it)')
     .option('--name <name>', 'dataset name', 'sample')
     .addOption(new Option('--metric <metric>', 'metric of the expectations').choices(METRICS as unknown as string[]).default('cosine'))
     .option('--embedding-model <id>', 'embedding model id recorded in the manifest (default <table>.<embedding column>)')
@@ -86,7 +85,7 @@ export function registerSampleCommand(program: Command, drivers: readonly Sample
             'USAGE',
             `--queries ${queries}: a dataset needs at least ${MIN_DATASET_QUERIES.count} held-out queries: check ${MIN_DATASET_QUERIES.check} replays 5 unfiltered ones per sweep point and every second query is a namespace-filter one`,
           );
-        const out = path.resolve(o.out ?? path.join(REPO_ROOT, 'golden-data', o.name));
+        const out = path.resolve(o.out ?? path.join('golden-data', o.name));
         const say = (l: string) => process.stdout.write(l + '\n');
         const { dir, provenance: p } = await runSample({
           source,

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { CatalogueRun } from './model';
 import type { WorkerReply, WorkerRequest } from './worker';
@@ -43,7 +44,7 @@ export class WorkerPool {
   }
 
   private spawn(): Worker {
-    const proc = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), require.resolve('./worker.ts')], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const proc = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), require.resolve(`./worker${path.extname(__filename)}`)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     const w: Worker = { proc, tail: '' };
     this.workers.add(w);
     let partial = '';

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { LEGACY_HISTORY_FILE as SHIPPED_LEGACY_HISTORY_FILE } from '@memory-matrix/golden-data';
 import type { Failure } from '../comparator';
 import { MemoryMatrixError } from '../errors';
 import type { ChatHistory, ChatMessage } from '../history';
 import { type CheckDefinition, failure, needs } from './check';
 import { checkMessages, checkPrefix, compareMessages, openCheckHistory } from './helpers/history';
 
-/** The committed legacy payloads (repository `golden-data/legacy/`, next to this source-only package). */
-export const LEGACY_HISTORY_FILE = path.resolve(__dirname, '..', '..', '..', '..', 'golden-data', 'legacy', 'history-payloads.json');
+/** The committed legacy payloads: `legacy/history-payloads.json` of `@memory-matrix/golden-data` (the repository's golden-data/ folder). */
+export const LEGACY_HISTORY_FILE: string = SHIPPED_LEGACY_HISTORY_FILE;
 
 /**
  * The legacy file of a payload format (`ChatHistory.payloadFormat`): `history-payloads.json` for

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { C26_EXPECTED_DUMP_FILE } from '@memory-matrix/golden-data';
 import type { Failure } from '../comparator';
 import { MemoryMatrixError } from '../errors';
 import type { ChatMessage } from '../history';
@@ -11,9 +12,10 @@ import { type CheckDefinition, failure, needs } from './check';
 import { checkPrefix, messageDifference, openCheckHistory } from './helpers/history';
 import type { ChildInput, ChildOp } from './c26-child';
 
-/** The committed expected dump (repository `golden-data/snapshots/`, next to this source-only package). */
-export const C26_EXPECTED_DUMP = path.resolve(__dirname, '..', '..', '..', '..', 'golden-data', 'snapshots', 'c26-expected-dump.json');
-const CHILD = path.join(__dirname, 'c26-child.ts');
+/** The committed expected dump: `snapshots/c26-expected-dump.json` of `@memory-matrix/golden-data` (the repository's golden-data/ folder). */
+export const C26_EXPECTED_DUMP: string = C26_EXPECTED_DUMP_FILE;
+/** The child's script, beside this file: c26-child.ts from the sources, c26-child.js from a built package (dist/). */
+const CHILD = path.join(__dirname, `c26-child${path.extname(__filename)}`);
 /** Kill cycles of the rollback-under-SIGKILL part. */
 export const KILL_CYCLES = 5;
 /** Messages of the two snapshots: S1 holds the first S1_SIZE, S2 the first S2_SIZE. */
@@ -49,7 +51,7 @@ interface ChildRun {
 }
 
 /**
- * Run one child process (c26-child.ts through tsx) with `ops`; with `killAfterMs`, SIGKILL it that
+ * Run one child process (c26-child through tsx, so a store module in TypeScript loads too) with `ops`; with `killAfterMs`, SIGKILL it that
  * many ms after its first `progress` line (the parent only kills processes it started, by pid).
  */
 export function runChild(input: ChildInput, killAfterMs?: number, timeoutMs = 60_000): Promise<ChildRun> {
