@@ -162,6 +162,19 @@ export async function main(argv = process.argv): Promise<void> {
   // `pnpm matrix …` runs this script from the repository root; relative paths (--report-dir,
   // --dataset, --out, --baseline …) are meant from where the user typed the command (INIT_CWD).
   if (process.env.npm_lifecycle_event === 'matrix' && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+  // A command whose promise never settles while nothing keeps the event loop alive (a client library
+  // awaiting a callback that will not come) would make Node exit 0 without a word or a report. Seen:
+  // a node-redis quit() that never settled ended a run mid-C15 with exit 0 and no report.
+  let settled = false;
+  const drained = (): void => {
+    if (settled) return;
+    settled = true;
+    process.stderr.write(
+      'memory-matrix: INTERNAL: the command stopped before it finished (the event loop drained with work still awaited: a client left a promise that never settles); its report, if any, is incomplete\n',
+    );
+    process.exitCode = 2;
+  };
+  process.once('beforeExit', drained);
   try {
     await buildProgram().parseAsync(argv);
   } catch (e) {
@@ -173,6 +186,9 @@ export async function main(argv = process.argv): Promise<void> {
     // Our own errors carry a code and a message that names the thing; anything else is a bug: show the stack.
     process.stderr.write(`memory-matrix: ${err.code ? `${err.code}: ${err.message}` : (err.stack ?? String(e))}\n`);
     process.exitCode = 2;
+  } finally {
+    settled = true;
+    process.off('beforeExit', drained);
   }
 }
 
