@@ -146,6 +146,7 @@ describe('report data behind the page', () => {
   });
   test("side by side: a client target next to its server's raw target is embedded for the page", () => {
     // The run's cell as a client target over the same server: C05 skipped for a capability, C11 for a profile's tier.
+    // The server's C05 fails in this run (the tampered expectation): a difference is explained by the side that did worse.
     const server = report.cells[0]!;
     const client = {
       ...server,
@@ -163,9 +164,10 @@ describe('report data behind the page', () => {
     const r4 = settleReport({ ...report, cells: [client, server] });
     expect(r4.sideBySide).toHaveLength(1);
     expect(r4.sideBySide[0]!.differences.map((d) => [d.id, d.why.kind])).toEqual([
-      ['C05', 'capability'],
+      ['C05', 'failure'],
       ['C11', 'skipped'],
     ]);
+    expect(r4.sideBySide[0]!.differences[0]!.why).toMatchObject({ side: 'server', text: expect.stringMatching(/^pgvector@pglite-pg18 fails it/) });
     expect(renderMarkdown(reportView(r4))).toContain('### Client vs server, side by side');
     const page4 = path.join(run.reportDir, 'variant-side-by-side.html');
     writeFileSync(page4, renderHtml(r4));
