@@ -67,6 +67,33 @@ export async function connectPgvector(ep: { host: '127.0.0.1'; port: number }, o
 /** Settings every postgres fault instance reports (what decides whether a commit survives kill -9). */
 const DURABILITY_SETTINGS = ['fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method'];
 
+/** How long `awaitWriteInFlight` keeps the connection that saw the write for the `dropConnections` that follows, in ms. */
+const WATCHER_KEEP_MS = 2_000;
+/** Per server (host:port): the admin connection that last saw a write in flight, ended after WATCHER_KEEP_MS unless taken. */
+const watchers = new Map<string, { client: Client; timer: NodeJS.Timeout }>();
+
+function keepWatcher(ep: { host: string; port: number }, client: Client): void {
+  const key = `${ep.host}:${ep.port}`;
+  takeWatcher(ep)
+    ?.end()
+    .catch(() => undefined);
+  const timer = setTimeout(() => {
+    if (watchers.get(key)?.client === client) watchers.delete(key);
+    client.end().catch(() => undefined);
+  }, WATCHER_KEEP_MS);
+  timer.unref();
+  watchers.set(key, { client, timer });
+}
+
+function takeWatcher(ep: { host: string; port: number }): Client | undefined {
+  const key = `${ep.host}:${ep.port}`;
+  const w = watchers.get(key);
+  if (!w) return undefined;
+  watchers.delete(key);
+  clearTimeout(w.timer);
+  return w.client;
+}
+
 /** One admin statement batch on a short-lived client; errors become BACKEND_ERROR naming `ep.where` and `what`. */
 async function admin<T>(ep: ContainerEndpoint, what: string, fn: (c: Client) => Promise<T>): Promise<T> {
   const c = new Client({ ...conn(ep), connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'memory-matrix-admin' });
@@ -166,24 +193,52 @@ export const postgresContainerKind: ContainerKind = {
     },
     settingsInArgs: pgSettingsInArgs,
     async dropConnections(ep, clientName) {
-      return admin(ep, `terminate sessions of ${clientName}`, async (c) => {
+      const terminate = async (c: Client): Promise<number> => {
         const r = await c.query<{ n: number }>('SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [
           clientName,
         ]);
         return r.rows[0]!.n;
-      });
+      };
+      const warm = takeWatcher(ep);
+      if (!warm) return admin(ep, `terminate sessions of ${clientName}`, terminate);
+      try {
+        return await terminate(warm);
+      } catch (err) {
+        throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: terminate sessions of ${clientName}: ${(err as Error).message}`, { cause: err });
+      } finally {
+        await warm.end().catch(() => undefined);
+      }
     },
+    /**
+     * Returns once a session of `clientName` runs a statement holding a transaction id (a write).
+     * The watching connection is kept for WATCHER_KEEP_MS for the `dropConnections` that follows
+     * (C23 "mid-batch"): opening a new admin connection took long enough (tens of ms) for a binary
+     * COPY of 3,000 rows to commit in between — the termination then hit an idle session and the
+     * write had resolved (measured on pgvector@pg17: C23 "resolved without an error after 994 ms").
+     */
     async awaitWriteInFlight(ep, clientName, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      await admin(ep, `wait for a write of ${clientName}`, async (c) => {
+      const c = new Client({ ...conn(ep), connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'memory-matrix-admin' });
+      c.on('error', () => undefined);
+      let keep = false;
+      try {
+        await c.connect();
         const sql = `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND backend_xid IS NOT NULL`;
         // Not readiness: a tight watch (5 ms) for a window that lasts as long as one write.
         while (Date.now() < deadline) {
-          if ((await c.query(sql, [clientName])).rows.length) return;
+          if ((await c.query(sql, [clientName])).rows.length) {
+            keepWatcher(ep, c);
+            keep = true;
+            return;
+          }
           await new Promise((r) => setTimeout(r, 5));
         }
-        throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: no write of client ${clientName} in flight within ${timeoutMs} ms`);
-      });
+      } catch (err) {
+        throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: wait for a write of ${clientName}: ${(err as Error).message}`, { cause: err });
+      } finally {
+        if (!keep) await c.end().catch(() => undefined);
+      }
+      throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: no write of client ${clientName} in flight within ${timeoutMs} ms`);
     },
     /** Debian's postgres uid differs between suites (trixie vs sid images): hand the directory to this image's postgres user. */
     adoptStorageCmd(dataDir) {
