@@ -8,7 +8,8 @@
 #     verdict per check with the same target's in the repository: the report.json given as $1
 #     (default: the main job's, $MM_CI_REPORT_DIR or matrix-report), or, when that has no such
 #     cell, a run of `pnpm matrix --backend pgvector@pglite-pg18` this script makes;
-#  4. a target of an adapter that is not installed stops with exit 2 naming the package;
+#  4. a target of an adapter that is not installed (sqlite, a LangChain.js client) stops with exit 2
+#     naming the package;
 #  5. `npx memory-matrix init` writes the three files; a second init refuses (exit 2, naming each)
 #     and leaves them as they were;
 #  6. removes the folder. Prints each phase's wall time.
@@ -46,8 +47,12 @@ phase() {
 bash .ci/pack.sh "$work/tgz" >/dev/null
 phase "build and pack ($(find "$work/tgz" -name '*.tgz' | wc -l) tarballs)"
 
-# The CLI package and the packages of ours it depends on; the optional adapters stay out.
-mapfile -t tarballs < <(find "$work/tgz" -name '*.tgz' ! -name 'memory-matrix-adapter-chroma-*' ! -name 'memory-matrix-adapter-sqlite-*' ! -name 'memory-matrix-adapter-lancedb-*' ! -name 'memory-matrix-adapter-milvus-*' | sort)
+# The CLI package and the packages of ours it depends on (of the adapters: pgvector and redis); the
+# optional adapters (chroma, sqlite, lancedb, milvus and the LangChain.js ones, of which
+# langchain-chroma and langchain-pgvector depend on the chroma and pgvector adapters) stay out.
+mapfile -t tarballs < <(find "$work/tgz" -name '*.tgz' \( ! -name 'memory-matrix-adapter-*' -o -name 'memory-matrix-adapter-pgvector-*' -o -name 'memory-matrix-adapter-redis-*' \) | sort)
+[ "${#tarballs[@]}" -gt 0 ] || fail "no tarballs packed in $work/tgz"
+printf 'outside-install: installing %s\n' "$(printf '%s\n' "${tarballs[@]}" | xargs -n1 basename | paste -sd' ' -)"
 app="$work/app"
 mkdir "$app"
 cd "$app"
@@ -97,12 +102,17 @@ if [ "$inside" != "$outside" ]; then
 fi
 echo "outside-install: same verdict on all $(echo "$outside" | wc -l) checks as $REF: $(echo "$outside" | cut -d' ' -f2 | sort | uniq -c | awk '{ print $1, $2 }' | paste -sd, - | sed 's/,/, /g')"
 
-set +e
-npx --no -- memory-matrix --backend sqlite@3.53-vec0.1.9 --report-dir "$work/report-sqlite" >"$work/sqlite.log" 2>&1
-rc=$?
-set -e
-[ "$rc" -eq 2 ] && grep -q 'npm install @memory-matrix/adapter-sqlite' "$work/sqlite.log" || { cat "$work/sqlite.log" >&2; fail "a target of an adapter not installed: expected exit 2 naming @memory-matrix/adapter-sqlite, got $rc"; }
-echo "outside-install: $(grep -o 'TARGET_UNAVAILABLE: .*' "$work/sqlite.log" | head -1)"
+for t in sqlite@3.53-vec0.1.9:adapter-sqlite langchain-redis-history@redis-8.0:adapter-langchain-redis-history; do
+  target="${t%%:*}"
+  pkg="@memory-matrix/${t#*:}"
+  log="$work/unavailable-${target%%@*}.log"
+  set +e
+  npx --no -- memory-matrix --backend "$target" --report-dir "$work/report-unavailable" >"$log" 2>&1
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && grep -q "npm install $pkg" "$log" || { cat "$log" >&2; fail "a target of an adapter not installed ($target): expected exit 2 naming $pkg, got $rc"; }
+  echo "outside-install: $(grep -o 'TARGET_UNAVAILABLE: .*' "$log" | head -1)"
+done
 
 npx --no -- memory-matrix init >"$work/init.log" 2>&1 || { cat "$work/init.log" >&2; fail "npx memory-matrix init"; }
 files=(memory-matrix.yaml golden-data/README.md .github/workflows/memory-matrix.yml)
