@@ -33,7 +33,7 @@ describe('knownFailures schema (strict)', () => {
     const c = loadCatalog(CATALOG);
     const listed = [...c.targets.values()].filter((t) => t.knownFailures?.length).map((t) => t.name);
     expect([...listed].sort()).toEqual(['lancedb@0.37', 'milvus@lite-1.2', 'redis@7.0', 'redis@8.0', 'redis@8.0.6']);
-    expect(c.targets.get('lancedb@0.37')!.knownFailures!.map((k) => k.check)).toEqual(['C04', 'C05']);
+    expect(c.targets.get('lancedb@0.37')!.knownFailures!.map((k) => k.check)).toEqual(['C04', 'C05', 'C22']);
     expect(c.targets.get('milvus@lite-1.2')!.knownFailures!.map((k) => k.check)).toEqual(['C22']);
     for (const t of listed.filter((n) => n.startsWith('redis@'))) {
       expect(c.targets.get(t)!.knownFailures).toEqual([{ check: 'C15', kinds: ['durability-partial'], intermittent: true, reason: expect.stringContaining('MULTI'), link: LINK }]);

@@ -3,6 +3,7 @@ import type { Failure } from '../comparator';
 import type { ChatHistory, ChatMessage } from '../history';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
+import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure } from './check';
 import { checkPrefix } from './helpers/history';
 import { upsertConcurrency } from './c22-upsert';
@@ -20,7 +21,11 @@ const BATCH = 5;
  * - history: several clients append to ONE session at the same time — each writer awaits its own
  *   appends in order (one message per call, plus one call of 5 in the middle), the writers
  *   interleave freely. Read from a new client: nothing lost, nothing duplicated, each writer's
- *   messages in its own order, each batch contiguous (one append call is atomic).
+ *   messages in its own order, each batch contiguous (one append call is atomic). An append the
+ *   store refuses with a coded error is a `write-refused` failure naming the writer, the call and
+ *   the error; that writer stops (as an application surfacing the error would), the others go
+ *   on, and the read is judged on the acknowledged appends (the refused call's messages may be
+ *   there or not). An uncoded error stops the check.
  * Where the target's store lives in files several processes open at once (its fault control says
  * `sharedStorage`: SQLite), both parts run a second time with each writer in its own PROCESS on one
  * storage (c22-clients.ts), so writers contend through file locks and `busy_timeout` as an
@@ -100,25 +105,50 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
     createdAt: new Date(at + w * 1000 + seq).toISOString(),
     metadata: { writer: w, seq, batch },
   });
+  // Per writer: the seqs of its acknowledged appends, and the call the store refused (the writer
+  // stops there, as an application that surfaces the error would; its messages may or may not
+  // have landed, so they are neither lost nor unexpected).
+  const acked: Array<Set<number>> = writers.map(() => new Set<number>());
+  const refusedSeqs: Array<Set<number>> = writers.map(() => new Set<number>());
+  let refused = 0;
   try {
     const t0 = performance.now();
-    await Promise.all(
+    const settled = await Promise.allSettled(
       writers.map(async (h, w) => {
         let seq = 0;
-        for (let i = 0; i < SINGLES; i++) {
-          if (i === SINGLES / 2) {
-            await h.append(Array.from({ length: BATCH }, () => msg(w, seq++, true)));
+        let call = 0;
+        const append = async (n: number, batch: boolean): Promise<void> => {
+          const seqs = Array.from({ length: n }, () => seq++);
+          call++;
+          try {
+            await h.append(seqs.map((q) => msg(w, q, batch)));
+          } catch (err) {
+            if (!(err instanceof MemoryMatrixError)) throw err;
+            seqs.forEach((q) => refusedSeqs[w]!.add(q));
+            refused++;
+            fail(`writer ${w}: append call ${call} (message${n > 1 ? 's' : ''} ${seqs.join(', ')}) refused while ${WRITERS} clients appended to one session: ${err.code}: ${err.message}`, {
+              kind: 'write-refused',
+              expected: 'acknowledged',
+              actual: err.code,
+            });
+            throw new WriterStopped();
           }
-          await h.append([msg(w, seq++, false)]);
+          seqs.forEach((q) => acked[w]!.add(q));
+        };
+        for (let i = 0; i < SINGLES; i++) {
+          if (i === SINGLES / 2) await append(BATCH, true);
+          await append(1, false);
         }
       }),
     );
+    const broken = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof WriterStopped));
+    if (broken) throw broken.reason;
     const ms = performance.now() - t0;
     const reader = await historyOn(cell, await clients.reader(), { sessionId, keyPrefix: prefix });
     writers.push(reader);
     const got = await reader.read();
     const expected = WRITERS * (SINGLES + BATCH);
-    if (got.length !== expected) fail(`${got.length} messages after ${WRITERS} concurrent writers appended ${expected}`, { expected, actual: got.length });
+    if (refused === 0 && got.length !== expected) fail(`${got.length} messages after ${WRITERS} concurrent writers appended ${expected}`, { expected, actual: got.length });
     const seen = new Set<string>();
     const lastSeq = new Map<number, number>();
     let duplicates = 0;
@@ -133,6 +163,8 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
         fail(`writer ${w} message ${seq} appears twice (again at position ${i + 1})`, { rank: i + 1 });
       }
       seen.add(key);
+      if (!acked[w]?.has(seq) && !refusedSeqs[w]?.has(seq))
+        fail(`writer ${w} message ${seq} at position ${i + 1} was never appended`, { rank: i + 1, kind: 'unexpected-id', expected: 'absent', actual: key });
       const prev = lastSeq.get(w) ?? -1;
       if (seq <= prev) {
         orderViolations++;
@@ -144,7 +176,7 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
     let lost = 0;
     let splitBatches = 0;
     for (let w = 0; w < WRITERS; w++) {
-      for (let seq = 0; seq < SINGLES + BATCH; seq++) {
+      for (const seq of acked[w]!) {
         if (!seen.has(`${w}/${seq}`)) {
           lost++;
           fail(`writer ${w} message ${seq} is lost`, { expected: 'present', actual: 'missing' });
@@ -156,8 +188,11 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
         fail(`writer ${w}'s batch of ${BATCH} (one append call) is split: positions ${positions.map((p) => p + 1).join(', ')}`);
       }
     }
-    return { figures: { writers: WRITERS, messages: got.length, lost, duplicates, orderViolations, splitBatches, writerSwitches: interleaved, writeMs: Math.round(ms) }, failures };
+    return { figures: { writers: WRITERS, messages: got.length, refused, lost, duplicates, orderViolations, splitBatches, writerSwitches: interleaved, writeMs: Math.round(ms) }, failures };
   } finally {
     await Promise.allSettled(writers.map((h) => h.clear()));
   }
 }
+
+/** A writer that stopped after the store refused one of its appends (already recorded as a `write-refused` failure). */
+class WriterStopped extends Error {}
