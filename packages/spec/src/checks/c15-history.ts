@@ -18,6 +18,14 @@ const MAX_CALLS = 1_500;
 /** Acknowledged messages of a cycle after which the kill is issued, per cycle. */
 const KILL_AFTER = [240, 360, 180, 480, 300];
 const TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
+/**
+ * Client limits of the reader that audits after a restart (the server is up again, so the limit
+ * only bounds a hang): a get after the restart ran past 30 s on a restarted embedded store
+ * process under load average ~10-20 (lancedb@0.37 in 1 of 20 runs of the embedded profile,
+ * sqlite@3.53-vec0.1.9 in one default matrix, while other runs shared the 2 cores), failing C15
+ * with "no answer from the store process within 30000 ms" although nothing was lost.
+ */
+const AUDIT_TIMEOUTS = { connectMs: 5_000, queryMs: 120_000 };
 
 /** The durability-table row name of the chat-history part of configuration `name`, e.g. `aof-always (history)`. */
 export function historyConfigurationName(name: string): string {
@@ -80,7 +88,7 @@ export function historyPart(cell: LiveCell, ft: FaultTarget, config: DurabilityC
       fig.acknowledged += l.ackedMessages;
       fig.acknowledgedBatches += l.ackedCalls;
       restartMsMax = Math.max(restartMsMax, restartMs);
-      const reader = await ft.connect({ timeouts: TIMEOUTS });
+      const reader = await ft.connect({ timeouts: AUDIT_TIMEOUTS });
       let newlyLost: string[] = [];
       const tot = { read: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, reordered: 0 };
       try {
