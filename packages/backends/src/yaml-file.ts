@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { parseDocument } from 'yaml';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import type { ZodIssue } from 'zod';
 
 /** Throws USAGE `<file>:<line>: <path.joined>: <message>` for the node at `at` (see `readYamlMapping`). */
@@ -33,10 +33,24 @@ export function readYamlMapping(file: string, what: { name: string; short: strin
   if (doc.errors.length) {
     throw new MemoryMatrixError('USAGE', `${file}:${doc.errors[0].linePos?.[0].line ?? '?'}: ${doc.errors[0].message}`);
   }
+  // Where the node at `path` starts: its key's position when it is a mapping entry (a block value
+  // starts on the line after its key, and the key is what an error names), else its own.
+  const startOf = (path: ReadonlyArray<string | number>): number | undefined => {
+    if (path.length > 0) {
+      const parent = doc.getIn(path.slice(0, -1), true);
+      if (isMap(parent)) {
+        const last = path[path.length - 1];
+        const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === last);
+        const key = pair?.key as { range?: [number, number] } | undefined;
+        if (key?.range) return key.range[0];
+      }
+    }
+    return (doc.getIn(path, true) as { range?: [number, number] } | undefined)?.range?.[0];
+  };
   const lineOf = (at: ReadonlyArray<string | number>): number | '?' => {
     for (let n = at.length; n >= 0; n--) {
-      const node = doc.getIn(at.slice(0, n), true) as { range?: [number, number] } | undefined;
-      if (node?.range) return text.slice(0, node.range[0]).split('\n').length;
+      const start = startOf(at.slice(0, n));
+      if (start !== undefined) return text.slice(0, start).split('\n').length;
     }
     return '?';
   };

@@ -50,6 +50,7 @@ test('targets and profiles are added to the built-in catalog; one of a built-in 
 
 test.each([
   ['an unknown top-level key', 'adaptors: {}\n', /memory-matrix\.yaml:1: adaptors: unknown key "adaptors"/],
+  ['an unknown top-level key with a block value (named at its key, not its value)', 'profles:\n  x: {}\n', /memory-matrix\.yaml:1: profles: unknown key "profles"/],
   ['a list instead of a mapping', '- a\n', /memory-matrix\.yaml:1: the config is a list; expected a mapping with adapters, targets and profiles/],
   ['an adapter name that is no driver name', 'adapters:\n  My_Memory: ./x.ts\n', /memory-matrix\.yaml:2: adapters\.My_Memory: an adapter name is a driver name/],
 ])('the top level: %s (USAGE, file:line)', (_name, yaml, why) => {
@@ -60,6 +61,11 @@ test.each([
   [
     'a target key the schema does not know',
     'targets:\n  pgvector@x:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    idnex: { type: none }\n',
+    /memory-matrix\.yaml:6: targets\.pgvector@x\.idnex: unknown key "idnex"/,
+  ],
+  [
+    'a nested unknown key with a block value (named at its key)',
+    'targets:\n  pgvector@x:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    idnex:\n      type: none\n',
     /memory-matrix\.yaml:6: targets\.pgvector@x\.idnex: unknown key "idnex"/,
   ],
   [
