@@ -69,6 +69,10 @@ test('snapshots: save, list, read, roll back (one commit), every snapshot kept; 
 
 test('4 clients append to one session at once: nothing lost or doubled, each writer in order, batches contiguous', async () => {
   const writers = await Promise.all([0, 1, 2, 3].map(async () => (await engine.connect()).openHistory({ sessionId: 'conc' })));
+  // One client creates mm_history first: four clients creating it at once is a LanceDB race of its
+  // own (two Overwrite commits; README "Creating a table from several clients at once", C22's
+  // known failure), not the concurrent appends this test is about.
+  expect(await writers[0]!.read()).toEqual([]);
   await Promise.all(
     writers.map(async (h, w) => {
       for (let i = 0; i < 5; i++) await h.append([{ ...msg(i), metadata: { w, i } }]);

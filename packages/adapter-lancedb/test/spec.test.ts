@@ -41,7 +41,14 @@ registerConformance(
       connect: () => engine!.connect(),
     };
   },
-  { teardown: async () => engine?.stop(), checks: testSuiteChecks() },
+  {
+    teardown: async () => engine?.stop(),
+    checks: testSuiteChecks(),
+    // lancedb@0.37's intermittent known failure (matrix/targets.yaml, README "Creating a table from
+    // several clients at once"): C22's writers create mm_history at once; Lance can commit two
+    // Overwrites and refuse a writer's append.
+    intermittentFindings: new Map([['C22', /refused while \d+ clients appended to one session: BACKEND_ERROR: .*(concurrent transaction Overwrite at version|Retryable commit conflict)/]]),
+  },
 );
 
 test('pnpm matrix runs every check on this engine: lancedb@0.37 is in the default, embedded and release profiles', () => {
