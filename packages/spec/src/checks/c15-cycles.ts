@@ -2,6 +2,17 @@ import type { Failure } from '../comparator';
 import type { Figure } from '../conformance/result';
 import type { DurabilityFigures, FaultTarget } from '../durability';
 
+/** Client limits of C15's writers (memories and history parts): a write never hangs on a dead server. */
+export const C15_WRITER_TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
+/**
+ * Client limits of the reader that audits after a restart (the server is up again, so the limit
+ * only bounds a hang): a get after the restart ran past 30 s on a restarted embedded store
+ * process under load average ~10-20 (lancedb@0.37 in 1 of 20 runs of the embedded profile,
+ * sqlite@3.53-vec0.1.9 in one default matrix, while other runs shared the 2 cores), failing C15
+ * with "no answer from the store process within 30000 ms" although nothing was lost.
+ */
+export const C15_AUDIT_TIMEOUTS = { connectMs: 5_000, queryMs: 120_000 };
+
 /**
  * The kill a part's writers ask for. `issued` is called the moment the real kill -9 starts (the
  * writers record their acknowledged count then); resolves once the kill has landed.

@@ -9,6 +9,7 @@ import type { DurabilityPart } from './c15-cycles';
 import { appendUntilKilled, type HistoryStreamLog, type SentMessage } from './c15-history-stream';
 import { checkMessages, checkPrefix } from './helpers/history';
 import { failure } from './check';
+import { C15_AUDIT_TIMEOUTS, C15_WRITER_TIMEOUTS } from './c15-cycles';
 
 /** Sessions written concurrently (one writer and client each), messages per append() call. */
 const SESSIONS = 4;
@@ -17,15 +18,6 @@ const CALL = 3;
 const MAX_CALLS = 1_500;
 /** Acknowledged messages of a cycle after which the kill is issued, per cycle. */
 const KILL_AFTER = [240, 360, 180, 480, 300];
-const TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
-/**
- * Client limits of the reader that audits after a restart (the server is up again, so the limit
- * only bounds a hang): a get after the restart ran past 30 s on a restarted embedded store
- * process under load average ~10-20 (lancedb@0.37 in 1 of 20 runs of the embedded profile,
- * sqlite@3.53-vec0.1.9 in one default matrix, while other runs shared the 2 cores), failing C15
- * with "no answer from the store process within 30000 ms" although nothing was lost.
- */
-const AUDIT_TIMEOUTS = { connectMs: 5_000, queryMs: 120_000 };
 
 /** The durability-table row name of the chat-history part of configuration `name`, e.g. `aof-always (history)`. */
 export function historyConfigurationName(name: string): string {
@@ -73,7 +65,7 @@ export function historyPart(cell: LiveCell, ft: FaultTarget, config: DurabilityC
     beforeCycle: async () => undefined,
     async stream(cycle, kill) {
       const where = `${tag} cycle ${cycle}`;
-      const stores = await Promise.all(sessions.map((_, w) => ft.connect({ clientName: `mm-c15h-w${w + 1}`, timeouts: TIMEOUTS })));
+      const stores = await Promise.all(sessions.map((_, w) => ft.connect({ clientName: `mm-c15h-w${w + 1}`, timeouts: C15_WRITER_TIMEOUTS })));
       try {
         const histories = await Promise.all(stores.map((s, w) => openHistory(s, sessions[w]!, prefix, where)));
         log = await appendUntilKilled({ histories, message, nextSeq, callSize: CALL, maxCalls: MAX_CALLS, killAfterAcked: KILL_AFTER[(cycle - 1) % KILL_AFTER.length]!, kill, cycle });
@@ -88,7 +80,7 @@ export function historyPart(cell: LiveCell, ft: FaultTarget, config: DurabilityC
       fig.acknowledged += l.ackedMessages;
       fig.acknowledgedBatches += l.ackedCalls;
       restartMsMax = Math.max(restartMsMax, restartMs);
-      const reader = await ft.connect({ timeouts: AUDIT_TIMEOUTS });
+      const reader = await ft.connect({ timeouts: C15_AUDIT_TIMEOUTS });
       let newlyLost: string[] = [];
       const tot = { read: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, reordered: 0 };
       try {

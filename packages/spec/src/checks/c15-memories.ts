@@ -9,6 +9,7 @@ import type { DurabilityPart, PartOutcome } from './c15-cycles';
 import { roundRobin, writeUntilKilled, type StreamLog } from './c15-writers';
 import { failure } from './check';
 import { every } from './helpers/sampling';
+import { C15_AUDIT_TIMEOUTS, C15_WRITER_TIMEOUTS } from './c15-cycles';
 
 /** Concurrent writers, and memories per acknowledged batch. */
 const WRITERS = 2;
@@ -19,16 +20,6 @@ const KILL_AT = [0.35, 0.5, 0.25, 0.6, 0.4];
 const AUDIT_QUERIES = 12;
 /** Audit failures a crash may cause where no durability is promised (a torn transaction: count ≠ records). */
 const TORN_AFTER_CRASH = new Set<string>(['durability-count', 'durability-phantom']);
-/** Client limits of the writers: a write never hangs on a dead server. */
-const TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
-/**
- * Client limits of the reader that audits after a restart (the server is up again, so the limit
- * only bounds a hang): a get after the restart ran past 30 s on a restarted embedded store
- * process under load average ~10-20 (lancedb@0.37 in 1 of 20 runs of the embedded profile,
- * sqlite@3.53-vec0.1.9 in one default matrix, while other runs shared the 2 cores), failing C15
- * with "no answer from the store process within 30000 ms" although nothing was lost.
- */
-const AUDIT_TIMEOUTS = { connectMs: 5_000, queryMs: 120_000 };
 
 /**
  * The memories part of C15 (c15-durability.ts) on fault instance `ft` in configuration `config`,
@@ -55,7 +46,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
   let log: StreamLog | undefined;
   return {
     async setup() {
-      const setup = await ft.connect({ timeouts: TIMEOUTS });
+      const setup = await ft.connect({ timeouts: C15_WRITER_TIMEOUTS });
       try {
         const c = await setup.createCollection(spec);
         await c.buildIndex(); // on the empty table: every write then goes through the index (HNSW inserts)
@@ -71,7 +62,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
       if (await ensureCollection(ft, spec)) recreated.push(cycle === 1 ? 'after the clean restart of the set-up' : `before cycle ${cycle}`);
     },
     async stream(cycle, kill) {
-      const stores = await Promise.all(Array.from({ length: WRITERS }, (_, w) => ft.connect({ clientName: `mm-c15-w${w + 1}`, timeouts: TIMEOUTS })));
+      const stores = await Promise.all(Array.from({ length: WRITERS }, (_, w) => ft.connect({ clientName: `mm-c15-w${w + 1}`, timeouts: C15_WRITER_TIMEOUTS })));
       try {
         const collections = await Promise.all(stores.map((s) => s.openCollection(spec.name)));
         const records = golden.slice((cycle - 1) * slice, cycle * slice);
@@ -96,7 +87,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
       fig.acknowledged += cycleAcked;
       fig.acknowledgedBatches += l.acked.length;
       restartMsMax = Math.max(restartMsMax, restartMs);
-      const reader = await ft.connect({ timeouts: AUDIT_TIMEOUTS });
+      const reader = await ft.connect({ timeouts: C15_AUDIT_TIMEOUTS });
       try {
         const col = await openUnlessMissing(reader, spec.name);
         const a = col ? await auditAfterRestart(cell, col, ledger, queries, where, index.type !== 'none') : auditOfMissingCollection(ledger);
@@ -187,7 +178,7 @@ async function openUnlessMissing(store: MemoryStore, name: string): Promise<Memo
 
 /** Open `spec.name` on a new client, or create it (empty, index built) when a restart lost it; resolves true when it was created. */
 async function ensureCollection(ft: FaultTarget, spec: CollectionSpec): Promise<boolean> {
-  const s = await ft.connect({ timeouts: TIMEOUTS });
+  const s = await ft.connect({ timeouts: C15_WRITER_TIMEOUTS });
   try {
     if (await openUnlessMissing(s, spec.name)) return false;
     await (await s.createCollection(spec)).buildIndex();

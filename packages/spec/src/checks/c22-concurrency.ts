@@ -110,7 +110,6 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
   // have landed, so they are neither lost nor unexpected).
   const acked: Array<Set<number>> = writers.map(() => new Set<number>());
   const refusedSeqs: Array<Set<number>> = writers.map(() => new Set<number>());
-  let refused = 0;
   try {
     const t0 = performance.now();
     const settled = await Promise.allSettled(
@@ -125,7 +124,6 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
           } catch (err) {
             if (!(err instanceof MemoryMatrixError)) throw err;
             seqs.forEach((q) => refusedSeqs[w]!.add(q));
-            refused++;
             fail(`writer ${w}: append call ${call} (message${n > 1 ? 's' : ''} ${seqs.join(', ')}) refused while ${WRITERS} clients appended to one session: ${err.code}: ${err.message}`, {
               kind: 'write-refused',
               expected: 'acknowledged',
@@ -144,6 +142,7 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
     const broken = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof WriterStopped));
     if (broken) throw broken.reason;
     const ms = performance.now() - t0;
+    const refused = refusedSeqs.filter((q) => q.size > 0).length;
     const reader = await historyOn(cell, await clients.reader(), { sessionId, keyPrefix: prefix });
     writers.push(reader);
     const got = await reader.read();
