@@ -100,7 +100,7 @@ export function buildProgram(): Command {
     )
     .option('-d, --dataset <name|dir>', 'golden dataset', 'agent-memories')
     .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all)`).argParser(collect).default([]))
-    .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k)')
+    .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k,1m)')
     .action(async (o: { backend: string[]; dataset: string; section: string[]; scale?: string }) => {
       const sections = parseSections(o.section);
       const { bench } = loadBench();

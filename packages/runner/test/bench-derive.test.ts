@@ -2,7 +2,8 @@
 import { ExactOracle, loadGoldenDataset } from '@memory-matrix/spec';
 import { deriveChunk, derivedId, derivation } from '../src/bench/derive';
 import { StreamingTopK } from '../src/bench/stream-topk';
-import { parseScale, growthExponent } from '../src/bench/scale';
+import { parseScale, growthExponent, formatPoint, DEFAULT_SCALE } from '../src/bench/scale';
+import type { ScalePoint } from '../src/bench/scale-point';
 import { median } from '../src/bench/measure';
 import { datasetDir } from '../src/run';
 
@@ -77,6 +78,8 @@ describe('bench helpers', () => {
   test('--scale: sizes with k / m, none, sorted without repeats; a bad item is USAGE naming it', () => {
     expect(parseScale('1m,10k,100k,10k')).toEqual([10_000, 100_000, 1_000_000]);
     expect(parseScale('none')).toEqual([]);
+    expect(parseScale(undefined)).toEqual(DEFAULT_SCALE);
+    expect(DEFAULT_SCALE).toEqual([10_000, 100_000, 1_000_000]);
     expect(parseScale('250000')).toEqual([250_000]);
     expect(() => parseScale('10k,big')).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('"big"') }));
   });
@@ -85,5 +88,37 @@ describe('bench helpers', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(growthExponent(10, 1, 100, 10)).toBeCloseTo(1);
     expect(growthExponent(10, 1, 100, 100)).toBeCloseTo(2);
+  });
+
+  test('peak RSS goal: judged where the Node baseline alone is within 2× the raw vectors, met or MISSED there', () => {
+    // Figures of this machine's `pnpm bench` (kB): Node baseline 222.6 MB; 10 k, 100 k and a made-up 1 M at 4× the raw bytes.
+    const point = (n: number, peakRssKb: number): ScalePoint => ({
+      n,
+      dim: 384,
+      index: { type: 'ivfflat', lists: 100, probes: 10 },
+      loadMs: 1,
+      indexMs: 1,
+      exactQueriesMs: 1,
+      indexQueriesMs: 1,
+      oracleMs: 1,
+      compareMs: 1,
+      queries: 20,
+      k: 10,
+      exactAgree: 20,
+      maxAbsDelta: 0,
+      indexRecall: 1,
+      baselineRssKb: 217_383,
+      peakRssKb,
+      rawVectorBytes: n * 384 * 4,
+    });
+    const small = formatPoint(point(10_000, 217_383));
+    expect(small.met).toBe(true);
+    expect(small.lines.at(-1)).toContain('= 14.49× (goal ≤ 2×: not judged: the Node baseline alone is over 2× these raw vectors)');
+    const mid = formatPoint(point(100_000, 259_082));
+    expect(mid).toEqual(expect.objectContaining({ met: true }));
+    expect(mid.lines.at(-1)).toContain('= 1.73× (goal ≤ 2×: met)');
+    const big = formatPoint(point(1_000_000, 6_000_000));
+    expect(big.met).toBe(false);
+    expect(big.lines.at(-1)).toContain('(goal ≤ 2×: MISSED)');
   });
 });

@@ -10,10 +10,20 @@ import { createPgvectorStore, fromPgPool } from '@memory-matrix/adapter-pgvector
 import { loadGoldenDataset } from '@memory-matrix/spec';
 import { runScalePoint } from './scale-point';
 
+/**
+ * `maintenance_work_mem` of the bench's own sessions (libpq `options`, so the server's setting is
+ * untouched). pgvector's IVFFlat build refuses to start when its k-means sample does not fit:
+ * at 1 M × 384 with 1,000 lists it stopped with "memory required is 273 MB, maintenance_work_mem
+ * is 64 MB" (SQLSTATE 54000, PostgreSQL's default 64 MB). pgvector's README raises it for index
+ * builds (HNSW, "Index Build Time": `SET maintenance_work_mem = '8GB'`); 512 MB covers the curve's largest point
+ * with room and stays within the container's 1 GiB /dev/shm (driver/container.ts).
+ */
+export const BENCH_MAINTENANCE_WORK_MEM = '512MB';
+
 async function main(): Promise<void> {
   const { url, dataset, n, name } = JSON.parse(process.argv[2] ?? '{}') as { url: string; dataset: string; n: number; name: string };
   const ds = loadGoldenDataset(dataset);
-  const pool = new Pool({ connectionString: url, max: 2, application_name: 'memory-matrix bench scale' });
+  const pool = new Pool({ connectionString: url, max: 2, application_name: 'memory-matrix bench scale', options: `-c maintenance_work_mem=${BENCH_MAINTENANCE_WORK_MEM}` });
   pool.on('error', () => undefined);
   const store = await createPgvectorStore(fromPgPool(pool));
   try {

