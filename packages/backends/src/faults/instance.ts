@@ -16,7 +16,7 @@ import { registerContainer, registerRun, unregisterContainer } from '../containe
 import { containerLabels } from '../container/labels';
 import { waitForKind } from '../container/start';
 import { pollReady } from '../readiness';
-import { containerState, docker, logMatches, mappedPort, pollUntil } from './docker-ops';
+import { containerState, docker, killContainer, logMatches, mappedPort, pollUntil, startContainer } from './docker-ops';
 
 /** What to start: one target in one durability configuration, on a volume. */
 export interface InstanceSpec {
@@ -146,7 +146,7 @@ export class ContainerFaultTarget implements FaultTarget {
   /** `docker start`, then the kind's ready log line (one more than `readyBefore`) and a real query, within the start deadline. */
   private async startAndWait(readyBefore: number): Promise<void> {
     const deadline = Date.now() + this.spec.startTimeoutMs;
-    await docker(['start', this.containerId], this.ep.where);
+    await startContainer(this.containerId, this.ep.where);
     const readyLog = this.spec.kind.readyLog;
     // The log line through the one readiness poller; a server that exits stops the wait at once.
     await pollReady(
@@ -229,7 +229,7 @@ export class ContainerFaultTarget implements FaultTarget {
   }
 
   async kill(): Promise<void> {
-    await docker(['kill', '-s', 'KILL', this.containerId], this.ep.where);
+    await killContainer(this.containerId, this.ep.where);
     const dead = await pollUntil(async () => ((await containerState(this.containerId, this.ep.where)).status === 'running' ? undefined : true), Date.now() + 15_000, 50);
     if (!dead) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: still running 15 s after docker kill -s KILL`);
   }
