@@ -29,7 +29,7 @@ import { writeReports } from './report/write';
 import { embeddedMode } from './cell-child/protocol';
 import { registerChildCell } from './cell-child/register';
 import type { ChildCell } from './cell-child/spawn';
-import { exclusiveSuites, resolveParallelism } from './parallel';
+import { cellsFirst, exclusiveSuites, resolveParallelism } from './parallel';
 import { MatrixRuntime, timedOutResult } from './runtime';
 import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
 import { TOOL_VERSION, displayPath } from './version';
@@ -266,7 +266,15 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         progress.log(`${mark} ${t.suite} › ${t.title}${err}${listed}`);
       },
       // Embedded engines on this process' thread starve it: in-process, those cells run alone (parallel.ts).
-      { concurrency: parallel.cells, exclusive: embedded === 'inprocess' ? exclusiveSuites(targets, m.name) : new Set() },
+      {
+        concurrency: parallel.cells,
+        exclusive: embedded === 'inprocess' ? exclusiveSuites(targets, m.name) : new Set(),
+        first: cellsFirst(
+          targets,
+          checks.filter((c) => !tier.skip.has(c.id)).map((c) => c.id),
+          m.name,
+        ),
+      },
     );
     progress.stop();
     for (const [name, entry] of cells) {

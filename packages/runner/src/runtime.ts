@@ -111,7 +111,8 @@ export class MatrixRuntime implements TestRuntime {
    * Run the registered suites, up to `opts.concurrency` (integer ≥ 1, default 1 = one after
    * another in registration order) at once through a p-limit pool; the suites named in
    * `opts.exclusive` run after the others, one at a time and alone (with concurrency 1 every
-   * suite runs in registration order). The tests inside one suite
+   * suite runs in registration order). With more than one at a time, the suites named in
+   * `opts.first` are started before the others (each group in registration order). The tests inside one suite
    * always run one after another (they share the suite's setup). `onTest` is called after each
    * test, as it finishes. Returns the tests in registration order (suite by suite, whatever the
    * scheduling) and, per suite, the setup/teardown error if any. A suite not started before
@@ -119,7 +120,7 @@ export class MatrixRuntime implements TestRuntime {
    */
   async run(
     onTest?: (t: RanTest) => void,
-    opts: { concurrency?: number; exclusive?: ReadonlySet<string> } = {},
+    opts: { concurrency?: number; exclusive?: ReadonlySet<string>; first?: ReadonlySet<string> } = {},
   ): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
     const concurrency = opts.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
@@ -129,7 +130,11 @@ export class MatrixRuntime implements TestRuntime {
     // With 1 at a time every suite is alone already: registration order, as before the pool existed.
     const alone = (s: Suite): boolean => concurrency > 1 && (opts.exclusive?.has(s.name) ?? false);
     const limit = pLimit(concurrency);
-    const shared = await Promise.all(this.suites.map((s) => (alone(s) ? Promise.resolve([]) : limit(() => one(s)))));
+    // p-limit starts queued calls in the order they were queued: the suites in `first` are queued first.
+    const shared: RanTest[][] = this.suites.map(() => []);
+    const early = (s: Suite): number => Number(concurrency > 1 && (opts.first?.has(s.name) ?? false));
+    const queued = this.suites.map((s, i) => ({ s, i })).sort((a, b) => early(b.s) - early(a.s) || a.i - b.i);
+    await Promise.all(queued.map(({ s, i }) => (alone(s) ? undefined : limit(() => one(s)).then((r) => (shared[i] = r)))));
     const perSuite: RanTest[][] = [];
     for (const [i, s] of this.suites.entries()) perSuite.push(alone(s) ? await one(s) : shared[i]!);
     return { tests: perSuite.flat(), setupErrors, teardownErrors };

@@ -3,7 +3,7 @@
  * MM_PARALLEL parsing, and a runtime whose results keep registration order whatever the scheduling.
  * No backend needed (the CLI run with real embedded targets is in tiers.test.ts).
  */
-import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, defaultParallelism, exclusiveSuites, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
+import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, cellsFirst, defaultParallelism, exclusiveSuites, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
 import { MatrixRuntime } from '../src/runtime';
 
 const GiB = 2 ** 30;
@@ -128,6 +128,31 @@ describe('MatrixRuntime with concurrency', () => {
     const seq: string[] = [];
     await rt.run((t) => seq.push(t.suite), { concurrency: 1, exclusive: new Set(['e1', 'e2']) });
     expect(seq).toEqual(['e1', 'c1', 'e2', 'c2', 'c3']); // --parallel 1: registration order
+  });
+
+  test('suites named in first start before the others; results stay in registration order; concurrency 1 keeps registration order', async () => {
+    const rt = new MatrixRuntime();
+    for (const name of ['a', 'b', 'long1', 'c', 'long2']) {
+      rt.describe(name, () => {
+        rt.test('t', async () => {
+          await new Promise((r) => setTimeout(r, 5));
+        });
+      });
+    }
+    const started: string[] = [];
+    const r = await rt.run((t) => started.push(t.suite), { concurrency: 2, first: new Set(['long1', 'long2']) });
+    expect(started.slice(0, 2).sort()).toEqual(['long1', 'long2']);
+    expect(r.tests.map((t) => t.suite)).toEqual(['a', 'b', 'long1', 'c', 'long2']);
+    const seq: string[] = [];
+    await rt.run((t) => seq.push(t.suite), { concurrency: 1, first: new Set(['long1', 'long2']) });
+    expect(seq).toEqual(['a', 'b', 'long1', 'c', 'long2']);
+  });
+
+  test('cellsFirst: the cells that run a fault-instance check on a target with faults', () => {
+    const t = (name: string, faults: boolean) => ({ name, capabilities: { faults } as never });
+    const targets = [t('pgvector@pglite-pg18', false), t('pgvector@pg17', true), t('redis@8.0', true)];
+    expect([...cellsFirst(targets, ['C01', 'C15'], 'd')]).toEqual(['pgvector@pg17 × d', 'redis@8.0 × d']);
+    expect([...cellsFirst(targets, ['C01', 'C02'], 'd')]).toEqual([]); // pr-gate: no fault check runs, catalog order
   });
 
   test('cancel(): suites not yet started are not started', async () => {
