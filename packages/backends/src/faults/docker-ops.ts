@@ -38,17 +38,21 @@ async function api<T>(where: string, what: string, call: () => Promise<T>): Prom
   }
 }
 
+/** `docker inspect` of container `id` (Engine API); BACKEND_ERROR naming `where` when the engine cannot say. */
+async function inspect(id: string, where: string) {
+  const d = await engine();
+  return api(where, `inspect ${id.slice(0, 12)}`, () => d.getContainer(id).inspect());
+}
+
 /** `State.Status` of a container (`running`, `exited`, `paused`, …) and its exit code (Engine API inspect). BACKEND_ERROR when the engine cannot say. */
 export async function containerState(id: string, where: string): Promise<{ status: string; exitCode: number }> {
-  const d = await engine();
-  const info = await api(where, `inspect ${id.slice(0, 12)}`, () => d.getContainer(id).inspect());
+  const info = await inspect(id, where);
   return { status: info.State.Status, exitCode: info.State.ExitCode };
 }
 
 /** The host port mapped to `port/tcp` on 127.0.0.1 (Engine API inspect). Throws BACKEND_ERROR when there is none. */
 export async function mappedPort(id: string, port: number, where: string): Promise<number> {
-  const d = await engine();
-  const info = await api(where, `inspect ${id.slice(0, 12)}`, () => d.getContainer(id).inspect());
+  const info = await inspect(id, where);
   const bindings = info.NetworkSettings?.Ports?.[`${port}/tcp`] ?? [];
   const local = bindings.find((b) => b.HostIp === '127.0.0.1');
   if (!local) throw new MemoryMatrixError('BACKEND_ERROR', `${where}: no 127.0.0.1 mapping for ${port}/tcp (the engine lists ${JSON.stringify(bindings)})`);

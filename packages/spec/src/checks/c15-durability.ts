@@ -1,8 +1,7 @@
-import type { Failure } from '../comparator';
 import type { Figure } from '../conformance/result';
 import type { LiveCell } from '../conformance/cell';
-import { durabilityFigures, requireFaults, type DurabilityConfiguration, type DurabilityFigures, type FaultControl } from '../durability';
-import { runKillCycles, type DurabilityPart } from './c15-cycles';
+import { durabilityFigures, requireFaults, type DurabilityConfiguration, type FaultControl } from '../durability';
+import { runKillCycles, type DurabilityPart, type PartOutcome } from './c15-cycles';
 import { historyPart } from './c15-history';
 import { memoryPart } from './c15-memories';
 import { type CheckDefinition, needs } from './check';
@@ -41,43 +40,29 @@ export const c15Durability: CheckDefinition = {
   timeoutMs: 20 * 60_000, // a target with vectors and history: 4 configurations × 5 kill cycles, both parts in each cycle
   async run(cell) {
     const faults = requireFaults(cell.config.faults, cell.target);
-    const rows: DurabilityFigures[] = [];
-    const failures: Failure[] = [];
-    const notes: string[] = [];
-    const extra: Record<string, Figure> = {};
     // The configurations run at once, each on its own fresh instance and storage (nothing is shared
     // between them but the golden data, read only), and are reported in catalog order. One after
     // another, C15 was the longest check of every cell that has it (full default on this 2-core
     // host: redis@8.0 127 s for 4 configurations, sqlite 111 s for 3, pgvector@pg17 158 s for 2)
     // while most of a configuration's time is waiting: a kill -9, a restart, a ready log line.
-    const outcomes = await Promise.allSettled(faults.configurations.map((config) => runConfiguration(cell, faults, config)));
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    const settled = await Promise.allSettled(faults.configurations.map((config) => runConfiguration(cell, faults, config)));
+    const failed = settled.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
-    for (const o of outcomes as PromiseFulfilledResult<ConfigurationOutcome>[]) {
-      rows.push(...o.value.rows);
-      failures.push(...o.value.failures);
-      notes.push(...o.value.notes);
-      Object.assign(extra, o.value.extra);
-    }
-    return { figures: { configurations: rows.length, ...durabilityFigures(rows), ...extra }, failures, notes };
+    const outcomes = (settled as PromiseFulfilledResult<PartOutcome[]>[]).flatMap((o) => o.value);
+    const rows = outcomes.map((p) => p.figures);
+    const extra: Record<string, Figure> = Object.assign({}, ...outcomes.map((p) => p.extra));
+    return { figures: { configurations: rows.length, ...durabilityFigures(rows), ...extra }, failures: outcomes.flatMap((p) => p.failures), notes: outcomes.flatMap((p) => p.notes) };
   },
 };
 
-/** What one durability configuration of C15 ends with (its rows: memories, and history when the target has it). */
-interface ConfigurationOutcome {
-  rows: DurabilityFigures[];
-  failures: Failure[];
-  notes: string[];
-  extra: Record<string, Figure>;
-}
-
 /**
  * C15 on one durability configuration: a fresh instance (`faults.start`), `C15_CYCLES` kill cycles
- * of its parts (c15-cycles.ts), the instance stopped whatever happens. Rejects with what the fault
- * target or a part throws (TARGET_UNAVAILABLE, BACKEND_ERROR).
+ * of its parts (c15-cycles.ts), the instance stopped whatever happens. Resolves with each part's
+ * outcome (memories, then history), its `extra` carrying the configuration's `effective` settings
+ * and, on the last part, its `phasesMs` (named for the first part's row). Rejects with what the fault target or a part throws
+ * (TARGET_UNAVAILABLE, BACKEND_ERROR).
  */
-async function runConfiguration(cell: LiveCell, faults: FaultControl, config: DurabilityConfiguration): Promise<ConfigurationOutcome> {
-  const out: ConfigurationOutcome = { rows: [], failures: [], notes: [], extra: {} };
+async function runConfiguration(cell: LiveCell, faults: FaultControl, config: DurabilityConfiguration): Promise<PartOutcome[]> {
   const t0 = performance.now();
   const ft = await faults.start(config.name);
   const startMs = performance.now() - t0;
@@ -90,17 +75,11 @@ async function runConfiguration(cell: LiveCell, faults: FaultControl, config: Du
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
     const finished = parts.map((x) => x.finish());
-    for (const p of finished) {
-      out.rows.push(p.figures);
-      out.failures.push(...p.failures);
-      out.notes.push(...p.notes);
-      Object.assign(out.extra, p.extra);
-      out.extra[`durability/${p.figures.configuration}/effective`] = effective;
-    }
-    out.extra[`durability/${finished[0]!.figures.configuration}/phasesMs`] =
+    for (const p of finished) p.extra[`durability/${p.figures.configuration}/effective`] = effective;
+    finished[finished.length - 1]!.extra[`durability/${finished[0]!.figures.configuration}/phasesMs`] =
       `start ${Math.round(startMs)}, set-up ${Math.round(phases.setupMs)}, streams ${Math.round(phases.streamMs)}, restarts ${Math.round(phases.restartMs)}, audits ${Math.round(phases.auditMs)}`;
+    return finished;
   } finally {
     await ft.stop();
   }
-  return out;
 }
