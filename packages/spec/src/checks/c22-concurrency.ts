@@ -6,7 +6,7 @@ import type { Figure } from '../conformance/result';
 import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure } from './check';
 import { checkPrefix } from './helpers/history';
-import { upsertConcurrency } from './c22-upsert';
+import { upsertConcurrency, WriterStopped } from './c22-upsert';
 import { cellClients, historyOn, processClients, type C22Clients } from './c22-clients';
 
 /** Writers (one client each), single appends per writer, and the size of each writer's one batch. */
@@ -39,6 +39,7 @@ export const c22Concurrency: CheckDefinition = {
   async run(cell) {
     const figures: Record<string, Figure> = {};
     const failures: Failure[] = [];
+    const notes: string[] = [];
     const caps = cell.config.capabilities;
     const rows: Figure[][] = [];
     const variants: Array<() => Promise<C22Clients>> = [async () => cellClients(cell)];
@@ -51,6 +52,7 @@ export const c22Concurrency: CheckDefinition = {
           const v = await upsertConcurrency(cell, clients);
           for (const [k, val] of Object.entries(v.figures)) figures[`${p}${k}`] = val;
           failures.push(...v.failures);
+          notes.push(...v.notes);
         }
         if (caps.history) {
           const h = await historyConcurrency(cell, clients);
@@ -70,7 +72,7 @@ export const c22Concurrency: CheckDefinition = {
           f('upsert/distinct'),
           f('upsert/lost'),
           f('upsert/duplicated'),
-          `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed`,
+          `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed, ${f('upsert/refused')} refused`,
           f('upsert/writeMs'),
         ]);
       if (caps.history)
@@ -86,7 +88,7 @@ export const c22Concurrency: CheckDefinition = {
         ]);
     }
     const tables = [{ title: 'C22 concurrency', columns: ['writes', 'writers', 'calls', 'distinct items', 'lost', 'duplicated', 'order / consistency', 'ms'], rows }];
-    return { figures, failures, tables };
+    return { figures, failures, notes, tables };
   },
 };
 
@@ -192,6 +194,3 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
     await Promise.allSettled(writers.map((h) => h.clear()));
   }
 }
-
-/** A writer that stopped after the store refused one of its appends (already recorded as a `write-refused` failure). */
-class WriterStopped extends Error {}

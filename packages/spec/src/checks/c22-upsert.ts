@@ -40,12 +40,22 @@ interface Version {
  *   earlier revision is a lost update).
  * - Count is disjoint + shared (no duplicate rows); a recall with each shared memory's stored
  *   embedding returns its id exactly once.
+ * - An upsert the store refuses with a coded error (`MemoryMatrixError`) is a `write-refused`
+ *   failure naming the writer, the call and the error; that writer stops (as an application that
+ *   surfaces the error would), the others go on, and the read-back is judged on the acknowledged
+ *   upserts: their ids must be present and whole, the refused call's ids may be there or not
+ *   (when there, whole), ids no call wrote must be absent, and the count must lie between the
+ *   acknowledged ids and those plus the refused call's. A stopped writer never writes its last
+ *   revision, so the lost-update (stale) judgement needs every writer to have finished and is
+ *   skipped (with a note) otherwise. An uncoded error stops the check.
  * `clients` (c22-clients.ts): where the collection and the writers' clients come from (default:
  * the cell's store; or one process per writer on one storage).
- * Figures: writers, written upserts, count, lost, changed, duplicated, torn, stale, writeMs.
+ * Figures: writers, acknowledged upserts, count, lost, changed, duplicated, torn, stale, refused
+ * (writers stopped by a refused upsert), writeMs.
  */
-export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = cellClients(cell)): Promise<{ figures: Record<string, Figure>; failures: Failure[] }> {
+export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = cellClients(cell)): Promise<{ figures: Record<string, Figure>; failures: Failure[]; notes: string[] }> {
   const failures: Failure[] = [];
+  const notes: string[] = [];
   const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', message, extra));
   // Sizes shrink with small datasets (each version needs its own donor embedding): the full plan
   // needs 552 distinct memories; below that, 40 % go to the disjoint writes and 60 % to the shared ones.
@@ -77,34 +87,64 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
   for (let w = 0; w < UPSERT_WRITERS; w++) writers.push(await (await clients.writer(w)).openCollection(spec.name));
 
   let upserts = 0;
+  // Ids some acknowledged upsert wrote (the seed included), and ids of a refused call (there or not).
+  const acked = new Set<string>([shared[0]!.id]);
+  const refusedIds = new Set<string>();
+  let refused = 0;
   const t0 = performance.now();
-  await Promise.all(
+  const settled = await Promise.allSettled(
     writers.map(async (col, w) => {
+      let call = 0;
+      const write = async (records: MemoryRecord[]): Promise<void> => {
+        call++;
+        try {
+          await col.upsert(records);
+        } catch (err) {
+          if (!(err instanceof MemoryMatrixError)) throw err;
+          refused++;
+          records.forEach((r) => refusedIds.add(r.id));
+          fail(`writer ${w}: upsert call ${call} (${records.length} memories) refused while ${UPSERT_WRITERS} clients upserted into one collection: ${err.code}: ${err.message}`, {
+            kind: 'write-refused',
+            expected: 'acknowledged',
+            actual: err.code,
+          });
+          throw new WriterStopped();
+        }
+        upserts++;
+        records.forEach((r) => acked.add(r.id));
+      };
       const own = disjoint[w]!;
       let d = 0;
       for (let rev = 0; rev < REVISIONS; rev++) {
         // Interleave: a disjoint batch, then this revision of the shared memories, batch by batch.
         for (let s = 0; s < sharedCount; s += SHARED_BATCH) {
           if (d < own.length) {
-            await col.upsert(own.slice(d, d + DISJOINT_BATCH));
+            await write(own.slice(d, d + DISJOINT_BATCH));
             d += DISJOINT_BATCH;
-            upserts++;
           }
           // Writers walk the shared ids in different orders so their batches overlap in time.
           const idx = Array.from({ length: Math.min(SHARED_BATCH, sharedCount - s) }, (_, j) => (s + j + w * SHARED_BATCH) % sharedCount);
-          await col.upsert(idx.map((i) => version(w, rev, i).record));
-          upserts++;
+          await write(idx.map((i) => version(w, rev, i).record));
         }
       }
-      for (; d < own.length; d += DISJOINT_BATCH, upserts++) await col.upsert(own.slice(d, d + DISJOINT_BATCH));
+      for (; d < own.length; d += DISJOINT_BATCH) await write(own.slice(d, d + DISJOINT_BATCH));
     }),
   );
+  const broken = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof WriterStopped));
+  if (broken) throw broken.reason;
   const writeMs = performance.now() - t0;
 
   const reader = await (await clients.reader()).openCollection(spec.name);
   const expectedCount = UPSERT_WRITERS * perWriter + sharedCount;
   const count = await reader.count();
-  if (count !== expectedCount) fail(`count ${count} after ${UPSERT_WRITERS} concurrent writers upserted ${expectedCount} distinct memories`, { expected: expectedCount, actual: count });
+  const maybe = [...refusedIds].filter((id) => !acked.has(id)).length;
+  if (refused === 0 && count !== expectedCount)
+    fail(`count ${count} after ${UPSERT_WRITERS} concurrent writers upserted ${expectedCount} distinct memories`, { expected: expectedCount, actual: count });
+  if (refused > 0 && (count < acked.size || count > acked.size + maybe))
+    fail(`count ${count} after concurrent upserts acknowledged ${acked.size} distinct memories (and ${maybe} more in refused calls)`, {
+      expected: `${acked.size}..${acked.size + maybe}`,
+      actual: count,
+    });
 
   let lost = 0;
   let changed = 0;
@@ -112,17 +152,25 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
   const got = new Map((await reader.get(all.map((r) => r.id))).map((r) => [r.id, r]));
   for (const r of all) {
     const b = got.get(r.id);
+    const written = acked.has(r.id) ? 'written once, by one writer' : 'in a refused upsert';
     if (!b) {
+      if (!acked.has(r.id)) continue;
       lost++;
-      fail(`memory ${r.id} (written once, by one writer) is lost`, { id: r.id, expected: 'present', actual: 'missing' });
+      fail(`memory ${r.id} (${written}) is lost`, { id: r.id, expected: 'present', actual: 'missing' });
+      continue;
+    }
+    if (!acked.has(r.id) && !refusedIds.has(r.id)) {
+      changed++;
+      fail(`memory ${r.id} is present although no upsert wrote it (its writer stopped before)`, { id: r.id, expected: 'missing', actual: 'present' });
       continue;
     }
     const diff = describeDifference(r, b, cell.config.tolerances.embeddingReadback);
     if (diff) {
       changed++;
-      fail(`memory ${r.id} (written once, by one writer): ${diff}`, { id: r.id });
+      fail(`memory ${r.id} (${written}): ${diff}`, { id: r.id });
     }
   }
+  if (refused > 0) notes.push(`C22 upsert: ${refused} writer(s) stopped at a refused upsert, so no shared memory is judged stale (a stopped writer never wrote its last revision)`);
 
   let torn = 0;
   let stale = 0;
@@ -133,6 +181,7 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
     const id = shared[i]!.id;
     const b = back.get(id);
     if (!b) {
+      if (!acked.has(id)) continue;
       lost++;
       fail(`shared memory ${id} (upserted ${UPSERT_WRITERS * REVISIONS} times by ${UPSERT_WRITERS} writers) is lost`, { id, expected: 'present', actual: 'missing' });
       continue;
@@ -143,7 +192,7 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
     if (diff) {
       torn++;
       fail(`shared memory ${id} is torn: its text says writer ${m?.[1] ?? '?'} rev ${m?.[2] ?? '?'}, but ${diff}`, { id });
-    } else if (byText!.rev !== REVISIONS - 1) {
+    } else if (refused === 0 && byText!.rev !== REVISIONS - 1) {
       stale++;
       fail(`shared memory ${id} holds writer ${byText!.writer}'s revision ${byText!.rev}, but every writer's last write was revision ${REVISIONS - 1} (a lost update)`, {
         id,
@@ -186,8 +235,13 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
       'upsert/torn': torn,
       'upsert/stale': stale,
       'upsert/notRecalled': notRecalled,
+      'upsert/refused': refused,
       'upsert/writeMs': Math.round(writeMs),
     },
     failures,
+    notes,
   };
 }
+
+/** A writer that stopped after the store refused one of its writes (already recorded as a `write-refused` failure). */
+export class WriterStopped extends Error {}
