@@ -29,10 +29,13 @@ const sqliteWith = (name: string, entries: string): string => catalogWith(name, 
 const LINK = 'https://github.com/valkey-io/valkey/pull/4342';
 
 describe('knownFailures schema (strict)', () => {
-  test('the repository catalog lists the Redis AOF finding on redis@7.0, 8.0 and 8.0.6 (C15, durability-partial, intermittent), and the LanceDB and Milvus findings on their targets', () => {
+  test('the repository catalog lists the Redis AOF finding on redis@7.0, 8.0 and 8.0.6 (C15, durability-partial, intermittent), and the LanceDB, Milvus and Chroma 1.4 findings on their targets', () => {
     const c = loadCatalog(CATALOG);
     const listed = [...c.targets.values()].filter((t) => t.knownFailures?.length).map((t) => t.name);
-    expect([...listed].sort()).toEqual(['lancedb@0.37', 'milvus@lite-1.2', 'redis@7.0', 'redis@8.0', 'redis@8.0.6']);
+    expect([...listed].sort()).toEqual(['chroma@1.4', 'lancedb@0.37', 'milvus@lite-1.2', 'redis@7.0', 'redis@8.0', 'redis@8.0.6']);
+    expect(c.targets.get('chroma@1.4')!.knownFailures).toEqual([
+      { check: 'C22', kinds: ['write-refused'], intermittent: true, reason: expect.stringContaining('Error finding id'), link: expect.stringMatching(/^https:\/\/github\.com\/chroma-core\/chroma\//) },
+    ]);
     expect(c.targets.get('lancedb@0.37')!.knownFailures!.map((k) => k.check)).toEqual(['C04', 'C05', 'C22']);
     expect(c.targets.get('milvus@lite-1.2')!.knownFailures!.map((k) => k.check)).toEqual(['C22']);
     for (const t of listed.filter((n) => n.startsWith('redis@'))) {
