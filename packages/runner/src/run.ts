@@ -104,7 +104,10 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     interrupted = true;
     rt.cancel(); // cells still queued never start
     progress.stop();
-    progress.log(`\n${sig}: stopping ${started.length} backend(s)${children.size ? ` and ${children.size} cell process(es)` : ''} and writing the partial report…`);
+    // The count is the targets' backends; fault instances a check started (C15, C16, C23) are removed with them (container guard, instance registry) but not counted here.
+    progress.log(
+      `\n${sig}: stopping ${started.length} target backend(s) and any fault instances their checks started${children.size ? `, ${children.size} cell process(es)` : ''}, and writing the partial report…`,
+    );
     report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the checks that completed before it` };
     report.exitCode = 2;
     // A child cell stops its own engine and temp dirs on SIGTERM and writes what it completed.
@@ -114,7 +117,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     };
     void Promise.allSettled([...started.map((b) => b.stop()), ...[...children].map(([c, cell]) => stopChild(c, cell))]).finally(() => {
       for (const c of report.cells) c.checks.sort((a, b) => a.id.localeCompare(b.id));
-      finish(report, ownsReportDir ? opts.reportDir : null, t0);
+      if (finish(report, ownsReportDir ? opts.reportDir : null, t0).written)
+        progress.log(`partial report (INTERRUPTED): ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
       process.exit(signalExitCode(sig));
     });
   };
@@ -150,6 +154,11 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const embeddedWhy = { child: '; embedded cells each in a child process', inprocess: '; embedded cells in this process, alone, after the others' };
     out(`cells at once: ${parallel.cells} (${parallel.why}${embedded && parallel.cells > 1 ? embeddedWhy[embedded] : ''})`);
     const checks = resolveChecks(opts.checks, tier);
+    if (repeat > 1 && (!checks.some((c) => c.id === 'C05') || tier.skip.has('C05')))
+      throw new MemoryMatrixError(
+        'USAGE',
+        `--repeat ${repeat}: only C05 (ann-recall) replays its queries n times, and this run does not run C05${tier.skip.has('C05') ? ` (${tier.skip.get('C05')})` : ' (--check leaves it out)'}; add C05 to --check or drop --repeat`,
+      );
 
     const dataset = loadGoldenDataset(datasetDir(opts.dataset));
     const m = dataset.manifest;
@@ -307,7 +316,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
-  const view = finish(report, ownsReportDir ? opts.reportDir : null, t0);
+  const { view } = finish(report, ownsReportDir ? opts.reportDir : null, t0);
   out(renderConsole(view));
   if (ownsReportDir) out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report;
@@ -315,24 +324,25 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
 
 /**
  * Settle the report once (summary, capability matrix, durability table, exit code: report/settle.ts),
- * derive its view, and write the four report files atomically (report/write.ts). Returns the view
- * the console renders.
+ * derive its view, and write the four report files atomically (report/write.ts) into `dir` (none
+ * when null). Returns the view the console renders and whether the files were written.
  */
-function finish(report: MatrixReport, dir: string | null, t0: number): ReportView {
+function finish(report: MatrixReport, dir: string | null, t0: number): { view: ReportView; written: boolean } {
   const settled = settleReport(report);
   settled.finishedAt = new Date().toISOString();
   settled.durationMs = performance.now() - t0;
   const view = reportView(settled);
-  if (dir === null) return view;
+  if (dir === null) return { view, written: false };
   try {
     writeReports(view, dir);
+    return { view, written: true };
   } catch (e) {
     // Only when the report dir itself is unusable (checked up front, so this run did nothing):
     // the console still says why; the exit status says the run was not carried out.
     process.stderr.write(`memory-matrix: cannot write the reports to ${dir}: ${(e as Error).message}\n`);
     report.exitCode = 2;
+    return { view, written: false };
   }
-  return view;
 }
 
 /**
@@ -345,7 +355,14 @@ export function ensureReportDir(dir: string): void {
     accessSync(dir, constants.W_OK);
     if (!statSync(dir).isDirectory()) throw new Error('not a directory');
   } catch (e) {
-    throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write reports there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+    const code = (e as NodeJS.ErrnoException).code;
+    const why: Record<string, string> = {
+      EEXIST: 'a file is in the way (it or a parent is not a directory)',
+      ENOTDIR: 'a parent of it is a file, not a directory',
+      EACCES: 'no permission to write there',
+      EROFS: 'read-only file system',
+    };
+    throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write reports there: ${(code && why[code]) ?? (e as Error).message}${code ? ` (${code})` : ''}`, { cause: e });
   }
 }
 

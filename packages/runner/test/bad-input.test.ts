@@ -46,6 +46,7 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
   test.each([
     ['--repeat 0', ['--repeat', '0'], /--repeat "0": expected an integer from 1 to 20/],
     ['--repeat abc', ['--repeat', 'abc'], /--repeat "abc"/],
+    ['--repeat 3 without C05', ['--repeat', '3', '--check', 'C03'], /--repeat 3: only C05 \(ann-recall\) replays its queries n times, and this run does not run C05 \(--check leaves it out\)/],
     ['--check C99 (no such check)', ['--check', 'C99'], /--check "C99": no such check/],
     ['--profile nope', ['--profile', 'nope'], /unknown profile "nope"; known profiles: default/],
     ['malformed url target', ['--backend', 'pgvector@url=notaurl'], /"notaurl" is not a URL/],
