@@ -209,7 +209,8 @@ describe('a settled report', () => {
     expect(plain).toContain('(STALE known)');
     expect(plain).toContain(`redis@8.0 C15 durability: 1 failure(s), KNOWN (intermittent): AOF MULTI truncated inside the block (${LINK})`);
     expect(plain).toContain('redis@7.0 C15 durability: STALE known failure: C15 passed; remove the knownFailures entry');
-    expect(plain).toContain('redis@8.0.6 C15 durability: known failure not reproduced this run (intermittent)');
+    expect(plain).toContain(`redis@8.0.6 C15 durability: known failure not reproduced this run (intermittent): ${LINK} (its reason: report.md, "Known upstream failures")`);
+    expect(plain).not.toContain('redis@8.0.6 C15 durability: known failure not reproduced this run (intermittent): AOF');
     expect(plain.split('\n').at(-1)).toBe('5 passed, 0 failed, 1 known, 0 skipped, 1 stale knownFailures entry, 1 known failure(s) not reproduced (intermittent)');
     const md = renderMarkdown(view);
     expect(md).toContain('# memory-matrix report — ✅ all checks passed');

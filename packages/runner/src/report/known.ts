@@ -8,7 +8,8 @@ import type { CellReport } from './model';
  *   when `kinds` is absent) → `known`;
  * - failed otherwise (a kind the entry does not list, an error that stopped the check, a check
  *   that never ran) → `not-covered`: it fails as usual;
- * - passed → `stale` ("remove the entry"; an intermittent entry: "not reproduced this run").
+ * - passed → `stale` ("remove the entry"; an intermittent entry: "not reproduced this run", with
+ *   the link only: the console line stays short, the reason stays in the verdict's `reason`).
  * Pure; never throws.
  */
 export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | undefined): KnownFailureVerdict | undefined {
@@ -17,7 +18,7 @@ export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | und
   const listed = entry.kinds ? `kinds ${entry.kinds.join(', ')}` : 'every kind';
   if (result.status === 'passed') {
     const message = entry.intermittent
-      ? `known failure not reproduced this run (intermittent): ${entry.reason} (${entry.link})`
+      ? `known failure not reproduced this run (intermittent): ${entry.link} (its reason: report.md, "Known upstream failures")`
       : `STALE known failure: ${result.id} passed; remove the knownFailures entry (${entry.reason}; ${entry.link})`;
     return { ...base, verdict: 'stale', message };
   }
