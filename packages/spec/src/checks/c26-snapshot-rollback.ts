@@ -7,6 +7,7 @@ import type { Failure } from '../comparator';
 import { MemoryMatrixError } from '../errors';
 import type { ChatMessage } from '../history';
 import { CHAT_ROLES } from '../history';
+import { LineSplitter } from '../lines';
 import { hasSnapshots, processRecipeOf, type SnapshotInfo } from '../snapshots';
 import { type CheckDefinition, failure, needs } from './check';
 import { checkPrefix, messageDifference, openCheckHistory } from './helpers/history';
@@ -59,16 +60,12 @@ export function runChild(input: ChildInput, killAfterMs?: number, timeoutMs = 60
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', tsx, CHILD], { stdio: ['pipe', 'pipe', 'pipe'] });
     const run: ChildRun = { results: new Map(), progress: 0, signal: null, status: null, stderr: '' };
-    let buf = '';
+    const lines = new LineSplitter();
     let killTimer: NodeJS.Timeout | undefined;
     const guard = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
-      buf += d;
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
+      for (const line of lines.push(d)) {
         if (!line.trim()) continue;
         const m = JSON.parse(line) as { op?: number; ok?: unknown; error?: { code?: string; message: string }; progress?: number };
         if (m.progress !== undefined) {

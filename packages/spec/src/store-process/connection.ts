@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { MemoryMatrixError } from '../errors';
+import { LineSplitter } from '../lines';
 import { errorFromWire, WRITE_OPS, type WireReply } from './wire';
 
 interface Pending {
@@ -23,7 +24,7 @@ interface Pending {
 export class ProcessConnection {
   private readonly pending = new Map<number, Pending>();
   private next = 1;
-  private buf = '';
+  private readonly lines = new LineSplitter();
   private socket?: Promise<net.Socket>;
   private live?: net.Socket;
   private userClosed = false;
@@ -57,7 +58,7 @@ export class ProcessConnection {
         socket.removeAllListeners('error');
         socket.setNoDelay(true);
         socket.setEncoding('utf8');
-        this.buf = '';
+        this.lines.reset();
         this.live = socket;
         socket.on('data', (d: string) => this.onData(d));
         socket.on('error', (e) => this.lost(socket, `connection error: ${e.message}`));
@@ -123,10 +124,8 @@ export class ProcessConnection {
   }
 
   private onData(d: string): void {
-    this.buf += d;
-    for (let nl = this.buf.indexOf('\n'); nl >= 0; nl = this.buf.indexOf('\n')) {
-      const r = JSON.parse(this.buf.slice(0, nl)) as WireReply;
-      this.buf = this.buf.slice(nl + 1);
+    for (const line of this.lines.push(d)) {
+      const r = JSON.parse(line) as WireReply;
       const p = this.pending.get(r.id);
       if (!p) continue; // answered after the client's time limit: the caller was already told
       this.pending.delete(r.id);

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { ChatHistory, HistoryOptions } from '../history';
+import { LineSplitter } from '../lines';
 import { OPTIONAL_COLLECTION_METHODS, type WireCollection } from './client';
 import { errorToWire, queryFromWire, recordFromWire, recordToWire, type WireQuery, type WireRecord, type WireReply, type WireRequest } from './wire';
 
@@ -89,7 +90,7 @@ class Session<S extends MemoryStore> {
   private store?: Promise<S>;
   private readonly collections = new Map<string, MemoryCollection>();
   private readonly histories = new Map<string, ChatHistory>();
-  private buf = '';
+  private readonly lines = new LineSplitter();
   constructor(
     private readonly socket: net.Socket,
     private readonly service: StoreProcessService<S>,
@@ -103,10 +104,7 @@ class Session<S extends MemoryStore> {
   }
 
   private onData(d: string): void {
-    this.buf += d;
-    for (let nl = this.buf.indexOf('\n'); nl >= 0; nl = this.buf.indexOf('\n')) {
-      const line = this.buf.slice(0, nl);
-      this.buf = this.buf.slice(nl + 1);
+    for (const line of this.lines.push(d)) {
       const req = JSON.parse(line) as WireRequest;
       void this.handle(req).then(
         (ok) => this.reply({ id: req.id, ok: ok ?? null }),
