@@ -7,7 +7,7 @@
  * Run against a server you started, e.g. the chroma@1.4 image:
  *   docker run -d --rm -p 127.0.0.1:18400:8000 memory-matrix/chroma:1.4.4-<hash>
  *   pnpm --filter @memory-matrix/adapter-chroma exec tsx scripts/concurrent-get.ts 18400 20
- * Arguments: port (localhost), rounds (default 20). Exits 2 on an error that is not a failed get.
+ * Arguments: port (on 127.0.0.1), rounds (default 20). Exits 2 on an error that is not a failed get.
  */
 import path from 'node:path';
 import { ChromaClient } from 'chromadb';
@@ -18,7 +18,7 @@ const BATCHES = 12;
 const BATCH = 10;
 
 async function round(port: number, r: number, vectors: number[][]): Promise<string[]> {
-  const client = () => new ChromaClient({ host: 'localhost', port });
+  const client = () => new ChromaClient({ host: '127.0.0.1', port });
   const name = `mm_probe_concurrent_get_${process.pid}_${r}`;
   const admin = client();
   await admin.createCollection({ name, embeddingFunction: null, configuration: { hnsw: { space: 'cosine' } } });
