@@ -28,9 +28,16 @@ export function catalogEditor(prefix: string): (name: string, edit: (yaml: strin
   };
 }
 
-/** Run the real CLI (`tsx src/cli.ts …`) in a child process, as `pnpm matrix …` does. */
+/** The report dirs `cli` made in this test file: removed after its last test. */
+const reportDirs: string[] = [];
+afterAll(() => {
+  for (const d of reportDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Run the real CLI (`tsx src/cli.ts …`) in a child process, as `pnpm matrix …` does. Its report dir is a temp dir removed after the test file. */
 export function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-report-'));
+  reportDirs.push(reportDir);
   const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--report-dir', reportDir, ...args], {
     cwd: opts.cwd ?? REPO,
     encoding: 'utf8',
