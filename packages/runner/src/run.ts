@@ -96,6 +96,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   /** Embedded cells running in child processes, and the cell each fills in (interrupt: stop them, keep what they recorded). */
   const children = new Map<ChildCell, CellReport>();
   let interrupted = false;
+  /** The checks this run was to run in every cell (set once they are resolved): an interrupt lists those a started cell never ran. */
+  let planned: ReadonlyArray<{ id: string; name: string }> = [];
   /** Whether this run holds the report dir's lock: a run stopped at the lock writes nothing there (the other run's reports stay whole). */
   let ownsReportDir = false;
   const onSignal = (sig: NodeJS.Signals): void => {
@@ -116,7 +118,13 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       Object.assign(cell, await c.result);
     };
     void Promise.allSettled([...started.map((b) => b.stop()), ...[...children].map(([c, cell]) => stopChild(c, cell))]).finally(() => {
-      for (const c of report.cells) c.checks.sort((a, b) => a.id.localeCompare(b.id));
+      for (const c of report.cells) {
+        const ran = new Set(c.checks.map((r) => r.id));
+        for (const p of planned)
+          if (!ran.has(p.id))
+            c.checks.push({ id: p.id, name: p.name, status: 'skipped', skipReason: `not run: the run was interrupted by ${sig}`, figures: {}, failures: [], notes: [], durationMs: 0 });
+        c.checks.sort((a, b) => a.id.localeCompare(b.id));
+      }
       if (finish(report, ownsReportDir ? opts.reportDir : null, t0).written)
         progress.log(`partial report (INTERRUPTED): ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
       process.exit(signalExitCode(sig));
@@ -154,6 +162,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const embeddedWhy = { child: '; embedded cells each in a child process', inprocess: '; embedded cells in this process, alone, after the others' };
     out(`cells at once: ${parallel.cells} (${parallel.why}${embedded && parallel.cells > 1 ? embeddedWhy[embedded] : ''})`);
     const checks = resolveChecks(opts.checks, tier);
+    planned = checks;
     if (repeat > 1 && (!checks.some((c) => c.id === 'C05') || tier.skip.has('C05')))
       throw new MemoryMatrixError(
         'USAGE',

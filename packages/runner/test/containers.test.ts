@@ -47,6 +47,9 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
     if (code !== 130) throw new Error(`exit ${code}; stderr:\n${err.slice(-2000)}`);
     const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8'));
     expect(report.error.code).toBe('INTERRUPTED');
+    // Interrupted during loading: no check ran, so every check is listed as not run.
+    expect(report.cells[0].checks.length).toBe(29);
+    expect(report.cells[0].checks.filter((c: { skipReason?: string }) => c.skipReason === 'not run: the run was interrupted by SIGINT').length).toBeGreaterThan(0);
     expect(err).toContain(`SIGINT: stopping 1 target backend(s) and any fault instances their checks started`);
     expect(err).toContain(`partial report (INTERRUPTED): ${path.relative(REPO, reportDir)}/{report.json,junit.xml,report.md,report.html}`);
     expect(containersOf(child.pid!)).toEqual([]);
