@@ -3,10 +3,10 @@ import type { Failure } from '../comparator';
 import type { ChatHistory, ChatMessage } from '../history';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
-import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure } from './check';
 import { checkPrefix } from './helpers/history';
-import { upsertConcurrency, WriterStopped } from './c22-upsert';
+import { upsertConcurrency } from './c22-upsert';
+import { runWriters } from './c22-writers';
 import { cellClients, historyOn, processClients, type C22Clients } from './c22-clients';
 
 /** Writers (one client each), single appends per writer, and the size of each writer's one batch. */
@@ -25,7 +25,8 @@ const BATCH = 5;
  *   store refuses with a coded error is a `write-refused` failure naming the writer, the call and
  *   the error; that writer stops (as an application surfacing the error would), the others go
  *   on, and the read is judged on the acknowledged appends (the refused call's messages may be
- *   there or not). An uncoded error stops the check.
+ *   there or not). An uncoded error stops the check. Both parts run their writers through
+ *   `runWriters` (c22-writers.ts).
  * Where the target's store lives in files several processes open at once (its fault control says
  * `sharedStorage`: SQLite), both parts run a second time with each writer in its own PROCESS on one
  * storage (c22-clients.ts), so writers contend through file locks and `busy_timeout` as an
@@ -114,37 +115,26 @@ async function historyConcurrency(cell: LiveCell, clients: C22Clients): Promise<
   const refusedSeqs: Array<Set<number>> = writers.map(() => new Set<number>());
   try {
     const t0 = performance.now();
-    const settled = await Promise.allSettled(
-      writers.map(async (h, w) => {
-        let seq = 0;
-        let call = 0;
-        const append = async (n: number, batch: boolean): Promise<void> => {
-          const seqs = Array.from({ length: n }, () => seq++);
-          call++;
-          try {
-            await h.append(seqs.map((q) => msg(w, q, batch)));
-          } catch (err) {
-            if (!(err instanceof MemoryMatrixError)) throw err;
-            seqs.forEach((q) => refusedSeqs[w]!.add(q));
-            fail(`writer ${w}: append call ${call} (message${n > 1 ? 's' : ''} ${seqs.join(', ')}) refused while ${WRITERS} clients appended to one session: ${err.code}: ${err.message}`, {
-              kind: 'write-refused',
-              expected: 'acknowledged',
-              actual: err.code,
-            });
-            throw new WriterStopped();
-          }
-          seqs.forEach((q) => acked[w]!.add(q));
-        };
-        for (let i = 0; i < SINGLES; i++) {
-          if (i === SINGLES / 2) await append(BATCH, true);
-          await append(1, false);
-        }
-      }),
-    );
-    const broken = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof WriterStopped));
-    if (broken) throw broken.reason;
+    const stopped = await runWriters(cell, failures, WRITERS, `${WRITERS} clients appended to one session`, async (w, write) => {
+      const h = writers[w]!;
+      let seq = 0;
+      let call = 0;
+      const append = async (n: number, batch: boolean): Promise<void> => {
+        const seqs = Array.from({ length: n }, () => seq++);
+        await write(
+          `append call ${++call} (message${n > 1 ? 's' : ''} ${seqs.join(', ')})`,
+          () => h.append(seqs.map((q) => msg(w, q, batch))),
+          () => seqs.forEach((q) => refusedSeqs[w]!.add(q)),
+        );
+        seqs.forEach((q) => acked[w]!.add(q));
+      };
+      for (let i = 0; i < SINGLES; i++) {
+        if (i === SINGLES / 2) await append(BATCH, true);
+        await append(1, false);
+      }
+    });
     const ms = performance.now() - t0;
-    const refused = refusedSeqs.filter((q) => q.size > 0).length;
+    const refused = stopped.size;
     const reader = await historyOn(cell, await clients.reader(), { sessionId, keyPrefix: prefix });
     writers.push(reader);
     const got = await reader.read();

@@ -7,6 +7,7 @@ import type { MemoryRecord } from '../types';
 import { MemoryMatrixError } from '../errors';
 import { failure } from './check';
 import { cellClients, type C22Clients } from './c22-clients';
+import { runWriters } from './c22-writers';
 import { describeDifference, sampleRecords } from './helpers/sampling';
 
 /** Concurrent writers, each on its own client (store). */
@@ -90,48 +91,36 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
   // Ids some acknowledged upsert wrote (the seed included), and ids of a refused call (there or not).
   const acked = new Set<string>([shared[0]!.id]);
   const refusedIds = new Set<string>();
-  let refused = 0;
   const t0 = performance.now();
-  const settled = await Promise.allSettled(
-    writers.map(async (col, w) => {
-      let call = 0;
-      const write = async (records: MemoryRecord[]): Promise<void> => {
-        call++;
-        try {
-          await col.upsert(records);
-        } catch (err) {
-          if (!(err instanceof MemoryMatrixError)) throw err;
-          refused++;
-          records.forEach((r) => refusedIds.add(r.id));
-          fail(`writer ${w}: upsert call ${call} (${records.length} memories) refused while ${UPSERT_WRITERS} clients upserted into one collection: ${err.code}: ${err.message}`, {
-            kind: 'write-refused',
-            expected: 'acknowledged',
-            actual: err.code,
-          });
-          throw new WriterStopped();
+  const stopped = await runWriters(cell, failures, UPSERT_WRITERS, `${UPSERT_WRITERS} clients upserted into one collection`, async (w, write) => {
+    const col = writers[w]!;
+    let call = 0;
+    const upsert = async (records: MemoryRecord[]): Promise<void> => {
+      await write(
+        `upsert call ${++call} (${records.length} memories)`,
+        () => col.upsert(records),
+        () => records.forEach((r) => refusedIds.add(r.id)),
+      );
+      upserts++;
+      records.forEach((r) => acked.add(r.id));
+    };
+    const own = disjoint[w]!;
+    let d = 0;
+    for (let rev = 0; rev < REVISIONS; rev++) {
+      // Interleave: a disjoint batch, then this revision of the shared memories, batch by batch.
+      for (let s = 0; s < sharedCount; s += SHARED_BATCH) {
+        if (d < own.length) {
+          await upsert(own.slice(d, d + DISJOINT_BATCH));
+          d += DISJOINT_BATCH;
         }
-        upserts++;
-        records.forEach((r) => acked.add(r.id));
-      };
-      const own = disjoint[w]!;
-      let d = 0;
-      for (let rev = 0; rev < REVISIONS; rev++) {
-        // Interleave: a disjoint batch, then this revision of the shared memories, batch by batch.
-        for (let s = 0; s < sharedCount; s += SHARED_BATCH) {
-          if (d < own.length) {
-            await write(own.slice(d, d + DISJOINT_BATCH));
-            d += DISJOINT_BATCH;
-          }
-          // Writers walk the shared ids in different orders so their batches overlap in time.
-          const idx = Array.from({ length: Math.min(SHARED_BATCH, sharedCount - s) }, (_, j) => (s + j + w * SHARED_BATCH) % sharedCount);
-          await write(idx.map((i) => version(w, rev, i).record));
-        }
+        // Writers walk the shared ids in different orders so their batches overlap in time.
+        const idx = Array.from({ length: Math.min(SHARED_BATCH, sharedCount - s) }, (_, j) => (s + j + w * SHARED_BATCH) % sharedCount);
+        await upsert(idx.map((i) => version(w, rev, i).record));
       }
-      for (; d < own.length; d += DISJOINT_BATCH) await write(own.slice(d, d + DISJOINT_BATCH));
-    }),
-  );
-  const broken = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof WriterStopped));
-  if (broken) throw broken.reason;
+    }
+    for (; d < own.length; d += DISJOINT_BATCH) await upsert(own.slice(d, d + DISJOINT_BATCH));
+  });
+  const refused = stopped.size;
   const writeMs = performance.now() - t0;
 
   const reader = await (await clients.reader()).openCollection(spec.name);
@@ -242,6 +231,3 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
     notes,
   };
 }
-
-/** A writer that stopped after the store refused one of its writes (already recorded as a `write-refused` failure). */
-export class WriterStopped extends Error {}
