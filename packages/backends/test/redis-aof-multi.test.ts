@@ -22,6 +22,8 @@
  * Skipped without Docker or the images (a failure under CI=true).
  */
 import { spawnSync } from 'node:child_process';
+import { connectRedisStore, type RedisStore } from '@memory-matrix/adapter-redis';
+import { indexedWithoutRecord, type CollectionSpec, type MemoryRecord } from '@memory-matrix/spec';
 import { loadCatalog } from '../src/catalog';
 import { containerLabels, CONTAINER_LABELS, installGuard, removeRunContainers } from '../src/container';
 import { createVolume, removeVolume } from '../src/faults';
@@ -60,8 +62,26 @@ class AofServer {
     this.volume = await createVolume(RUN, this.target);
     const labels = Object.entries(containerLabels(RUN, this.target)).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
     // The catalog's aof-always configuration (matrix/targets.yaml), aof-load-truncated stated (it is Redis' default).
-    const cmd = ['redis-server', '--port', '6379', '--dir', '/data', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--aof-load-truncated', 'yes'];
-    this.id = docker('run', '-d', ...labels, '-v', `${this.volume}:/data`, IMAGES[this.target], ...cmd).trim();
+    const cmd = [
+      'redis-server',
+      '--port',
+      '6379',
+      '--bind',
+      '0.0.0.0',
+      '--protected-mode',
+      'no',
+      '--dir',
+      '/data',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--aof-load-truncated',
+      'yes',
+    ];
+    this.id = docker('run', '-d', ...labels, '-p', '127.0.0.1::6379', '-v', `${this.volume}:/data`, IMAGES[this.target], ...cmd).trim();
     this.awaitReady();
   }
   /** SIGKILL (every write was acknowledged after its fsync: appendfsync always), then start the same container on the same volume. */
@@ -72,6 +92,11 @@ class AofServer {
   restart(): void {
     docker('start', this.id);
     this.awaitReady();
+  }
+  /** The project's Redis store on the container's mapped loopback port (looked up again after every restart). */
+  store(): Promise<RedisStore> {
+    const port = Number(/:(\d+)\s*$/m.exec(docker('port', this.id, '6379/tcp'))![1]);
+    return connectRedisStore({ host: '127.0.0.1', port });
   }
   /** redis-cli inside the container (the server's own client); the reply as text. */
   cli(...args: string[]): string {
@@ -148,6 +173,20 @@ const OBSERVED: Record<(typeof TARGETS)[number], { version: RegExp; danglingLeft
   'redis@8.0.6': { version: /^8\.0\.6$/, danglingLeft: true, replayedByNextExec: ['m1', 'm2'], singleWriteLost: true },
 };
 
+/** One memory of the vector-path case (4-d, unit vectors: each one's own top-1). */
+const memory = (id: string, v: number[]): MemoryRecord => ({
+  id,
+  namespace: 'u1',
+  kind: 'fact',
+  text: `memory ${id}`,
+  createdAt: '2026-12-01T09:30:00.000Z',
+  metadata: {},
+  embedding: Float32Array.from(v),
+});
+const SPEC: CollectionSpec = { name: 'torn', dim: 4, metric: 'cosine', index: { type: 'hnsw', m: 16, efConstruction: 200, efSearch: 100 } };
+/** The targets with Vector Sets (Redis ≥ 8.0), where an upsert is one MULTI of VADD + HSET per memory. */
+const VECTOR_TARGETS = ['redis@8.0', 'redis@8.0.6'] as const;
+
 (missing ? describe.skip : describe)(`FINDING redis AOF: a MULTI block cut short at the AOF's end is truncated inside the block (real servers)${missing ? ` — SKIPPED: ${missing}` : ''}`, () => {
   beforeAll(() => installGuard()); // Ctrl-C / SIGTERM: this process' containers and volumes are removed
   afterAll(async () => {
@@ -197,6 +236,50 @@ const OBSERVED: Record<(typeof TARGETS)[number], { version: RegExp; danglingLeft
       expect(s.cli('EXISTS', 'after')).toBe(seen.singleWriteLost ? '0' : '1');
       if (seen.singleWriteLost) expect(s.logs()).toMatch(/Revert incomplete MULTI\/EXEC transaction/);
       expect(s.cli('GET', 'base')).toBe('before');
+    }, 180_000);
+  });
+
+  // C15's memories audit on redis@8.0.6 (aof-always, a CI run of 2026-12): count() one above the
+  // records get() returned, and recalls returning an id with no record. The same bug on the
+  // adapter's upsert: its MULTI holds VADD (the index row) then HSET (the record).
+  describe.each(VECTOR_TARGETS)('%s upsert', (target) => {
+    test('the next upsert applies the VADD of a torn upsert without its HSET: an index row without its record, found by the C15 audit', async () => {
+      const s = new AofServer(target);
+      await s.start();
+      const [a, b] = [memory('mem-a', [1, 0, 0, 0]), memory('mem-b', [0, 1, 0, 0])];
+      let store = await s.store();
+      await (await store.createCollection(SPEC)).upsert([a]); // acknowledged after its fsync
+      await store.close();
+      s.kill();
+      const { path, bytes } = s.incr();
+      const multiAt = bytes.lastIndexOf(MULTI);
+      const text = bytes.toString('latin1').toLowerCase();
+      const vaddAt = text.indexOf('vadd', multiAt);
+      const hsetAt = text.indexOf('hset', multiAt);
+      expect(multiAt).toBeGreaterThan(0);
+      expect(vaddAt).toBeGreaterThan(multiAt);
+      expect(hsetAt).toBeGreaterThan(vaddAt); // the block is MULTI, VADD, HSET, EXEC
+      s.truncate(path, hsetAt + 8); // inside the HSET: a short read inside MULTI
+      s.restart();
+      store = await s.store();
+      let col = await store.openCollection(SPEC.name);
+      expect(await col.count()).toBe(0); // the load applied nothing of the torn block
+      expect(await col.get([a.id])).toEqual([]);
+      await col.upsert([b]);
+      await store.close();
+      s.kill();
+      s.restart();
+      store = await s.store();
+      try {
+        col = await store.openCollection(SPEC.name);
+        // FINDING: the VADD of the upsert that had vanished is back, its HSET is not.
+        expect(await col.count()).toBe(2);
+        expect((await col.get([a.id, b.id])).map((r) => r.id)).toEqual([b.id]);
+        expect(await indexedWithoutRecord(col, [a])).toEqual([a.id]);
+        expect(await indexedWithoutRecord(col, [memory('mem-never-sent', [0, 0, 1, 0])])).toEqual([]);
+      } finally {
+        await store.close();
+      }
     }, 180_000);
   });
 });

@@ -177,4 +177,5 @@ export type { CheckDefinition, CheckOutcome } from './checks/check';
 export type { ReleaseBaseline } from './checks/c05-baseline';
 export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from './checks/minimums';
 export { compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './checks/c16-history';
+export { indexedWithoutRecord } from './checks/c15-audit';
 export { windowReference } from './checks/helpers/history';

@@ -5,7 +5,7 @@ import { toRecallQuery } from '../conformance/cell';
 import type { GoldenQuery } from '../golden/types';
 import { ExactOracle } from '../oracle';
 import { hasCode } from '../errors';
-import type { MemoryRecord, RecallHit } from '../types';
+import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
 import { failure } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 import { describeDifference } from './helpers/sampling';
@@ -19,12 +19,19 @@ export interface AckInfo {
   msBeforeKill: number;
 }
 
+/** Where one memory was sent in a batch that was never acknowledged (in flight at the kill of `cycle`). */
+export interface InFlightInfo {
+  cycle: number;
+  writer: number;
+  batch: number;
+}
+
 /** What the audit knows about the writes so far (cumulative over cycles). */
 export interface WriteLedger {
   /** Acknowledged memories by id. */
   acked: Map<string, AckInfo>;
-  /** Ids of batches that were not acknowledged (in flight at a kill). */
-  inFlight: Set<string>;
+  /** Memories of batches that were not acknowledged (in flight at a kill), by id. */
+  inFlight: Map<string, InFlightInfo>;
 }
 
 /** The audit of one restart. Id lists are sorted. */
@@ -36,7 +43,13 @@ export interface AuditResult {
   lost: string[];
   phantomInFlight: string[];
   phantomUnknown: string[];
-  /** Rows `count()` has beyond the distinct ids found (unattributable rows or duplicates). */
+  /**
+   * In-flight memories whose record `get` does not return but whose vector the store's index still
+   * holds (a recall of their own vector returns them): a write that must be all or nothing, partly
+   * present after the restart.
+   */
+  torn: string[];
+  /** Rows `count()` has beyond the distinct ids found and the torn rows (unattributable rows or duplicates). */
   unaccountedRows: number;
   duplicated: number;
   changed: string[];
@@ -51,10 +64,12 @@ export interface AuditResult {
 /**
  * Audit a collection after kill -9 and restart: read back every golden id, then classify
  * missing (acknowledged, absent), phantom in flight (present, from an unacknowledged batch),
- * phantom unknown (present, never sent; or rows beyond the distinct ids), duplicates (an id
+ * torn (when `count()` exceeds the ids `get` returned: an in-flight memory `get` does not return
+ * but the index does, `indexedWithoutRecord`; failure kind `durability-partial`), phantom unknown (present, never sent; or rows beyond the
+ * distinct ids and the torn rows), duplicates (an id
  * returned twice by get or recall), changed content (any field, embedding bit for bit), and
- * compare exact top-k of `queries` with an `ExactOracle` over exactly the present rows
- * (tie groups, `scoreTolerance`; a threshold query's count within `withinThresholdBand`). With `withIndex`, index scans must reach the target's
+ * compare exact top-k of `queries` with an `ExactOracle` over exactly the rows the store holds
+ * (the present ones and the torn ones, whose index rows recalls may return; tie groups, `scoreTolerance`; a threshold query's count within `withinThresholdBand`). With `withIndex`, index scans must reach the target's
  * `annRecallFloor` on average against the same oracle. `where` prefixes messages
  * (e.g. `[synchronous_commit=off] cycle 3`).
  */
@@ -86,15 +101,33 @@ export async function auditAfterRestart(cell: LiveCell, collection: MemoryCollec
   if (phantomUnknown.length)
     fail('durability-phantom', `${phantomUnknown.length} memories present that were never written: ${head(phantomUnknown.sort())}`, { actual: phantomUnknown.length, expected: 0 });
   if (duplicated) fail('durability-duplicate', `get returned ${duplicated} id(s) more than once`, { actual: duplicated, expected: 0 });
-  const unaccountedRows = Math.max(0, count - present.size);
-  if (count !== present.size) {
+  // Only when count() holds rows that get() did not return: a probe per in-flight memory costs a recall each.
+  const torn =
+    count > present.size
+      ? await indexedWithoutRecord(
+          collection,
+          [...ledger.inFlight.keys()].filter((id) => !present.has(id)).map((id) => byId.get(id)!),
+        )
+      : [];
+  for (const id of torn) {
+    const f = ledger.inFlight.get(id)!;
     fail(
-      'durability-count',
-      `count() is ${count} but ${present.size} distinct written ids are present (${count > present.size ? 'rows the audit cannot attribute: duplicates or unknown ids' : 'count misses rows that get returns'})`,
-      { expected: present.size, actual: count },
+      'durability-partial',
+      `memory ${id}, sent in batch ${f.batch} of writer ${f.writer} that was in flight at the kill of cycle ${f.cycle} (never acknowledged), is partly present: a recall of its own vector returns it but get() does not return its record (a write must be present or absent whole)`,
+      { id },
     );
   }
-  const rows = golden.filter((r) => present.has(r.id));
+  const held = present.size + torn.length;
+  const unaccountedRows = Math.max(0, count - held);
+  if (count !== held) {
+    fail(
+      'durability-count',
+      `count() is ${count} but ${present.size} distinct written ids are present${torn.length ? ` and ${torn.length} in-flight id(s) are in the index without their record` : ''} (${count > held ? 'rows the audit cannot attribute: duplicates or unknown ids' : 'count misses rows that get returns'})`,
+      { expected: held, actual: count },
+    );
+  }
+  const tornSet = new Set(torn);
+  const rows = golden.filter((r) => present.has(r.id) || tornSet.has(r.id));
   const topk = rows.length ? await compareTopK(cell, collection, rows, queries, where, withIndex) : { failed: 0, recall: null, failures: [], dupHits: 0 };
   failures.push(...topk.failures);
   return {
@@ -103,6 +136,7 @@ export async function auditAfterRestart(cell: LiveCell, collection: MemoryCollec
     lost,
     phantomInFlight: phantomInFlight.sort(),
     phantomUnknown,
+    torn,
     unaccountedRows,
     duplicated: duplicated + topk.dupHits,
     changed: changed.sort(),
@@ -125,6 +159,7 @@ export function auditOfMissingCollection(ledger: WriteLedger): AuditResult {
     lost: [...ledger.acked.keys()].sort(),
     phantomInFlight: [],
     phantomUnknown: [],
+    torn: [],
     unaccountedRows: 0,
     duplicated: 0,
     changed: [],
@@ -222,10 +257,31 @@ export function withinThresholdBand(oracle: ExactOracle, q: GoldenQuery, returne
   return returned >= at(q.minScore + scoreTolerance) && returned <= at(q.minScore - scoreTolerance);
 }
 
+/**
+ * Recall k of the probe in `indexedWithoutRecord`: golden memories with the same embedding (the
+ * same text stored twice) tie at the top, so the probed id may rank below its twins.
+ */
+const PROBE_K = 10;
+
+/**
+ * The ids of `records` (memories `get` did not return) that the store's index still holds: a recall
+ * of each record's own vector (`Float32Array` of length `dim`), k `PROBE_K`, no filter, on the exact
+ * scan (the index scan where the target has none: CAPABILITY_MISSING), returns its id. Sorted.
+ * `RECALLS_IN_FLIGHT` recalls at a time. Errors of the recall are thrown as they come.
+ */
+export async function indexedWithoutRecord(collection: MemoryCollection, records: MemoryRecord[]): Promise<string[]> {
+  const found = await mapBounded(records, RECALLS_IN_FLIGHT, async (r) => {
+    let hits = await exactOrNone(collection, { vector: r.embedding, k: PROBE_K });
+    hits ??= await collection.recall({ vector: r.embedding, k: PROBE_K, scan: 'index' });
+    return hits.some((h) => h.id === r.id) ? r.id : null;
+  });
+  return found.filter((id): id is string => id !== null).sort();
+}
+
 /** The exact-scan hits of `q`, or null when the adapter has no exact path at all (CAPABILITY_MISSING: Chroma answers only through its HNSW). */
-async function exactOrNone(collection: MemoryCollection, q: GoldenQuery): Promise<RecallHit[] | null> {
+async function exactOrNone(collection: MemoryCollection, q: GoldenQuery | RecallQuery): Promise<RecallHit[] | null> {
   try {
-    return await collection.recall(toRecallQuery(q, 'exact'));
+    return await collection.recall('id' in q ? toRecallQuery(q, 'exact') : { ...q, scan: 'exact' });
   } catch (e) {
     if (hasCode(e, 'CAPABILITY_MISSING')) return null;
     throw e;

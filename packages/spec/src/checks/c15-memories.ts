@@ -4,7 +4,7 @@ import type { LiveCell } from '../conformance/cell';
 import { emptyDurabilityFigures, type DurabilityConfiguration, type DurabilityFigures, type FaultTarget } from '../durability';
 import { hasCode } from '../errors';
 import type { CollectionSpec, IndexConfig } from '../types';
-import { auditAfterRestart, auditOfMissingCollection, type AckInfo, type WriteLedger } from './c15-audit';
+import { auditAfterRestart, auditOfMissingCollection, head, type AckInfo, type WriteLedger } from './c15-audit';
 import type { DurabilityPart, PartOutcome } from './c15-cycles';
 import { roundRobin, writeUntilKilled, type StreamLog } from './c15-writers';
 import { failure } from './check';
@@ -26,8 +26,11 @@ const KILL_AT = [0.35, 0.5, 0.25, 0.6, 0.4];
  * Cost, C15 alone per target (12 → 48): sqlite 36 → 41 s, lancedb 64 → 82 s, pgvector@pg17 43 → 44 s.
  */
 const AUDIT_QUERIES = 48;
-/** Audit failures a crash may cause where no durability is promised (a torn transaction: count ≠ records). */
-const TORN_AFTER_CRASH = new Set<string>(['durability-count', 'durability-phantom']);
+/**
+ * Audit failures a crash may cause where no durability is promised (a torn transaction: count ≠
+ * records, an in-flight memory's index row without its record).
+ */
+const TORN_AFTER_CRASH = new Set<string>(['durability-count', 'durability-phantom', 'durability-partial']);
 
 /**
  * The memories part of C15 (c15-durability.ts) on fault instance `ft` in configuration `config`,
@@ -43,7 +46,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
   const golden = cell.dataset.memories;
   const queries = every(cell.dataset.queries, AUDIT_QUERIES);
   const slice = Math.floor(golden.length / cycles);
-  const ledger: WriteLedger = { acked: new Map(), inFlight: new Set() };
+  const ledger: WriteLedger = { acked: new Map(), inFlight: new Map() };
   const lostAll = new Set<string>();
   const failures: Failure[] = [];
   const fig: DurabilityFigures = emptyDurabilityFigures(config.name, config.durable);
@@ -90,7 +93,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
       const l = log!;
       for (const b of l.acked) for (const id of b.ids) ledger.acked.set(id, { cycle, writer: b.writer, batch: b.batch, msBeforeKill: Math.round(l.killDoneAt - b.at) });
       const cycleInFlight = new Set(l.inFlight.flatMap((b) => b.ids));
-      cycleInFlight.forEach((id) => ledger.inFlight.add(id));
+      for (const b of l.inFlight) for (const id of b.ids) ledger.inFlight.set(id, { cycle, writer: b.writer, batch: b.batch });
       const cycleAcked = l.acked.reduce((n, b) => n + b.ids.length, 0);
       fig.acknowledged += cycleAcked;
       fig.acknowledgedBatches += l.acked.length;
@@ -125,7 +128,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
         fig.duplicated = Math.max(fig.duplicated, a.duplicated);
         fig.changed = Math.max(fig.changed, a.changed.length);
         perCycle.push(
-          `cycle ${cycle}: ${cycleAcked} acknowledged (kill issued at ${l.ackedAtKill}, ${l.inFlight.length} batch(es) in flight, ${l.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${a.phantomInFlight.filter((id) => cycleInFlight.has(id)).length} of the in-flight present, restart ${Math.round(restartMs)} ms, top-k ${a.topkQueries - a.topkFailedQueries}/${a.topkQueries}${a.indexRecallMean === null ? '' : `, index recall ${a.indexRecallMean.toFixed(4)}`}${col ? '' : `, the collection itself was gone after the restart (${a.present} memories present)`}`,
+          `cycle ${cycle}: ${cycleAcked} acknowledged (kill issued at ${l.ackedAtKill}, ${l.inFlight.length} batch(es) in flight, ${l.exhausted} writer(s) done before the kill), ${newlyLost.length} lost, ${a.phantomInFlight.filter((id) => cycleInFlight.has(id)).length} of the in-flight present${a.torn.length ? `, ${a.torn.length} in-flight in the index without their record (${head(a.torn)})` : ''}, restart ${Math.round(restartMs)} ms, top-k ${a.topkQueries - a.topkFailedQueries}/${a.topkQueries}${a.indexRecallMean === null ? '' : `, index recall ${a.indexRecallMean.toFixed(4)}`}${col ? '' : `, the collection itself was gone after the restart (${a.present} memories present)`}`,
         );
       } finally {
         await reader.close();
