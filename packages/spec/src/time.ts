@@ -68,18 +68,42 @@ export function diffMs(a: Instant, b: Instant): number {
   return a.ms - b.ms + (a.us - b.us) / 1000;
 }
 
+/** Days in `month` (1–12) of proleptic Gregorian `year`. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Days from 1970-01-01 to `year`-`month`-`day` (proleptic Gregorian; negative before 1970):
+ * Howard Hinnant's `days_from_civil` ("chrono-Compatible Low-Level Date Algorithms",
+ * howardhinnant.github.io/date_algorithms.html). Pure arithmetic: no `Date` object per record
+ * (the validation of an upsert parses every createdAt).
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
 function tryParse(s: string): Instant | null {
   const m = CANONICAL.exec(s);
   if (!m) return null;
   const [, y, mo, d, h, mi, sec, msPart, usPart] = m;
   if (usPart === '000') return null; // non-canonical spelling of a millisecond instant
   const year = Number(y);
-  if (year < 1) return null;
-  const date = new Date(0);
-  date.setUTCFullYear(year, Number(mo) - 1, Number(d));
-  date.setUTCHours(Number(h), Number(mi), Number(sec), Number(msPart));
-  if (date.toISOString() !== `${s.slice(0, 23)}Z`) return null; // calendar-invalid (Feb 30, 24:00 …)
-  return { ms: date.getTime(), us: usPart === undefined ? 0 : Number(usPart) };
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(sec);
+  // Calendar-invalid (Feb 30, 24:00, a 60th second …): no leap seconds, as in ECMAScript time values.
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  const ms = ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + Number(msPart);
+  return { ms, us: usPart === undefined ? 0 : Number(usPart) };
 }
 
 function describeProblem(s: unknown): string {

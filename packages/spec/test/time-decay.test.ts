@@ -25,6 +25,22 @@ describe('canonical instants (time.ts)', () => {
     expect(() => parseInstant(s, 'x')).toThrow(why);
   });
 
+  test('epoch milliseconds agree with Date.UTC on every day of 1599–1601, 1899–1901, 1969–1971, 1999–2001 and 2099–2101; Feb 29 only in leap years', () => {
+    const pad = (x: number, w: number) => String(x).padStart(w, '0');
+    for (const first of [1599, 1899, 1969, 1999, 2099]) {
+      for (let t = Date.UTC(first, 0, 1); t < Date.UTC(first + 3, 0, 1); t += 86_400_000) {
+        const d = new Date(t + 45_296_789); // 12:34:56.789 that day
+        const s = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T12:34:56.789Z`;
+        expect(parseInstant(s, 't')).toEqual({ ms: d.getTime(), us: 0 });
+      }
+    }
+    expect(parseInstant('0001-01-01T00:00:00.000Z', 't').ms).toBe(-62135596800000);
+    for (const y of [1600, 2000, 2024, 4]) expect(isCanonicalInstant(`${pad(y, 4)}-02-29T00:00:00.000Z`)).toBe(true);
+    for (const y of [1700, 1900, 2100, 2023, 1]) expect(isCanonicalInstant(`${pad(y, 4)}-02-29T00:00:00.000Z`)).toBe(false);
+    for (const s of ['2024-13-01T00:00:00.000Z', '2024-00-10T00:00:00.000Z', '2024-04-31T00:00:00.000Z', '2024-05-01T23:60:00.000Z', '2024-05-01T23:59:60.000Z'])
+      expect(isCanonicalInstant(s)).toBe(false);
+  });
+
   test('differences keep microseconds at any epoch; addMs carries across the millisecond', () => {
     const a = parseInstant('9999-12-31T23:59:59.999750Z', 'a');
     const b = parseInstant('9999-12-31T23:59:59.999250Z', 'b');
