@@ -1,6 +1,7 @@
+import { ensureWritableDir } from './report/dir';
 import { signalExitCode } from './baseline/interrupt';
 import { releaseBaselines } from './baseline/release';
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { GOLDEN_DATA_DIR } from '@memory-matrix/golden-data';
 import {
@@ -359,20 +360,7 @@ function finish(report: MatrixReport, dir: string | null, t0: number): { view: R
  * whole run's results. USAGE naming the flag and the reason (a file in the way, no permission).
  */
 export function ensureReportDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    if (!statSync(dir).isDirectory()) throw new Error('not a directory');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why: Record<string, string> = {
-      EEXIST: 'a file is in the way (it or a parent is not a directory)',
-      ENOTDIR: 'a parent of it is a file, not a directory',
-      EACCES: 'no permission to write there',
-      EROFS: 'read-only file system',
-    };
-    throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write reports there: ${(code && why[code]) ?? (e as Error).message}${code ? ` (${code})` : ''}`, { cause: e });
-  }
+  ensureWritableDir(dir, 'reports');
 }
 
 /**

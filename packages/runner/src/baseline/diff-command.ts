@@ -1,4 +1,5 @@
-import { accessSync, constants, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { ensureWritableDir } from '../report/dir';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerStatus, redactUrl, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
@@ -70,7 +71,7 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     if (dirOk) log(`diff: ${path.relative(process.cwd(), o.reportDir) || '.'}/{diff.json,diff.md}`);
   });
   try {
-    ensureDir(o.reportDir);
+    ensureWritableDir(o.reportDir, 'the diff');
     dirOk = true;
     // The run writes these files; an input among them would be overwritten by the other side's recording.
     for (const [flag, spec] of [
@@ -161,17 +162,6 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
 }
 
 const side = (b: Baseline, source: DiffSide['source'], file: string): DiffSide => ({ target: b.target, source, file: path.relative(process.cwd(), file) || file, provenance: b.provenance });
-
-/** The report dir must be writable before anything starts (USAGE naming it). */
-function ensureDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    if (!statSync(dir).isDirectory()) throw new Error('not a directory');
-  } catch (e) {
-    throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write the diff there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
-  }
-}
 
 /** What a diff writes into its report dir (removed at the start of the next one). */
 const OWN_FILES = ['diff.json', 'diff.md', 'baseline.json', 'candidate.json'] as const;

@@ -1,4 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { makeDirs } from '../report/dir';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Table from 'cli-table3';
 import { fmt } from '../report/figures';
@@ -95,7 +96,7 @@ export function renderMigrationMarkdown(r: MigrationReport): string {
 
 /** Write migrate.json and migrate.md into `dir` atomically (temp name, rename). Throws the file system's error. */
 export function writeMigrationReports(r: MigrationReport, dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   for (const [name, text] of [
     ['migrate.json', JSON.stringify(r, null, 2) + '\n'],
     ['migrate.md', renderMigrationMarkdown(r)],

@@ -1,6 +1,6 @@
+import { ensureWritableDir } from '../report/dir';
 import { signalExitCode } from '../baseline/interrupt';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { checkFingerprint, loadGoldenDataset, MemoryMatrixError, type GoldenDataset, type MemoryCollection, type MemoryStore } from '@memory-matrix/spec';
 import { dockerStatus, installGuard, redactUrl, removeRunContainers, resolveTarget, startTarget, type ImageSource, type StartedBackend } from '@memory-matrix/backends';
 import { datasetDir, runIdOf } from '../run';
@@ -89,7 +89,7 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    ensureReportDir(opts.reportDir);
+    ensureWritableDir(opts.reportDir, 'reports');
     const catalog = runCatalog();
     const fromT = resolveTarget(catalog, opts.from);
     const toT = resolveTarget(catalog, opts.to);
@@ -196,15 +196,4 @@ async function loadGolden(
   await coll.buildIndex();
   out(`loaded ${dataset.memories.length} memories of ${m.name} into ${target} collection ${name} (A, the run's production store) in ${Math.round(performance.now() - t)} ms`);
   return coll;
-}
-
-/** USAGE naming --report-dir when it cannot be written (checked before anything starts). */
-function ensureReportDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    if (!statSync(dir).isDirectory()) throw new Error('not a directory');
-  } catch (e) {
-    throw new MemoryMatrixError('USAGE', `--report-dir ${dir}: cannot write reports there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
-  }
 }

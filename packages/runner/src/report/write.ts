@@ -1,4 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { makeDirs } from './dir';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
@@ -16,7 +17,7 @@ export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.ht
  */
 export function writeReports(view: ReportView, dir: string): void {
   const report = view.report;
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],
     ['junit.xml', renderJUnit(report)],
