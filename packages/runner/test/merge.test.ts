@@ -119,5 +119,7 @@ describe('memory-matrix merge', () => {
     expect(m.status).toBe(2);
     expect(m.report.error).toMatchObject({ code: 'INVALID_INPUT' });
     expect(m.report.error!.message).toContain(bad);
+    expect(m.stdout).toMatch(/^nothing merged \(INVALID_INPUT\); the report of the refusal: .*report\.json/m);
+    expect(m.stdout).not.toMatch(/^merged /m);
   });
 });

@@ -120,16 +120,19 @@ function checkShardSeries(inputs: ShardInput[]): void {
  */
 export function mergeCommand(files: string[], reportDir: string, out: (line: string) => void): number {
   let report: SettledReport;
+  let refused = false;
   try {
     report = mergeReports(files.map(readReport));
   } catch (e) {
     const err = e as { code?: string; message?: string };
     report = failedMerge(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
+    refused = true;
   }
   const view = reportView(report);
   writeReports(view, reportDir);
   out(renderConsole(view));
-  out(`merged ${files.length} report(s) into ${path.relative(process.cwd(), reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
+  const where = `${path.relative(process.cwd(), reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`;
+  out(refused ? `nothing merged (${report.error!.code}); the report of the refusal: ${where}` : `merged ${files.length} report(s) into ${where}`);
   return report.exitCode;
 }
 
