@@ -84,7 +84,6 @@ function ensureLoaded(): void {
   }
   const env = process.env.MM_DRIVERS ?? '';
   if (env === loadedEnv) return;
-  loadedEnv = env;
   for (const spec of env
     .split(',')
     .map((s) => s.trim())
@@ -93,6 +92,7 @@ function ensureLoaded(): void {
     const { driver: d } = loadDriverModule(spec, process.cwd(), 'MM_DRIVERS');
     add(d);
   }
+  loadedEnv = env; // only once every module loaded: a failed load is thrown again by the next caller, never skipped
 }
 
 function loadBuiltIn(b: BuiltIn): void {

@@ -47,6 +47,19 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
       ),
     );
   }, 120_000);
+
+  test('MM_DRIVERS naming a module that is not a driver: exit 2 naming it, and the reports are written', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mm-notdriver-'));
+    try {
+      const mod = path.join(dir, 'notdriver.mjs');
+      writeFileSync(mod, 'export const foo = 1;\n');
+      const bad = cli(['--backend', 'pgvector@pglite-pg18', '--check', 'C01'], { env: { MM_DRIVERS: mod } });
+      expect(bad.status).toBe(2);
+      expect(bad.report?.error).toMatchObject({ code: 'USAGE', message: expect.stringContaining(`MM_DRIVERS: module ${mod} exports no driver`) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('catalog errors about drivers (exit 2, naming file, line and key)', () => {

@@ -28,7 +28,17 @@ const minimums = (): string =>
  * Refuses, before reading the store: `--n` below `MIN_DATASET_MEMORIES` (C23's 53), `--queries` below
  * `MIN_DATASET_QUERIES` (C04's 10) (an existing `--out` is checked by `checkSampleOut`, also before the store).
  */
-export function registerSampleCommand(program: Command, drivers: readonly SampleDriver[] = sampleDrivers()): void {
+export function registerSampleCommand(program: Command, given?: readonly SampleDriver[]): void {
+  // The drivers are loaded here for the help text. A broken MM_DRIVERS must not stop the other
+  // commands before they parse (a run still writes its reports, naming the module): its error is
+  // thrown when sample itself runs, and `run` meets it again inside its own error handling.
+  let loadError: unknown;
+  let drivers: readonly SampleDriver[] = [];
+  try {
+    drivers = given ?? sampleDrivers();
+  } catch (e) {
+    loadError = e;
+  }
   const sources = drivers.flatMap((d) => (d.sampleSource ? [{ name: d.name, source: d.sampleSource }] : []));
   const tables = sources.map(({ name, source }) => `"${source.defaults.table}"${sources.length > 1 ? ` for ${name}` : ''}`).join(', ');
   program
@@ -70,6 +80,7 @@ export function registerSampleCommand(program: Command, drivers: readonly Sample
         licence: string;
         overwrite: boolean;
       }) => {
+        if (loadError) throw loadError;
         const { source, url } = findSampleSource(o.from, drivers);
         const table = o.table ?? source.defaults.table;
         const columns = parseColumns(o.columns, source);
