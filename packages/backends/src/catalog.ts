@@ -285,8 +285,10 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
   }
   const profiles = new Map(Object.entries(c.profiles));
   for (const [pname, p] of profiles) {
-    for (const t of [...p.targets, ...(p.fallbackTargets ?? [])]) {
-      if (!targets.has(t) && !unavailable.has(t)) throw new MemoryMatrixError('USAGE', `${fileOf('profiles', pname)}: profile ${pname} names unknown target ${t}`);
+    for (const key of ['targets', 'fallbackTargets'] as const) {
+      (p[key] ?? []).forEach((t, i) => {
+        if (!targets.has(t) && !unavailable.has(t)) fail(['profiles', pname, key, i], `profile ${pname} names unknown target ${t}`);
+      });
     }
     const at = ['profiles', pname];
     if (p.checks && p.excludeChecks) fail([...at, 'excludeChecks'], 'give either checks (the checks that run) or excludeChecks (the checks left out), not both');

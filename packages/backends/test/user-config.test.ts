@@ -73,7 +73,7 @@ test.each([
     'targets:\n  pgvector@y:\n    backend: pgvector\n    server: pgvector@nope\n',
     /memory-matrix\.yaml:4: targets\.pgvector@y\.server: driver pgvector is not a client driver/,
   ],
-  ['a profile naming an unknown target', 'profiles:\n  mine:\n    targets: [own@1]\n', /memory-matrix\.yaml: profile mine names unknown target own@1/],
+  ['a profile naming an unknown target', 'profiles:\n  mine:\n    targets: [own@1]\n', /memory-matrix\.yaml:3: profiles\.mine\.targets\.0: profile mine names unknown target own@1/],
 ])('its targets and profiles, validated with the catalog schema: %s names the user file and line', (_name, yaml, why) => {
   const f = config(yaml);
   const m = error(() => loadCatalog(undefined, { config: loadUserConfig(f) }));
