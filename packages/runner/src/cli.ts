@@ -12,6 +12,7 @@ import { registerSampleCommand } from './commands/sample';
 import { registerInitCommand } from './init/command';
 import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
+import { useTmpRoot } from './tmp-root';
 import { TOOL_VERSION } from './version';
 
 /** Repeatable / comma-separated option values; an empty value is a usage error, not "all". */
@@ -176,6 +177,7 @@ export async function main(argv = process.argv): Promise<void> {
   };
   process.once('beforeExit', drained);
   try {
+    useTmpRoot(); // every temp dir of this run (and of what it starts) in one root, removed at exit
     await buildProgram().parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {

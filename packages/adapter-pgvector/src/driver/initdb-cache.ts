@@ -19,12 +19,13 @@ import path from 'node:path';
  * at each start (the dump is taken before it). Only starts without a `dataDir` use the cache (PGlite
  * refuses a tarball over an existing cluster, and a durability check's directory is its own).
  *
- * One file per key in `<os tmp>/memory-matrix-pglite-initdb/`: the sha256 of the tarball (64 hex
+ * One file per key in `<os tmp>/memory-matrix-pglite-initdb/` (`<os tmp>`: `MM_SHARED_TMPDIR`, which the
+ * CLI sets to the system temp dir before it points TMPDIR at its run's own temp root; else os.tmpdir()): the sha256 of the tarball (64 hex
  * digits and a newline), then the tarball. Written to a temp name and renamed into place (atomic:
  * concurrent runs see the old file, the new one or none); read back only when the sha256 matches
  * (a torn or foreign file is removed and rebuilt). `MM_PGLITE_INITDB_CACHE=0` turns it off.
  */
-export const INITDB_CACHE_DIR = path.join(os.tmpdir(), 'memory-matrix-pglite-initdb');
+export const INITDB_CACHE_DIR = path.join(process.env.MM_SHARED_TMPDIR || os.tmpdir(), 'memory-matrix-pglite-initdb');
 
 /** Format of the cache file; part of the key, so a change here never reads an old file. */
 const FORMAT = 1;
