@@ -10,4 +10,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 120000,
+  // One temp root per jest run, removed at its end (packages/spec/jest-tmp-root.js).
+  globalSetup: require('node:path').join(__dirname, 'packages/spec/jest-global-setup.js'),
+  globalTeardown: require('node:path').join(__dirname, 'packages/spec/jest-global-teardown.js'),
 };
