@@ -158,6 +158,30 @@ function useConfig(option: string | undefined): void {
   if (file !== undefined) process.env.MM_CONFIG = path.resolve(file);
 }
 
+/**
+ * `run` is the default command, so commander hands it any word that is not a command and
+ * answers "too many arguments for 'run'". Throws USAGE naming the word and the commands instead
+ * when the first word of `args` (argv after node and the script) that is neither an option of the
+ * program or of `run` nor an option's value is not a command of `program`. Leaves everything else
+ * (unknown options, missing values) to commander.
+ */
+export function rejectUnknownCommand(program: Command, args: readonly string[]): void {
+  const run = program.commands.find((c) => c.name() === 'run');
+  const options = [...program.options, ...(run?.options ?? [])];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return;
+    if (a.startsWith('-')) {
+      const o = options.find((x) => x.long === a || x.short === a);
+      if (o && (o.required || o.optional)) i++; // its value follows (`--opt=value` is one word)
+      continue;
+    }
+    const names = program.commands.map((c) => c.name());
+    if (names.includes(a) || a === 'help') return;
+    throw new MemoryMatrixError('USAGE', `unknown command "${a}"; the commands are ${names.join(', ')} (run is the default: pnpm matrix --backend pgvector@pglite-pg18)`);
+  }
+}
+
 /** Entry point: parse, run, map usage errors to exit 2. */
 export async function main(argv = process.argv): Promise<void> {
   // `pnpm matrix …` runs this script from the repository root; relative paths (--report-dir,
@@ -178,7 +202,9 @@ export async function main(argv = process.argv): Promise<void> {
   process.once('beforeExit', drained);
   try {
     useTmpRoot(); // every temp dir of this run (and of what it starts) in one root, removed at exit
-    await buildProgram().parseAsync(argv);
+    const program = buildProgram();
+    rejectUnknownCommand(program, argv.slice(2));
+    await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
       process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;

@@ -65,6 +65,14 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(message);
   });
+
+  test('a word that is not a command (run is the default command) names it and the commands', () => {
+    const r = cli(['frobnicate']);
+    recordCase('unknown command frobnicate', r);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('memory-matrix: USAGE: unknown command "frobnicate"; the commands are run, bench, merge');
+    expect(r.stderr).not.toContain('too many arguments');
+  });
 });
 
 describe('unreadable or malformed golden files (exit 2 before any backend starts)', () => {
