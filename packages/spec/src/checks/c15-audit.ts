@@ -194,7 +194,7 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
   let dupHits = 0;
   // Nothing writes the collection during the audit: its recalls go `RECALLS_IN_FLIGHT` at a time, judged in query order.
   const answers = await mapBounded(queries, RECALLS_IN_FLIGHT, async (q) => ({
-    exactHits: await exactOrNone(collection, q),
+    exactHits: await exactOrNone(collection, toRecallQuery(q, 'exact')),
     indexHits: withIndex ? await collection.recall(toRecallQuery(q, 'index')) : [],
   }));
   for (const [i, q] of queries.entries()) {
@@ -271,17 +271,17 @@ const PROBE_K = 10;
  */
 export async function indexedWithoutRecord(collection: MemoryCollection, records: MemoryRecord[]): Promise<string[]> {
   const found = await mapBounded(records, RECALLS_IN_FLIGHT, async (r) => {
-    let hits = await exactOrNone(collection, { vector: r.embedding, k: PROBE_K });
+    let hits = await exactOrNone(collection, { vector: r.embedding, k: PROBE_K, scan: 'exact' });
     hits ??= await collection.recall({ vector: r.embedding, k: PROBE_K, scan: 'index' });
     return hits.some((h) => h.id === r.id) ? r.id : null;
   });
   return found.filter((id): id is string => id !== null).sort();
 }
 
-/** The exact-scan hits of `q`, or null when the adapter has no exact path at all (CAPABILITY_MISSING: Chroma answers only through its HNSW). */
-async function exactOrNone(collection: MemoryCollection, q: GoldenQuery | RecallQuery): Promise<RecallHit[] | null> {
+/** The hits of exact-scan query `q`, or null when the adapter has no exact path at all (CAPABILITY_MISSING: Chroma answers only through its HNSW). */
+async function exactOrNone(collection: MemoryCollection, q: RecallQuery): Promise<RecallHit[] | null> {
   try {
-    return await collection.recall('id' in q ? toRecallQuery(q, 'exact') : { ...q, scan: 'exact' });
+    return await collection.recall(q);
   } catch (e) {
     if (hasCode(e, 'CAPABILITY_MISSING')) return null;
     throw e;
