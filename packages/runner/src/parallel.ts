@@ -24,7 +24,15 @@ export const CELL_WEIGHT_BYTES: Readonly<Record<ResolvedTarget['provider'], numb
   url: 256 * 2 ** 20,
 };
 
-/** Cells per CPU the default bound allows (most of a cell's wall time is waiting; see defaultParallelism). */
+/**
+ * Cells per CPU the default bound allows (most of a cell's wall time is waiting; see defaultParallelism).
+ * Not more: the full default (12 targets) on this 2-CPU host, quiet, took 517 s at 4 cells at once
+ * and 565 s at 6 (`--parallel 6`, same verdicts; vmstat: CPU idle 10 %). At 4 the host's CPU
+ * accounting (cgroup cpuacct) counted 961 CPU-s in 532 s of wall, 90 % of what 2 CPUs give:
+ * the runner and its children 515 s (the embedded and local cells: lancedb ≈ 160, sqlite ≈ 64,
+ * the two PGlite cells ≈ 65, chroma@1.0 ≈ 52, each measured alone), containers 271 s, dockerd and
+ * containerd 29 s. More cells at once only share the same CPUs (2026-12-04).
+ */
 export const CELLS_PER_CPU = 2;
 /** Share of the free memory at the start of a run that the running cells may take together. */
 export const MEMORY_SHARE = 0.5;
