@@ -9,9 +9,11 @@ import { registerBaselineCommands } from './commands/baseline';
 import { mergeCommand } from './commands/merge';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerSampleCommand } from './commands/sample';
+import { targetsCommand } from './commands/targets';
 import { registerInitCommand } from './init/command';
 import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
+import { runCatalog } from './select';
 import { useTmpRoot } from './tmp-root';
 import { TOOL_VERSION } from './version';
 
@@ -42,7 +44,7 @@ export function buildProgram(): Command {
   program
     .command('run', { isDefault: true })
     .description('run the checks on each target against the golden dataset and its oracle expectation')
-    .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated; the targets are listed in matrix/targets.yaml)').argParser(collect).default([]))
+    .addOption(new Option('-b, --backend <target>', 'target backend@version (repeatable or comma-separated; `memory-matrix targets` lists them)').argParser(collect).default([]))
     .option(
       '-p, --profile <name>',
       'profile from matrix/targets.yaml (default: default): its targets and its check tier; with --backend only its check tier (without --profile, --backend runs every check)',
@@ -120,6 +122,13 @@ export function buildProgram(): Command {
   registerSampleCommand(program);
   registerSelftestCommand(program);
   registerInitCommand(program);
+  program
+    .command('targets')
+    .description('list the targets --backend takes (the catalog and your memory-matrix.yaml): provider, what each runs, its profiles')
+    .option('-p, --profile <name>', 'only the targets of this profile')
+    .action((o: { profile?: string }) => {
+      process.exitCode = targetsCommand(runCatalog(), (l) => process.stdout.write(l + '\n'), o.profile);
+    });
   const images = program.command('images').description('offline container images built from Debian packages');
   images
     .command('build')
