@@ -1,6 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { OWNER, processAlive } from '@memory-matrix/backends';
+
+/** A temp root's name: `mm-run-<pid>-` and mkdtemp's six characters. */
+const ROOT_NAME = /^mm-run-(\d+)-[A-Za-z0-9]{6}$/;
+/** File in each root naming where its pid means something (container/labels.ts `OWNER`: host and PID namespace). */
+const OWNER_FILE = '.owner';
 
 /**
  * One temp root per CLI process, `<system temp>/mm-run-<pid>-XXXXXX`: `TMPDIR` points there, so
@@ -10,7 +16,8 @@ import path from 'node:path';
  * leave `shuffle_data` / `shuffle_offsets` dirs: 85 of them after one `--backend lancedb@0.37` run,
  * measured 2026-12-04). The root is removed when the process exits: after success, failure, and
  * SIGINT / SIGTERM (the runner stops its backends, then exits; the local guard has killed its store
- * processes by then). A process killed with SIGKILL leaves it, like any temp dir.
+ * processes by then). A process killed with SIGKILL leaves it; the next CLI started on the machine
+ * removes it (`sweepStaleRoots`).
  *
  * `MM_SHARED_TMPDIR` keeps the system temp dir for the caches that are meant to outlive a run
  * (the PGlite initdb cache, the store-process bundles); a nested CLI (a child cell) keeps its
@@ -18,7 +25,9 @@ import path from 'node:path';
  */
 export function useTmpRoot(env: NodeJS.ProcessEnv = process.env): string {
   env.MM_SHARED_TMPDIR ??= os.tmpdir();
+  sweepStaleRoots(os.tmpdir());
   const root = mkdtempSync(path.join(os.tmpdir(), `mm-run-${process.pid}-`));
+  writeFileSync(path.join(root, OWNER_FILE), OWNER);
   env.TMPDIR = root;
   process.on('exit', () => {
     try {
@@ -28,4 +37,34 @@ export function useTmpRoot(env: NodeJS.ProcessEnv = process.env): string {
     }
   });
   return root;
+}
+
+/**
+ * Removes the temp roots in `dir` that CLI processes left when they died without running their
+ * exit handler (SIGKILL, the OOM killer, a CI time limit): directories named `mm-run-<pid>-XXXXXX`
+ * whose `.owner` file names this host and PID namespace (`OWNER`) and whose pid is not alive here.
+ * A root of a live process, of another PID namespace or host sharing the directory, or without an
+ * owner file is kept. Returns the paths removed. Never throws: a root it cannot read or remove stays.
+ */
+export function sweepStaleRoots(dir: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = ROOT_NAME.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    const root = path.join(dir, name);
+    try {
+      if (readFileSync(path.join(root, OWNER_FILE), 'utf8') !== OWNER) continue;
+      rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+      removed.push(root);
+    } catch {
+      // Not ours to judge (no owner file, unreadable) or not removable: left as it is.
+    }
+  }
+  return removed;
 }

@@ -2,6 +2,6 @@
 export { startContainer, startTimeoutScale, inStartSlot, waitForKind, type ContainerStartSpec, type StartedContainer } from './start';
 export { containerEndpoint } from './endpoint';
 export { listRunContainers, processAlive, removeRunContainers, type ProjectContainer } from './cleanup';
-export { CONTAINER_LABELS, containerLabels } from './labels';
+export { CONTAINER_LABELS, containerLabels, OWNER } from './labels';
 export { installGuard, uninstallGuard, liveContainerIds } from './guard';
 export { Semaphore, startParallelism } from './semaphore';
