@@ -212,6 +212,8 @@ describe('catalog and backends (exit 2)', () => {
       ['C01', 'failed', 'NOT_RUN'],
       ['C24', 'failed', 'NOT_RUN'],
     ]);
+    expect(r.report?.summary).toMatchObject({ passed: 0, failed: 0, notRun: 2, cellErrors: 1 });
+    expect(r.stdout).toContain('0 passed, 0 failed, 0 known, 0 skipped, 2 not run, 1 cell(s) could not run');
   }, 120_000);
 
   test('a URL target nobody answers', () => {

@@ -71,7 +71,7 @@ test('settleReport derives summary, durability rows, capability matrix and exit 
   report.cells = [cell('x@1', [c15, skipped], { capabilities: capabilities({ vectors: true }) })];
   const settled = settleReport(report);
   expect(settled).toBe(report);
-  expect(settled.summary).toEqual({ passed: 1, failed: 0, known: 0, stale: 0, notReproduced: 0, skipped: 1, cellErrors: 0 });
+  expect(settled.summary).toEqual({ passed: 1, failed: 0, notRun: 0, known: 0, stale: 0, notReproduced: 0, skipped: 1, cellErrors: 0 });
   expect(settled.durability).toEqual([expect.objectContaining({ target: 'x@1', configuration: 'default', verdict: 'pass' })]);
   expect(settled.capabilityMatrix.targets[0]!.entries.history).toMatchObject({ ok: false, skippedChecks: ['C17'] });
   expect(settled.exitCode).toBe(0);

@@ -43,13 +43,15 @@ export function glyph(status: string): string {
 }
 
 /**
- * The counts line of every report: `N passed, M failed, K known, S skipped`, then `, X stale
+ * The counts line of every report: `N passed, M failed, K known, S skipped`, then `, R not run`
+ * when a cell could not run (its checks), then `, X stale
  * knownFailures entries` when a check a steady entry lists passed, `, Y known failures not
  * reproduced (intermittent)` when one an intermittent entry lists passed, then the cells that
  * could not run. `summary` as settled (report/settle.ts); the known counts default to 0 (older reports).
  */
-export function countsLine(s: { passed: number; failed: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number }): string {
+export function countsLine(s: { passed: number; failed: number; notRun?: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number }): string {
   const stale = s.stale ? `, ${s.stale} stale knownFailures entr${s.stale === 1 ? 'y' : 'ies'}` : '';
   const notReproduced = s.notReproduced ? `, ${s.notReproduced} known failure(s) not reproduced (intermittent)` : '';
-  return `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${stale}${notReproduced}` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '');
+  const notRun = s.notRun ? `, ${s.notRun} not run` : '';
+  return `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${notRun}${stale}${notReproduced}` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '');
 }

@@ -13,8 +13,9 @@ import type { SettledReport } from './settle';
 export function renderJUnit(report: SettledReport): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
     name: 'memory-matrix',
-    tests: report.summary.passed + report.summary.failed + (report.summary.known ?? 0) + report.summary.skipped,
-    failures: report.summary.failed,
+    // A check not run (its cell could not run) is a <failure type="NOT_RUN"> testcase: a JUnit-only gate must not see it as green.
+    tests: report.summary.passed + report.summary.failed + (report.summary.notRun ?? 0) + (report.summary.known ?? 0) + report.summary.skipped,
+    failures: report.summary.failed + (report.summary.notRun ?? 0),
     skipped: report.summary.skipped + (report.summary.known ?? 0),
     errors: report.summary.cellErrors + (report.error ? 1 : 0),
     time: (report.durationMs / 1000).toFixed(3),

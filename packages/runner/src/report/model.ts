@@ -34,7 +34,12 @@ export interface MatrixReport {
    * both counted among `passed` too, neither changes the exit status. `known` / `stale` /
    * `notReproduced` are absent in reports of older versions.
    */
-  summary: { passed: number; failed: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number };
+  /**
+   * Check verdict counts. `failed` counts checks that ran and failed; `notRun` the checks of a cell
+   * that could not run (status failed, error NOT_RUN; absent in older reports, where
+   * `failed` counts them).
+   */
+  summary: { passed: number; failed: number; notRun?: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number };
   /** Set when the run could not be carried out (exit 2). */
   error?: { code: string; message: string };
   exitCode: 0 | 1 | 2;
@@ -71,7 +76,7 @@ export function emptyReport(argv: string[], startedAt: string, opts: { profile?:
     expectation: null,
     cells: [],
     skippedTargets: [],
-    summary: { passed: 0, failed: 0, known: 0, stale: 0, notReproduced: 0, skipped: 0, cellErrors: 0 },
+    summary: { passed: 0, failed: 0, notRun: 0, known: 0, stale: 0, notReproduced: 0, skipped: 0, cellErrors: 0 },
     exitCode: 0,
   };
 }

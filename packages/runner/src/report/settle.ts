@@ -23,9 +23,11 @@ export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix;
 export function settleReport(report: MatrixReport): SettledReport {
   applyKnownFailures(report.cells);
   const all = report.cells.flatMap((c) => c.checks);
+  const notRun = (c: (typeof all)[number]): boolean => c.status === 'failed' && c.error?.code === 'NOT_RUN';
   report.summary = {
     passed: all.filter((c) => c.status === 'passed').length,
-    failed: all.filter((c) => c.status === 'failed').length,
+    failed: all.filter((c) => c.status === 'failed' && !notRun(c)).length,
+    notRun: all.filter(notRun).length,
     known: all.filter((c) => c.status === 'known').length,
     stale: all.filter((c) => c.knownFailure?.verdict === 'stale' && !c.knownFailure.intermittent).length,
     notReproduced: all.filter((c) => c.knownFailure?.verdict === 'stale' && c.knownFailure.intermittent).length,
@@ -36,6 +38,6 @@ export function settleReport(report: MatrixReport): SettledReport {
   report.durability = durabilityRows(report.cells);
   report.capabilityMatrix = capabilityMatrix(report.cells);
   report.sideBySide = sideBySide(report.cells);
-  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed ? 1 : 0;
+  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed || report.summary.notRun ? 1 : 0;
   return report as SettledReport;
 }

@@ -25,6 +25,7 @@ MM.summary = (r) => {
         ['skipped', s.skipped],
         ['cellErrors', s.cellErrors],
       ].map(([k, v]) => h('span', { class: `count ${k}` }, h('b', { dataset: { mm: `count-${k}` } }, String(v)), ` ${k === 'cellErrors' ? 'cells could not run' : k}`)),
+      s.notRun ? h('span', { class: 'count cellErrors' }, h('b', { dataset: { mm: 'count-not-run' } }, String(s.notRun)), ' not run') : null,
       s.stale ? h('span', { class: 'count stale' }, h('b', { dataset: { mm: 'count-stale' } }, String(s.stale)), ' stale knownFailures entries') : null,
       s.notReproduced ? h('span', { class: 'count stale' }, h('b', { dataset: { mm: 'count-not-reproduced' } }, String(s.notReproduced)), ' known failures not reproduced (intermittent)') : null,
     ),
