@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { checkRef } from './check-ref';
@@ -345,6 +346,18 @@ function mergeUserEntries(raw: Record<string, unknown>, user: UserConfig): Recor
 }
 
 /**
+ * How to install adapter package `pkg` beside an installed memory-matrix: the packages are not on
+ * the npm registry yet (README "Use it in your own repository"), so its packed tarball, named as
+ * `npm pack` names it (`@memory-matrix/adapter-sqlite` → `memory-matrix-adapter-sqlite-<version>.tgz`,
+ * the version of this package, which every package of a release shares).
+ */
+function installHint(pkg: string): string {
+  const version = (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const tarball = `${pkg.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+  return `not on the npm registry yet: npm install --save-dev <dir>/${tarball}, packed with bash .ci/pack.sh <dir> in a clone of the repository`;
+}
+
+/**
  * Take the targets of built-in backends whose adapter package is not installed (registry
  * `missingDrivers`: an installed copy without the optional adapters) out of the raw catalog before
  * it is validated (their container kinds, engines and adapter options are the missing driver's to
@@ -360,7 +373,7 @@ function setAsideMissing(raw: Record<string, unknown>): Map<string, string> {
     const backend = (t as { backend?: unknown } | null)?.backend;
     const pkg = typeof backend === 'string' ? missingDrivers().get(backend) : undefined;
     if (pkg === undefined) kept[name] = t;
-    else out.set(name, `its adapter package ${pkg} is not installed (npm install ${pkg})`);
+    else out.set(name, `its adapter package ${pkg} is not installed (${installHint(pkg)})`);
   }
   raw.targets = kept;
   return out;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 /**
  * Targets whose adapter package is not installed (an installed copy without the optional
  * adapters: `catalog.unavailable`, set aside by the catalog reader; .ci/outside-install.sh sees it
@@ -8,7 +10,8 @@
 import { loadCatalog, resolveTarget, type Catalog } from '@memory-matrix/backends';
 import { selectTargets } from '../src/select';
 
-const WHY = 'its adapter package @memory-matrix/adapter-sqlite is not installed (npm install @memory-matrix/adapter-sqlite)';
+const VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'backends', 'package.json'), 'utf8')) as { version: string }).version;
+const WHY = `its adapter package @memory-matrix/adapter-sqlite is not installed (not on the npm registry yet: npm install --save-dev <dir>/memory-matrix-adapter-sqlite-${VERSION}.tgz, packed with bash .ci/pack.sh <dir> in a clone of the repository)`;
 
 /** The built-in catalog as an install without `backend`'s adapter reads it. */
 function without(backend: string): Catalog {

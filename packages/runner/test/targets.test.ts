@@ -27,6 +27,22 @@ describe('targets (what --backend takes)', () => {
     expect(() => targetRows(catalog, 'nope')).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/unknown profile "nope"; known profiles: default/) }));
   });
 
+  test('targets whose adapter is not installed: only those of the profile asked for', () => {
+    const lines: string[] = [];
+    const without = {
+      ...catalog,
+      unavailable: new Map([
+        ['sqlite@3.53-vec0.1.9', 'why sqlite'],
+        ['lancedb@0.37', 'why lancedb'],
+      ]),
+    };
+    targetsCommand(without, (l) => lines.push(l), 'selftest');
+    expect(lines.filter((l) => l.startsWith('not installed:'))).toEqual(['not installed: sqlite@3.53-vec0.1.9: why sqlite']);
+    lines.length = 0;
+    targetsCommand(without, (l) => lines.push(l));
+    expect(lines.filter((l) => l.startsWith('not installed:'))).toHaveLength(2);
+  });
+
   test('prints a table and a count', () => {
     const lines: string[] = [];
     expect(targetsCommand(catalog, (l) => lines.push(l), 'embedded')).toBe(0);

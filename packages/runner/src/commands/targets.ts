@@ -47,8 +47,8 @@ function whatRuns(t: ResolvedTarget): string {
 
 /**
  * `memory-matrix targets [--profile P]`: prints the targets `--backend` takes (table: target,
- * provider, what it runs, profiles), then the built-in targets whose adapter package is not
- * installed, with why. Returns the exit status (0); throws USAGE on an unknown profile.
+ * provider, what it runs, profiles), then the built-in targets (of that profile) whose adapter
+ * package is not installed, with why. Returns the exit status (0); throws USAGE on an unknown profile.
  */
 export function targetsCommand(catalog: Catalog, print: (line: string) => void, profile?: string): number {
   const rows = targetRows(catalog, profile);
@@ -58,6 +58,7 @@ export function targetsCommand(catalog: Catalog, print: (line: string) => void, 
   print(
     `${rows.length} target(s)${profile ? ` in profile ${profile}` : ''}; container targets need a Docker engine; "name*": in that profile only when no Docker engine answers (its fallbackTargets).`,
   );
-  for (const [name, why] of catalog.unavailable) print(`not installed: ${name}: ${why}`);
+  const shown = profile === undefined ? undefined : new Set([...catalog.profiles.get(profile)!.targets, ...(catalog.profiles.get(profile)!.fallbackTargets ?? [])]);
+  for (const [name, why] of catalog.unavailable) if (!shown || shown.has(name)) print(`not installed: ${name}: ${why}`);
   return 0;
 }
