@@ -326,9 +326,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
-  const { view } = finish(report, ownsReportDir ? opts.reportDir : null, t0);
+  const { view, written } = finish(report, ownsReportDir ? opts.reportDir : null, t0);
   out(renderConsole(view));
-  if (ownsReportDir) out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
+  if (written) out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report;
 }
 

@@ -3,10 +3,14 @@
  * refused with USAGE naming the flag, the dir and the reason. `/proc/nope/x` is the case where
  * Node 20's own `mkdirSync(…, { recursive: true })` never returns.
  */
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureWritableDir, makeDirs } from '../src/report/dir';
+import { emptyReport } from '../src/report/model';
+import { settleReport } from '../src/report/settle';
+import { reportView } from '../src/report/view';
+import { writeReports } from '../src/report/write';
 
 let tmp: string;
 beforeAll(() => (tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-report-dir-'))));
@@ -33,5 +37,21 @@ describe('report dir (report/dir.ts)', () => {
     expect(() => ensureWritableDir('/proc/nope/x', 'reports')).toThrow(/^--report-dir \/proc\/nope\/x: cannot write reports there: .*\(ENOENT\)$/);
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(existsSync('/proc/nope')).toBe(false);
+  });
+});
+
+describe('writeReports (report/write.ts): all four or none', () => {
+  test('a rename that fails (report.html is a directory) leaves no temp file and report.json as it was', () => {
+    const dir = path.join(tmp, 'html-is-a-dir');
+    mkdirSync(path.join(dir, 'report.html'), { recursive: true });
+    const view = reportView(settleReport(emptyReport([], '2026-12-01T00:00:00.000Z')));
+    expect(() => writeReports(view, dir)).toThrow(/EISDIR|EEXIST|ENOTEMPTY/);
+    expect(readdirSync(dir).sort()).toEqual(['report.html']);
+  });
+
+  test('writes the four files and nothing else', () => {
+    const dir = path.join(tmp, 'ok');
+    writeReports(reportView(settleReport(emptyReport([], '2026-12-01T00:00:00.000Z'))), dir);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
   });
 });

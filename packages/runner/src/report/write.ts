@@ -1,5 +1,5 @@
 import { makeDirs } from './dir';
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
@@ -11,9 +11,11 @@ export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.ht
 
 /**
  * Write report.json, junit.xml, report.md and report.html of a settled report's view into `dir`
- * (created if missing); every writer only renders what `settleReport` / `reportView` derived. Each
- * file is written to a temporary name in `dir` and renamed into place, so a reader never sees a
- * half-written report. Errors from the file system propagate (e.g. EACCES naming the path).
+ * (created if missing); every writer only renders what `settleReport` / `reportView` derived. All
+ * four are rendered, then written to temporary names in `dir`, then renamed into place, so a reader
+ * never sees a half-written file and a failed write (ENOSPC, EACCES) replaces none of them. The
+ * temporary files are removed when anything fails. Errors from the file system propagate (their
+ * message names the path).
  */
 export function writeReports(view: ReportView, dir: string): void {
   const report = view.report;
@@ -24,10 +26,14 @@ export function writeReports(view: ReportView, dir: string): void {
     ['report.md', renderMarkdown(view)],
     ['report.html', renderHtml(report)],
   ];
-  for (const [name, text] of files) {
-    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(dir, name));
+  const temps = files.map(([name]) => path.join(dir, `.${name}.tmp-${process.pid}`));
+  try {
+    files.forEach(([, text], i) => writeFileSync(temps[i]!, text));
+    // report.json (what gates read) last: a rename that fails (report.html a directory) leaves it as it was.
+    for (let i = files.length - 1; i >= 0; i--) renameSync(temps[i]!, path.join(dir, files[i]![0]));
+  } catch (e) {
+    for (const t of temps) rmSync(t, { force: true });
+    throw e;
   }
 }
 
