@@ -87,8 +87,10 @@ npx memory-matrix sample --from postgres://user:password@host:5432/db --n 1200 -
 npx memory-matrix --dataset my-store --profile pr-gate
 \`\`\`
 
-- \`--table\` and \`--columns\` map your table; the defaults read LangChain's PGVector table
-  (\`langchain_pg_embedding\`), e.g. \`--columns id=id,text=document,embedding=embedding,metadata=cmetadata\`.
+- \`--table\` names your table (see \`sample --help\` for the default); its layout is detected from
+  its columns (the tables LangChain.js, langchain-postgres, LlamaIndex, Mastra and mem0 write) and
+  printed, and \`--columns\` overrides it field by field, e.g.
+  \`--columns id=id,text=document,embedding=embedding,metadata=cmetadata\`.
 - \`--redact\` replaces e-mail addresses, phone numbers, card numbers, person names and street
   addresses by \`[EMAIL]\` \`[PHONE]\` \`[CARD]\` \`[NAME]\` \`[ADDRESS]\` and prints what it found and what
   is left. Read that table, and the files, before you commit them.
