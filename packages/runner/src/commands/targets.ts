@@ -23,8 +23,8 @@ export function targetRows(catalog: Catalog, profile?: string): TargetRow[] {
   if (profile !== undefined) {
     const p = catalog.profiles.get(profile);
     if (!p) throw new MemoryMatrixError('USAGE', `unknown profile "${profile}"; known profiles: ${[...catalog.profiles.keys()].join(', ')}`);
-    const wanted = [...new Set([...p.targets, ...(p.fallbackTargets ?? [])])];
-    names = names.filter((n) => wanted.includes(n));
+    const wanted = profileTargets(catalog, profile);
+    names = names.filter((n) => wanted.has(n));
   }
   return names.map((name) => {
     const t = catalog.targets.get(name)!;
@@ -58,7 +58,13 @@ export function targetsCommand(catalog: Catalog, print: (line: string) => void, 
   print(
     `${rows.length} target(s)${profile ? ` in profile ${profile}` : ''}; container targets need a Docker engine; "name*": in that profile only when no Docker engine answers (its fallbackTargets).`,
   );
-  const shown = profile === undefined ? undefined : new Set([...catalog.profiles.get(profile)!.targets, ...(catalog.profiles.get(profile)!.fallbackTargets ?? [])]);
+  const shown = profile === undefined ? undefined : profileTargets(catalog, profile);
   for (const [name, why] of catalog.unavailable) if (!shown || shown.has(name)) print(`not installed: ${name}: ${why}`);
   return 0;
+}
+
+/** The targets profile `profile` (known to `catalog`) names: its targets and its fallbackTargets. */
+function profileTargets(catalog: Catalog, profile: string): Set<string> {
+  const p = catalog.profiles.get(profile)!;
+  return new Set([...p.targets, ...(p.fallbackTargets ?? [])]);
 }
