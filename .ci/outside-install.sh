@@ -110,7 +110,9 @@ for t in sqlite@3.53-vec0.1.9:adapter-sqlite langchain-redis-history@redis-8.0:a
   npx --no -- memory-matrix --backend "$target" --report-dir "$work/report-unavailable" >"$log" 2>&1
   rc=$?
   set -e
-  [ "$rc" -eq 2 ] && grep -q "npm install $pkg" "$log" || { cat "$log" >&2; fail "a target of an adapter not installed ($target): expected exit 2 naming $pkg, got $rc"; }
+  tarball="memory-matrix-${t#*:}-[0-9.]*\.tgz"
+  [ "$rc" -eq 2 ] && grep -q "adapter package $pkg is not installed" "$log" && grep -q "npm install --save-dev .*/$tarball" "$log" ||
+    { cat "$log" >&2; fail "a target of an adapter not installed ($target): expected exit 2, the line naming $pkg and the npm install of its tarball; got exit $rc"; }
   echo "outside-install: $(grep -o 'TARGET_UNAVAILABLE: .*' "$log" | head -1)"
 done
 
