@@ -68,7 +68,7 @@ export interface FaultTarget {
   shutdown(): Promise<void>;
   /** Start again on the same storage; resolves when ready (log line and a real query); ms taken. */
   restart(): Promise<{ restartMs: number }>;
-  /** Freeze every process of the server (container: `docker pause`); connections stay open. */
+  /** Freeze every process of the server (container: `docker pause`, issued again when the engine's cgroup v1 freezer gives up); connections stay open. BACKEND_ERROR when it cannot be frozen. */
   pause(): Promise<void>;
   /** Undo `pause`. Idempotent. */
   unpause(): Promise<void>;

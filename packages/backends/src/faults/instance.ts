@@ -16,6 +16,7 @@ import { registerContainer, registerRun, unregisterContainer } from '../containe
 import { containerLabels } from '../container/labels';
 import { waitForKind } from '../container/start';
 import { pollReady } from '../readiness';
+import { freezeWithRetry } from './freeze';
 import { containerState, docker, killContainer, logMatches, mappedPort, pollUntil, startContainer } from './docker-ops';
 
 /** What to start: one target in one durability configuration, on a volume. */
@@ -247,7 +248,7 @@ export class ContainerFaultTarget implements FaultTarget {
   }
 
   async pause(): Promise<void> {
-    await docker(['pause', this.containerId], this.ep.where);
+    await freezeWithRetry(() => docker(['pause', this.containerId], this.ep.where), this.ep.where);
     this.paused = true;
   }
 
