@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, didYouMean, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { checkRef } from './check-ref';
 import { localFaultSupported } from './faults/local-instance';
 import { knownFailuresSchema } from './known-failures';
@@ -345,6 +345,9 @@ function mergeUserEntries(raw: Record<string, unknown>, user: UserConfig): Recor
   };
 }
 
+/** This package's version (its package.json), read by the first `installHint`. */
+let ownVersion: string | undefined;
+
 /**
  * How to install adapter package `pkg` beside an installed memory-matrix: the packages are not on
  * the npm registry yet (README "Use it in your own repository"), so its packed tarball, named as
@@ -352,7 +355,8 @@ function mergeUserEntries(raw: Record<string, unknown>, user: UserConfig): Recor
  * the version of this package, which every package of a release shares).
  */
 function installHint(pkg: string): string {
-  const version = (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  ownVersion ??= (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const version = ownVersion;
   const tarball = `${pkg.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
   return `not on the npm registry yet: npm install --save-dev <dir>/${tarball}, packed with bash .ci/pack.sh <dir> in a clone of the repository`;
 }
@@ -465,7 +469,8 @@ function faultCapabilities(t: TargetEntry & { provider: ResolvedTarget['provider
 }
 
 /**
- * Look up a target; UNKNOWN_TARGET lists the known names. `<backend>@url=<url>` names an existing
+ * Look up a target; UNKNOWN_TARGET lists the known names, after the closest ones ("did you mean
+ * …?") or, for a bare backend name, its targets. `<backend>@url=<url>` names an existing
  * server (url provider of a driver that offers it) with the catalog's default index and
  * tolerances; its report name is `<backend>@url(host:port/db)`, without credentials.
  */
@@ -489,9 +494,12 @@ export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
   const why = catalog.unavailable.get(name);
   if (!t && why !== undefined) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `target ${name}: ${why}`);
   if (!t) {
+    const known = [...catalog.targets.keys()];
+    const ofBackend = name.includes('@') ? [] : known.filter((k) => k.startsWith(`${name}@`));
+    const hint = ofBackend.length ? `${name} is a backend; name one of its targets: ${ofBackend.join(', ')}` : didYouMean(name, known);
     throw new MemoryMatrixError(
       'UNKNOWN_TARGET',
-      `unknown target "${name}" (not in ${[catalog.file, ...(catalog.config ? [catalog.config.file] : [])].map((f) => path.relative(process.cwd(), f) || f).join(' or ')}); known targets: ${[...catalog.targets.keys()].join(', ')}`,
+      `unknown target "${name}" (not in ${[catalog.file, ...(catalog.config ? [catalog.config.file] : [])].map((f) => path.relative(process.cwd(), f) || f).join(' or ')})${hint ? `; ${hint}` : ''}; known targets: ${known.join(', ')}`,
     );
   }
   return t;
