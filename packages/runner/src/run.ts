@@ -113,9 +113,11 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     );
     report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the checks that completed before it` };
     report.exitCode = 2;
-    // A child cell stops its own engine and temp dirs on SIGTERM and writes what it completed.
+    // A child cell stops its own engine and temp dirs on the same signal and writes what it
+    // completed, its checks not run naming that signal (it is in a process group of its own: the
+    // signal reached this process only).
     const stopChild = async (c: ChildCell, cell: CellReport): Promise<void> => {
-      await c.stop();
+      await c.stop(sig === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
       Object.assign(cell, await c.result);
     };
     void Promise.allSettled([...started.map((b) => b.stop()), ...[...children].map(([c, cell]) => stopChild(c, cell))]).finally(() => {

@@ -9,7 +9,9 @@ import type { CellReport, MatrixReport } from '../report/model';
  * the parent takes that report's one cell into its own report (`cellFromChildReport`), so the
  * merged report.json / junit.xml / report.md / report.html hold what an in-process run of the cell
  * would have recorded. The child's stderr (its progress and check lines, each naming the target)
- * is relayed line by line; its stdout (its own console summary) is kept only for error messages.
+ * is relayed line by line, but for the lines naming its temp report dir (internal to the run); its
+ * stdout (its own console summary) is kept only for error messages. An interrupted run passes its
+ * signal on to the child, whose partial cell names that signal.
  */
 
 /** What the child must run: the parent's selection for one target. Paths are absolute. */

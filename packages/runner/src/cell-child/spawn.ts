@@ -20,7 +20,10 @@ export interface ChildCellOptions {
   spec: Omit<ChildCellSpec, 'reportDir'>;
   /** What the child's report must agree with. */
   want: ChildExpectation;
-  /** Where the child's stderr lines go (each names the target; a line that does not is prefixed with it; blank lines are dropped). */
+  /**
+   * Where the child's stderr lines go (each names the target; a line that does not is prefixed with
+   * it; blank lines and lines naming the child's temp report dir, e.g. its `partial report` line, are dropped).
+   */
   log: (line: string) => void;
   /** ms the child may run before it is stopped (SIGTERM, then SIGKILL) and the cell fails with CHILD_FAILED. */
   timeoutMs: number;
@@ -42,16 +45,21 @@ export interface ChildCell {
    * expectation, a run error); the message carries the exit status and the tail of its output.
    */
   readonly result: Promise<CellReport>;
-  /** SIGTERM to the child's pid (it stops its engine, removes its temp dirs and writes a partial report), SIGKILL after `graceMs`; resolves when it has exited. */
-  stop(): Promise<void>;
+  /**
+   * `signal` (default SIGTERM; an interrupted run passes on the one it got, so the child's partial
+   * cell names it) to the child's pid: it stops its engine, removes its temp dirs and writes a
+   * partial report. SIGKILL after `graceMs`; resolves when it has exited.
+   */
+  stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<void>;
 }
 
 /**
  * Run one embedded cell in a child process (protocol.ts): the runner's own CLI with
  * `childRunArgs`, in its own process group (a terminal's Ctrl-C reaches the parent only, which
- * stops its children by pid: `stop()`), `MM_EMBEDDED_INPROCESS=1` and without jest's
+ * passes it on to its children by pid: `stop('SIGINT')`), `MM_EMBEDDED_INPROCESS=1` and without jest's
  * `JEST_WORKER_ID` (the child is a plain node process, not a jest worker). The parent's exit
- * sends SIGTERM to a child still running. The temp report dir is removed when the child has ended.
+ * sends SIGTERM to a child still running. The temp report dir is removed when the child has ended;
+ * it is internal to the run, so the child's lines that name it are not relayed (`log`).
  */
 export function startChildCell(opts: ChildCellOptions): ChildCell {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-cell-'));
@@ -65,9 +73,11 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
     if (tail.length > TAIL_LINES) tail.shift();
   };
   const child = spawn(cmd.file, [...cmd.args, ...childRunArgs({ ...opts.spec, reportDir })], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  // mkdtemp's unique name: in the absolute and in the relative path (the child's `partial report` line).
+  const internal = path.basename(reportDir);
   createInterface({ input: child.stderr }).on('line', (l) => {
     keep(l);
-    if (l.trim() !== '') opts.log(l.includes(target) ? l : `${target}: ${l}`);
+    if (l.trim() !== '' && !l.includes(internal)) opts.log(l.includes(target) ? l : `${target}: ${l}`);
   });
   createInterface({ input: child.stdout }).on('line', keep);
 
@@ -81,10 +91,10 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
   process.once('exit', onParentExit);
-  const stop = async (): Promise<void> => {
+  const stop = async (signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM'): Promise<void> => {
     stopping = true;
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+      child.kill(signal);
       const hard = setTimeout(() => child.kill('SIGKILL'), opts.graceMs ?? 30_000);
       hard.unref();
       await exited;
@@ -114,7 +124,7 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
         throw fail(`ended (${status}) without a valid report: ${(e as Error).message}${output()}`, e);
       }
       if (stopping) {
-        // Interrupted by the run: what the child completed before its SIGTERM (the run's report says INTERRUPTED).
+        // Interrupted by the run: what the child completed before the signal stop() sent (the run's report says INTERRUPTED).
         const partial = report.cells.find((c) => c.target === target);
         if (partial) return partial;
         throw fail(`was stopped before it recorded its cell (${status})`);
