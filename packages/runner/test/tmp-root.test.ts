@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OWNER } from '@memory-matrix/backends';
-import { sweepStaleRoots } from '../src/tmp-root';
+import { shareTsxCache, sweepStaleRoots } from '../src/tmp-root';
 
 describe('sweepStaleRoots (temp roots of CLIs that died without their exit handler)', () => {
   let dir: string;
@@ -34,5 +34,38 @@ describe('sweepStaleRoots (temp roots of CLIs that died without their exit handl
 
   test('a directory that cannot be read is no error', () => {
     expect(sweepStaleRoots(path.join(dir, 'does-not-exist'))).toEqual([]);
+  });
+});
+
+describe('shareTsxCache (the processes a run starts reuse the compiled TypeScript)', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'mm-tsxcache-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a child started with TMPDIR at the root finds the shared cache; removing the root keeps the cache', () => {
+    const shared = path.join(dir, 'shared');
+    const root = path.join(dir, 'root');
+    mkdirSync(shared);
+    mkdirSync(root);
+    shareTsxCache(root, shared);
+    const name = `tsx-${os.userInfo().uid}`;
+    // A real tsx process with TMPDIR at the root: it writes its cache through the link.
+    const ts = path.join(dir, 'm.ts');
+    writeFileSync(ts, 'const n: number = 6 * 7;\nconsole.log(n);\n');
+    const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', ts], { env: { ...process.env, TMPDIR: root }, encoding: 'utf8' });
+    expect(r.stdout.trim()).toBe('42');
+    expect(lstatSync(path.join(root, name)).isSymbolicLink()).toBe(true);
+    expect(readdirSync(path.join(shared, name)).length).toBeGreaterThan(0);
+    rmSync(root, { recursive: true, force: true });
+    expect(readdirSync(path.join(shared, name)).length).toBeGreaterThan(0);
+  });
+
+  test('no shared dir, or one that cannot be written: no link, no error', () => {
+    const root = path.join(dir, 'root');
+    mkdirSync(root);
+    shareTsxCache(root, undefined);
+    writeFileSync(path.join(dir, 'file'), 'x'); // a file where the shared dir should be
+    shareTsxCache(root, path.join(dir, 'file'));
+    expect(readdirSync(root)).toEqual([]);
   });
 });
