@@ -114,8 +114,8 @@ export function buildProgram(): Command {
     .description('join shard reports (runs with --shard i/n) into one report: cells ordered by target, summary and exit status recomputed')
     .argument('<reports...>', 'report.json files of the shards (all of one dataset)')
     .option('-r, --report-dir <dir>', 'where the merged report.json, junit.xml, report.md and report.html go', 'matrix-report')
-    .action((files: string[], o: { reportDir: string }) => {
-      process.exitCode = mergeCommand(files, path.resolve(o.reportDir), (l) => process.stdout.write(l + '\n'));
+    .action(async (files: string[], o: { reportDir: string }) => {
+      process.exitCode = await mergeCommand(files, path.resolve(o.reportDir), (l) => process.stdout.write(l + '\n'));
     });
   registerBaselineCommands(program);
   registerMigrateCommand(program);

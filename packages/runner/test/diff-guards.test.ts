@@ -2,13 +2,15 @@
  * `memory-matrix record` / `diff` guards through the real CLI: what is refused before anything
  * starts (a target without capability `vectors`, a bad `--out`), the previous run's files removed
  * from a reused --report-dir, and Ctrl-C (SIGINT) on the embedded target pgvector@pglite-pg18 (no
- * Docker): exit 130, INTERRUPTED printed and in diff.json / diff.md, no baseline or temporary file left.
+ * Docker): exit 130, INTERRUPTED printed and in diff.json / diff.md, no baseline or temporary file left,
+ * the report dir's lock (taken as a run takes it) released.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DiffReport } from '../src/baseline/model';
+import { REPORT_LOCK } from '../src/report/lock';
 import { REPO, RUNNER_DIR } from './cli-helpers';
 
 const TARGET = 'pgvector@pglite-pg18';
@@ -118,7 +120,7 @@ describe('record --profile: a target without vectors is skipped, the others reco
 });
 
 describe('Ctrl-C', () => {
-  test('diff: exit 130, INTERRUPTED printed, diff.json error INTERRUPTED, diff.md says so, no stale PASS', async () => {
+  test('diff: exit 130, INTERRUPTED printed, diff.json error INTERRUPTED, diff.md says so, no stale PASS, the lock released', async () => {
     const dir = mkdtempSync(path.join(tmp, 'sigint-diff-'));
     writeFileSync(path.join(dir, 'diff.md'), '# memory-matrix diff — ✅ PASS\n');
     writeFileSync(path.join(dir, 'candidate.json'), '{}');
@@ -129,6 +131,7 @@ describe('Ctrl-C', () => {
     const report = JSON.parse(readFileSync(path.join(dir, 'diff.json'), 'utf8')) as DiffReport;
     expect(report).toMatchObject({ verdict: null, exitCode: 130, error: { code: 'INTERRUPTED' } });
     expect(readFileSync(path.join(dir, 'diff.md'), 'utf8')).toMatch(/^# memory-matrix diff — ⚠️ INTERRUPTED/);
+    expect(existsSync(path.join(dir, REPORT_LOCK))).toBe(false);
     expect(
       readdirSync(dir)
         .filter((f) => f !== 'baseline.json')

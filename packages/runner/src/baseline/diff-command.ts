@@ -1,5 +1,7 @@
+import { tempFileOf, writeFilesAtomic } from '../report/atomic';
 import { ensureWritableDir } from '../report/dir';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lockReportDir } from '../report/lock';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerStatus, redactUrl, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
@@ -7,7 +9,7 @@ import { reportJson } from '../report/write';
 import { runIdOf } from '../run';
 import { TOOL_VERSION } from '../version';
 import { checkSameDataset, compareBaselines, overallVerdict } from './compare';
-import { readBaseline, tmpFileOf, writeBaseline } from './file';
+import { readBaseline, writeBaseline } from './file';
 import { signalExitCode, watchInterrupt } from './interrupt';
 import type { Baseline, DiffReport, DiffSide } from './model';
 import { applyIndexOverride, cannotRecord, recordBaseline } from './record';
@@ -36,13 +38,17 @@ type Pending = { kind: 'file'; file: string; baseline: Baseline } | { kind: 'tar
  * file or a target recorded live (record.ts, the same code as `record`; the recording is kept as
  * `<report-dir>/baseline.json` / `candidate.json`). Everything that can be checked before a backend
  * starts is (report dir, profile thresholds, inputs, a live side's `vectors` capability, --index,
- * dataset of file sides). First the previous run's diff.json, diff.md, baseline.json and
- * candidate.json are removed from `reportDir` (only those, and not a file given as an input), so no
- * stale verdict is left next to this run's files. Writes diff.json and diff.md into `reportDir` in
- * every case the dir is usable, prints the console table, returns the exit status: 0 PASS or
- * DRIFT, 1 FAIL, 2 the diff could not run. On SIGINT / SIGTERM (interrupt.ts) the started backends
- * are stopped, diff.json gets `error.code` INTERRUPTED, diff.md says so, INTERRUPTED is printed and
- * the process exits 130 / 143 (the returned promise then never settles).
+ * dataset of file sides). The report dir's lock (report/lock.ts) is taken first, as `run` takes it:
+ * while another run, merge or diff writes there this diff is refused (USAGE naming the dir and that
+ * process's command and pid, exit 2) and writes nothing there. Then the previous run's diff.json,
+ * diff.md, baseline.json and candidate.json are removed from `reportDir` (only those, and not a file
+ * given as an input), so no stale verdict is left next to this run's files. Writes diff.json and
+ * diff.md into `reportDir` in every case the dir is usable and locked, prints the console table,
+ * releases the lock, returns the exit status: 0 PASS or DRIFT, 1 FAIL, 2 the diff could not run.
+ * On SIGINT / SIGTERM (interrupt.ts) the started backends are stopped, diff.json gets `error.code`
+ * INTERRUPTED, diff.md says so, INTERRUPTED is printed and the process exits 130 / 143 (the lock
+ * goes with it; the returned promise then never settles). Throws only when diff.json / diff.md
+ * cannot be written (the file system's error; the lock is released, no temporary file is left).
  */
 export async function diffCommand(o: DiffOptions, log: (line: string) => void): Promise<DiffReport> {
   const report: DiffReport = {
@@ -61,7 +67,9 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     verdict: null,
     exitCode: 2,
   };
+  /** Whether this diff may write into the report dir: it is usable and this process holds its lock. */
   let dirOk = false;
+  let release = (): void => undefined;
   const watch = watchInterrupt(log, (sig) => {
     report.verdict = null;
     report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig} before the diff was complete; no verdict` };
@@ -72,6 +80,7 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
   });
   try {
     ensureWritableDir(o.reportDir, 'the diff');
+    release = lockReportDir(o.reportDir, '--report-dir', 'diff');
     dirOk = true;
     // The run writes these files; an input among them would be overwritten by the other side's recording.
     for (const [flag, spec] of [
@@ -89,7 +98,7 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
       o.reportDir,
       [o.baseline, o.candidate].map((s) => path.resolve(s)),
     );
-    for (const f of OWN_FILES) watch.pending(tmpFileOf(path.join(o.reportDir, f)));
+    for (const f of OWN_FILES) watch.pending(tempFileOf(path.join(o.reportDir, f)));
     const catalog = baselineCatalog();
     const thresholds = profileThresholds(catalog, o.profile);
     report.thresholds = { ...thresholds };
@@ -155,7 +164,11 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     if (!watch.signal) watch.dispose();
   }
   if (watch.signal) return new Promise<DiffReport>(() => undefined); // the signal handler writes the report and exits
-  if (dirOk) writeDiff(report, o.reportDir);
+  try {
+    if (dirOk) writeDiff(report, o.reportDir);
+  } finally {
+    release();
+  }
   log(renderDiffConsole(report));
   if (dirOk) log(`diff: ${path.relative(process.cwd(), o.reportDir) || '.'}/{diff.json,diff.md}`);
   return report;
@@ -183,14 +196,10 @@ function clearPrevious(dir: string, keep: string[]): void {
   }
 }
 
-/** diff.json and diff.md, each to a temporary name in `dir` then renamed into place. */
+/** diff.json and diff.md as a group (`writeFilesAtomic`: temporary names, diff.json renamed last; none left after a failure). */
 function writeDiff(report: DiffReport, dir: string): void {
-  for (const [name, text] of [
+  writeFilesAtomic(dir, [
     ['diff.json', reportJson(report)],
     ['diff.md', renderDiffMarkdown(report)],
-  ] as const) {
-    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(dir, name));
-  }
+  ]);
 }

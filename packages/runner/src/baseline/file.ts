@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MemoryMatrixError } from '@memory-matrix/spec';
+import { tempFileOf, writeFileAtomic } from '../report/atomic';
 import { reportJson } from '../report/write';
 import type { Baseline } from './model';
 
@@ -16,8 +17,8 @@ export function defaultBaselineFile(target: string, cwd = process.cwd()): string
   return path.resolve(cwd, BASELINE_DIR, `${target.replace(/[^A-Za-z0-9@._-]/g, '_')}.json`);
 }
 
-/** The temporary file `writeBaseline` writes before the rename: `<file>.tmp-<pid>` (removed on Ctrl-C, interrupt.ts). */
-export const tmpFileOf = (file: string): string => `${file}.tmp-${process.pid}`;
+/** The temporary file `writeBaseline` writes before the rename: `.<name>.tmp-<pid>` beside it (report/atomic.ts `tempFileOf`; removed on Ctrl-C, interrupt.ts). */
+export const tmpFileOf = tempFileOf;
 
 /**
  * `record --out <file>`, checked before anything starts: a missing file (its folder is created
@@ -50,17 +51,17 @@ export function checkOutFile(file: string): void {
 }
 
 /**
- * Write a baseline atomically: to `<file>.tmp-<pid>` in the same folder (created if missing), then
- * renamed over `file`, so a reader never sees half a baseline. Errors propagate as USAGE naming the file.
+ * Write `baseline` to `file` atomically (`writeFileAtomic`): its folder is created if missing, the
+ * JSON is written to `.<name>.tmp-<pid>` in that folder, then renamed over `file`, so a reader never
+ * sees half a baseline. Throws USAGE `cannot write baseline <file>: <code>` (the file system's code:
+ * EISDIR `file` is a directory, ENOTDIR / EEXIST a file in the way of its folder, EACCES, ENOSPC,
+ * EROFS). After a failure `file` is as it was and no temporary file is left (a folder made for it stays).
  */
 export function writeBaseline(baseline: Baseline, file: string): void {
-  const tmp = tmpFileOf(file);
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(tmp, reportJson(baseline));
-    renameSync(tmp, file);
+    writeFileAtomic(file, reportJson(baseline));
   } catch (e) {
-    rmSync(tmp, { force: true });
     throw new MemoryMatrixError('USAGE', `cannot write baseline ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
   }
 }

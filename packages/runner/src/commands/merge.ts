@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
+import { signalExitCode } from '../baseline/interrupt';
 import { renderConsole } from '../report/console';
+import { ensureWritableDir } from '../report/dir';
+import { lockReportDir } from '../report/lock';
 import { emptyReport, type MatrixReport } from '../report/model';
 import { settleReport, type SettledReport } from '../report/settle';
 import { reportView } from '../report/view';
@@ -113,28 +116,67 @@ function checkShardSeries(inputs: ShardInput[]): void {
 }
 
 /**
- * `memory-matrix merge <report.json…> --report-dir <dir>`: merge, write every report format into
- * `dir` (also when the inputs disagree: then the report carries only the error), print the
- * console summary, and return the exit status: the merged report's (0 / 1 / 2), or 2 when the
- * inputs cannot be merged.
+ * `memory-matrix merge <report.json…> --report-dir <dir>`: take `dir`'s report lock (report/lock.ts,
+ * as `run` does), merge, write every report format into `dir` (also when the inputs disagree: then
+ * the report carries only the error), print the console summary, release the lock, and resolve to
+ * the exit status: the merged report's (0 / 1 / 2), or 2 when the inputs cannot be merged. `files`
+ * are the report.json paths as given; `reportDir` an absolute path, created if missing.
+ *
+ * Throws, before an input is read or a report written: USAGE `--report-dir <dir>: cannot write
+ * the merged report there: …` (a file in the way, no permission), USAGE `--report-dir <dir>:
+ * another memory-matrix <command> (pid <n>) is writing its reports there; …` while a run, selftest,
+ * merge or diff holds the dir's lock (the CLI exits 2; `dir` is left as it was). Throws the file
+ * system's error when the reports cannot be written (no temporary file is left; report.json is as
+ * it was). On SIGINT / SIGTERM before the reports are written, nothing is written, `INTERRUPTED` is
+ * printed and the process exits 130 / 143 (the promise never settles). The lock is released in
+ * every case (on a signal with the process).
  */
-export function mergeCommand(files: string[], reportDir: string, out: (line: string) => void): number {
-  let report: SettledReport;
-  let refused = false;
+export async function mergeCommand(files: string[], reportDir: string, out: (line: string) => void): Promise<number> {
+  const dirText = path.relative(process.cwd(), reportDir) || '.';
+  const onSignal = (sig: NodeJS.Signals): void => {
+    out(`\n${sig}: INTERRUPTED: nothing merged; ${dirText} is left as it was`);
+    process.exit(signalExitCode(sig)); // the lock is released on exit (lock.ts)
+  };
+  // Before the lock: a signal from then on is handled (at the next turn), never the default kill that would leave the lock behind.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let release = (): void => undefined;
   try {
-    report = mergeReports(files.map(readReport));
-  } catch (e) {
-    const err = e as { code?: string; message?: string };
-    report = failedMerge(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
-    refused = true;
+    ensureWritableDir(reportDir, 'the merged report');
+    release = lockReportDir(reportDir, '--report-dir', 'merge');
+    let report: SettledReport;
+    let refused = false;
+    try {
+      const inputs: ShardInput[] = [];
+      for (const f of files) {
+        await signalTurn();
+        inputs.push(readReport(f));
+      }
+      report = mergeReports(inputs);
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      report = failedMerge(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
+      refused = true;
+    }
+    await signalTurn();
+    const view = reportView(report);
+    writeReports(view, reportDir);
+    out(renderConsole(view));
+    const where = `${dirText}/{report.json,junit.xml,report.md,report.html}`;
+    out(refused ? `nothing merged (${report.error!.code}); the report of the refusal: ${where}` : `merged ${files.length} report(s) into ${where}`);
+    return report.exitCode;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    release();
   }
-  const view = reportView(report);
-  writeReports(view, reportDir);
-  out(renderConsole(view));
-  const where = `${path.relative(process.cwd(), reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`;
-  out(refused ? `nothing merged (${report.error!.code}); the report of the refusal: ${where}` : `merged ${files.length} report(s) into ${where}`);
-  return report.exitCode;
 }
+
+/**
+ * One turn of the event loop: a SIGINT / SIGTERM that came while the merge was busy (reading a large
+ * or slow input) is dispatched here, to the handler that exits, and not after the reports are written.
+ */
+const signalTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function failedMerge(files: string[], error: { code: string; message: string }): SettledReport {
   return settleReport({ ...emptyReport(['merge', ...files], new Date().toISOString()), error, exitCode: 2 });

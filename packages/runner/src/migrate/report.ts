@@ -1,6 +1,5 @@
+import { writeFilesAtomic } from '../report/atomic';
 import { makeDirs } from '../report/dir';
-import { renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import Table from 'cli-table3';
 import { fmt } from '../report/figures';
 import type { MigrationCheck, MigrationResult } from './types';
@@ -94,15 +93,17 @@ export function renderMigrationMarkdown(r: MigrationReport): string {
   return out.join('\n') + '\n';
 }
 
-/** Write migrate.json and migrate.md into `dir` atomically (temp name, rename). Throws the file system's error. */
+/**
+ * Write migrate.json and migrate.md of `r` into `dir` (created if missing, `makeDirs`) as a group
+ * (`writeFilesAtomic`): both rendered, written to temporary names, renamed into place with
+ * migrate.json last. Throws the file system's error, whose message names the path (ENOTDIR /
+ * EEXIST / EACCES for a `dir` that cannot be made, EISDIR / ENOTEMPTY a report's name is a
+ * directory, ENOSPC, EROFS). After a failure no temporary file is left and migrate.json is as it was.
+ */
 export function writeMigrationReports(r: MigrationReport, dir: string): void {
   makeDirs(dir);
-  for (const [name, text] of [
+  writeFilesAtomic(dir, [
     ['migrate.json', JSON.stringify(r, null, 2) + '\n'],
     ['migrate.md', renderMigrationMarkdown(r)],
-  ] as const) {
-    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(dir, name));
-  }
+  ]);
 }

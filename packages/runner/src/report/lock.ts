@@ -2,27 +2,46 @@ import { openSync, readFileSync, unlinkSync, writeFileSync, closeSync } from 'no
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 
-/** The lock file a run keeps in its report dir while it runs: the owner's pid and a newline. */
+/**
+ * The lock file a command keeps in its report dir while it writes there: the owner's pid on the
+ * first line, the command (`run`, `selftest`, `merge`, `diff`) on the second. A lock of an older
+ * version holds only the pid (its command was a run).
+ */
 export const REPORT_LOCK = '.memory-matrix.lock';
 
+/** The commands that write into a report dir and take its lock. */
+export type ReportDirCommand = 'run' | 'selftest' | 'merge' | 'diff';
+
 /**
- * Take `dir`'s report lock for this process, so that a second run given the same `--report-dir`
- * stops at once instead of overwriting the first run's reports with its own halfway through.
- * A lock left by a process that is gone (killed -9, a crashed machine) is taken over. The lock is
- * removed when this process exits (also after process.exit from a signal handler), or by the
- * returned function. `dir` must exist (ensureReportDir). Throws USAGE naming the flag, the dir and
- * the pid of the run that holds it; re-entrant for the same process.
+ * Take `dir`'s report lock for this process, so that a second command given the same `--report-dir`
+ * (a run, a selftest, a merge or a diff) stops at once instead of overwriting the first one's reports
+ * with its own halfway through. `command` is this process's command, written into the lock so that
+ * the one refused can name it; `flag` is the option that named `dir`. A lock left by a process that is
+ * gone (killed -9, a crashed machine) is taken over. The lock is removed when this process exits
+ * (also after process.exit from a signal handler), or by the returned function (idempotent; it removes
+ * the lock only while it is still this process's). `dir` must exist (ensureReportDir). Throws USAGE
+ * `<flag> <dir>: another memory-matrix <its command> (pid <its pid>) is writing its reports there; …`
+ * when a live process holds it, USAGE when another process took it in the same instant, and the file
+ * system's error (ENOENT `dir` missing, EACCES, EROFS) when the lock file cannot be made; after any of
+ * these nothing of this process is left in `dir`. Re-entrant for the same process (the returned
+ * function then does nothing: the first taker releases).
  */
-export function lockReportDir(dir: string, flag = '--report-dir'): () => void {
+export function lockReportDir(dir: string, flag = '--report-dir', command: ReportDirCommand = 'run'): () => void {
   const file = path.join(dir, REPORT_LOCK);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx');
-      writeFileSync(fd, `${process.pid}\n`);
+      try {
+        writeFileSync(fd, `${process.pid}\n${command}\n`);
+      } catch (w) {
+        closeSync(fd);
+        unlinkSync(file); // an empty lock would only look stale to the next taker: leave nothing
+        throw w;
+      }
       closeSync(fd);
       const release = (): void => {
         try {
-          if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
+          if (readOwner(file).pid === process.pid) unlinkSync(file);
         } catch {
           // already gone: nothing to release
         }
@@ -32,28 +51,35 @@ export function lockReportDir(dir: string, flag = '--report-dir'): () => void {
       return release;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const owner = Number.parseInt(readOwner(file), 10);
-      if (owner === process.pid) return () => undefined;
-      if (Number.isInteger(owner) && owner > 0 && alive(owner)) {
-        throw new MemoryMatrixError('USAGE', `${flag} ${dir}: another memory-matrix run (pid ${owner}) is writing its reports there; wait for it to end or give this run its own ${flag}`);
+      const owner = readOwner(file);
+      if (owner.pid === process.pid) return () => undefined;
+      if (Number.isInteger(owner.pid) && owner.pid > 0 && alive(owner.pid)) {
+        throw new MemoryMatrixError(
+          'USAGE',
+          `${flag} ${dir}: another memory-matrix ${owner.command} (pid ${owner.pid}) is writing its reports there; wait for it to end or give this ${command} its own ${flag}`,
+        );
       }
       // The owner is gone: its lock is stale.
       try {
         unlinkSync(file);
       } catch {
-        // removed meanwhile by another run taking it over: the next attempt decides
+        // removed meanwhile by another process taking it over: the next attempt decides
       }
     }
   }
-  throw new MemoryMatrixError('USAGE', `${flag} ${dir}: another memory-matrix run took its report lock (${REPORT_LOCK}) at the same moment`);
+  throw new MemoryMatrixError('USAGE', `${flag} ${dir}: another memory-matrix process took its report lock (${REPORT_LOCK}) at the same moment`);
 }
 
-function readOwner(file: string): string {
+/** The lock's pid (NaN when unreadable or empty) and command (`run` when the lock names none). */
+function readOwner(file: string): { pid: number; command: string } {
+  let text = '';
   try {
-    return readFileSync(file, 'utf8').trim();
+    text = readFileSync(file, 'utf8');
   } catch {
-    return '';
+    // gone or unreadable: no owner
   }
+  const [pid = '', command = ''] = text.split('\n').map((l) => l.trim());
+  return { pid: /^\d+$/.test(pid) ? Number(pid) : Number.NaN, command: /^[a-z]+$/.test(command) ? command : 'run' };
 }
 
 /** Whether a process with this pid exists (signal 0 checks without sending; EPERM = exists, not ours). */

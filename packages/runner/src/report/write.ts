@@ -1,6 +1,5 @@
+import { writeFilesAtomic } from './atomic';
 import { makeDirs } from './dir';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
 import { renderMarkdown } from './markdown';
@@ -11,30 +10,24 @@ export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.ht
 
 /**
  * Write report.json, junit.xml, report.md and report.html of a settled report's view into `dir`
- * (created if missing); every writer only renders what `settleReport` / `reportView` derived. All
- * four are rendered, then written to temporary names in `dir`, then renamed into place, so a reader
- * never sees a half-written file and a failed write (ENOSPC, EACCES) replaces none of them. The
- * temporary files are removed when anything fails. Errors from the file system propagate (their
- * message names the path).
+ * (created if missing, `makeDirs`); every writer only renders what `settleReport` / `reportView`
+ * derived. All four are rendered, then written as a group (`writeFilesAtomic`): to temporary names
+ * in `dir`, then renamed into place with report.json (what gates read) last, so a reader never sees
+ * a half-written file and a failed write (ENOSPC, EACCES) replaces none of them. Throws the file
+ * system's error, whose message names the path (ENOTDIR / EEXIST / EACCES for a `dir` that cannot
+ * be made, EISDIR / ENOTEMPTY when a report's name is a directory, ENOSPC, EROFS). After a failure no
+ * temporary file is left and report.json is as it was (a rename that fails leaves those renamed
+ * before it, in the order report.html, report.md, junit.xml, with their new content).
  */
 export function writeReports(view: ReportView, dir: string): void {
   const report = view.report;
   makeDirs(dir);
-  const files: Array<[string, string]> = [
+  writeFilesAtomic(dir, [
     ['report.json', reportJson(report)],
     ['junit.xml', renderJUnit(report)],
     ['report.md', renderMarkdown(view)],
     ['report.html', renderHtml(report)],
-  ];
-  const temps = files.map(([name]) => path.join(dir, `.${name}.tmp-${process.pid}`));
-  try {
-    files.forEach(([, text], i) => writeFileSync(temps[i]!, text));
-    // report.json (what gates read) last: a rename that fails (report.html a directory) leaves it as it was.
-    for (let i = files.length - 1; i >= 0; i--) renameSync(temps[i]!, path.join(dir, files[i]![0]));
-  } catch (e) {
-    for (const t of temps) rmSync(t, { force: true });
-    throw e;
-  }
+  ]);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { writeFileSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { dockerStatus, redactUrl, type Catalog, type ImageSource, type ResolvedT
 import { watchInterrupt } from '../baseline/interrupt';
 import { loadExpectation } from '../golden';
 import { datasetDir, ensureReportDir, runIdOf } from '../run';
+import { writeFilesAtomic } from '../report/atomic';
 import { lockReportDir } from '../report/lock';
 import { parseParallel } from '../parallel';
 import { runCatalog, checkTier, resolveChecks, selectTargets } from '../select';
@@ -174,7 +174,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
   });
   try {
     ensureReportDir(opts.reportDir);
-    lockReportDir(opts.reportDir);
+    lockReportDir(opts.reportDir, '--report-dir', 'selftest');
     ownsReportDir = true;
     const mutants = selectMutants(opts.mutants);
     const catalog = runCatalog();
@@ -284,14 +284,16 @@ async function selftestTarget(
   into.mutants = clean.status === 'clean' ? outcomes : [];
 }
 
-/** Write selftest.json and selftest.md into `dir`, each through a temporary file renamed into place. */
+/**
+ * Write selftest.json and selftest.md of `report` into `dir` (which must exist) as a group
+ * (`writeFilesAtomic`): both rendered, written to temporary names, renamed into place with
+ * selftest.json last. Throws the file system's error, whose message names the path (ENOENT `dir`
+ * missing, EISDIR / ENOTEMPTY a report's name is a directory, EACCES, ENOSPC, EROFS). After a
+ * failure no temporary file is left and selftest.json is as it was.
+ */
 export function writeSelftestReports(report: SelftestReport, dir: string): void {
-  for (const [name, text] of [
+  writeFilesAtomic(dir, [
     ['selftest.json', JSON.stringify(report, null, 2) + '\n'],
     ['selftest.md', renderSelftestMarkdown(report) + '\n'],
-  ] as const) {
-    const tmp = path.join(dir, `.${name}.tmp-${process.pid}`);
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(dir, name));
-  }
+  ]);
 }
