@@ -7,7 +7,7 @@ import { knownFailuresSchema } from './known-failures';
 import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver, missingDrivers } from './registry';
 import { parseUrlTarget, urlTargetName } from './url';
 import type { UserConfig } from './user-config';
-import { failOnIssue, readYamlMapping, type YamlFail } from './yaml-file';
+import { failOnIssues, readYamlMapping, type YamlFail } from './yaml-file';
 import { z } from 'zod';
 import { CATALOG_FILE } from '@memory-matrix/catalog';
 
@@ -228,7 +228,7 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
   const raw = user ? mergeUserEntries(base.raw, user) : { ...base.raw };
   const unavailable = setAsideMissing(raw);
   const parsed = catalogSchema.safeParse(raw);
-  if (!parsed.success) failOnIssue(parsed.error.issues[0]!, fail);
+  if (!parsed.success) failOnIssues(parsed.error.issues, fail, catalogSchema);
   if (!parsed.success) throw new Error('unreachable');
   const c = parsed.data;
   const targets = new Map<string, ResolvedTarget>();
@@ -499,7 +499,7 @@ export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
     const hint = ofBackend.length ? `${name} is a backend; name one of its targets: ${ofBackend.join(', ')}` : didYouMean(name, known);
     throw new MemoryMatrixError(
       'UNKNOWN_TARGET',
-      `unknown target "${name}" (not in ${[catalog.file, ...(catalog.config ? [catalog.config.file] : [])].map((f) => path.relative(process.cwd(), f) || f).join(' or ')})${hint ? `; ${hint}` : ''}; known targets: ${known.join(', ')}`,
+      `unknown target "${name}" (not in ${[catalog.file, ...(catalog.config ? [catalog.config.file] : [])].map((f) => path.relative(process.cwd(), f) || f).join(' or ')})${hint ? `; ${hint}` : ''}${hint.endsWith('?') ? ' ' : '; '}known targets: ${known.join(', ')}`,
     );
   }
   return t;

@@ -4,7 +4,7 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 import { z } from 'zod';
 import { loadDriverModule } from './driver-module';
 import { driverNames, findDriver, registerDriver } from './registry';
-import { failOnIssue, readYamlMapping, type YamlFail } from './yaml-file';
+import { failOnIssues, readYamlMapping, type YamlFail } from './yaml-file';
 
 /**
  * A user's `memory-matrix.yaml`: the settings of a repository that runs memory-matrix on its own
@@ -83,7 +83,7 @@ export function loadUserConfig(file: string): UserConfig {
   const abs = path.resolve(file);
   const y = readYamlMapping(abs, { name: 'memory-matrix config', short: 'config', expected: 'a mapping with adapters, targets and profiles' });
   const parsed = userConfigSchema.safeParse(y.raw);
-  if (!parsed.success) failOnIssue(parsed.error.issues[0]!, y.fail);
+  if (!parsed.success) failOnIssues(parsed.error.issues, y.fail, userConfigSchema);
   const c = parsed.data!;
   const adapters: UserAdapter[] = [];
   const loaded = Object.entries(c.adapters).map(([name, spec]) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { MemoryMatrixError } from '@memory-matrix/spec';
-import { isMap, isScalar, parseDocument } from 'yaml';
-import type { ZodIssue } from 'zod';
+import { didYouMean, MemoryMatrixError } from '@memory-matrix/spec';
+import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
+import { z, type ZodIssue, type ZodTypeAny } from 'zod';
 
 /** Throws USAGE `<file>:<line>: <path.joined>: <message>` for the node at `at` (see `readYamlMapping`). */
 export type YamlFail = (at: ReadonlyArray<string | number>, message: string) => never;
@@ -18,8 +18,9 @@ export interface YamlMapping {
 
 /**
  * Read `file` as a YAML mapping (the target catalog, a user's memory-matrix.yaml). Throws USAGE
- * naming the file: it cannot be read (`cannot read <what.name> <file>`), does not parse (with its
- * line), or is not a mapping (`<file>:1: the <what.short> is empty / a list …; expected <what.expected>`).
+ * naming the file: it cannot be read (`cannot read <what.name> <file>`), does not parse
+ * (`<file>:<line>:<column>: <the yaml library's reason>` and the lines there, `yamlErrorMessage`),
+ * or is not a mapping (`<file>:1: the <what.short> is empty / a list …; expected <what.expected>`).
  * Line numbers come from the `yaml` library's node ranges.
  */
 export function readYamlMapping(file: string, what: { name: string; short: string; expected: string }): YamlMapping {
@@ -29,10 +30,8 @@ export function readYamlMapping(file: string, what: { name: string; short: strin
   } catch (e) {
     throw new MemoryMatrixError('USAGE', `cannot read ${what.name} ${file}: ${(e as Error).message}`, { cause: e });
   }
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length) {
-    throw new MemoryMatrixError('USAGE', `${file}:${doc.errors[0].linePos?.[0].line ?? '?'}: ${doc.errors[0].message}`);
-  }
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length) throw new MemoryMatrixError('USAGE', yamlErrorMessage(file, text, doc.errors[0]!));
   // Where the node at `path` starts: its key's position when it is a mapping entry (a block value
   // starts on the line after its key, and the key is what an error names), else its own.
   const startOf = (path: ReadonlyArray<string | number>): number | undefined => {
@@ -64,9 +63,59 @@ export function readYamlMapping(file: string, what: { name: string; short: strin
   return { file, raw: raw as Record<string, unknown>, lineOf, fail };
 }
 
-/** Report the first zod issue through `fail`: an unknown key (`unrecognized_keys`) is named at its own line. */
-export function failOnIssue(issue: ZodIssue, fail: YamlFail): never {
-  if (issue.code === 'unrecognized_keys')
-    fail([...issue.path, issue.keys[0]!], `unknown key ${JSON.stringify(issue.keys[0])}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}`);
+/**
+ * `<file>:<line>:<column>: <reason>` and the lines there with a caret, for the `yaml` library's
+ * parse error `e` (made with `prettyErrors: false`: its `pos` is an offset into `text`). An
+ * indentation error the library places at the start of the line (column 1, where the indentation
+ * begins) points at the line's first character instead: the mapping item that is out of line.
+ */
+export function yamlErrorMessage(file: string, text: string, e: YAMLError): string {
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const upTo = text.slice(0, Math.min(e.pos[0], text.length)).split('\n');
+  const line = upTo.length;
+  let column = upTo[line - 1]!.length + 1;
+  if (e.code === 'BAD_INDENT' && column === 1) column += /^ */.exec(lines[line - 1] ?? '')![0].length;
+  const shown = [...(line > 1 ? [lines[line - 2]!] : []), lines[line - 1] ?? '', `${' '.repeat(column - 1)}^`].map((l) => `  ${l}`);
+  const end = text.slice(e.pos[0]).trim() === '' ? ' (at the end of the file)' : '';
+  return `${file}:${line}:${column}: ${e.message}${end}\n\n${shown.join('\n')}\n`;
+}
+
+/**
+ * Report the first zod issue through `fail`: an unknown key (`unrecognized_keys`) is named at its
+ * own line, with the closest keys `schema` knows there ("did you mean …?"). A required key that
+ * is missing where the same mapping has an unknown key (`target:` for `targets:`) is reported as
+ * that unknown key: the mistyped key is the error, the missing one its consequence.
+ */
+export function failOnIssues(issues: readonly ZodIssue[], fail: YamlFail, schema?: ZodTypeAny): never {
+  const unknownAt = (at: ReadonlyArray<string | number>): Extract<ZodIssue, { code: 'unrecognized_keys' }> | undefined =>
+    issues.find((i): i is Extract<ZodIssue, { code: 'unrecognized_keys' }> => i.code === 'unrecognized_keys' && samePath(i.path, at));
+  const missing = (i: ZodIssue): boolean => i.code === 'invalid_type' && i.received === 'undefined' && i.path.length > 0;
+  const first = issues[0]!;
+  const issue = (missing(first) && unknownAt(first.path.slice(0, -1))) || first;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0]!;
+    const siblings = issues.filter((i) => missing(i) && samePath(i.path.slice(0, -1), issue.path)).map((i) => String(i.path[i.path.length - 1]));
+    const hint = didYouMean(key, (schema && keysAt(schema, issue.path)) ?? siblings, (k) => JSON.stringify(k));
+    fail([...issue.path, key], `unknown key ${JSON.stringify(key)}${issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(', ')})` : ''}${hint ? `; ${hint}` : ''}`);
+  }
   return fail(issue.path, issue.message);
+}
+
+function samePath(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The keys of the object `schema` has at `at` (through records, arrays, optional, default, effects); undefined where it has none. */
+function keysAt(schema: ZodTypeAny, at: ReadonlyArray<string | number>): string[] | undefined {
+  let s: ZodTypeAny = schema;
+  for (let i = 0; ;) {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap();
+    else if (s instanceof z.ZodDefault) s = s.removeDefault();
+    else if (s instanceof z.ZodEffects) s = s.innerType();
+    else if (i === at.length) return s instanceof z.ZodObject ? Object.keys(s.shape) : undefined;
+    else if (s instanceof z.ZodObject) s = s.shape[at[i++]!] ?? z.never();
+    else if (s instanceof z.ZodRecord) [s, i] = [s.valueSchema, i + 1];
+    else if (s instanceof z.ZodArray) [s, i] = [s.element, i + 1];
+    else return undefined;
+  }
 }

@@ -53,6 +53,11 @@ test.each([
   ['an unknown top-level key with a block value (named at its key, not its value)', 'profles:\n  x: {}\n', /memory-matrix\.yaml:1: profles: unknown key "profles"/],
   ['a list instead of a mapping', '- a\n', /memory-matrix\.yaml:1: the config is a list; expected a mapping with adapters, targets and profiles/],
   ['an adapter name that is no driver name', 'adapters:\n  My_Memory: ./x.ts\n', /memory-matrix\.yaml:2: adapters\.My_Memory: an adapter name is a driver name/],
+  [
+    'a YAML indentation error (the line and column of the item out of line, and the lines there)',
+    'profiles:\n  mine:\n    targets: [x]\n   checks: [C01]\n',
+    /memory-matrix\.yaml:4:4: All mapping items must start at the same column\n\n {6}targets: \[x\]\n {5}checks: \[C01\]\n {5}\^\n$/,
+  ],
 ])('the top level: %s (USAGE, file:line)', (_name, yaml, why) => {
   expect(error(() => loadUserConfig(config(yaml)))).toMatch(why);
 });
@@ -74,6 +79,11 @@ test.each([
     /memory-matrix\.yaml:4: targets\.pgvector@y\.server: driver pgvector is not a client driver/,
   ],
   ['a profile naming an unknown target', 'profiles:\n  mine:\n    targets: [own@1]\n', /memory-matrix\.yaml:3: profiles\.mine\.targets\.0: profile mine names unknown target own@1/],
+  [
+    'a profile with target: for targets: (the unknown key, not the missing one)',
+    'profiles:\n  mine:\n    target: [pgvector@pglite-pg18]\n',
+    /memory-matrix\.yaml:3: profiles\.mine\.target: unknown key "target"; did you mean "targets"\?$/,
+  ],
 ])('its targets and profiles, validated with the catalog schema: %s names the user file and line', (_name, yaml, why) => {
   const f = config(yaml);
   const m = error(() => loadCatalog(undefined, { config: loadUserConfig(f) }));

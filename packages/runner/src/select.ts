@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CHECKS, MemoryMatrixError, selectChecks, type CheckDefinition } from '@memory-matrix/spec';
+import { CHECKS, didYouMean, MemoryMatrixError, selectChecks, type CheckDefinition } from '@memory-matrix/spec';
 import { loadCatalog, loadUserConfig, profileRuns, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
 
 /** `i/n` (1-based i) → indices; USAGE on anything else. */
@@ -132,15 +132,27 @@ export function checkTier(catalog: Catalog, profile: string | undefined): CheckT
 /**
  * The checks `--check` names (ids such as `C03` or names such as `topk-exact`, case-insensitive),
  * in catalogue order; every check when `selection` is empty. Throws USAGE naming the unknown
- * entries and listing the catalogue, and USAGE when `tier` (a profile's check tier) leaves out
- * every selected check (such a run would check nothing and still exit 0).
+ * entries (with the closest names of a mistyped name: "did you mean …?") and listing the
+ * catalogue, and USAGE when `tier` (a profile's check tier) leaves out every selected check
+ * (such a run would check nothing and still exit 0).
  */
 export function resolveChecks(selection: readonly string[], tier?: CheckTier): CheckDefinition[] {
   const checks = selectChecks(selection);
   const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
   const unknown = selection.filter((c) => !known.includes(c.toLowerCase()));
   if (unknown.length || (selection.length && checks.length === 0)) {
-    throw new MemoryMatrixError('USAGE', `--check ${unknown.map((u) => JSON.stringify(u)).join(', ')}: no such check; checks are ${CHECKS.map((c) => `${c.id} ${c.name}`).join(', ')}`);
+    // A mistyped name gets the closest names; a mistyped id (C99) only the list of checks.
+    const names = CHECKS.map((c) => c.name);
+    const show = (n: string): string => `${CHECKS.find((c) => c.name === n)!.id} ${n}`;
+    const hints: string[] = [];
+    for (const u of unknown) {
+      const h = /^c\d+$/i.test(u) ? '' : didYouMean(u, names, show);
+      if (h) hints.push(unknown.length > 1 ? `${JSON.stringify(u)}: ${h}` : h);
+    }
+    throw new MemoryMatrixError(
+      'USAGE',
+      `--check ${unknown.map((u) => JSON.stringify(u)).join(', ')}: no such check; ${hints.map((h) => `${h} `).join('')}checks are ${CHECKS.map((c) => `${c.id} ${c.name}`).join(', ')}`,
+    );
   }
   if (tier && selection.length && checks.every((c) => tier.skip.has(c.id))) {
     throw new MemoryMatrixError(

@@ -3,7 +3,7 @@
  * that does not start, a URL nobody answers): exit 2, a message naming the thing and the place,
  * and nothing started or written — report.json is still written. Cases already covered in
  * cli.test.ts (unknown target, --bogus, --shard, sha256, short .f32, missing expectation) are not
- * repeated here. With MM_BAD_INPUT_TABLE=<file> every case appends a row to a markdown table.
+ * repeated here (the closest targets an unknown one names are). With MM_BAD_INPUT_TABLE=<file> every case appends a row to a markdown table.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,6 +48,7 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
     ['--repeat abc', ['--repeat', 'abc'], /--repeat "abc"/],
     ['--repeat 3 without C05', ['--repeat', '3', '--check', 'C03'], /--repeat 3: only C05 \(ann-recall\) replays its queries n times, and this run does not run C05 \(--check leaves it out\)/],
     ['--check C99 (no such check)', ['--check', 'C99'], /--check "C99": no such check/],
+    ['--check topk-exactt (a mistyped name: the closest one)', ['--check', 'topk-exactt'], /--check "topk-exactt": no such check; did you mean C03 topk-exact\? checks are C01 write-read, /],
     ['--profile nope', ['--profile', 'nope'], /unknown profile "nope"; known profiles: default/],
     ['malformed url target', ['--backend', 'pgvector@url=notaurl'], /"notaurl" is not a URL/],
   ])('%s', (name, args, message) => {
@@ -66,6 +67,15 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
     expect(r.stderr).toContain(message);
   });
 
+  test.each([
+    ['a mistyped version', 'pgvector@pg99', 'did you mean pgvector@pg17, pgvector@pg18, pgvector@pg16 or pgvector@pg15? known targets: pgvector@pglite-pg16, '],
+    ['a backend without a version', 'chroma', 'chroma is a backend; name one of its targets: chroma@1.0, chroma@1.4; known targets: pgvector@pglite-pg16, '],
+  ])('--backend with %s names the closest targets', (name, target, hint) => {
+    const r = cli(['--backend', target]);
+    recordCase(`unknown target ${target} (${name})`, r);
+    expectBad(r, 'UNKNOWN_TARGET', [`unknown target "${target}" (not in matrix/targets.yaml); ${hint}`]);
+  });
+
   test('a word that is not a command (run is the default command) names it and the commands', () => {
     const r = cli(['frobnicate']);
     recordCase('unknown command frobnicate', r);
@@ -80,6 +90,16 @@ describe('unreadable or malformed golden files (exit 2 before any backend starts
     const r = cli([...PG18, '--dataset', '/nonexistent/golden']);
     recordCase('dataset folder missing', r);
     expectBad(r, 'GOLDEN_MISSING', ['golden dataset folder /nonexistent/golden is missing']);
+  });
+
+  test.each([
+    ['nonexist', ''],
+    ['agent-memory', 'did you mean agent-memories? '],
+  ])('--dataset %s (no dataset of that name) lists the datasets there', (name, hint) => {
+    const r = cli([...PG18, '--dataset', name]);
+    recordCase(`dataset name unknown (--dataset ${name})`, r);
+    const dir = path.join(REPO, 'golden-data');
+    expectBad(r, 'GOLDEN_MISSING', [`golden dataset folder ${path.join(dir, name)} is missing; ${hint}the datasets in ${dir} are agent-memories, email-sample`]);
   });
 
   test('a data file that cannot be read (a directory in its place)', () =>

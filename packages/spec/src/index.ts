@@ -8,8 +8,9 @@
  * checks.
  */
 
-// Errors: stable codes, asserted by code (never instanceof across packages).
+// Errors: stable codes, asserted by code (never instanceof across packages); "did you mean …?" for an unknown name.
 export { MemoryMatrixError, hasCode, isMemoryMatrixError, type ErrorCode } from './errors';
+export { didYouMean } from './did-you-mean';
 
 // The contract every adapter implements, and the values it exchanges.
 export type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from './adapter';

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readGoldenFile } from './read';
 import path from 'node:path';
 import { z } from 'zod';
+import { didYouMean } from '../did-you-mean';
 import { MemoryMatrixError } from '../errors';
 import { METRICS } from '../types';
 import { zodMessage } from './where';
@@ -46,11 +47,31 @@ export function parseGoldenManifest(text: string, file: string): GoldenManifest 
 
 /**
  * Read `<dir>/manifest.json` only (nothing else is read): enough for `checkFingerprint` before
- * any data is loaded. Throws GOLDEN_MISSING (folder or manifest absent) or GOLDEN_INVALID.
+ * any data is loaded. Throws GOLDEN_MISSING (folder or manifest absent; a missing folder lists
+ * the datasets beside it, e.g. `--dataset <name>` mistyped) or GOLDEN_INVALID.
  */
 export function readGoldenManifest(dir: string): GoldenManifest {
   const file = path.join(dir, 'manifest.json');
-  if (!existsSync(dir)) throw new MemoryMatrixError('GOLDEN_MISSING', `golden dataset folder ${dir} is missing`);
+  if (!existsSync(dir)) throw new MemoryMatrixError('GOLDEN_MISSING', `golden dataset folder ${dir} is missing${datasetsBeside(dir)}`);
   if (!existsSync(file)) throw new MemoryMatrixError('GOLDEN_MISSING', `${file} is missing`);
   return parseGoldenManifest(readGoldenFile(file).toString('utf8'), file);
+}
+
+/**
+ * `; [did you mean a?] the datasets in <parent> are a, b` (the folders of `dir`'s parent with a
+ * manifest.json), or '' when the parent has none or cannot be read.
+ */
+function datasetsBeside(dir: string): string {
+  const parent = path.dirname(dir);
+  let names: string[];
+  try {
+    names = readdirSync(parent, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(parent, e.name, 'manifest.json')))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return '';
+  }
+  const hint = didYouMean(path.basename(dir), names);
+  return names.length ? `; ${hint ? `${hint} ` : ''}the datasets in ${parent} are ${names.join(', ')}` : '';
 }
