@@ -71,7 +71,7 @@ describe('profile check tiers', () => {
     );
     expect(() => loadCatalog(catalogWith('list.yaml', () => '- a\n'))).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('list.yaml:1: the catalog is a list;') }));
     const f = catalogWith('typo-once.yaml', (y) => y.replace(PR_GATE_LINE, `${PR_GATE_LINE}\n    excludeCheck: [C15]`));
-    expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ message: expect.stringMatching(/profiles\.pr-gate\.excludeCheck: unknown key "excludeCheck"$/) }));
+    expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ message: expect.stringMatching(/profiles\.pr-gate\.excludeCheck: unknown key "excludeCheck"; did you mean "excludeChecks"\?$/) }));
   });
 
   test('--check naming only checks the tier leaves out: exit 2 before any backend starts (a run that checks nothing is not a pass)', () => {
