@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { writeFileAtomic } from './report/atomic';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ExactOracle, MemoryMatrixError, parseExpectation, readGoldenFile, serializeExpectation, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
@@ -40,9 +41,7 @@ export function loadExpectation(dataset: GoldenDataset, opts: { update: boolean;
   if (opts.update) {
     const text = computeOracleExpectation(dataset, opts.tieEpsilon);
     mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    writeFileAtomic(file, text); // no temp file left when the write fails
   } else if (!existsSync(file)) {
     throw new MemoryMatrixError('GOLDEN_MISSING', `expectation ${file} is missing; record it from the exact oracle with --update-golden`);
   }
