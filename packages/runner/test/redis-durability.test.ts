@@ -52,7 +52,11 @@ describeWithContainers('redis durability and faults (CLI, real containers)', ['r
     }
     const by = Object.fromEntries(rows.map((x) => [x.configuration, x]));
     for (const h of ['', ' (history)']) {
-      expect(by[`aof-always${h}`]).toMatchObject({ lost: 0, verdict: 'pass' }); // fsync before the reply
+      // fsync before the reply: nothing acknowledged is lost. The verdict is pass, or known when the
+      // intermittent Redis AOF MULTI bug (knownFailures of redis@7.0 / @8.0, kinds it lists only) came
+      // back at a kill: a rehearsal of this test on a fresh clone saw aof-always "known" with lost 0.
+      expect(by[`aof-always${h}`]!.lost).toBe(0);
+      expect(['pass', 'known']).toContain(by[`aof-always${h}`]!.verdict);
       expect(by[`none${h}`]!.lost).toBe(by[`none${h}`]!.acknowledged); // nothing persisted: the whole dataset is gone
       expect(by[`rdb${h}`]!.lost).toBeGreaterThan(0); // no snapshot between the kills (save points 60 s and more)
     }
