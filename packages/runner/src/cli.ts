@@ -24,6 +24,26 @@ const collect = (v: string, acc: string[]): string[] => {
   return [...acc, ...items];
 };
 
+/** A word that is an option (`--check`, `-b`), not a value; `-1` and `-` are values. */
+const looksLikeOption = (word: string | undefined): boolean => word !== undefined && /^--?[A-Za-z]/.test(word);
+
+/**
+ * Make every option of `cmd` and its subcommands that takes a value refuse an option as that value:
+ * commander takes the next word whatever it is, so `--backend --check C01` ran with the target
+ * "--check" and an unknown command "C01". The usage error names the option and the word instead.
+ */
+export function refuseOptionsAsValues(cmd: Command): void {
+  for (const opt of cmd.options) {
+    if (!opt.required) continue;
+    const inner = opt.parseArg;
+    opt.parseArg = <T>(value: string, previous: T): T => {
+      if (looksLikeOption(value)) throw new InvalidArgumentError(`it needs a value right after it, and ${value} is an option`);
+      return (inner ? inner(value, previous) : value) as T;
+    };
+  }
+  cmd.commands.forEach(refuseOptionsAsValues);
+}
+
 /**
  * The `memory-matrix` CLI (`pnpm matrix …`). Exit status: 0 all checks pass, 1 a check failed,
  * 2 the run could not be carried out (bad arguments, unknown target, bad golden data, a backend
@@ -154,6 +174,7 @@ export function buildProgram(): Command {
     .action(async () => {
       process.exitCode = await imagesList((l) => process.stdout.write(l + '\n'));
     });
+  refuseOptionsAsValues(program);
   return program;
 }
 
@@ -182,7 +203,7 @@ export function rejectUnknownCommand(program: Command, args: readonly string[]):
     if (a === '--') return;
     if (a.startsWith('-')) {
       const o = options.find((x) => x.long === a || x.short === a);
-      if (o && (o.required || o.optional)) i++; // its value follows (`--opt=value` is one word)
+      if (o && (o.required || o.optional) && !looksLikeOption(args[i + 1])) i++; // its value follows (`--opt=value` is one word); an option instead is commander's usage error
       continue;
     }
     const names = program.commands.map((c) => c.name());

@@ -83,6 +83,17 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
     expect(r.stderr).toContain('memory-matrix: USAGE: unknown command "frobnicate"; the commands are run, bench, merge');
     expect(r.stderr).not.toContain('too many arguments');
   });
+
+  test.each([
+    [['--backend', '--check', 'C01'], "option '-b, --backend <target>' argument '--check' is invalid. it needs a value right after it, and --check is an option"],
+    [['merge', '-r', '-x'], "option '-r, --report-dir <dir>' argument '-x' is invalid. it needs a value right after it, and -x is an option"],
+  ])('an option given instead of a value (%j) names the option, not an unknown command', (args, message) => {
+    const r = cli(args);
+    recordCase(`option as value ${args.join(' ')}`, r);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain('unknown command');
+  });
 });
 
 describe('unreadable or malformed golden files (exit 2 before any backend starts)', () => {
