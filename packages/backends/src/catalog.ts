@@ -14,10 +14,11 @@ import { CATALOG_FILE } from '@memory-matrix/catalog';
 /** The default catalog file: the built-in catalog, `targets.yaml` of `@memory-matrix/catalog` (the repository's matrix/ folder). */
 export { CATALOG_FILE };
 
+/** Strict like every object of the catalog: a mistyped setting (`efSerch`) is an unknown key, not a silently ignored one. */
 const indexSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('none') }),
-  z.object({ type: z.literal('hnsw'), m: z.number().int().min(2), efConstruction: z.number().int().min(4), efSearch: z.number().int().min(1) }),
-  z.object({ type: z.literal('ivfflat'), lists: z.number().int().min(1), probes: z.number().int().min(1) }),
+  z.object({ type: z.literal('none') }).strict(),
+  z.object({ type: z.literal('hnsw'), m: z.number().int().min(2), efConstruction: z.number().int().min(4), efSearch: z.number().int().min(1) }).strict(),
+  z.object({ type: z.literal('ivfflat'), lists: z.number().int().min(1), probes: z.number().int().min(1) }).strict(),
 ]);
 
 const tolerancesSchema = z.object({

@@ -105,13 +105,14 @@ function samePath(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | n
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** The keys of the object `schema` has at `at` (through records, arrays, optional, default, effects); undefined where it has none. */
+/** The keys of the object `schema` has at `at` (through records, arrays, optional, default, effects; a discriminated union: the keys of all its options); undefined where it has none. */
 function keysAt(schema: ZodTypeAny, at: ReadonlyArray<string | number>): string[] | undefined {
   let s: ZodTypeAny = schema;
   for (let i = 0; ;) {
     if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap();
     else if (s instanceof z.ZodDefault) s = s.removeDefault();
     else if (s instanceof z.ZodEffects) s = s.innerType();
+    else if (i === at.length && s instanceof z.ZodDiscriminatedUnion) return [...new Set((s.options as z.AnyZodObject[]).flatMap((o) => Object.keys(o.shape)))];
     else if (i === at.length) return s instanceof z.ZodObject ? Object.keys(s.shape) : undefined;
     else if (s instanceof z.ZodObject) s = s.shape[at[i++]!] ?? z.never();
     else if (s instanceof z.ZodRecord) [s, i] = [s.valueSchema, i + 1];

@@ -84,6 +84,16 @@ test.each([
     'profiles:\n  mine:\n    target: [pgvector@pglite-pg18]\n',
     /memory-matrix\.yaml:3: profiles\.mine\.target: unknown key "target"; did you mean "targets"\?$/,
   ],
+  [
+    'a mistyped index setting beside a complete index (was accepted and ignored)',
+    'targets:\n  pgvector@z:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    index: { type: hnsw, m: 16, efConstruction: 64, efSearch: 40, efSerch: 4 }\n',
+    /memory-matrix\.yaml:6: targets\.pgvector@z\.index\.efSerch: unknown key "efSerch"; did you mean "efSearch"\?$/,
+  ],
+  [
+    'a mistyped index setting in place of a required one (the unknown key, not the missing one)',
+    'targets:\n  pgvector@z:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    index: { type: hnsw, m: 16, efConstruction: 64, efSerch: 4 }\n',
+    /memory-matrix\.yaml:6: targets\.pgvector@z\.index\.efSerch: unknown key "efSerch"; did you mean "efSearch"\?$/,
+  ],
 ])('its targets and profiles, validated with the catalog schema: %s names the user file and line', (_name, yaml, why) => {
   const f = config(yaml);
   const m = error(() => loadCatalog(undefined, { config: loadUserConfig(f) }));
