@@ -122,7 +122,7 @@ function clientInstance(ft: FaultTarget, target: ResolvedTarget, facet: ClientFa
     pause: () => ft.pause(),
     unpause: () => ft.unpause(),
     dropConnections: (clientName) => ft.dropConnections(clientName),
-    awaitWriteInFlight: (clientName, timeoutMs) => ft.awaitWriteInFlight(clientName, timeoutMs),
+    awaitWriteInFlight: (clientName, timeoutMs, onWatching) => ft.awaitWriteInFlight(clientName, timeoutMs, onWatching),
     ...(ft.exportCollection ? { exportCollection: (c: string) => ft.exportCollection!(c) } : {}),
     ...(ft.importCollection ? { importCollection: (c: string, dump: Uint8Array) => ft.importCollection!(c, dump) } : {}),
     async stop() {

@@ -223,8 +223,8 @@ export interface FaultKindControls {
   settingsInArgs(args: string[]): Record<string, string>;
   /** Terminate the server sessions of clients connected with `clientName`; resolves with how many. */
   dropConnections(ep: ContainerEndpoint, clientName: string): Promise<number>;
-  /** Resolves once a write of `clientName` is in flight at the server; BACKEND_ERROR after `timeoutMs`. */
-  awaitWriteInFlight(ep: ContainerEndpoint, clientName: string, timeoutMs: number): Promise<void>;
+  /** Resolves once a write of `clientName` is in flight at the server; BACKEND_ERROR after `timeoutMs`. Calls `onWatching` once the watch is in place (`FaultTarget.awaitWriteInFlight`). */
+  awaitWriteInFlight(ep: ContainerEndpoint, clientName: string, timeoutMs: number, onWatching?: () => void): Promise<void>;
   /**
    * Before a server starts on storage another image wrote: the `docker run` arguments of a one-off
    * container of the new image that makes the data directory usable by it (e.g. its server user's
@@ -334,7 +334,8 @@ export interface LocalFaultControls {
   /** Settings in effect to report for an instance on `dataDir` (e.g. the persist path and the engine), read from the ready server at `ep` where it can say. */
   effective(dataDir: string, launch: LocalLaunch, ep: LocalEndpoint): Record<string, string> | Promise<Record<string, string>>;
   dropConnections(ep: LocalEndpoint, clientName: string): Promise<number>;
-  awaitWriteInFlight(ep: LocalEndpoint, clientName: string, timeoutMs: number): Promise<void>;
+  /** As `FaultKindControls.awaitWriteInFlight`: `onWatching` once the watch is in place. */
+  awaitWriteInFlight(ep: LocalEndpoint, clientName: string, timeoutMs: number, onWatching?: () => void): Promise<void>;
 }
 
 /**

@@ -105,10 +105,12 @@ export function dropChromaClient(ep: Listening, clientName: string): number {
 
 /**
  * Resolves once a write of `clientName` is in flight at the server (`isWriteInFlight`: seen from
- * the client side, the only side where HTTP shows it); BACKEND_ERROR after `timeoutMs`.
+ * the client side, the only side where HTTP shows it); BACKEND_ERROR after `timeoutMs`. Calls
+ * `onWatching` at once (client-side state needs no connection to watch it).
  */
-export async function awaitChromaWrite(ep: Listening & { where: string }, clientName: string, timeoutMs: number): Promise<void> {
+export async function awaitChromaWrite(ep: Listening & { where: string }, clientName: string, timeoutMs: number, onWatching?: () => void): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  onWatching?.();
   // Not readiness: a 1 ms watch of client-side state for a window as long as one request.
   for (;;) {
     if (transportsOf(ep, clientName).some((t) => t.live().some(isWriteInFlight))) return;

@@ -67,32 +67,60 @@ export async function connectPgvector(ep: { host: '127.0.0.1'; port: number }, o
 /** Settings every postgres fault instance reports (what decides whether a commit survives kill -9). */
 const DURABILITY_SETTINGS = ['fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method'];
 
-/** How long `awaitWriteInFlight` keeps the connection that saw the write for the `dropConnections` that follows, in ms. */
+/** How long `awaitWriteInFlight` keeps the connection that terminated the write for the `dropConnections` that follows, in ms. */
 const WATCHER_KEEP_MS = 2_000;
-/** Per server (host:port): the admin connection that last saw a write in flight, ended after WATCHER_KEEP_MS unless taken. */
-const watchers = new Map<string, { client: Client; timer: NodeJS.Timeout }>();
+/** What `awaitWriteInFlight` leaves for the `dropConnections` that follows: its connection and the sessions it already terminated. */
+interface Watcher {
+  client: Client;
+  terminated: number;
+}
+/** Per server (host:port): the admin connection that last terminated a write in flight, ended after WATCHER_KEEP_MS unless taken. */
+const watchers = new Map<string, Watcher & { timer: NodeJS.Timeout }>();
 
-function keepWatcher(ep: { host: string; port: number }, client: Client): void {
+function keepWatcher(ep: { host: string; port: number }, w: Watcher): void {
   const key = `${ep.host}:${ep.port}`;
   takeWatcher(ep)
-    ?.end()
+    ?.client.end()
     .catch(() => undefined);
   const timer = setTimeout(() => {
-    if (watchers.get(key)?.client === client) watchers.delete(key);
-    client.end().catch(() => undefined);
+    if (watchers.get(key)?.client === w.client) watchers.delete(key);
+    w.client.end().catch(() => undefined);
   }, WATCHER_KEEP_MS);
   timer.unref();
-  watchers.set(key, { client, timer });
+  watchers.set(key, { ...w, timer });
 }
 
-function takeWatcher(ep: { host: string; port: number }): Client | undefined {
+function takeWatcher(ep: { host: string; port: number }): Watcher | undefined {
   const key = `${ep.host}:${ep.port}`;
   const w = watchers.get(key);
   if (!w) return undefined;
   watchers.delete(key);
   clearTimeout(w.timer);
-  return w.client;
+  return { client: w.client, terminated: w.terminated };
 }
+
+/**
+ * A function of the watching session (pg_temp: it goes with that session) that watches for a write
+ * of application `app` server-side, every 1 ms (`pg_stat_clear_snapshot` makes each look see the
+ * sessions as they are now, not the transaction's first snapshot), and terminates the writing
+ * session(s) the moment one is seen: active with a transaction id. Returns how many it terminated,
+ * 0 after `wait_ms`. Server-side because a client-side poll needs a round trip per look and another
+ * to terminate: on pgvector@pg18 with the host's CPUs busy, a 3,000-row COPY (tens of ms between
+ * its first row and its commit) fell between two looks in 1 of 5 runs and the write committed unseen.
+ */
+const WATCH_AND_TERMINATE_FN = `CREATE FUNCTION pg_temp.mm_terminate_write(app text, wait_ms int) RETURNS int LANGUAGE plpgsql AS $f$
+DECLARE
+  deadline timestamptz := clock_timestamp() + make_interval(secs => wait_ms / 1000.0);
+  n int;
+BEGIN
+  LOOP
+    PERFORM pg_stat_clear_snapshot();
+    SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) INTO n FROM pg_stat_activity
+      WHERE application_name = app AND state = 'active' AND backend_xid IS NOT NULL AND pid <> pg_backend_pid();
+    IF n > 0 OR clock_timestamp() >= deadline THEN RETURN n; END IF;
+    PERFORM pg_sleep(0.001);
+  END LOOP;
+END $f$`;
 
 /** One admin statement batch on a short-lived client; errors become BACKEND_ERROR naming `ep.where` and `what`. */
 async function admin<T>(ep: ContainerEndpoint, what: string, fn: (c: Client) => Promise<T>): Promise<T> {
@@ -202,36 +230,36 @@ export const postgresContainerKind: ContainerKind = {
       const warm = takeWatcher(ep);
       if (!warm) return admin(ep, `terminate sessions of ${clientName}`, terminate);
       try {
-        return await terminate(warm);
+        return warm.terminated + (await terminate(warm.client));
       } catch (err) {
         throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: terminate sessions of ${clientName}: ${(err as Error).message}`, { cause: err });
       } finally {
-        await warm.end().catch(() => undefined);
+        await warm.client.end().catch(() => undefined);
       }
     },
     /**
-     * Returns once a session of `clientName` runs a statement holding a transaction id (a write).
-     * The watching connection is kept for WATCHER_KEEP_MS for the `dropConnections` that follows
-     * (C23 "mid-batch"): opening a new admin connection took long enough (tens of ms) for a binary
-     * COPY of 3,000 rows to commit in between — the termination then hit an idle session and the
-     * write had resolved (measured on pgvector@pg17: C23 "resolved without an error after 994 ms").
+     * Returns once a session of `clientName` has run a statement holding a transaction id (a write)
+     * — and, for PostgreSQL, has been terminated on the spot by the watch (WATCH_AND_TERMINATE_FN):
+     * any round trip between seeing the write and terminating it was long enough for a binary COPY
+     * of 3,000 rows to commit in between (measured on pgvector@pg17: C23 "resolved without an error
+     * after 994 ms"). The `dropConnections` that follows (within WATCHER_KEEP_MS) counts those
+     * sessions and terminates the client's others. `onWatching` is called once the function is in
+     * place, just before the watch starts.
      */
-    async awaitWriteInFlight(ep, clientName, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      const c = new Client({ ...conn(ep), connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'memory-matrix-admin' });
+    async awaitWriteInFlight(ep, clientName, timeoutMs, onWatching) {
+      const c = new Client({ ...conn(ep), connectionTimeoutMillis: 5_000, query_timeout: timeoutMs + 30_000, application_name: 'memory-matrix-admin' });
       c.on('error', () => undefined);
       let keep = false;
       try {
         await c.connect();
-        const sql = `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND backend_xid IS NOT NULL`;
-        // Not readiness: a tight watch (5 ms) for a window that lasts as long as one write.
-        while (Date.now() < deadline) {
-          if ((await c.query(sql, [clientName])).rows.length) {
-            keepWatcher(ep, c);
-            keep = true;
-            return;
-          }
-          await new Promise((r) => setTimeout(r, 5));
+        await c.query(WATCH_AND_TERMINATE_FN);
+        const watch = c.query<{ n: number }>('SELECT pg_temp.mm_terminate_write($1, $2) AS n', [clientName, timeoutMs]);
+        onWatching?.(); // the caller's write starts once the watch has been sent (it begins before the write reaches the server)
+        const n = (await watch).rows[0]!.n;
+        if (n > 0) {
+          keepWatcher(ep, { client: c, terminated: n });
+          keep = true;
+          return;
         }
       } catch (err) {
         throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: wait for a write of ${clientName}: ${(err as Error).message}`, { cause: err });

@@ -173,7 +173,7 @@ export const redisContainerKind: ContainerKind<RedisAdapterOptions> = {
         clientName,
       );
     },
-    async awaitWriteInFlight(ep, clientName, timeoutMs) {
+    async awaitWriteInFlight(ep, clientName, timeoutMs, onWatching) {
       const deadline = Date.now() + timeoutMs;
       await admin(
         ep,
@@ -181,6 +181,7 @@ export const redisContainerKind: ContainerKind<RedisAdapterOptions> = {
         async (c) => {
           await c.call('CLIENT', 'PAUSE', String(timeoutMs), 'WRITE');
           try {
+            onWatching?.(); // the write hold is set: the caller's write cannot finish before it is seen
             // Not readiness: a tight watch (2 ms) for the moment the client enters MULTI.
             while (Date.now() < deadline) {
               const list = parseClientList(String(await c.call('CLIENT', 'LIST')));

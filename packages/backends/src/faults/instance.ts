@@ -262,8 +262,8 @@ export class ContainerFaultTarget implements FaultTarget {
     return this.faults.dropConnections(this.ep, clientName);
   }
 
-  awaitWriteInFlight(clientName: string, timeoutMs: number): Promise<void> {
-    return this.faults.awaitWriteInFlight(this.ep, clientName, timeoutMs);
+  awaitWriteInFlight(clientName: string, timeoutMs: number, onWatching?: () => void): Promise<void> {
+    return this.faults.awaitWriteInFlight(this.ep, clientName, timeoutMs, onWatching);
   }
 
   get exportCollection(): FaultTarget['exportCollection'] {

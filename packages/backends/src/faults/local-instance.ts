@@ -232,8 +232,8 @@ export class LocalFaultTarget implements FaultTarget {
     return this.faults.dropConnections(this.ep, clientName);
   }
 
-  awaitWriteInFlight(clientName: string, timeoutMs: number): Promise<void> {
-    return this.faults.awaitWriteInFlight(this.ep, clientName, timeoutMs);
+  awaitWriteInFlight(clientName: string, timeoutMs: number, onWatching?: () => void): Promise<void> {
+    return this.faults.awaitWriteInFlight(this.ep, clientName, timeoutMs, onWatching);
   }
 
   /** Close the stores, SIGKILL the server if it runs, remove the directory (unless it is another instance's). Idempotent. */

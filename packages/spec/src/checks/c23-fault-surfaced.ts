@@ -148,19 +148,27 @@ async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryColl
 
 async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], figures: Record<string, Figure>): Promise<Failure[]> {
   const what = describeWrite(batch, col.spec.name);
-  const t0 = performance.now();
-  const write = col.upsert(batch);
-  write.catch(() => undefined); // judged below by settle()
+  let t0 = 0;
+  let write: Promise<void> | undefined;
+  const startWrite = (): Promise<void> => {
+    t0 = performance.now();
+    write = col.upsert(batch);
+    write.catch(() => undefined); // judged below by settle()
+    return write;
+  };
   let dropped = 0;
   let seen = true;
   try {
-    await ft.awaitWriteInFlight(CLIENT, 15_000);
+    // The write starts only once the watch is in place: started before it, a short write could
+    // commit while the watcher was still connecting (seen on pgvector@pg18 under load).
+    await ft.awaitWriteInFlight(CLIENT, 15_000, startWrite);
     dropped = await ft.dropConnections(CLIENT);
   } catch (e) {
     seen = false;
     figures.dropError = String((e as Error).message ?? e);
   }
-  const s = await settle(write, c23Timeouts(cell).hangMs, t0);
+  // When the watch could not be put in place the write still runs (unfaulted): the fault-setup failure below says why.
+  const s = await settle(write ?? startWrite(), c23Timeouts(cell).hangMs, t0);
   Object.assign(figures, { dropMidBatch: s.how === 'rejected' ? s.code : s.how, dropSessions: dropped, dropMs: Math.round(s.ms), dropMessage: messageOf(s) });
   const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
   figures.dropPresentAfter = a.present;

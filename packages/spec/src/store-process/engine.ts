@@ -119,8 +119,9 @@ export function storeProcessEngine(spec: StoreProcessEngineSpec): StoreProcessEn
       async dropConnections(ep, clientName) {
         return connectionsOf(ep, clientName).reduce((n, c) => n + c.cut(`connection of client ${clientName} cut by memory-matrix (fault injection)`), 0);
       },
-      async awaitWriteInFlight(ep, clientName, timeoutMs) {
+      async awaitWriteInFlight(ep, clientName, timeoutMs, onWatching) {
         const deadline = Date.now() + timeoutMs;
+        onWatching?.(); // client-side state: watched from the first poll
         // Not readiness: a 1 ms watch of client-side state for a window as long as one request.
         for (;;) {
           if (connectionsOf(ep, clientName).some((c) => c.writeInFlight())) return;
