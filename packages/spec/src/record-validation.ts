@@ -1,7 +1,7 @@
 import { validateDecay } from './decay';
 import { MemoryMatrixError } from './errors';
-import { validateVector } from './scores';
-import { parseInstant } from './time';
+import { validateVector, vectorProblem } from './scores';
+import { isInstant, parseInstant } from './time';
 import { MAX_RECALL_K, MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from './types';
 
 /**
@@ -34,6 +34,11 @@ function invalid(rules: InputRules, message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${rules.adapter}: ${message}`);
 }
 
+/** Whether `checkStoredText` accepts `value` (no message built: the hot path of a valid upsert). */
+function storedTextOk(value: unknown, rules: InputRules): value is string {
+  return typeof value === 'string' && !(rules.rejectNul && value.includes('\u0000')) && !LONE_SURROGATE.test(value);
+}
+
 /** A string the backend stores byte-identically: well-formed Unicode (no lone surrogate), no NUL where the backend forbids it. */
 export function checkStoredText(value: unknown, where: string, rules: InputRules): asserts value is string {
   if (typeof value !== 'string') throw invalid(rules, `${where} must be a string, got ${typeof value}`);
@@ -60,6 +65,22 @@ export function checkMetadata(m: unknown, where: string, rules: InputRules, allo
   }
 }
 
+/** Whether `checkMetadata` (of a record: −0 refused where the rules say so) accepts `m`; builds no string. */
+function metadataOk(m: unknown, rules: InputRules): boolean {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
+  const obj = m as Record<string, unknown>;
+  for (const key in obj) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+    if (!storedTextOk(key, rules) || (rules.rejectEmptyKey && key === '')) return false;
+    const value = obj[key];
+    if (value === null || typeof value === 'boolean') continue;
+    if (typeof value === 'string') {
+      if (!storedTextOk(value, rules)) return false;
+    } else if (typeof value !== 'number' || !Number.isFinite(value) || (rules.rejectNegativeZero && Object.is(value, -0))) return false;
+  }
+  return true;
+}
+
 /**
  * One record of an upsert (position `index` in the call): id 1..256 characters, namespace, text,
  * a known kind, a canonical instant (time.ts), metadata, and a `Float32Array` embedding of length
@@ -67,6 +88,27 @@ export function checkMetadata(m: unknown, where: string, rules: InputRules, allo
  */
 export function validateMemoryRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, scope: string, rules: InputRules): void {
   if (typeof r !== 'object' || r === null) throw invalid(rules, `${scope}: record ${index} is not an object`);
+  // The checks run first without a message; only a record that fails one builds its `where` and is
+  // checked again by the message-building check, which throws. A valid record builds no string (and
+  // creates no closure): 5,111 golden records, pgvector rules, 21.6 → 14.7 ms (median of 31, one process).
+  const fastVector = rules.vector === undefined && Object.prototype.toString.call(r.embedding) === '[object Float32Array]';
+  const ok =
+    storedTextOk(r.id, rules) &&
+    r.id.length >= 1 &&
+    r.id.length <= MAX_ID_LENGTH &&
+    storedTextOk(r.namespace, rules) &&
+    storedTextOk(r.text, rules) &&
+    MEMORY_KINDS.includes(r.kind) &&
+    isInstant(r.createdAt) &&
+    metadataOk(r.metadata, rules) &&
+    fastVector &&
+    vectorProblem(r.embedding, dim, metric) === null;
+  if (!ok) checkRecord(r, index, dim, metric, scope, rules);
+}
+
+/** `validateMemoryRecord` with its messages: throws the first problem of `r`. */
+
+function checkRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, scope: string, rules: InputRules): void {
   const where = `${scope}: record ${JSON.stringify(r.id)} (index ${index})`;
   checkStoredText(r.id, `${where}: id`, rules);
   if (r.id.length < 1 || r.id.length > MAX_ID_LENGTH) throw invalid(rules, `${where}: id must be 1..${MAX_ID_LENGTH} characters`);

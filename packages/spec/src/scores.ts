@@ -80,21 +80,33 @@ export function referenceScore(metric: Metric, a: Float32Array, b: Float32Array)
  * `cosine`, where cosine is undefined).
  */
 export function validateVector(v: ArrayLike<number>, dim: number, metric: Metric, where: string): void {
-  if (v.length !== dim) {
-    throw new MemoryMatrixError('DIMENSION_MISMATCH', `${where}: vector has ${v.length} components, the collection's dimension is ${dim}`);
+  const p = vectorProblem(v, dim, metric);
+  if (p) throw new MemoryMatrixError(p.code, `${where}: ${p.message}`);
+}
+
+/** What `validateVector` would throw for `v` (code and message without the `where`), or null when it accepts it; builds no string for a valid vector. */
+export function vectorProblem(v: ArrayLike<number>, dim: number, metric: Metric): { code: 'DIMENSION_MISMATCH' | 'INVALID_VECTOR'; message: string } | null {
+  if (v.length !== dim) return { code: 'DIMENSION_MISMATCH', message: `vector has ${v.length} components, the collection's dimension is ${dim}` };
+  if (v instanceof Float32Array) {
+    // The common case, one monomorphic pass: x − x is 0 for a finite x and NaN for NaN / ±Infinity,
+    // so the sum is 0 exactly when every component is finite; a float32 never exceeds FLOAT32_MAX.
+    // The general loop below runs only to name the bad component.
+    let nonFinite = 0;
+    let nonZero = false;
+    for (let i = 0; i < dim; i++) {
+      const x = v[i]!;
+      nonFinite += x - x;
+      if (x !== 0) nonZero = true;
+    }
+    if (nonFinite === 0 && (nonZero || metric !== 'cosine')) return null;
   }
   let allZero = true;
   for (let i = 0; i < dim; i++) {
     const x = v[i]!;
-    if (!Number.isFinite(x)) {
-      throw new MemoryMatrixError('INVALID_VECTOR', `${where}: component ${i} is ${x}; vectors must have finite components`);
-    }
-    if (Math.abs(x) > FLOAT32_MAX) {
-      throw new MemoryMatrixError('INVALID_VECTOR', `${where}: component ${i} is ${x}, beyond the float32 range (±${FLOAT32_MAX}); it would be stored as Infinity`);
-    }
+    if (!Number.isFinite(x)) return { code: 'INVALID_VECTOR', message: `component ${i} is ${x}; vectors must have finite components` };
+    if (Math.abs(x) > FLOAT32_MAX) return { code: 'INVALID_VECTOR', message: `component ${i} is ${x}, beyond the float32 range (±${FLOAT32_MAX}); it would be stored as Infinity` };
     if (x !== 0) allZero = false;
   }
-  if (allZero && metric === 'cosine') {
-    throw new MemoryMatrixError('INVALID_VECTOR', `${where}: zero vector under the cosine metric (cosine similarity is undefined for it)`);
-  }
+  if (allZero && metric === 'cosine') return { code: 'INVALID_VECTOR', message: 'zero vector under the cosine metric (cosine similarity is undefined for it)' };
+  return null;
 }

@@ -41,6 +41,11 @@ export function parseInstant(s: unknown, where: string): Instant {
   throw new MemoryMatrixError('INVALID_INPUT', `${where}: ${describeProblem(s)}`);
 }
 
+/** Whether `parseInstant` accepts `s` (no message built: the hot path of validating a valid record). */
+export function isInstant(s: unknown): boolean {
+  return typeof s === 'string' && tryParse(s) !== null;
+}
+
 /** The canonical spelling of `i` (inverse of `parseInstant`). Throws INVALID_INPUT outside years 0001–9999. */
 export function formatInstant(i: Instant): string {
   if (!Number.isInteger(i.ms) || !Number.isInteger(i.us) || i.us < 0 || i.us > 999) {
