@@ -26,10 +26,10 @@ export interface InterruptWatch {
 export const signalExitCode = (sig: NodeJS.Signals): 130 | 143 => (sig === 'SIGINT' ? 130 : 143);
 
 /**
- * SIGINT / SIGTERM handling of `record` and `diff`, as `memory-matrix run` (run.ts) and `migrate`
+ * SIGINT / SIGTERM handling of `record`, `diff` and `merge`, as `memory-matrix run` (run.ts) and `migrate`
  * (migrate/run-migration.ts) do it: the container guard is installed with `exitOnSignal: false`
  * (it removes this process's containers synchronously), then on the first signal this logs
- * `<SIG>: stopping n backend(s)…`, stops every tracked backend (errors ignored: they are being
+ * `<SIG>: stopping n backend(s)…` (when n > 0), stops every tracked backend (errors ignored: they are being
  * torn down), removes the pending temporary files, calls `finish(sig)` (which writes what the
  * command writes when interrupted and prints INTERRUPTED) and exits with 130 (SIGINT) / 143 (SIGTERM).
  * Callers check `signal` in their error paths: after a signal, an error is the teardown's, not a result.
@@ -41,7 +41,7 @@ export function watchInterrupt(log: (line: string) => void, finish: (sig: NodeJS
   const onSignal = (sig: NodeJS.Signals): void => {
     if (signal) return;
     signal = sig;
-    log(`\n${sig}: stopping ${started.size} backend(s)…`);
+    if (started.size) log(`\n${sig}: stopping ${started.size} backend(s)…`);
     void Promise.allSettled([...started].map((b) => b.stop())).finally(() => {
       for (const f of files) rmSync(f, { force: true });
       try {

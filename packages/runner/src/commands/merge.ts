@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { signalExitCode } from '../baseline/interrupt';
+import { watchInterrupt } from '../baseline/interrupt';
 import { renderConsole } from '../report/console';
 import { ensureWritableDir } from '../report/dir';
 import { lockReportDir } from '../report/lock';
@@ -133,13 +133,9 @@ function checkShardSeries(inputs: ShardInput[]): void {
  */
 export async function mergeCommand(files: string[], reportDir: string, out: (line: string) => void): Promise<number> {
   const dirText = path.relative(process.cwd(), reportDir) || '.';
-  const onSignal = (sig: NodeJS.Signals): void => {
-    out(`\n${sig}: INTERRUPTED: nothing merged; ${dirText} is left as it was`);
-    process.exit(signalExitCode(sig)); // the lock is released on exit (lock.ts)
-  };
-  // Before the lock: a signal from then on is handled (at the next turn), never the default kill that would leave the lock behind.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Before the lock: a signal from then on is handled (at the next turn), never the default kill that
+  // would leave the lock behind; the process exits 130 / 143 and the lock is released on exit (lock.ts).
+  const watch = watchInterrupt(out, (sig) => out(`\n${sig}: INTERRUPTED: nothing merged; ${dirText} is left as it was`));
   let release = (): void => undefined;
   try {
     ensureWritableDir(reportDir, 'the merged report');
@@ -149,7 +145,7 @@ export async function mergeCommand(files: string[], reportDir: string, out: (lin
     try {
       const inputs: ShardInput[] = [];
       for (const f of files) {
-        await signalTurn();
+        await watch.checkpoint();
         inputs.push(readReport(f));
       }
       report = mergeReports(inputs);
@@ -158,7 +154,7 @@ export async function mergeCommand(files: string[], reportDir: string, out: (lin
       report = failedMerge(files, { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) });
       refused = true;
     }
-    await signalTurn();
+    await watch.checkpoint();
     const view = reportView(report);
     writeReports(view, reportDir);
     out(renderConsole(view));
@@ -166,17 +162,10 @@ export async function mergeCommand(files: string[], reportDir: string, out: (lin
     out(refused ? `nothing merged (${report.error!.code}); the report of the refusal: ${where}` : `merged ${files.length} report(s) into ${where}`);
     return report.exitCode;
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    watch.dispose();
     release();
   }
 }
-
-/**
- * One turn of the event loop: a SIGINT / SIGTERM that came while the merge was busy (reading a large
- * or slow input) is dispatched here, to the handler that exits, and not after the reports are written.
- */
-const signalTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function failedMerge(files: string[], error: { code: string; message: string }): SettledReport {
   return settleReport({ ...emptyReport(['merge', ...files], new Date().toISOString()), error, exitCode: 2 });
