@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { writeFileAtomic } from './report/atomic';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ExactOracle, MemoryMatrixError, parseExpectation, readGoldenFile, serializeExpectation, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
+import { ExactOracle, MemoryMatrixError, makeDirs, parseExpectation, readGoldenFile, serializeExpectation, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
 
 /** Where a dataset's oracle expectation lives: `<dataset>/expected/oracle.jsonl`. */
 export function expectationFile(dataset: GoldenDataset): string {
@@ -40,7 +40,7 @@ export function loadExpectation(dataset: GoldenDataset, opts: { update: boolean;
   const file = expectationFile(dataset);
   if (opts.update) {
     const text = computeOracleExpectation(dataset, opts.tieEpsilon);
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeDirs(path.dirname(file)); // not mkdirSync recursive: it never returns under /proc (spec fs-dirs.ts)
     writeFileAtomic(file, text); // no temp file left when the write fails
   } else if (!existsSync(file)) {
     throw new MemoryMatrixError('GOLDEN_MISSING', `expectation ${file} is missing; record it from the exact oracle with --update-golden`);

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { tempFileOf, writeFileAtomic } from '../report/atomic';
+import { writeFileAtomic } from '../report/atomic';
+import { makeDirs } from '../report/dir';
 import { reportJson } from '../report/write';
 import type { Baseline } from './model';
 
@@ -16,9 +17,6 @@ export const BASELINE_DIR = 'matrix-baselines';
 export function defaultBaselineFile(target: string, cwd = process.cwd()): string {
   return path.resolve(cwd, BASELINE_DIR, `${target.replace(/[^A-Za-z0-9@._-]/g, '_')}.json`);
 }
-
-/** The temporary file `writeBaseline` writes before the rename: `.<name>.tmp-<pid>` beside it (report/atomic.ts `tempFileOf`; removed on Ctrl-C, interrupt.ts). */
-export const tmpFileOf = tempFileOf;
 
 /**
  * `record --out <file>`, checked before anything starts: a missing file (its folder is created
@@ -52,14 +50,14 @@ export function checkOutFile(file: string): void {
 
 /**
  * Write `baseline` to `file` atomically (`writeFileAtomic`): its folder is created if missing, the
- * JSON is written to `.<name>.tmp-<pid>` in that folder, then renamed over `file`, so a reader never
+ * JSON is written to `.<name>.tmp-<pid>` in that folder (report/atomic.ts `tempFileOf`; removed on Ctrl-C, interrupt.ts), then renamed over `file`, so a reader never
  * sees half a baseline. Throws USAGE `cannot write baseline <file>: <code>` (the file system's code:
  * EISDIR `file` is a directory, ENOTDIR / EEXIST a file in the way of its folder, EACCES, ENOSPC,
  * EROFS). After a failure `file` is as it was and no temporary file is left (a folder made for it stays).
  */
 export function writeBaseline(baseline: Baseline, file: string): void {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeDirs(path.dirname(file)); // not mkdirSync recursive: it never returns under /proc (report/dir.ts)
     writeFileAtomic(file, reportJson(baseline));
   } catch (e) {
     throw new MemoryMatrixError('USAGE', `cannot write baseline ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });

@@ -3,7 +3,8 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerStatus, redactUrl, type ImageSource } from '@memory-matrix/backends';
 import { runIdOf } from '../run';
 import { selectTargets } from '../select';
-import { checkOutFile, defaultBaselineFile, tmpFileOf, writeBaseline } from './file';
+import { tempFileOf } from '../report/atomic';
+import { checkOutFile, defaultBaselineFile, writeBaseline } from './file';
 import { watchInterrupt } from './interrupt';
 import { applyIndexOverride, cannotRecord, recordBaseline } from './record';
 import { baselineCatalog, loadGoldenInputs, prepareProviders } from './setup';
@@ -60,7 +61,7 @@ export async function recordCommand(o: RecordOptions, log: (line: string) => voi
       `INTERRUPTED by ${sig}: ${recorded.length ? `recorded before it: ${recorded.join(', ')}` : 'nothing recorded'}; no baseline file was half-written (${plans.length - recorded.length} target(s) not recorded)`,
     );
   });
-  for (const p of plans) watch.pending(tmpFileOf(p.file));
+  for (const p of plans) watch.pending(tempFileOf(p.file));
   let failed = 0;
   try {
     await prepareProviders(

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, makeDirs } from '@memory-matrix/spec';
 
 /** One file to write: absolute path and its text (UTF-8). */
 export interface FileToWrite {
@@ -34,7 +34,7 @@ export function writeAllOrNone(files: FileToWrite[], opts: { force: boolean; che
   try {
     for (const f of files) {
       for (let d = path.dirname(f.file); !existsSync(d); d = path.dirname(d)) createdDirs.push(d);
-      mkdirSync(path.dirname(f.file), { recursive: true });
+      makeDirs(path.dirname(f.file)); // not mkdirSync recursive: it never returns under /proc (spec fs-dirs.ts)
       const tmp = tmpOf(f.file, 'tmp');
       writeFileSync(tmp, f.content, { flag: 'wx' });
       staged.push(tmp);

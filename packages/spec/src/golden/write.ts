@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '../errors';
+import { makeDirs } from '../fs-dirs';
 import type { MemoryRecord } from '../types';
 import { loadGoldenDataset } from './load';
 import type { GoldenManifest } from './manifest';
@@ -59,7 +60,7 @@ export function writeGoldenDataset(dir: string, input: GoldenDatasetInput, opts:
   const files = Object.fromEntries(Object.entries(data).map(([n, b]) => [n, { sha256: sha256(b), bytes: b.length }])) as GoldenManifest['files'];
   const full: GoldenManifest = { ...manifest, counts, files };
 
-  mkdirSync(path.dirname(root), { recursive: true });
+  makeDirs(path.dirname(root)); // not mkdirSync recursive: it never returns under /proc (fs-dirs.ts)
   const tmp = path.join(path.dirname(root), `.${path.basename(root)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     mkdirSync(tmp);
