@@ -181,6 +181,24 @@ describe('merge and diff take the report dir’s lock as run does', () => {
     }
   });
 
+  test('migrate into a report dir a live diff holds: exit 2 (USAGE) naming the diff and its pid, before any backend starts; nothing written', () => {
+    const dir = tmpDir();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(path.join(dir, REPORT_LOCK), LOCK_TEXT(holder.pid, 'diff'));
+      writeFileSync(path.join(dir, 'migrate.json'), '{"the":"first migrate"}\n');
+      const r = mm(['migrate', '--from', 'pgvector@pglite-pg18', '--to', 'pgvector@pglite-pg16', '--report-dir', dir]);
+      expect(r.status).toBe(2);
+      expect(r.out).toContain(`USAGE: --report-dir ${dir}: another memory-matrix diff (pid ${holder.pid}) is writing its reports there; wait for it to end or give this migrate its own --report-dir`);
+      expect(r.out).not.toContain('starting both');
+      expect(files(dir)).toEqual([REPORT_LOCK, 'migrate.json']);
+      expect(readFileSync(path.join(dir, 'migrate.json'), 'utf8')).toBe('{"the":"first migrate"}\n');
+      expect(lockOf(dir)).toBe(LOCK_TEXT(holder.pid, 'diff'));
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
   test('merge and diff release the lock when they succeed and when their write fails (no temporary file either)', () => {
     const merged = tmpDir();
     expect(mm(['merge', reportFile(), '--report-dir', merged]).status).toBe(0);

@@ -1,4 +1,5 @@
 import { ensureWritableDir } from '../report/dir';
+import { lockReportDir } from '../report/lock';
 import { signalExitCode } from '../baseline/interrupt';
 import { randomBytes } from 'node:crypto';
 import { checkFingerprint, loadGoldenDataset, MemoryMatrixError, type GoldenDataset, type MemoryCollection, type MemoryStore } from '@memory-matrix/spec';
@@ -33,10 +34,12 @@ const LOAD_CHUNK = 500;
  * `memory-matrix migrate --from A --to B`: start both targets with their providers, load the golden
  * dataset into a new collection on A (the run's "production" store), run the migration gate
  * (migrate.ts: export A by scan, import into B, verify B against A's export), print the table,
- * write migrate.json and migrate.md into `reportDir` (in every case), and remove everything the
+ * write migrate.json and migrate.md into `reportDir` (in every case but the USAGE below), and remove everything the
  * run started (on success, failure and SIGINT/SIGTERM). Exit status in the report: 0 pass,
  * 1 verification failed, 2 could not run (bad arguments, unknown target, bad golden data, a
- * backend that would not start).
+ * backend that would not start). Throws USAGE, before anything starts and without writing a
+ * report, when `reportDir` cannot be written or another memory-matrix command holds its lock
+ * (report/lock.ts); the lock is this run's until its reports are written.
  */
 export async function runMigration(opts: MigrationRunOptions): Promise<MigrationReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
@@ -74,6 +77,10 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
       report.exitCode = 2;
     }
   };
+  // Before anything starts, outside the report: nothing can be written there, or another command
+  // (run, selftest, merge, diff, migrate) is writing its reports there (USAGE; the dir is left as it was).
+  ensureWritableDir(opts.reportDir, 'reports');
+  const release = lockReportDir(opts.reportDir, '--report-dir', 'migrate'); // also released when the process exits (a signal)
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals): void => {
     // From here on the run's own errors (its backends are being stopped) are not a verdict.
@@ -89,7 +96,6 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    ensureWritableDir(opts.reportDir, 'reports');
     const catalog = runCatalog();
     const fromT = resolveTarget(catalog, opts.from);
     const toT = resolveTarget(catalog, opts.to);
@@ -174,6 +180,7 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
   }
   if (interrupted) return new Promise<MigrationReport>(() => undefined); // the signal handler writes the report and exits
   finish();
+  release();
   out(renderMigrationConsole(report));
   out(`reports: ${opts.reportDir}/{migrate.json,migrate.md}`);
   return report;

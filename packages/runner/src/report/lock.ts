@@ -10,11 +10,11 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 export const REPORT_LOCK = '.memory-matrix.lock';
 
 /** The commands that write into a report dir and take its lock. */
-export type ReportDirCommand = 'run' | 'selftest' | 'merge' | 'diff';
+export type ReportDirCommand = 'run' | 'selftest' | 'merge' | 'diff' | 'migrate';
 
 /**
  * Take `dir`'s report lock for this process, so that a second command given the same `--report-dir`
- * (a run, a selftest, a merge or a diff) stops at once instead of overwriting the first one's reports
+ * (a run, a selftest, a merge, a diff or a migrate) stops at once instead of overwriting the first one's reports
  * with its own halfway through. `command` is this process's command, written into the lock so that
  * the one refused can name it; `flag` is the option that named `dir`. A lock left by a process that is
  * gone (killed -9, a crashed machine) is taken over. The lock is removed when this process exits
