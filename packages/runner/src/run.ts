@@ -17,7 +17,19 @@ import {
   type JudgedReplay,
   type LiveCell,
 } from '@memory-matrix/spec';
-import { dockerStatus, installGuard, redactUrl, removeLeftoverVolumes, removeRunContainers, startTarget, type ImageSource, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
+import {
+  dockerStatus,
+  installGuard,
+  redactUrl,
+  removeLeftoverVolumes,
+  removeRunContainers,
+  startParallelism,
+  startTarget,
+  startTimeoutScale,
+  type ImageSource,
+  type ResolvedTarget,
+  type StartedBackend,
+} from '@memory-matrix/backends';
 import { loadExpectation } from './golden';
 import { Progress } from './progress';
 import { renderConsole } from './report/console';
@@ -161,6 +173,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const tier = checkTier(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'));
     if (tier.why) out(tier.why);
     const parallel = resolveParallelism(opts.parallel, process.env.MM_PARALLEL, targets);
+    startTimeoutScale(); // USAGE now, not at the first start, when MM_START_TIMEOUT_SCALE / MM_START_PARALLEL are set wrong
+    startParallelism();
     const embedded = targets.some((t) => t.provider === 'embedded') ? embeddedMode(targets.length, process.env.MM_EMBEDDED_INPROCESS) : undefined;
     const embeddedWhy = { child: '; embedded cells each in a child process', inprocess: '; embedded cells in this process, alone, after the others' };
     out(`cells at once: ${parallel.cells} (${parallel.why}${embedded && parallel.cells > 1 ? embeddedWhy[embedded] : ''})`);

@@ -4,6 +4,7 @@
  * No backend needed (the CLI run with real embedded targets is in tiers.test.ts).
  */
 import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, cellsFirst, defaultParallelism, exclusiveSuites, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
+import { startParallelism, startTimeoutScale } from '@memory-matrix/backends';
 import { MatrixRuntime } from '../src/runtime';
 
 const GiB = 2 ** 30;
@@ -56,6 +57,28 @@ describe('--parallel / MM_PARALLEL', () => {
   test.each(['0', '-1', '1.5', 'two', '', String(MAX_PARALLEL + 1)])('%j is a USAGE error naming where it came from', (v) => {
     expect(() => parseParallel(v, '--parallel')).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(`--parallel "${v}"`) }));
     expect(() => resolveParallelism(undefined, v === '' ? 'x' : v, [], host)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('MM_PARALLEL') }));
+  });
+});
+
+describe('MM_START_PARALLEL / MM_START_TIMEOUT_SCALE (were ignored when wrong)', () => {
+  afterEach(() => {
+    delete process.env.MM_START_PARALLEL;
+    delete process.env.MM_START_TIMEOUT_SCALE;
+  });
+  test('unset or empty: the defaults; set: the value', () => {
+    expect([startParallelism(), startTimeoutScale()]).toEqual([2, 1]);
+    Object.assign(process.env, { MM_START_PARALLEL: '', MM_START_TIMEOUT_SCALE: '' });
+    expect([startParallelism(), startTimeoutScale()]).toEqual([2, 1]);
+    Object.assign(process.env, { MM_START_PARALLEL: '3', MM_START_TIMEOUT_SCALE: '0.5' });
+    expect([startParallelism(), startTimeoutScale()]).toEqual([3, 0.5]);
+  });
+  test.each(['0', '-3', 'abc', '1.5'])('MM_START_PARALLEL=%s is a USAGE error naming the variable', (v) => {
+    process.env.MM_START_PARALLEL = v;
+    expect(() => startParallelism()).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(`MM_START_PARALLEL "${v}"`) }));
+  });
+  test.each(['0', '-3', 'abc', 'Infinity'])('MM_START_TIMEOUT_SCALE=%s is a USAGE error naming the variable', (v) => {
+    process.env.MM_START_TIMEOUT_SCALE = v;
+    expect(() => startTimeoutScale()).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(`MM_START_TIMEOUT_SCALE "${v}"`) }));
   });
 });
 

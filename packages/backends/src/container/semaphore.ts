@@ -1,3 +1,5 @@
+import { MemoryMatrixError } from '@memory-matrix/spec';
+
 /**
  * A counting semaphore: at most `limit` holders at once, FIFO for waiters. Used to bound how many
  * containers start in parallel (a 2-CPU CI machine slows every start when too many boot at once).
@@ -31,8 +33,11 @@ export class Semaphore {
   }
 }
 
-/** Parallel container starts allowed: `MM_START_PARALLEL` (integer ≥ 1), default 2. */
+/** Parallel container starts allowed: `MM_START_PARALLEL` (integer ≥ 1), default 2. Throws USAGE naming the variable for any other value (it was ignored: a typo went unnoticed). */
 export function startParallelism(): number {
-  const n = Number(process.env.MM_START_PARALLEL ?? '2');
-  return Number.isInteger(n) && n >= 1 ? n : 2;
+  const v = process.env.MM_START_PARALLEL;
+  if (v === undefined || v === '') return 2;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new MemoryMatrixError('USAGE', `MM_START_PARALLEL "${v}": expected an integer ≥ 1 (container starts at once), e.g. MM_START_PARALLEL=2`);
+  return n;
 }

@@ -70,10 +70,13 @@ export function inStartSlot<T>(fn: () => Promise<T>): Promise<T> {
   return slots.run(fn);
 }
 
-/** `MM_START_TIMEOUT_SCALE` (positive number), default 1: multiplies every start deadline. */
+/** `MM_START_TIMEOUT_SCALE` (positive number), default 1: multiplies every start deadline. Throws USAGE naming the variable for any other value (it was ignored: a typo went unnoticed). */
 export function startTimeoutScale(): number {
-  const s = Number(process.env.MM_START_TIMEOUT_SCALE ?? '1');
-  return Number.isFinite(s) && s > 0 ? s : 1;
+  const v = process.env.MM_START_TIMEOUT_SCALE;
+  if (v === undefined || v === '') return 1;
+  const s = Number(v);
+  if (!Number.isFinite(s) || s <= 0) throw new MemoryMatrixError('USAGE', `MM_START_TIMEOUT_SCALE "${v}": expected a positive number (multiplies every start deadline), e.g. MM_START_TIMEOUT_SCALE=2`);
+  return s;
 }
 
 /** GenericContainer that registers its id with the exit guard the moment Docker creates it. */
