@@ -28,9 +28,10 @@ const collect = (v: string, acc: string[]): string[] => {
 const looksLikeOption = (word: string | undefined): boolean => word !== undefined && /^--?[A-Za-z]/.test(word);
 
 /**
- * Make every option of `cmd` and its subcommands that takes a value refuse an option as that value:
- * commander takes the next word whatever it is, so `--backend --check C01` ran with the target
- * "--check" and an unknown command "C01". The usage error names the option and the word instead.
+ * Make every option of `cmd` and its subcommands that takes a value refuse an option as that value,
+ * and an empty one: commander takes the next word whatever it is, so `--backend --check C01` ran
+ * with the target "--check" and an unknown command "C01", and `--report-dir ''` wrote the reports
+ * into the working directory. The usage error names the option and the word instead.
  */
 export function refuseOptionsAsValues(cmd: Command): void {
   for (const opt of cmd.options) {
@@ -38,6 +39,7 @@ export function refuseOptionsAsValues(cmd: Command): void {
     const inner = opt.parseArg;
     opt.parseArg = <T>(value: string, previous: T): T => {
       if (looksLikeOption(value)) throw new InvalidArgumentError(`it needs a value right after it, and ${value} is an option`);
+      if (value.trim() === '') throw new InvalidArgumentError('empty value (give one, or leave the option out for its default)');
       return (inner ? inner(value, previous) : value) as T;
     };
   }
@@ -203,6 +205,7 @@ export function rejectUnknownCommand(program: Command, args: readonly string[]):
     if (a === '--') return;
     if (a.startsWith('-')) {
       const o = options.find((x) => x.long === a || x.short === a);
+      if (!o && !a.includes('=')) return; // an unknown option: commander names it (and what it may have meant), not the word after it
       if (o && (o.required || o.optional) && !looksLikeOption(args[i + 1])) i++; // its value follows (`--opt=value` is one word); an option instead is commander's usage error
       continue;
     }

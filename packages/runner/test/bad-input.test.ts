@@ -87,7 +87,9 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
   test.each([
     [['--backend', '--check', 'C01'], "option '-b, --backend <target>' argument '--check' is invalid. it needs a value right after it, and --check is an option"],
     [['merge', '-r', '-x'], "option '-r, --report-dir <dir>' argument '-x' is invalid. it needs a value right after it, and -x is an option"],
-  ])('an option given instead of a value (%j) names the option, not an unknown command', (args, message) => {
+    [['--backend', 'pgvector@pglite-pg18', '--chek', 'C01'], "error: unknown option '--chek'\n(Did you mean --check?)"],
+    [['--report-dir', '', '--backend', 'pgvector@pglite-pg18'], "option '-r, --report-dir <dir>' argument '' is invalid. empty value (give one, or leave the option out for its default)"],
+  ])('an option given instead of a value, a mistyped option or an empty value (%j) names the option, not an unknown command', (args, message) => {
     const r = cli(args);
     recordCase(`option as value ${args.join(' ')}`, r);
     expect(r.status).toBe(2);
