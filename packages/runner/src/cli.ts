@@ -273,4 +273,22 @@ function loadBench(): typeof import('./commands/bench') {
   }
 }
 
-if (require.main === module) void main();
+/** ms the process may stay after its command finished (reports written, exit status set) before it exits anyway. */
+export const EXIT_GRACE_MS = 2_000;
+
+/**
+ * After the command finished: exit once nothing holds the process, or after EXIT_GRACE_MS when
+ * something still does. A driver call that never settled (a connect hung past the cell's set-up
+ * limit) keeps its socket or timer, and the process lived on idle after writing its reports,
+ * deaf to Ctrl-C (the container guard's handler stays installed), until SIGKILL.
+ */
+function exitWhenDone(): void {
+  setTimeout(() => {
+    process.stderr.write(
+      `memory-matrix: the command finished ${EXIT_GRACE_MS} ms ago and something it started still holds the process (a connection or timer left by a call that never settled); exiting with status ${Number(process.exitCode ?? 0)}\n`,
+    );
+    process.exit(process.exitCode ?? 0);
+  }, EXIT_GRACE_MS).unref();
+}
+
+if (require.main === module) void main().then(exitWhenDone);
