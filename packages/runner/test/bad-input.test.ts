@@ -247,6 +247,8 @@ describe('catalog and backends (exit 2)', () => {
     ]);
     expect(r.report?.summary).toMatchObject({ passed: 0, failed: 0, notRun: 2, cellErrors: 1 });
     expect(r.stdout).toContain('0 passed, 0 failed, 0 known, 0 skipped, 2 not run, 1 cell(s) could not run');
+    expect(r.stdout).toMatch(/C01 write-read\s*│\s*NOT RUN/); // the table says what the summary counts (was FAIL (error))
+    expect(r.stdout).not.toContain('FAIL (error)');
   }, 120_000);
 
   test('a URL target nobody answers', () => {

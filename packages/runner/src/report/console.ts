@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
 import { failureLines } from './failure-groups';
-import { countsLine, fmt } from './figures';
+import { countsLine, fmt, isNotRun } from './figures';
 import { tableSummary } from './tables';
 import type { ReportView } from './view';
 
@@ -31,7 +31,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
           if (!r) return cell.status === 'error' ? c.red('error') : '–';
           if (r.status === 'passed') return r.knownFailure ? c.green('pass') + c.yellow(r.knownFailure.intermittent ? ' (known: not reproduced)' : ' (STALE known)') : c.green('pass');
           if (r.status === 'known') return c.yellow(`KNOWN (${r.failures.length})`);
-          if (r.status === 'failed') return c.red(`FAIL (${r.failures.length || 'error'})`);
+          if (r.status === 'failed') return c.red(isNotRun(r) ? 'NOT RUN' : `FAIL (${r.failures.length || 'error'})`);
           return c.yellow(`skip: ${r.skipReason ?? ''}`);
         }),
       ]);

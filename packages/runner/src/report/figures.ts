@@ -37,6 +37,14 @@ export function fmt(v: number | null | undefined): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(4);
 }
 
+/**
+ * A check of a cell that could not run (status failed, error NOT_RUN): the tables say `NOT RUN`, as
+ * the summary counts it ("n not run"), not `FAIL`; JUnit still fails it (junit.ts).
+ */
+export function isNotRun(r: { status: string; error?: { code?: string } | null }): boolean {
+  return r.status === 'failed' && r.error?.code === 'NOT_RUN';
+}
+
 /** Status glyph used by the console and markdown tables (`KNOWN`: a failure listed in the target's knownFailures). */
 export function glyph(status: string): string {
   return status === 'passed' ? 'pass' : status === 'failed' ? 'FAIL' : status === 'skipped' ? 'skip' : status === 'known' ? 'KNOWN' : status;

@@ -1,6 +1,6 @@
 import { capabilityGlyph } from './capabilities';
 import { failureLines } from './failure-groups';
-import { countsLine, fmt, glyph } from './figures';
+import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
 import type { SideBySidePair } from './side-by-side';
 import type { ReportView } from './view';
@@ -36,7 +36,7 @@ export function renderMarkdown(view: ReportView): string {
             if (!r) return '–';
             if (r.status === 'known') return `🟠 KNOWN ([upstream](${r.knownFailure!.link}))`;
             if (r.status === 'passed' && r.knownFailure) return `pass (${r.knownFailure.intermittent ? 'known failure not reproduced' : 'STALE known failure'})`;
-            return glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
+            return (isNotRun(r) ? 'NOT RUN' : glyph(r.status)) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
           })
           .join(' | ')} |`,
       );

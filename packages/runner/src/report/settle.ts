@@ -1,4 +1,5 @@
 import { capabilityMatrix, type CapabilityMatrix } from './capabilities';
+import { isNotRun } from './figures';
 import { applyKnownFailures } from './known';
 import { durabilityRows, type DurabilityRow, type MatrixReport } from './model';
 import { sideBySide, type SideBySidePair } from './side-by-side';
@@ -23,11 +24,10 @@ export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix;
 export function settleReport(report: MatrixReport): SettledReport {
   applyKnownFailures(report.cells);
   const all = report.cells.flatMap((c) => c.checks);
-  const notRun = (c: (typeof all)[number]): boolean => c.status === 'failed' && c.error?.code === 'NOT_RUN';
   report.summary = {
     passed: all.filter((c) => c.status === 'passed').length,
-    failed: all.filter((c) => c.status === 'failed' && !notRun(c)).length,
-    notRun: all.filter(notRun).length,
+    failed: all.filter((c) => c.status === 'failed' && !isNotRun(c)).length,
+    notRun: all.filter(isNotRun).length,
     known: all.filter((c) => c.status === 'known').length,
     stale: all.filter((c) => c.knownFailure?.verdict === 'stale' && !c.knownFailure.intermittent).length,
     notReproduced: all.filter((c) => c.knownFailure?.verdict === 'stale' && c.knownFailure.intermittent).length,

@@ -90,7 +90,7 @@ function verdictCell(cell, id) {
     h(
       'details',
       null,
-      h('summary', null, `FAIL (${r.failures.length || 'error'})`),
+      h('summary', null, r.error && r.error.code === 'NOT_RUN' ? 'NOT RUN' : `FAIL (${r.failures.length || 'error'})`),
       h('p', null, head),
       k ? h('p', null, `knownFailures entry (${k.link}): ${k.message}`) : null,
       h('ol', null, ...failureLinesOf(cell, r).map((line) => h('li', null, line))),
