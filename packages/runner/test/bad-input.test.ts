@@ -249,6 +249,7 @@ describe('catalog and backends (exit 2)', () => {
     expect(r.stdout).toContain('0 passed, 0 failed, 0 known, 0 skipped, 2 not run, 1 cell(s) could not run');
     expect(r.stdout).toMatch(/C01 write-read\s*│\s*NOT RUN/); // the table says what the summary counts (was FAIL (error))
     expect(r.stdout).not.toContain('FAIL (error)');
+    expect(r.stdout).toContain('pgvector@pglite-pg18: 2 check(s) not run (C01, C24)'); // the start error once, not once per check
   }, 120_000);
 
   test('a URL target nobody answers', () => {

@@ -57,8 +57,14 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
     }
   }
   for (const cell of cells) {
-    if (cell.error) out.push(c.red(`${cell.target}: could not run: ${cell.error.message}`));
+    if (cell.error) {
+      out.push(c.red(`${cell.target}: could not run: ${cell.error.message}`));
+      // Its checks not run carry that message each (report.json, JUnit); here it is said once.
+      const notRun = cell.checks.filter(isNotRun);
+      if (notRun.length) out.push(c.red(`${cell.target}: ${notRun.length} check(s) not run (${notRun.map((r) => r.id).join(', ')})`));
+    }
     for (const r of cell.checks) {
+      if (isNotRun(r)) continue;
       const k = r.knownFailure;
       if (r.status === 'passed' && k) out.push(c.yellow(`${cell.target} ${r.id} ${r.name}: ${k.message}`));
       if (r.status === 'known' && k) {
