@@ -110,6 +110,9 @@ describe('memory-matrix merge', () => {
     const both = merge([...shards, dup]);
     expect(both.status).toBe(2);
     expect(both.report.error!.message).toContain(`is in both ${shards[1]} and ${dup}`);
+    const same = merge([dup, dup]); // an unsharded report given twice: said as such (was "is in both X and X")
+    expect(same.status).toBe(2);
+    expect(same.report.error!.message).toContain(`${dup} is given twice; give each report.json once`);
   });
 
   test('a file that is not a report exits 2 naming it', () => {

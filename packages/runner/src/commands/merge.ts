@@ -60,6 +60,12 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
   const expDiff = groups(inputs, (i) => (i.report.expectation ? `expectation sha256 ${i.report.expectation.sha256}` : null));
   if (expDiff) throw new MemoryMatrixError('USAGE', `the reports compare against different expectations: ${expDiff}`);
   checkShardSeries(inputs);
+  const seen = new Set<string>();
+  for (const i of inputs) {
+    const key = path.resolve(i.file);
+    if (seen.has(key)) throw new MemoryMatrixError('USAGE', `${i.file} is given twice; give each report.json once`);
+    seen.add(key);
+  }
   const owner = new Map<string, string>();
   for (const i of inputs) {
     for (const c of i.report.cells) {
