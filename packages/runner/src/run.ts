@@ -1,10 +1,11 @@
 import { ensureWritableDir } from './report/dir';
 import { signalExitCode } from './baseline/interrupt';
 import { releaseBaselines } from './baseline/release';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { GOLDEN_DATA_DIR } from '@memory-matrix/golden-data';
 import {
+  didYouMean,
   loadGoldenDataset,
   MemoryMatrixError,
   registerConformance,
@@ -79,11 +80,34 @@ export interface RunOptions {
  * `golden-data/<name>` of the working directory when that folder exists (a user's own `sample`
  * output, in the folder `memory-matrix init` makes), else the shipped golden data
  * (`@memory-matrix/golden-data`: agent-memories; in the repository, its golden-data/ folder).
+ * Throws GOLDEN_MISSING naming both places and every dataset in them when a name is in neither
+ * (outside the repository; inside it, loading the missing folder says so).
  */
 export function datasetDir(spec: string): string {
   if (spec.includes('/') || spec.startsWith('.')) return path.resolve(spec);
   const own = path.resolve('golden-data', spec);
-  return existsSync(own) ? own : path.join(GOLDEN_DATA_DIR, spec);
+  if (existsSync(own)) return own;
+  const shipped = path.join(GOLDEN_DATA_DIR, spec);
+  const ownRoot = path.resolve('golden-data');
+  // In the repository both are one folder: the dataset loader's own message lists it.
+  if (existsSync(shipped) || ownRoot === path.resolve(GOLDEN_DATA_DIR)) return shipped;
+  const all = [...new Set([...datasetsIn(ownRoot), ...datasetsIn(GOLDEN_DATA_DIR)])].sort();
+  const hint = didYouMean(spec, all);
+  throw new MemoryMatrixError(
+    'GOLDEN_MISSING',
+    `--dataset ${spec}: no dataset of that name in ${ownRoot} (yours: \`memory-matrix sample\` writes there) or in the shipped ones (${GOLDEN_DATA_DIR}); ${hint ? `${hint} ` : ''}the datasets are ${all.join(', ') || 'none'}`,
+  );
+}
+
+/** Names of the folders of `dir` holding a manifest.json (none when `dir` cannot be read). */
+function datasetsIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'manifest.json')))
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
 
 /**
