@@ -106,8 +106,11 @@ export function validateMemoryRecord(r: MemoryRecord, index: number, dim: number
   if (!ok) checkRecord(r, index, dim, metric, scope, rules);
 }
 
-/** `validateMemoryRecord` with its messages: throws the first problem of `r`. */
-
+/**
+ * `validateMemoryRecord` with its messages: throws the first problem of `r`. Keep its rules and
+ * those of the message-free checks above (`storedTextOk`, `metadataOk`, `vectorProblem`) the same:
+ * a record those accept is not checked here.
+ */
 function checkRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, scope: string, rules: InputRules): void {
   const where = `${scope}: record ${JSON.stringify(r.id)} (index ${index})`;
   checkStoredText(r.id, `${where}: id`, rules);
