@@ -77,6 +77,9 @@ export interface FaultTarget {
   /**
    * Resolves once a session of `clientName` is inside a write that has changed data but not
    * committed (pg: an active session with a transaction id). Throws BACKEND_ERROR after `timeoutMs`.
+   * Where even one round trip lets a short write commit, the watch may end the write itself as it
+   * sees it (PostgreSQL terminates that session server-side); the `dropConnections(clientName)`
+   * that follows counts it among the sessions it reports.
    * `onWatching` is called once the watch is in place (its admin connection open, Redis's write
    * hold set): a caller starts its write there, so a write shorter than opening that connection
    * cannot finish unseen (measured: a 3,000-row upsert on pgvector@pg18 under load resolved before
