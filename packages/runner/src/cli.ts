@@ -274,7 +274,7 @@ function loadBench(): typeof import('./commands/bench') {
 }
 
 /** ms the process may stay after its command finished (reports written, exit status set) before it exits anyway. */
-export const EXIT_GRACE_MS = 2_000;
+const EXIT_GRACE_MS = 2_000;
 
 /**
  * After the command finished: exit once nothing holds the process, or after EXIT_GRACE_MS when

@@ -1,10 +1,11 @@
 import { ensureWritableDir } from './report/dir';
 import { signalExitCode } from './baseline/interrupt';
 import { releaseBaselines } from './baseline/release';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { GOLDEN_DATA_DIR } from '@memory-matrix/golden-data';
 import {
+  datasetNamesIn,
   didYouMean,
   loadGoldenDataset,
   MemoryMatrixError,
@@ -91,23 +92,12 @@ export function datasetDir(spec: string): string {
   const ownRoot = path.resolve('golden-data');
   // In the repository both are one folder: the dataset loader's own message lists it.
   if (existsSync(shipped) || ownRoot === path.resolve(GOLDEN_DATA_DIR)) return shipped;
-  const all = [...new Set([...datasetsIn(ownRoot), ...datasetsIn(GOLDEN_DATA_DIR)])].sort();
+  const all = [...new Set([...datasetNamesIn(ownRoot), ...datasetNamesIn(GOLDEN_DATA_DIR)])].sort();
   const hint = didYouMean(spec, all);
   throw new MemoryMatrixError(
     'GOLDEN_MISSING',
     `--dataset ${spec}: no dataset of that name in ${ownRoot} (yours: \`memory-matrix sample\` writes there) or in the shipped ones (${GOLDEN_DATA_DIR}); ${hint ? `${hint} ` : ''}the datasets are ${all.join(', ') || 'none'}`,
   );
-}
-
-/** Names of the folders of `dir` holding a manifest.json (none when `dir` cannot be read). */
-function datasetsIn(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'manifest.json')))
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
 }
 
 /**

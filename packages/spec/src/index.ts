@@ -137,6 +137,7 @@ export type { MemoryPolicy, MemoryPolicyState } from './eviction';
 export type { GoldenDataset, GoldenPurpose, GoldenQuery } from './golden/types';
 export type { GoldenManifest } from './golden/manifest';
 export { loadGoldenDataset } from './golden/load';
+export { datasetNamesIn } from './golden/manifest';
 export { readGoldenFile } from './golden/read';
 export { writeGoldenDataset, type GoldenDatasetInput } from './golden/write';
 export { checkFingerprint } from './golden/fingerprint';

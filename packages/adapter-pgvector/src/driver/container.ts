@@ -96,7 +96,7 @@ function takeWatcher(ep: { host: string; port: number }): Watcher | undefined {
   if (!w) return undefined;
   watchers.delete(key);
   clearTimeout(w.timer);
-  return { client: w.client, terminated: w.terminated };
+  return w;
 }
 
 /**

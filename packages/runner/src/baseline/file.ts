@@ -1,9 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, makeDirs } from '@memory-matrix/spec';
 import { writeFileAtomic } from '../report/atomic';
-import { makeDirs } from '../report/dir';
 import { reportJson } from '../report/write';
 import type { Baseline } from './model';
 
@@ -57,7 +56,7 @@ export function checkOutFile(file: string): void {
  */
 export function writeBaseline(baseline: Baseline, file: string): void {
   try {
-    makeDirs(path.dirname(file)); // not mkdirSync recursive: it never returns under /proc (report/dir.ts)
+    makeDirs(path.dirname(file)); // not mkdirSync recursive: it never returns under /proc (spec fs-dirs.ts)
     writeFileAtomic(file, reportJson(baseline));
   } catch (e) {
     throw new MemoryMatrixError('USAGE', `cannot write baseline ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });

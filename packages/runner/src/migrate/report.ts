@@ -1,5 +1,5 @@
 import { writeFilesAtomic } from '../report/atomic';
-import { makeDirs } from '../report/dir';
+import { makeDirs } from '@memory-matrix/spec';
 import Table from 'cli-table3';
 import { fmt } from '../report/figures';
 import type { MigrationCheck, MigrationResult } from './types';

@@ -1,9 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { MemoryMatrixError, makeDirs } from '@memory-matrix/spec';
 
-/** `mkdir -p` that returns under `/proc` (spec fs-dirs.ts); re-exported for the runner's writers. */
-export { makeDirs };
-
 /** What the common error codes mean for a directory the tool must write into. */
 const WHY: Record<string, string> = {
   EEXIST: 'a file is in the way (it or a parent is not a directory)',

@@ -1,5 +1,5 @@
 import { writeFilesAtomic } from './atomic';
-import { makeDirs } from './dir';
+import { makeDirs } from '@memory-matrix/spec';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
 import { renderMarkdown } from './markdown';

@@ -57,21 +57,25 @@ export function readGoldenManifest(dir: string): GoldenManifest {
   return parseGoldenManifest(readGoldenFile(file).toString('utf8'), file);
 }
 
-/**
- * `; [did you mean a?] the datasets in <parent> are a, b` (the folders of `dir`'s parent with a
- * manifest.json), or '' when the parent has none or cannot be read.
- */
-function datasetsBeside(dir: string): string {
-  const parent = path.dirname(dir);
-  let names: string[];
+/** The datasets in `dir`: its folders holding a manifest.json, sorted; none when `dir` cannot be read. */
+export function datasetNamesIn(dir: string): string[] {
   try {
-    names = readdirSync(parent, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && existsSync(path.join(parent, e.name, 'manifest.json')))
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'manifest.json')))
       .map((e) => e.name)
       .sort();
   } catch {
-    return '';
+    return [];
   }
+}
+
+/**
+ * `; [did you mean a?] the datasets in <parent> are a, b` (`datasetNamesIn` of `dir`'s parent), or
+ * '' when the parent has none or cannot be read.
+ */
+function datasetsBeside(dir: string): string {
+  const parent = path.dirname(dir);
+  const names = datasetNamesIn(parent);
   const hint = didYouMean(path.basename(dir), names);
   return names.length ? `; ${hint ? `${hint} ` : ''}the datasets in ${parent} are ${names.join(', ')}` : '';
 }
