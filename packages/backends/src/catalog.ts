@@ -59,6 +59,12 @@ const startSchema = z
     /** The container kind (a registered driver's `container.kind`); default the target's driver's. */
     kind: containerKindName.optional(),
     timeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * The cell's setup limit, ms before scaling by `MM_START_TIMEOUT_SCALE`: starting the target, its
+     * versions and capabilities read (default 120000). Image builds never count (the run obtains
+     * images before their cells: runner image-prep.ts).
+     */
+    setupTimeoutMs: z.number().int().positive().optional(),
     /** Where the server keeps its data inside the container (fault instances mount a volume there); default per kind. */
     dataDir: z.string().startsWith('/').optional(),
   })

@@ -45,6 +45,8 @@ import { embeddedMode } from './cell-child/protocol';
 import { registerChildCell } from './cell-child/register';
 import type { ChildCell } from './cell-child/spawn';
 import { cellsFirst, exclusiveSuites, resolveParallelism } from './parallel';
+import { prepareImages } from './image-prep';
+import { setupLimitMs, stopLateStart } from './cell-start';
 import { MatrixRuntime, timedOutResult } from './runtime';
 import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
 import { TOOL_VERSION, displayPath } from './version';
@@ -299,6 +301,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         onCellReady: (live) => (entry.live = live),
       });
     }
+    // Container images first: a cell waits for its image outside its setup limit and pool place (image-prep.ts).
+    const inParent = targets.filter((t) => !(t.provider === 'embedded' && embedded === 'child'));
+    const images = docker.available ? await prepareImages(new Map(inParent.map((t) => [`${t.name} × ${m.name}`, t])), opts.imageSource ?? 'auto', (l) => progress.log(l)) : undefined;
     const knownIn = new Map(targets.map((t) => [`${t.name} × ${m.name}`, t.knownFailures ?? []]));
     // A setup error fails every test of its cell with the same error: print its message once.
     const shown = new Set<Error>();
@@ -317,6 +322,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       // Embedded engines on this process' thread starve it: in-process, those cells run alone (parallel.ts).
       {
         concurrency: parallel.cells,
+        ready: images?.ready,
         exclusive: embedded === 'inprocess' ? exclusiveSuites(targets, m.name) : new Set(),
         first: cellsFirst(
           targets,
@@ -436,6 +442,8 @@ export interface TargetCellHooks {
  */
 export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, dataset: GoldenDataset, expectation: CellConfig['expectation'], hooks: TargetCellHooks): void {
   let backend: StartedBackend | undefined;
+  /** The start in flight: one that completes after its setup limit ended the cell is stopped at once (it held the process open). */
+  let starting: Promise<StartedBackend> | undefined;
   // Cells may run at once: every line a start logs names its target (image builds log bare lines).
   const log = hooks.log && ((l: string): void => hooks.log!(l.startsWith(`${target.name}:`) || l.trim() === '' ? l : `${target.name}: ${l.trimStart()}`));
   registerConformance(
@@ -444,7 +452,9 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
     async () => {
       const s0 = performance.now();
       hooks.log?.(`${target.name}: starting (${target.provider})…`);
-      backend = await startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log });
+      starting = startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log });
+      backend = await starting;
+      starting = undefined;
       const startMs = performance.now() - s0;
       hooks.onStarted?.(backend, startMs);
       const server = backend.info.serverVersion.split(' on ')[0]!;
@@ -476,6 +486,7 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
     {
       checks: hooks.checks,
       skip: hooks.skip,
+      setupTimeoutMs: setupLimitMs(target),
       sink: hooks.sink,
       onCellReady: hooks.onCellReady,
       teardown: async () => {
@@ -483,6 +494,8 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
         backend = undefined;
         try {
           if (b) await b.stop();
+          // A start the setup limit cut short goes on: whatever it starts is stopped when it arrives (waited for up to LATE_START_WAIT_MS here).
+          else if (starting) await stopLateStart(starting, target.name, hooks.log);
         } finally {
           hooks.onEnded?.();
         }

@@ -117,16 +117,23 @@ export class MatrixRuntime implements TestRuntime {
    * test, as it finishes. Returns the tests in registration order (suite by suite, whatever the
    * scheduling) and, per suite, the setup/teardown error if any. A suite not started before
    * `cancel()` is left out of the result. Throws RangeError on a bad concurrency.
+   *
+   * `opts.ready` gates suites by name: such a suite takes its place in the pool only once its promise
+   * settles (e.g. the container image it needs has been built: images.ts), so waiting for it neither
+   * holds a place of the pool nor counts in the suite's setup limit; the suites without a gate run
+   * meanwhile. A gate that resolves to an Error is the suite's setup error (its beforeAll hooks are
+   * not run; its tests fail with it, its afterAll hooks still run). A gate must never reject.
    */
   async run(
     onTest?: (t: RanTest) => void,
-    opts: { concurrency?: number; exclusive?: ReadonlySet<string>; first?: ReadonlySet<string> } = {},
+    opts: { concurrency?: number; exclusive?: ReadonlySet<string>; first?: ReadonlySet<string>; ready?: ReadonlyMap<string, Promise<Error | undefined>> } = {},
   ): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
     const concurrency = opts.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
     const setupErrors = new Map<string, Error>();
     const teardownErrors = new Map<string, Error>();
-    const one = (s: Suite): Promise<RanTest[]> => (this.cancelled ? Promise.resolve([]) : this.runSuite(s, setupErrors, teardownErrors, onTest));
+    const one = (s: Suite, gateError?: Error): Promise<RanTest[]> => (this.cancelled ? Promise.resolve([]) : this.runSuite(s, setupErrors, teardownErrors, onTest, gateError));
+    const gate = (s: Suite): Promise<Error | undefined> => opts.ready?.get(s.name) ?? Promise.resolve(undefined);
     // With 1 at a time every suite is alone already: registration order, as before the pool existed.
     const alone = (s: Suite): boolean => concurrency > 1 && (opts.exclusive?.has(s.name) ?? false);
     const limit = pLimit(concurrency);
@@ -134,17 +141,24 @@ export class MatrixRuntime implements TestRuntime {
     const shared: RanTest[][] = this.suites.map(() => []);
     const early = (s: Suite): number => Number(concurrency > 1 && (opts.first?.has(s.name) ?? false));
     const queued = this.suites.map((s, i) => ({ s, i })).sort((a, b) => early(b.s) - early(a.s) || a.i - b.i);
-    await Promise.all(queued.map(({ s, i }) => (alone(s) ? undefined : limit(() => one(s)).then((r) => (shared[i] = r)))));
+    // A gated suite is queued when its gate settles; the ungated ones are queued at once, in order.
+    const enqueue = (s: Suite, i: number): Promise<unknown> => {
+      const g = opts.ready?.get(s.name);
+      const start = (err?: Error): Promise<RanTest[]> => limit(() => one(s, err)).then((r) => (shared[i] = r));
+      return g ? g.then(start) : start();
+    };
+    await Promise.all(queued.map(({ s, i }) => (alone(s) ? undefined : enqueue(s, i))));
     const perSuite: RanTest[][] = [];
-    for (const [i, s] of this.suites.entries()) perSuite.push(alone(s) ? await one(s) : shared[i]!);
+    for (const [i, s] of this.suites.entries()) perSuite.push(alone(s) ? await one(s, await gate(s)) : shared[i]!);
     return { tests: perSuite.flat(), setupErrors, teardownErrors };
   }
 
-  /** One suite: its beforeAll hooks, its tests in order, its afterAll hooks. */
-  private async runSuite(s: Suite, setupErrors: Map<string, Error>, teardownErrors: Map<string, Error>, onTest?: (t: RanTest) => void): Promise<RanTest[]> {
+  /** One suite: its beforeAll hooks (not when its gate failed: `gateError` is then its setup error), its tests in order, its afterAll hooks. */
+  private async runSuite(s: Suite, setupErrors: Map<string, Error>, teardownErrors: Map<string, Error>, onTest?: (t: RanTest) => void, gateError?: Error): Promise<RanTest[]> {
     const tests: RanTest[] = [];
-    let setupError: Error | undefined;
-    for (const h of s.beforeAll) {
+    let setupError: Error | undefined = gateError;
+    if (gateError) setupErrors.set(s.name, gateError);
+    for (const h of gateError ? [] : s.beforeAll) {
       try {
         await withTimeout(h.fn, h.timeoutMs, `${s.name}: setup`);
       } catch (e) {

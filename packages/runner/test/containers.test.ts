@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startTarget, type StartedBackend } from '@memory-matrix/backends';
-import { cli, recordCase, RUNNER_DIR, REPO } from './cli-helpers';
+import { catalogEditor, cli, recordCase, RUNNER_DIR, REPO } from './cli-helpers';
 import { describeWithContainers } from './docker-gate';
 
 /**
@@ -16,6 +16,8 @@ import { describeWithContainers } from './docker-gate';
  * container of the project: tests of other packages, other runs and jest workers share the engine
  * and start and stop their own at any time.
  */
+const catalogWith = catalogEditor('mm-containers-catalog-');
+
 const containersOf = (pid: number): string[] =>
   spawnSync('docker', ['ps', '-aq', '--filter', `label=memory-matrix.pid=${pid}`], { encoding: 'utf8' })
     .stdout.split('\n')
@@ -52,6 +54,42 @@ describeWithContainers('CLI with container targets', ['pgvector@pg17'], ([pg17])
     expect(report.cells[0].checks.filter((c: { skipReason?: string }) => c.skipReason === 'not run: the run was interrupted by SIGINT').length).toBeGreaterThan(0);
     expect(err).toContain(`SIGINT: stopping 1 target backend(s) and any fault instances their checks started`);
     expect(err).toContain(`partial report (INTERRUPTED): ${path.relative(REPO, reportDir)}/{report.json,junit.xml,report.md,report.html}`);
+    expect(containersOf(child.pid!)).toEqual([]);
+  }, 120_000);
+
+  test('a container start cut short by the setup limit: exit 2 within 2 s of the reports, nothing left', async () => {
+    // A 500 ms setup limit: the container start (create, initdb, readiness, versions) takes seconds,
+    // so the cell gives up while the start is in flight, as a slow machine's cells did at 120 s.
+    const catalog = catalogWith('targets.yaml', (y) =>
+      y.replace('start: { kind: postgres, timeoutMs: 60000 }\n    expect: { postgres: "17"', 'start: { kind: postgres, timeoutMs: 60000, setupTimeoutMs: 500 }\n    expect: { postgres: "17"'),
+    );
+    const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-setup-limit-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', MM_CATALOG: catalog };
+    delete env.JEST_WORKER_ID;
+    const child = spawn(
+      process.execPath,
+      ['--require', require.resolve('tsx/cjs'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--backend', 'pgvector@pg17', '--check', 'C01', '--report-dir', reportDir],
+      {
+        cwd: REPO,
+        env,
+      },
+    );
+    let out = '';
+    let err = '';
+    let reportsAt: number | undefined;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (reportsAt === undefined && out.includes('reports: ')) reportsAt = Date.now();
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 128 : null))));
+    const exitAt = Date.now();
+    if (code !== 2) throw new Error(`exit ${code}; stdout:\n${out.slice(-2000)}\nstderr:\n${err.slice(-2000)}`);
+    expect(reportsAt).toBeDefined();
+    expect(exitAt - reportsAt!).toBeLessThan(2_000);
+    expect(err).not.toContain('still holds the process');
+    const report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8'));
+    expect(report.cells[0].error.message).toContain('setup exceeded 500 ms');
     expect(containersOf(child.pid!)).toEqual([]);
   }, 120_000);
 

@@ -26,14 +26,39 @@ export interface ExecOptions {
   onSpawn?: (child: ChildProcess) => void;
 }
 
+/** Children of `execStreaming` still running: killed (SIGKILL) when this process exits, so a build cut short by Ctrl-C or an error leaves no debootstrap or `docker import` behind. */
+const running = new Set<ChildProcess>();
+let exitHook = false;
+function track(child: ChildProcess): void {
+  running.add(child);
+  child.once('close', () => running.delete(child));
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const c of running) killGroup(c);
+  });
+}
+
+/** SIGKILL to the child's process group (it leads one: `detached`), so what it started (debootstrap's dpkg, chroot) goes with it; the child alone when the group is gone. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
 /**
  * Runs `cmd args` without a shell and resolves when it ends (any exit code: the caller decides).
- * Rejects only when the program cannot be spawned (e.g. ENOENT), with the spawn error.
+ * Rejects only when the program cannot be spawned (e.g. ENOENT), with the spawn error. A child still
+ * running when this process exits is killed with it.
  */
 export function execStreaming(cmd: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
   const tailLines = opts.tailLines ?? 20;
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: [opts.stdinFrom ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    // A process group of its own: a time limit or this process' exit kills everything the command started.
+    const child = spawn(cmd, args, { stdio: [opts.stdinFrom ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
+    track(child);
     opts.onSpawn?.(child);
     if (opts.stdinFrom?.stdout && child.stdin) {
       opts.stdinFrom.stdout.pipe(child.stdin);
@@ -63,7 +88,7 @@ export function execStreaming(cmd: string, args: string[], opts: ExecOptions = {
       opts.timeoutMs && opts.timeoutMs > 0
         ? setTimeout(() => {
             emit(`[killed after ${opts.timeoutMs} ms]`);
-            child.kill('SIGKILL');
+            killGroup(child);
           }, opts.timeoutMs)
         : undefined;
     child.on('error', (err) => {
