@@ -31,6 +31,12 @@ export interface SqliteStoreOptions extends JournalConfig {
   file?: string;
 }
 
+/**
+ * Largest dimension of a vec0 `float[N]` column: 8,192 (sqlite-vec.c `SQLITE_VEC_VEC0_MAX_DIMENSIONS`,
+ * enforced at CREATE VIRTUAL TABLE). vec0 has no ANN index (its KNN is exhaustive): no `maxIndexDim`.
+ */
+export const SQLITE_VEC_MAX_DIM = 8_192;
+
 /** What the SQLite adapter can do (better-sqlite3 + sqlite-vec 0.1.x `vec0`). */
 export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   vectors: true,
@@ -46,6 +52,7 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
+  maxDim: SQLITE_VEC_MAX_DIM,
   history: true,
   historyWindow: true,
   ttl: false,

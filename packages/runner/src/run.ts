@@ -440,7 +440,7 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
   const log = hooks.log && ((l: string): void => hooks.log!(l.startsWith(`${target.name}:`) || l.trim() === '' ? l : `${target.name}: ${l.trimStart()}`));
   registerConformance(
     rt,
-    { target: target.name, dataset: dataset.manifest.name, capabilities: target.capabilities },
+    { target: target.name, dataset: dataset.manifest.name, capabilities: target.capabilities, shape: { metric: dataset.manifest.metric, dim: dataset.manifest.dim } },
     async () => {
       const s0 = performance.now();
       hooks.log?.(`${target.name}: starting (${target.provider})…`);
