@@ -10,6 +10,8 @@ import {
   loadGoldenDataset,
   MemoryMatrixError,
   registerConformance,
+  datasetFit,
+  fitIndex,
   type CellConfig,
   type CheckDefinition,
   type CheckResult,
@@ -232,7 +234,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         components: {},
         image: null,
         imageId: null,
-        index: target.index,
+        index: fitIndex(target.index, datasetFit(target.capabilities, { metric: m.metric, dim: m.dim })), // none on a dataset wider than maxIndexDim
         tolerances: { ...target.tolerances },
         timings: { startMs: null, loadMs: null, indexMs: null },
         status: 'ran',
