@@ -33,7 +33,9 @@ export interface SqliteStoreOptions extends JournalConfig {
 
 /**
  * Largest dimension of a vec0 `float[N]` column: 8,192 (sqlite-vec.c `SQLITE_VEC_VEC0_MAX_DIMENSIONS`,
- * enforced at CREATE VIRTUAL TABLE). vec0 has no ANN index (its KNN is exhaustive): no `maxIndexDim`.
+ * enforced at CREATE VIRTUAL TABLE; measured with sqlite-vec 0.1.9: float[8192] is created, float[8193] refused
+ * with "Dimension on vector column too large, provided 8193, maximum 8192"). vec0 has no ANN index
+ * (its KNN is exhaustive): no `maxIndexDim`.
  */
 export const SQLITE_VEC_MAX_DIM = 8_192;
 

@@ -93,7 +93,10 @@ test('capability matrix: a readYourWrites level shows as ✓ strong, or ✗ even
 });
 
 test('capability matrix: the limits maxDim and maxIndexDim are figures (✓ with the value, null = no limit)', () => {
-  const m = capabilityMatrix([cell('pg@1', [], { capabilities: capabilities({ vectors: true, maxDim: 16000, maxIndexDim: 2000 }) }), cell('x@1', [], { capabilities: capabilities({ vectors: true }) })]);
+  const m = capabilityMatrix([
+    cell('pg@1', [], { capabilities: capabilities({ vectors: true, maxDim: 16000, maxIndexDim: 2000 }) }),
+    cell('x@1', [], { capabilities: capabilities({ vectors: true }) }),
+  ]);
   expect(m.capabilities).toEqual(expect.arrayContaining(['maxBatch', 'maxDim', 'maxIndexDim']));
   expect(m.targets.map((t) => [t.entries.maxDim, t.entries.maxIndexDim])).toEqual([
     [
