@@ -1,5 +1,5 @@
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
-import { ident } from '@memory-matrix/adapter-pgvector';
+import { ident, PGVECTOR_MAX_DIM, PGVECTOR_MAX_INDEX_DIM } from '@memory-matrix/adapter-pgvector';
 import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import type { Pool } from 'pg';
 import { LangchainPgvectorCollection } from './collection';
@@ -31,6 +31,9 @@ export const LANGCHAIN_PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   maxBatch: CLIENT_CHUNK_SIZE,
+  // The client's table stores `embedding vector(dim)` and the adapter indexes it with pgvector's HNSW: pgvector's limits.
+  maxDim: PGVECTOR_MAX_DIM,
+  maxIndexDim: PGVECTOR_MAX_INDEX_DIM,
   timeDecay: false,
   // C28 reads the plan of the client's own search statement (collection.ts indexInEffect).
   indexIntrospection: true,

@@ -36,7 +36,9 @@ export interface MilvusStoreOptions {
 /**
  * What the Milvus adapter can do. `exactScan` false: a collection has one vector index and Milvus
  * has no per-query brute-force path on an HNSW index (C03 is skipped; an `index: none` collection
- * is FLAT, where every search is exact). `annIndexes`: `hnsw`. `maxBatch` MAX_BATCH_ROWS.
+ * is FLAT, where every search is exact). `annIndexes`: `hnsw`. `maxBatch` MAX_BATCH_ROWS. `maxDim`
+ * 32,768: Milvus docs "Milvus Limits" (https://milvus.io/docs/limitations.md), "Dimensions of a
+ * vector: 32,768" (`proxy.maxDimension`); its HNSW takes any dimension a field can have (no `maxIndexDim`).
  */
 export const MILVUS_CAPABILITIES: Capabilities = capabilities({
   // Strong consistency on every search/query and a flush before an upsert or delete returns (C27).
@@ -54,6 +56,7 @@ export const MILVUS_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH_ROWS,
+  maxDim: 32_768,
   timeDecay: true,
   indexIntrospection: true,
 });

@@ -1,4 +1,4 @@
-export { createPgvectorStore, versionAtLeast, PgvectorStore, PGVECTOR_CAPABILITIES, type PgvectorStoreOptions } from './pgvector-adapter';
+export { createPgvectorStore, versionAtLeast, PgvectorStore, PGVECTOR_CAPABILITIES, PGVECTOR_MAX_DIM, PGVECTOR_MAX_INDEX_DIM, type PgvectorStoreOptions } from './pgvector-adapter';
 export { PgvectorCollection } from './collection';
 export { fromPgPool, fromPGlite, type SqlClient, type SqlQueryable, type PGliteLike } from './sql';
 export { pgvectorToCanonical, DISTANCE_OPERATOR, OPERATOR_CLASS } from './scores';

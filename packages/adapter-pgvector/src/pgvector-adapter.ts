@@ -18,6 +18,20 @@ export interface PgvectorStoreOptions {
   createExtension?: boolean;
 }
 
+/**
+ * Largest dimension of a `vector` column: 16,000 (pgvector README "Vector Type"; `VECTOR_MAX_DIM`
+ * in src/vector.h). The adapter stores embeddings as `vector`.
+ */
+export const PGVECTOR_MAX_DIM = 16_000;
+
+/**
+ * Largest dimension an HNSW or IVFFlat index takes on a `vector` column: 2,000 (pgvector README
+ * "Indexing" — vector up to 2,000 dimensions, halfvec 4,000; `HNSW_MAX_DIM` in src/hnsw.h,
+ * `IVFFLAT_MAX_DIM` in src/ivfflat.h). Measured: PGlite 0.5 (pgvector 0.8.7) refuses an HNSW index
+ * on a 2,048-d column with "hnsw indexes support at most 2000 dimensions for type vector".
+ */
+export const PGVECTOR_MAX_INDEX_DIM = 2_000;
+
 /** What the pgvector adapter can do (the same against every PostgreSQL + pgvector ≥ 0.5). */
 export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   vectors: true,
@@ -33,6 +47,8 @@ export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
+  maxDim: PGVECTOR_MAX_DIM,
+  maxIndexDim: PGVECTOR_MAX_INDEX_DIM,
   timeDecay: true,
   indexIntrospection: true,
   // Every write is one committed transaction before it resolves; any connection's next statement sees it (READ COMMITTED): C27.

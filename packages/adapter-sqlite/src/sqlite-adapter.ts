@@ -31,6 +31,14 @@ export interface SqliteStoreOptions extends JournalConfig {
   file?: string;
 }
 
+/**
+ * Largest dimension of a vec0 `float[N]` column: 8,192 (sqlite-vec.c `SQLITE_VEC_VEC0_MAX_DIMENSIONS`,
+ * enforced at CREATE VIRTUAL TABLE; measured with sqlite-vec 0.1.9: float[8192] is created, float[8193] refused
+ * with "Dimension on vector column too large, provided 8193, maximum 8192"). vec0 has no ANN index
+ * (its KNN is exhaustive): no `maxIndexDim`.
+ */
+export const SQLITE_VEC_MAX_DIM = 8_192;
+
 /** What the SQLite adapter can do (better-sqlite3 + sqlite-vec 0.1.x `vec0`). */
 export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   vectors: true,
@@ -46,6 +54,7 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
+  maxDim: SQLITE_VEC_MAX_DIM,
   history: true,
   historyWindow: true,
   ttl: false,

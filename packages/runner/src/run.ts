@@ -10,6 +10,8 @@ import {
   loadGoldenDataset,
   MemoryMatrixError,
   registerConformance,
+  datasetFit,
+  fitIndex,
   type CellConfig,
   type CheckDefinition,
   type CheckResult,
@@ -234,7 +236,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         components: {},
         image: null,
         imageId: null,
-        index: target.index,
+        index: fitIndex(target.index, datasetFit(target.capabilities, { metric: m.metric, dim: m.dim })), // none on a dataset wider than maxIndexDim
         tolerances: { ...target.tolerances },
         timings: { startMs: null, loadMs: null, indexMs: null },
         status: 'ran',
@@ -448,7 +450,7 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
   const log = hooks.log && ((l: string): void => hooks.log!(l.startsWith(`${target.name}:`) || l.trim() === '' ? l : `${target.name}: ${l.trimStart()}`));
   registerConformance(
     rt,
-    { target: target.name, dataset: dataset.manifest.name, capabilities: target.capabilities },
+    { target: target.name, dataset: dataset.manifest.name, capabilities: target.capabilities, shape: { metric: dataset.manifest.metric, dim: dataset.manifest.dim } },
     async () => {
       const s0 = performance.now();
       hooks.log?.(`${target.name}: starting (${target.provider})…`);

@@ -92,6 +92,24 @@ test('capability matrix: a readYourWrites level shows as ✓ strong, or ✗ even
   expect([capabilityGlyph(lazy!), capabilityGlyph(strict!)]).toEqual(['✗ eventual', '✓ strong']);
 });
 
+test('capability matrix: the limits maxDim and maxIndexDim are figures (✓ with the value, null = no limit)', () => {
+  const m = capabilityMatrix([
+    cell('pg@1', [], { capabilities: capabilities({ vectors: true, maxDim: 16000, maxIndexDim: 2000 }) }),
+    cell('x@1', [], { capabilities: capabilities({ vectors: true }) }),
+  ]);
+  expect(m.capabilities).toEqual(expect.arrayContaining(['maxBatch', 'maxDim', 'maxIndexDim']));
+  expect(m.targets.map((t) => [t.entries.maxDim, t.entries.maxIndexDim])).toEqual([
+    [
+      { ok: true, value: 16000 },
+      { ok: true, value: 2000 },
+    ],
+    [
+      { ok: true, value: null },
+      { ok: true, value: null },
+    ],
+  ]);
+});
+
 test('the view: check rows per cell, headline figures, and a server line built from any components', () => {
   const a = cell('pgvector@pg17', [passed('C03', { recallAtKMean: 1, recallAtKMin: 1, maxAbsScoreDelta: 2e-7 })], {
     components: { postgres: '17.12', pgvector: '0.8.0' },

@@ -39,6 +39,27 @@ export const capabilitiesSchema = z
     quantized: z.boolean(),
     /** Largest batch one write may carry, in records (integer ≥ 1); the adapter chunks above it. Default none. */
     maxBatch: z.number().int().min(1).optional(),
+    /**
+     * Largest vector dimension a collection can have at all (integer ≥ 1); absent = no limit known.
+     * A golden dataset wider than it cannot be stored: every check that stores the dataset's
+     * memories is skipped with `capability: maxDim <maxDim> < dim <dim>` (conformance/fit.ts).
+     * Declared by the driver from the backend's documented limit, e.g. pgvector's `vector` type
+     * stores at most 16,000 dimensions (pgvector README "Vector Type"), sqlite-vec's vec0 8,192
+     * (`SQLITE_VEC_VEC0_MAX_DIMENSIONS`). A catalog target may narrow it, never raise it (a
+     * declared value above the connected store's is a missing capability).
+     */
+    maxDim: z.number().int().min(1).optional(),
+    /**
+     * Largest vector dimension the target's ANN index accepts (integer ≥ 1); absent = no limit
+     * known. On a wider dataset the cell builds no index on its golden collection and runs the
+     * exact path only: the index-path checks (C05, C28) and the index-path parts of the golden
+     * replays (C02, C04, C06, C07) are skipped with `capability: maxIndexDim <n> < dim <dim>`
+     * (conformance/fit.ts); on a target without `exactScan` nothing can run and every vector check
+     * is skipped so. E.g. pgvector HNSW and IVFFlat index `vector` columns of at most 2,000
+     * dimensions (pgvector README "Indexing" / `HNSW_MAX_DIM`, `IVFFLAT_MAX_DIM`). Narrowed and
+     * compared like `maxDim`.
+     */
+    maxIndexDim: z.number().int().min(1).optional(),
     /** Chat-history memory (lists + TTL). Default false. */
     history: z.boolean(),
     /** Per-key TTL on history. Default false. */
@@ -145,6 +166,8 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'reopen',
   'quantized',
   'maxBatch',
+  'maxDim',
+  'maxIndexDim',
   'timeDecay',
   'indexIntrospection',
   'readYourWrites',
@@ -153,7 +176,8 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
 /**
  * The capabilities `declared` for a target that the connected store's `reported` ones lack:
  * a boolean declared true but reported false, a list entry (metric, ANN index) declared but not
- * reported, a `maxBatch` larger than the store's, or a `readYourWrites` level stronger than the
+ * reported, a `maxBatch` larger than the store's, a `maxDim` or `maxIndexDim` larger than the
+ * store's or left out (no limit) where the store reports one (`maxIndexDim unlimited > 2000`), or a `readYourWrites` level stronger than the
  * store's (`readYourWrites strong > session`). Provider capabilities (`faults`, `upgrade`)
  * are not compared, nor, when `declared.vectors` is false, the flags only vector checks read
  * (`VECTOR_CAPABILITIES`: every check that reads them also needs `vectors`, so they cannot make a
@@ -173,6 +197,8 @@ export function missingCapabilities(declared: Capabilities, reported: Capabiliti
       for (const x of d as string[]) if (!have.has(x)) out.push(`${key}.${x}`);
     } else if (key === 'maxBatch' && typeof d === 'number' && typeof r === 'number' && d > r) {
       out.push(`maxBatch ${d} > ${r}`);
+    } else if ((key === 'maxDim' || key === 'maxIndexDim') && typeof r === 'number' && (d === undefined || (typeof d === 'number' && d > r))) {
+      out.push(`${key} ${d ?? 'unlimited'} > ${r}`);
     } else if (key === 'readYourWrites') {
       const rank = (x: unknown) => READ_YOUR_WRITES_LEVELS.indexOf(x as ReadYourWrites);
       if (rank(d) > rank(r)) out.push(`readYourWrites ${String(d)} > ${String(r)}`);

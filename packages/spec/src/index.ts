@@ -168,6 +168,7 @@ export { diffRecords, type RecordDifference, type RecordField, type VectorCompar
 
 // Conformance: register the suite into a test runtime, the live cell, results.
 export { registerConformance, type RegisterOptions } from './conformance/register';
+export { datasetFit, fitCapabilities, fitIndex, fitNote, fitSkipReason, type DatasetFit, type DatasetShape } from './conformance/fit';
 export { TEST_SUITE_CHECK_IDS, testSuiteChecks } from './conformance/test-checks';
 export { LiveCell, toRecallQuery, type CellConfig, type ProgressPhase, type QueryRun, type ScanMode, type SpawnedInstance } from './conformance/cell';
 export type { CheckResult, CheckStatus, Figure, FigureTable, JudgedQuery, JudgedReplay, KnownFailureEntry, KnownFailureVerdict, ResultSink } from './conformance/result';

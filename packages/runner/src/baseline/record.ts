@@ -80,13 +80,15 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
     connect: () => backend.connect(),
   });
   try {
+    // A dataset the target cannot hold (its metric, maxDim) has nothing to record: said as such, never a backend error.
+    if (cell.fit.vectors) throw new MemoryMatrixError('CAPABILITY_MISSING', `${target.name} cannot hold dataset ${ctx.dataset.manifest.name}: ${cell.fit.vectors}`);
     await checkpoint();
     const loaded = await cell.loaded();
     await checkpoint();
     log(
-      `${target.name}: ${backend.info.serverVersion.split(' on ')[0]}; loaded ${ctx.dataset.memories.length} memories (${Math.round(loaded.loadMs)} ms), ${target.index.type} index (${Math.round(loaded.indexMs)} ms)`,
+      `${target.name}: ${backend.info.serverVersion.split(' on ')[0]}; loaded ${ctx.dataset.memories.length} memories (${Math.round(loaded.loadMs)} ms), ${cell.config.index.type} index (${Math.round(loaded.indexMs)} ms)${cell.fit.indexPath ? ` (${cell.fit.indexPath})` : ''}`,
     );
-    const index = await replay(cell, 'index', target.index);
+    const index = await replay(cell, 'index', cell.config.index); // none above maxIndexDim (spec fit.ts)
     await checkpoint();
     const exact = target.capabilities.exactScan ? await replay(cell, 'exact', { type: 'none' }) : undefined;
     await checkpoint();

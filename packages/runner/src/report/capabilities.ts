@@ -4,7 +4,7 @@ import type { CellReport } from './model';
 /** One target × capability entry: ✓ (`ok`), or ✗ with the reason. */
 export interface CapabilityEntry {
   ok: boolean;
-  /** The declared value: a flag, a list (metrics, ANN index types), or a number (maxBatch; null = no limit). */
+  /** The declared value: a flag, a list (metrics, ANN index types), or a number (maxBatch, maxDim, maxIndexDim; null = no limit). */
   value: boolean | number | string[] | null;
   /** Why ✗: the checks of this run skipped for it, or that the target does not declare it. */
   reason?: string;
@@ -18,12 +18,15 @@ export interface CapabilityMatrix {
   targets: Array<{ target: string; entries: Record<string, CapabilityEntry> }>;
 }
 
-/** The capability names in the order of `DEFAULT_CAPABILITIES`, then `maxBatch`. */
-export const CAPABILITY_NAMES: string[] = [...Object.keys(DEFAULT_CAPABILITIES), 'maxBatch'];
+/** The numeric limits: informational, ✓ with the figure (null = no limit). */
+const LIMITS = ['maxBatch', 'maxDim', 'maxIndexDim'];
+
+/** The capability names in the order of `DEFAULT_CAPABILITIES`, then the limits (`maxBatch`, `maxDim`, `maxIndexDim`). */
+export const CAPABILITY_NAMES: string[] = [...Object.keys(DEFAULT_CAPABILITIES), ...LIMITS];
 
 /**
  * Target × capability matrix of the cells that carry `capabilities`. A flag is ✓ when true, a
- * list when non-empty, a `readYourWrites` level when above `eventual` (spec `offersCapability`, the rule of `needs`); a number (`maxBatch`) is informational
+ * list when non-empty, a `readYourWrites` level when above `eventual` (spec `offersCapability`, the rule of `needs`); a number (`maxBatch`, `maxDim`, `maxIndexDim`) is informational
  * and always ✓ (null = no limit). A ✗ names the checks of this run that were skipped for that capability
  * (their `skipReason` is `capability: <name>`, or `capability: <name> (<value>)`), e.g. `skipped C03, C05 (capability: vectors)`,
  * else `not declared by the target`.
@@ -38,7 +41,7 @@ export function capabilityMatrix(cells: readonly CellReport[]): CapabilityMatrix
     const entries: Record<string, CapabilityEntry> = {};
     for (const name of names) {
       const v = caps[name];
-      if (name === 'maxBatch' || typeof v === 'number') {
+      if (LIMITS.includes(name) || typeof v === 'number') {
         entries[name] = { ok: true, value: typeof v === 'number' ? v : null };
         continue;
       }

@@ -93,6 +93,7 @@ export interface CellReport {
   components: Record<string, string>;
   image: string | null;
   imageId: string | null;
+  /** The ANN index the cell builds on its golden collection: the catalog's, or `none` on a dataset wider than the target's `maxIndexDim` (spec fit.ts). */
   index: IndexConfig;
   tolerances: Record<string, number>;
   /** ms: backend start, golden bulk load, index build. */

@@ -29,7 +29,7 @@ export const c02SelfRecall: CheckDefinition = {
     const { collection } = await cell.loaded();
     const sample = sampleRecords(cell.dataset.memories, SAMPLE);
     const eps = cell.config.tolerances.tieEpsilon;
-    const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];
+    const modes: ScanMode[] = cell.scanModes();
     const figures: Record<string, number> = { sampled: sample.length };
     const failures: Failure[] = [];
     for (const scan of modes) {

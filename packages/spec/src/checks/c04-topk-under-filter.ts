@@ -33,7 +33,7 @@ export const c04TopkUnderFilter: CheckDefinition = {
   name: 'topk-under-filter',
   requires: needs('vectors', 'filterNamespace'),
   async run(cell) {
-    const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];
+    const modes: ScanMode[] = cell.scanModes();
     const total = cell.dataset.memories.length;
     const figures: Record<string, Figure> = {};
     const failures: Failure[] = [];

@@ -14,7 +14,7 @@ export const c06OrderMonotonic: CheckDefinition = {
   name: 'order-monotonic',
   requires: needs('vectors'),
   async run(cell) {
-    const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];
+    const modes: ScanMode[] = cell.scanModes();
     const failures: Failure[] = [];
     let lists = 0;
     for (const scan of modes) {

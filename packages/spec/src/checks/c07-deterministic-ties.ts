@@ -16,7 +16,7 @@ export const c07DeterministicTies: CheckDefinition = {
   name: 'deterministic-ties',
   requires: needs('vectors'),
   async run(cell) {
-    const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];
+    const modes: ScanMode[] = cell.scanModes();
     const failures: Failure[] = [];
     let compared = 0;
     let tieRuns = 0;

@@ -14,6 +14,7 @@ export const c10MetricPersisted: CheckDefinition = {
   id: 'C10',
   name: 'metric-persisted',
   requires: needs('vectors', 'reopen'),
+  usesDatasetMetric: false, // its own metrics at the dataset's dimension: runs on a dataset in a metric the target lacks
   async run(cell) {
     const dim = cell.dataset.manifest.dim;
     const tol = cell.config.tolerances.scoreTolerance;

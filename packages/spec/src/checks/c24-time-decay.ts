@@ -24,6 +24,7 @@ export const c24TimeDecay: CheckDefinition = {
   id: 'C24',
   name: 'time-decay',
   requires: needs('vectors', 'timeDecay'),
+  usesDatasetMetric: false, // its own metrics at the dataset's dimension: runs on a dataset in a metric the target lacks
   async run(cell) {
     const dim = cell.dataset.manifest.dim;
     const { tieEpsilon, scoreTolerance } = cell.config.tolerances;

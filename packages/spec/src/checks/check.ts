@@ -23,6 +23,13 @@ export interface CheckDefinition {
   /** Stable kebab-case name from the catalogue, e.g. `write-read`. */
   name: string;
   requires(caps: Capabilities): string | null;
+  /**
+   * `false` for a check that never stores vectors in the golden dataset's metric (it probes metrics
+   * of its own choosing at the dataset's dimension: C10, C24), so it still runs on a dataset whose
+   * metric the target lacks (conformance/fit.ts `fitSkipReason`). Absent: it does, and is skipped
+   * there with `capability: metrics (<metric>)`.
+   */
+  usesDatasetMetric?: false;
   /** Time limit of the check, ms (the shared golden load is paid by the first check that needs it). */
   timeoutMs?: number;
   run(cell: LiveCell): Promise<CheckOutcome>;

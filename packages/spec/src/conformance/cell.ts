@@ -11,6 +11,7 @@ import { matchesFilter } from '../filter';
 import { ExactOracle } from '../oracle';
 import type { FaultControl } from '../durability';
 import type { JudgedReplay } from './result';
+import { type DatasetFit, datasetFit, fitCapabilities, fitIndex } from './fit';
 import type { ReleaseBaseline } from '../checks/c05-baseline';
 import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '../types';
 
@@ -85,6 +86,10 @@ export type ScanMode = 'exact' | 'index';
  * random-suffixed name, so checks stay independent. `dispose` drops every collection the cell created.
  */
 export class LiveCell {
+  /** The caller's config with the dataset's gaps applied (fit.ts `fitCapabilities`, `fitIndex`). */
+  readonly config: CellConfig;
+  /** How the dataset fits the target's declared capabilities (fit.ts `datasetFit`). */
+  readonly fit: DatasetFit;
   readonly oracle: ExactOracle;
   readonly runId = randomBytes(3).toString('hex');
   private readonly expected = new Map<string, ExpectationEntry>();
@@ -96,9 +101,12 @@ export class LiveCell {
   private readonly comparisons = new WeakMap<QueryRun, Partial<Record<'exact' | 'ann', Comparison>>>();
   private timing?: { loadMs: number; indexMs: number };
   private readonly view: GoldenDataset;
+  private indexPathLeftOut = false;
 
-  constructor(readonly config: CellConfig) {
+  constructor(config: CellConfig) {
     const d = config.dataset;
+    this.fit = datasetFit(config.capabilities, { metric: d.manifest.metric, dim: d.manifest.dim });
+    this.config = { ...config, capabilities: fitCapabilities(config.capabilities, this.fit), index: fitIndex(config.index, this.fit) };
     // A target without `threshold` cannot run a query with minScore (C09 is skipped for it, naming the
     // capability): every replay of the cell leaves those queries out (`queriesLeftOut`), never runs them without it.
     this.view = config.capabilities.threshold ? d : { ...d, queries: d.queries.filter((q) => q.minScore === undefined) };
@@ -221,6 +229,26 @@ export class LiveCell {
       this.runs.set(scan, p);
     }
     return p;
+  }
+
+  /**
+   * The scan paths a golden replay runs, in order: `exact` and `index` with `exactScan`, else `index`.
+   * On a dataset wider than `maxIndexDim` (`fit.indexPath`) the cell has no ANN index: `exact` only
+   * (`index` alone without `exactScan`: the unindexed collection), noted for the asking check (`takeIndexPathNote`).
+   */
+  scanModes(): ScanMode[] {
+    this.indexPathLeftOut ||= this.fit.indexPath !== null;
+    if (!this.config.capabilities.exactScan) return ['index'];
+    return this.fit.indexPath ? ['exact'] : ['exact', 'index'];
+  }
+
+  /** The note `no ANN index (<reason>): …` when `scanModes` left the index path out since the last call, else null; resets. */
+  takeIndexPathNote(): string | null {
+    const left = this.indexPathLeftOut;
+    this.indexPathLeftOut = false;
+    if (!left) return null;
+    const ran = this.config.capabilities.exactScan ? 'index path not run, the exact path ran' : 'the queries ran on the unindexed collection';
+    return `no ANN index (${this.fit.indexPath}): ${ran}`;
   }
 
   /** Run every golden query in `scan` mode now (uncached; C07 uses it for the repeat). */

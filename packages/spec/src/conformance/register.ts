@@ -1,6 +1,8 @@
 import type { CheckDefinition } from '../checks/check';
 import { CHECKS } from '../checks/index';
+import { MemoryMatrixError } from '../errors';
 import { LiveCell, type CellConfig } from './cell';
+import { type DatasetFit, type DatasetShape, datasetFit, fitNote, fitSkipReason } from './fit';
 import { CheckFailedError, type CheckRun, type ResultSink } from './result';
 import type { TestRuntime } from './runtime';
 
@@ -52,20 +54,33 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
  * Register the conformance suite of one cell (target × dataset) into a test runtime: one
  * `describe` named `<target> × <dataset>`, one test per check (so failures show per check in jest and JUnit). A check the target's
  * capabilities cannot run is registered with `test.skip` and the missing capability in its title
- * (a check in `options.skip` likewise, with the reason given there).
+ * (a check in `options.skip` likewise, with the reason given there), and so is a check the dataset
+ * (`cellName.shape`: its metric and dimension) stops on this target (fit.ts `fitSkipReason`:
+ * `capability: metrics (ip)`, `capability: maxDim 16000 < dim 20000`, `capability: maxIndexDim 2000 < dim 2048`).
+ * Without `shape` the dataset is taken to fit; a cell whose dataset then does not fails its setup
+ * (INVALID_INPUT), never runs checks the registration did not skip.
  * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check.
  */
 export function registerConformance(
   rt: TestRuntime,
-  cellName: { target: string; dataset: string; capabilities: CellConfig['capabilities'] },
+  cellName: { target: string; dataset: string; capabilities: CellConfig['capabilities']; shape?: DatasetShape },
   config: () => Promise<CellConfig>,
   options: RegisterOptions = {},
 ): void {
   const checks = options.checks ?? CHECKS;
   let cell: LiveCell | undefined;
+  const fit: DatasetFit = cellName.shape ? datasetFit(cellName.capabilities, cellName.shape) : { vectors: null, metricOnly: false, indexPath: null };
   rt.describe(`${cellName.target} × ${cellName.dataset}`, () => {
     rt.beforeAll(async () => {
-      cell = new LiveCell(await config());
+      const live = new LiveCell(await config());
+      if (JSON.stringify(live.fit) !== JSON.stringify(fit)) {
+        const m = live.config.dataset.manifest;
+        throw new MemoryMatrixError(
+          'INVALID_INPUT',
+          `${cellName.target}: dataset ${m.name} (${m.metric}, ${m.dim}-d) does not fit as registered (${JSON.stringify(live.fit)} vs ${JSON.stringify(fit)}); pass its metric and dim as cellName.shape to registerConformance`,
+        );
+      }
+      cell = live;
       options.onCellReady?.(cell);
     }, options.setupTimeoutMs ?? 120_000);
     rt.afterAll(async () => {
@@ -76,7 +91,7 @@ export function registerConformance(
       }
     }, 60_000);
     for (const check of checks) {
-      const missing = options.skip?.get(check.id) ?? check.requires(cellName.capabilities);
+      const missing = options.skip?.get(check.id) ?? fitSkipReason(check, cellName.capabilities, fit);
       if (missing) {
         options.sink?.record({ id: check.id, name: check.name, status: 'skipped', skipReason: missing, figures: {}, failures: [], notes: [], durationMs: 0 });
         rt.test.skip(checkTitle(check, missing), async () => undefined);
@@ -86,7 +101,10 @@ export function registerConformance(
         checkTitle(check),
         async () => {
           if (!cell) throw new Error(`${cellName.target}: the cell did not start (see the setup error)`);
+          cell.takeIndexPathNote(); // a note left by an earlier check's error path is not this check's
           const { result, replay } = await runCheck(check, cell);
+          // What of the check the dataset's fit left out (its memory part, its index path) is said in its notes.
+          for (const n of [fitNote(check, cellName.capabilities, fit), cell.takeIndexPathNote()]) if (n) result.notes.push(n);
           options.sink?.record(result, replay);
           if (result.error) throw Object.assign(new Error(`${check.id} ${check.name}: ${result.error.message}`), { code: result.error.code });
           const finding = options.findings?.get(check.id);
