@@ -24,7 +24,17 @@ function dataset(): MemoryRecord[] {
   for (let d = 0; d < 5; d++) {
     const dir = Array.from({ length: DIM }, (_, j) => Math.cos(1.3 * d + 0.7 * j));
     const n = Math.hypot(...dir);
-    for (const [tag, norm] of [['short', 0.2], ['unit', 1], ['long', 5]] as const) out.push(rec(`d${d}-${tag}`, dir.map((x) => (x / n) * norm)));
+    for (const [tag, norm] of [
+      ['short', 0.2],
+      ['unit', 1],
+      ['long', 5],
+    ] as const)
+      out.push(
+        rec(
+          `d${d}-${tag}`,
+          dir.map((x) => (x / n) * norm),
+        ),
+      );
   }
   const base = Float32Array.from([0.3, -0.2, 0.5, 0.1, 0.4, -0.6]);
   for (let i = 0; i < 14; i++) {
@@ -32,7 +42,13 @@ function dataset(): MemoryRecord[] {
     if (i % 2) v[i % DIM] = nextUp(v[i % DIM]!); // one ulp off: a re-embedding of the same fact
     out.push({ ...rec(`dup-${String(i).padStart(2, '0')}`, []), embedding: v });
   }
-  for (let i = 0; i < 20; i++) out.push(rec(`x-${String(i).padStart(2, '0')}`, Array.from({ length: DIM }, (_, j) => Math.sin(3.1 * i + 1.7 * j) * (0.5 + (i % 4)))));
+  for (let i = 0; i < 20; i++)
+    out.push(
+      rec(
+        `x-${String(i).padStart(2, '0')}`,
+        Array.from({ length: DIM }, (_, j) => Math.sin(3.1 * i + 1.7 * j) * (0.5 + (i % 4))),
+      ),
+    );
   return out;
 }
 

@@ -218,7 +218,8 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
     // Exact path: returned inside its tie group's span, the ranks before it by the tie-group rule; absent only when its group is cut by k (k capped at 1000).
     const problem = cell.config.capabilities.exactScan && n <= 1 ? placementProblem(sub.topK({ vector: b.embedding, k }, eps), p, hits, k, eps) : null;
     if (n === 0 && p.end <= k) notRecalled++;
-    if (problem) fail(`an exact recall (k ${k}) with the stored embedding of ${id}: ${problem}`, { id, expected: spanWords(p.start, p.end), actual: n ? hits.findIndex((h) => h.id === id) + 1 : 'missing' });
+    if (problem)
+      fail(`an exact recall (k ${k}) with the stored embedding of ${id}: ${problem}`, { id, expected: spanWords(p.start, p.end), actual: n ? hits.findIndex((h) => h.id === id) + 1 : 'missing' });
     if (n > 1) {
       duplicated += n - 1;
       fail(`recall with the stored embedding of ${id} returns it ${n} times`, { id, expected: 1, actual: n });

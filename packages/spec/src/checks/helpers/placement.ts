@@ -36,7 +36,15 @@ export function oracleOver(records: readonly MemoryRecord[], dim: number, metric
     if (r.embedding.length !== dim) throw new MemoryMatrixError('DIMENSION_MISMATCH', `oracleOver: memory ${r.id} has ${r.embedding.length} components, expected ${dim}`);
     vectors.set(r.embedding, i * dim);
   });
-  return new ExactOracle({ ids: records.map((r) => r.id), namespaces: records.map((r) => r.namespace), kinds: records.map((r) => r.kind), metadata: records.map((r) => r.metadata), vectors, dim, metric });
+  return new ExactOracle({
+    ids: records.map((r) => r.id),
+    namespaces: records.map((r) => r.namespace),
+    kinds: records.map((r) => r.kind),
+    metadata: records.map((r) => r.metadata),
+    vectors,
+    dim,
+    metric,
+  });
 }
 
 /**
