@@ -193,3 +193,13 @@ test('placementOf throws INVALID_INPUT for an id that is not a row', () => {
   const oracle = oracleOver(recs, DIM, 'ip');
   expect(() => placementOf(oracle, 'nope', recs[0]!.embedding, EPS)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
 });
+
+test('a NaN score of the memory itself fails both rules with one plain sentence', () => {
+  const oracle = oracleOver(recs, DIM, 'cosine');
+  const r = recs.find((x) => x.id === 'x-03')!;
+  const p = placementOf(oracle, r.id, r.embedding, EPS);
+  const hits = backend(recs, 'cosine', r.embedding, K).map((h) => (h.id === r.id ? { ...h, score: Number.NaN } : h));
+  const exp = oracle.topK({ vector: r.embedding, k: K }, EPS);
+  expect(placementProblem(exp, p, hits, K, EPS)).toMatch(/^x-03 is returned at rank 1 with the non-finite score NaN; the oracle scores it 1(\.\d+)? at rank 1$/);
+  expect(indexPlacementProblem(exp, p, hits, K, EPS)).toMatch(/non-finite score NaN/);
+});

@@ -85,7 +85,7 @@ export function spanWords(start: number, end: number): string {
  * - ranks 1 … min(`p.end`, k) follow the tie-group rule (`tieGroupViolations`: each rank holds an
  *   id of the oracle's tie group spanning it, a group cut by k compared as a subset), so a wrong
  *   memory ahead of `p.id` fails even when `p.id` itself is where it belongs;
- * - `p.id` is returned at most once;
+ * - `p.id` is returned at most once, and with a finite score;
  * - `p.end` ≤ k: `p.id` is returned, at a rank in `p.start + 1 … p.end`;
  *   `p.start` < k < `p.end` (its group cut by k): `p.id` may be absent, and when present lies in that span;
  *   `p.start` ≥ k: `p.id` is not returned (the oracle ranks k memories above it by more than `eps`).
@@ -97,6 +97,7 @@ export function placementProblem(expected: OracleResult, p: Placement, hits: rea
   const times = hits.filter((h) => h.id === p.id).length;
   const where = `the oracle places it at ${spanWords(p.start, p.end)} (score ${p.score}); rank 1 is ${hits[0]?.id ?? 'nothing'}`;
   if (times > 1) return `${p.id} is returned ${times} times (first at rank ${rank + 1}); ${where}`;
+  if (rank >= 0 && !Number.isFinite(hits[rank]!.score)) return nonFinite(p, hits, rank);
   if (p.end <= k && rank < 0) return `${p.id} is not returned in the top ${k} (${hits.length} hits); ${where}`;
   if (rank >= 0 && (rank < p.start || rank >= p.end)) return `${p.id} is at rank ${rank + 1}; ${where}`;
   const v = tieGroupViolations(tieGroups(expected.hits, eps), hits.slice(0, Math.min(p.end, k)), k)[0];
@@ -108,7 +109,8 @@ export function placementProblem(expected: OracleResult, p: Placement, hits: rea
 
 /**
  * Index-path (ANN) judgement of a top-`k` answer about memory `p.id`: an approximate index may miss
- * memories, so the rule asks only what a good index finds. `p.start` < k: `p.id` is returned at a
+ * memories, so the rule asks only what a good index finds (a returned `p.id` must have a finite
+ * score). `p.start` < k: `p.id` is returned at a
  * rank ≤ min(`p.end`, k) (earlier is allowed: the index may have missed a nearer memory), or its
  * group is cut by k and the whole answer is k members of the oracle's tie groups (`cutByTieWall`'s
  * rule); `p.start` ≥ k (the oracle ranks k memories above it): the rank-1 hit is one of the
@@ -123,6 +125,7 @@ export function indexPlacementProblem(expected: OracleResult, p: Placement, hits
     if (hits[0] && first.some((h) => h.id === hits[0]!.id)) return null;
     return `rank 1 is ${hits[0]?.id ?? 'nothing'}, not in the oracle's rank-1 tie group (${first.map((h) => h.id).join(', ')}); ${p.id} itself lies beyond the top ${k}: ${where}`;
   }
+  if (rank >= 0 && !Number.isFinite(hits[rank]!.score)) return nonFinite(p, hits, rank);
   if (rank >= 0 && rank < Math.min(p.end, k)) return null;
   if (rank < 0 && p.end > k && hits.length === k && tieGroupViolations(groups, [...hits], k).length === 0) return null;
   return `${p.id} is ${rank < 0 ? `not in the top ${k}` : `at rank ${rank + 1}`}; ${where}; rank 1 is ${hits[0]?.id ?? 'nothing'}`;
@@ -138,4 +141,9 @@ export function probeKs(held: readonly MemoryRecord[], probes: readonly MemoryRe
   if (probes.length === 0) return [];
   const oracle = oracleOver([...held, ...probes], dim, metric);
   return probes.map((r) => reachK(placementOf(oracle, r.id, r.embedding, eps), minK));
+}
+
+/** The message for `p.id` returned at 0-based `rank` with a NaN or ±Infinity score. */
+function nonFinite(p: Placement, hits: readonly RecallHit[], rank: number): string {
+  return `${p.id} is returned at rank ${rank + 1} with the non-finite score ${hits[rank]!.score}; the oracle scores it ${p.score} at ${spanWords(p.start, p.end)}`;
 }
