@@ -90,7 +90,8 @@ export const c02SelfRecall: CheckDefinition = {
  * `eps`, boundary ties included) has a rank-1 tie group (`tieGroups`, `eps`) of MORE than `k`
  * members holding `id`, exactly `k` hits came back, and they satisfy C03's tie-group rule
  * (`tieGroupViolations` empty: every hit is a member of that group). A group of ≤ k members fits in
- * the top-k, so each member must be returned. Pure.
+ * the top-k, so each member must be returned. Pure. C02 itself now judges with
+ * `indexPlacementProblem` (helpers/placement.ts), which applies this rule to a tie group at any rank.
  */
 export function cutByTieWall(expected: OracleResult, hits: RecallHit[], id: string, k: number, eps: number): boolean {
   const groups = tieGroups(expected.hits, eps);
