@@ -1,5 +1,6 @@
 import { compareHits, ExactOracle, type MemoryRecord, type RecallHit } from '../src';
 import { cutByTieWall, SELF_RECALL_K } from '../src/checks/c02-self-recall';
+import { indexPlacementProblem, placementOf, placementProblem, reachK } from '../src/checks/helpers/placement';
 
 /**
  * The C02 tie wall (issue 17 item 3): a memory cut by k from a rank-1 tie group wider than k is not
@@ -51,6 +52,17 @@ describe.each([K - 1, K, K + 1, 2 * K])('a duplicate cluster of %i members, k = 
     }
   });
 
+  test('C02 now: the exact path asks k reaching the whole group and every member passes; the index path (k 10) accepts the cut', () => {
+    for (const r of dups) {
+      const p = placementOf(o, r.id, r.embedding, EPS);
+      expect([p.start, p.end]).toEqual([0, cluster]);
+      const k = reachK(p, K);
+      expect(k).toBe(Math.max(K, cluster));
+      expect(placementProblem(o.topK({ vector: r.embedding, k }, EPS), p, o.topK({ vector: r.embedding, k }, 0).hits.slice(0, k), k, EPS)).toBeNull();
+      expect(indexPlacementProblem(o.topK({ vector: r.embedding, k: K }, EPS), p, backend(o, r.embedding), K, EPS)).toBeNull();
+    }
+  });
+
   test('a member dropped for a stranger is still a miss (the top-k is not the tie group)', () => {
     const r = dups[dups.length - 1]!;
     const expected = o.topK({ vector: r.embedding, k: K }, EPS);
@@ -59,6 +71,7 @@ describe.each([K - 1, K, K + 1, 2 * K])('a duplicate cluster of %i members, k = 
     const bad = [...good.filter((h) => h.id !== r.id).slice(0, K - 1), stranger];
     expect(bad.some((h) => h.id === r.id)).toBe(false);
     expect(cutByTieWall(expected, bad, r.id, K, EPS)).toBe(false);
+    expect(indexPlacementProblem(expected, placementOf(o, r.id, r.embedding, EPS), bad, K, EPS)).not.toBeNull();
   });
 
   test('a short answer (k − 1 hits) is never a tie-wall cut', () => {

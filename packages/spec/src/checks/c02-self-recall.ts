@@ -4,19 +4,30 @@ import type { RecallHit } from '../types';
 import type { ScanMode } from '../conformance/cell';
 import { type CheckDefinition, failure, needs } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
+import { indexPlacementProblem, placementOf, placementProblem, reachK, spanWords } from './helpers/placement';
 import { sampleRecords } from './helpers/sampling';
 
 const SAMPLE = 200;
-/** k of C02's self-queries. */
+/** k of C02's self-queries (the exact path widens it per memory, `reachK`). */
 export const SELF_RECALL_K = 10;
 
 /**
- * C02 self-recall: querying with a stored memory's own embedding returns it at rank 1, or inside
- * the rank-1 tie group (hits within `tieEpsilon` of the top score — duplicates of the same vector).
- * A memory cut from a rank-1 tie group wider than k is no miss when the whole top-k is that group
- * (`cutByTieWall`: C03's tie-group rule, the group cut by k compared as a subset).
- * Exact scan: every sampled memory must pass. Index scan (ANN): the pass rate must reach the
- * target's `annRecallFloor`, since an approximate index may legitimately miss a few.
+ * C02 self-recall: querying with a stored memory's own embedding returns it exactly where the exact
+ * oracle (dataset metric, float64) puts it — never assumed at rank 1: under inner product a short
+ * vector ranks below a long one pointing the same way, and any metric has duplicates. For each
+ * sampled memory, `placementOf` gives the rank span of its tie group (`tieEpsilon`) in the oracle's
+ * full ranking of its own vector.
+ * - Exact scan: the query asks k = `reachK` (max(`SELF_RECALL_K`, end of its span), ≤ 1000), so a
+ *   memory the oracle ranks 40th is still asked for and judged; `placementProblem`: the memory is
+ *   returned once, inside its span, and every rank up to its span holds a member of the oracle's
+ *   tie group spanning that rank (a wrong memory at rank 1 fails even when the sampled one is
+ *   second where it belongs). Every sampled memory must pass.
+ * - Index scan (ANN): k = `SELF_RECALL_K`; `indexPlacementProblem` (returned no later than its span,
+ *   or cut by k from a tie wall; a memory the oracle ranks past k: rank 1 in the oracle's rank-1
+ *   group). The pass rate must reach the target's `annRecallFloor`.
+ * Figures: `sampled`, `selfNearest` (sampled memories in the oracle's rank-1 tie group of their own
+ * vector), `notSelfNearest`, `beyondK` (ranked past `SELF_RECALL_K` by the oracle), `maxK` (largest
+ * exact-path k asked), per path the pass rate and, for the index path, the tie-wall cuts.
  * The recalls of one mode run `RECALLS_IN_FLIGHT` at a time on the shared golden collection, which no
  * check writes: each answer depends only on the stored rows and the query, so the same sample is
  * judged by the same rule as one by one (results kept in sample order, failures in the same order).
@@ -30,40 +41,43 @@ export const c02SelfRecall: CheckDefinition = {
     const sample = sampleRecords(cell.dataset.memories, SAMPLE);
     const eps = cell.config.tolerances.tieEpsilon;
     const modes: ScanMode[] = cell.scanModes();
-    const figures: Record<string, number> = { sampled: sample.length };
+    const placed = sample.map((r) => placementOf(cell.oracle, r.id, r.embedding, eps));
+    const figures: Record<string, number> = {
+      sampled: sample.length,
+      selfNearest: placed.filter((p) => p.start === 0).length,
+      notSelfNearest: placed.filter((p) => p.start > 0).length,
+      beyondK: placed.filter((p) => p.start >= SELF_RECALL_K).length,
+    };
     const failures: Failure[] = [];
     for (const scan of modes) {
       const missed: Failure[] = [];
       let tieWall = 0;
-      const answers = await mapBounded(sample, RECALLS_IN_FLIGHT, (r) => collection.recall({ vector: r.embedding, k: SELF_RECALL_K, scan }));
+      const ks = placed.map((p) => (scan === 'exact' ? reachK(p, SELF_RECALL_K) : SELF_RECALL_K));
+      if (scan === 'exact') figures.maxK = Math.max(0, ...ks);
+      const answers = await mapBounded(sample, RECALLS_IN_FLIGHT, (r, i) => collection.recall({ vector: r.embedding, k: ks[i]!, scan }));
       for (const [i, r] of sample.entries()) {
         const hits = answers[i]!;
-        const top = hits[0]?.score ?? Number.NaN;
-        const rankOneGroup = hits.filter((h) => Math.abs(h.score - top) <= eps).map((h) => h.id);
-        if (!rankOneGroup.includes(r.id)) {
-          if (cutByTieWall(cell.oracle.topK({ vector: r.embedding, k: SELF_RECALL_K }, eps), hits, r.id, SELF_RECALL_K, eps)) {
-            tieWall++;
-            continue;
-          }
-          const rank = hits.findIndex((h) => h.id === r.id);
-          missed.push(
-            failure(
-              cell,
-              'self-recall',
-              `${scan} scan: memory ${r.id} queried with its own embedding is ${rank < 0 ? `not in the top ${SELF_RECALL_K}` : `at rank ${rank + 1}`}; rank 1 is ${hits[0]?.id ?? 'nothing'} (score ${top})`,
-              {
-                id: r.id,
-                rank: rank < 0 ? undefined : rank + 1,
-                expected: 1,
-                actual: rank < 0 ? null : rank + 1,
-              },
-            ),
-          );
+        const p = placed[i]!;
+        const k = ks[i]!;
+        const expected = cell.oracle.topK({ vector: r.embedding, k }, eps);
+        const problem = scan === 'exact' ? placementProblem(expected, p, hits, k, eps) : indexPlacementProblem(expected, p, hits, k, eps);
+        if (problem === null) {
+          if (scan === 'index' && p.start < k && p.end > k && !hits.some((h) => h.id === r.id)) tieWall++;
+          continue;
         }
+        const rank = hits.findIndex((h) => h.id === r.id);
+        missed.push(
+          failure(cell, 'self-recall', `${scan} scan: memory ${r.id} queried with its own embedding (k ${k}): ${problem}`, {
+            id: r.id,
+            rank: rank < 0 ? undefined : rank + 1,
+            expected: spanWords(p.start, p.end),
+            actual: rank < 0 ? null : rank + 1,
+          }),
+        );
       }
       const rate = 1 - missed.length / sample.length;
       figures[`${scan}PassRate`] = rate;
-      figures[`${scan}TieWallCuts`] = tieWall;
+      if (scan === 'index') figures.indexTieWallCuts = tieWall;
       if (scan === 'exact' || rate < cell.config.tolerances.annRecallFloor) failures.push(...missed);
     }
     return { figures, failures };
@@ -76,7 +90,8 @@ export const c02SelfRecall: CheckDefinition = {
  * `eps`, boundary ties included) has a rank-1 tie group (`tieGroups`, `eps`) of MORE than `k`
  * members holding `id`, exactly `k` hits came back, and they satisfy C03's tie-group rule
  * (`tieGroupViolations` empty: every hit is a member of that group). A group of ≤ k members fits in
- * the top-k, so each member must be returned. Pure.
+ * the top-k, so each member must be returned. Pure. C02 itself now judges with
+ * `indexPlacementProblem` (helpers/placement.ts), which applies this rule to a tie group at any rank.
  */
 export function cutByTieWall(expected: OracleResult, hits: RecallHit[], id: string, k: number, eps: number): boolean {
   const groups = tieGroups(expected.hits, eps);

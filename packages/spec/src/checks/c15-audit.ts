@@ -8,6 +8,7 @@ import { hasCode } from '../errors';
 import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
 import { failure } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
+import { probeKs } from './helpers/placement';
 import { describeDifference } from './helpers/sampling';
 
 /** Where and when one memory's write was acknowledged. */
@@ -107,6 +108,8 @@ export async function auditAfterRestart(cell: LiveCell, collection: MemoryCollec
       ? await indexedWithoutRecord(
           collection,
           [...ledger.inFlight.keys()].filter((id) => !present.has(id)).map((id) => byId.get(id)!),
+          [...present.values()],
+          cell.config.tolerances.tieEpsilon,
         )
       : [];
   for (const id of torn) {
@@ -257,22 +260,22 @@ export function withinThresholdBand(oracle: ExactOracle, q: GoldenQuery, returne
   return returned >= at(q.minScore + scoreTolerance) && returned <= at(q.minScore - scoreTolerance);
 }
 
-/**
- * Recall k of the probe in `indexedWithoutRecord`: golden memories with the same embedding (the
- * same text stored twice) tie at the top, so the probed id may rank below its twins.
- */
+/** Least recall k of the probe in `indexedWithoutRecord` (widened per record by `probeKs`). */
 const PROBE_K = 10;
 
 /**
  * The ids of `records` (memories `get` did not return) that the store's index still holds: a recall
- * of each record's own vector (`Float32Array` of length `dim`), k `PROBE_K`, no filter, on the exact
- * scan (the index scan where the target has none: CAPABILITY_MISSING), returns its id. Sorted.
- * `RECALLS_IN_FLIGHT` recalls at a time. Errors of the recall are thrown as they come.
+ * of each record's own vector (`Float32Array` of length `dim`), no filter, on the exact scan (the
+ * index scan where the target has none: CAPABILITY_MISSING), returns its id. A record need not be
+ * its own nearest neighbour (inner product, duplicates): k is `probeKs` over `held` (the rows the
+ * store holds) and `records`, at least `PROBE_K`. Sorted. `RECALLS_IN_FLIGHT` recalls at a time.
+ * Errors of the recall are thrown as they come.
  */
-export async function indexedWithoutRecord(collection: MemoryCollection, records: MemoryRecord[]): Promise<string[]> {
-  const found = await mapBounded(records, RECALLS_IN_FLIGHT, async (r) => {
-    let hits = await exactOrNone(collection, { vector: r.embedding, k: PROBE_K, scan: 'exact' });
-    hits ??= await collection.recall({ vector: r.embedding, k: PROBE_K, scan: 'index' });
+export async function indexedWithoutRecord(collection: MemoryCollection, records: MemoryRecord[], held: readonly MemoryRecord[] = [], tieEpsilon = 0): Promise<string[]> {
+  const ks = probeKs(held, records, collection.spec.dim, collection.spec.metric, tieEpsilon, PROBE_K);
+  const found = await mapBounded(records, RECALLS_IN_FLIGHT, async (r, i) => {
+    let hits = await exactOrNone(collection, { vector: r.embedding, k: ks[i]!, scan: 'exact' });
+    hits ??= await collection.recall({ vector: r.embedding, k: ks[i]!, scan: 'index' });
     return hits.some((h) => h.id === r.id) ? r.id : null;
   });
   return found.filter((id): id is string => id !== null).sort();

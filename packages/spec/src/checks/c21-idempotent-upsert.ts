@@ -1,6 +1,7 @@
 import type { Failure } from '../comparator';
 import type { MemoryRecord, Metadata } from '../types';
 import { type CheckDefinition, failure, needs } from './check';
+import { oracleOver, placementOf, placementProblem, reachK } from './helpers/placement';
 import { describeDifference, requireMemories, sampleRecords } from './helpers/sampling';
 
 /** Memories C21 needs: one stored and one donor. */
@@ -14,7 +15,11 @@ export const C21_MIN_MEMORIES = 2;
  * REMOVES a key (`c21Stale`, and the memory's own first key when it has one), changes value types
  * (1 → "1", false → 0) and adds a key, so an upsert that merges metadata (Chroma's own upsert
  * does), keeps the old text, or coerces a type back fails on the re-read (`describeDifference`,
- * type-strict).
+ * type-strict). Each updated memory is recalled with its new embedding and must come back exactly
+ * once, where the exact oracle over the collection's expected contents puts it (`placementProblem`
+ * on the exact path: inside its tie group's span, the ranks before it by the tie-group rule; k
+ * widened to reach that span) — never assumed to be its own nearest neighbour. Without an exact
+ * path: exactly once in the top k.
  */
 
 export const c21IdempotentUpsert: CheckDefinition = {
@@ -49,15 +54,26 @@ export const c21IdempotentUpsert: CheckDefinition = {
       const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing after the update of other memories';
       if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} (not updated): ${diff}`, { id: r.id }));
     }
+    // What the collection must hold now, and the exact oracle over exactly that: an updated memory
+    // need not be its own nearest neighbour (inner product, duplicates), so each recall asks for k
+    // reaching its tie group's span and is judged where the oracle puts it.
+    const eps = cell.config.tolerances.tieEpsilon;
+    const exact = cell.config.capabilities.exactScan;
+    const sub = oracleOver([...changed, ...original.slice(donors.length)], cell.dataset.manifest.dim, cell.dataset.manifest.metric);
+    let maxK = 0;
     for (const r of changed) {
       const b = back.get(r.id);
       const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing after update';
       if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} after update: ${diff}`, { id: r.id }));
-      const hits = await collection.recall({ vector: r.embedding, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+      const p = placementOf(sub, r.id, r.embedding, eps);
+      const k = reachK(p, 10);
+      maxK = Math.max(maxK, k);
+      const hits = await collection.recall({ vector: r.embedding, k, scan: exact ? 'exact' : undefined });
       const n = hits.filter((h) => h.id === r.id).length;
-      if (n !== 1) failures.push(failure(cell, 'upsert', `recall with the updated embedding of ${r.id} returns it ${n} time(s)`, { id: r.id, expected: 1, actual: n }));
+      const problem = exact ? placementProblem(sub.topK({ vector: r.embedding, k }, eps), p, hits, k, eps) : n === 1 ? null : `it is returned ${n} time(s)`;
+      if (problem) failures.push(failure(cell, 'upsert', `recall (k ${k}) with the updated embedding of ${r.id}: ${problem}`, { id: r.id, expected: 1, actual: n }));
     }
-    return { figures: { memories: records.length, countAfterRepeat: c1, countAfterUpdate: c2, updated: changed.length }, failures };
+    return { figures: { memories: records.length, countAfterRepeat: c1, countAfterUpdate: c2, updated: changed.length, recallMaxK: maxK }, failures };
   },
 };
 

@@ -8,6 +8,7 @@ import { MemoryMatrixError } from '../errors';
 import { failure } from './check';
 import { cellClients, type C22Clients } from './c22-clients';
 import { runWriters } from './c22-writers';
+import { oracleOver, placementOf, placementProblem, reachK, spanWords } from './helpers/placement';
 import { describeDifference, sampleRecords } from './helpers/sampling';
 
 /** Concurrent writers, each on its own client (store). */
@@ -40,7 +41,9 @@ interface Version {
  *   field at once (a memory whose text comes from one write and embedding from another is torn; an
  *   earlier revision is a lost update).
  * - Count is disjoint + shared (no duplicate rows); a recall with each shared memory's stored
- *   embedding returns its id exactly once.
+ *   embedding returns its id exactly once — never assumed its own nearest neighbour: k reaches the
+ *   span of its tie group in the exact oracle over the rows get() returned, and on the exact path
+ *   it must lie in that span with the ranks before it by the tie-group rule (`placementProblem`).
  * - An upsert the store refuses with a coded error (`MemoryMatrixError`) is a `write-refused`
  *   failure naming the writer, the call and the error; that writer stops (as an application that
  *   surfaces the error would), the others go on, and the read-back is judged on the acknowledged
@@ -166,6 +169,12 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
   let duplicated = 0;
   let notRecalled = 0;
   const back = new Map((await reader.get(shared.map((r) => r.id))).map((r) => [r.id, r]));
+  // The exact oracle over what the store says it holds (every row get() returned): a shared memory
+  // need not be its own nearest neighbour (inner product, duplicates), so its recall asks for k
+  // reaching its tie group's span and is judged where this oracle puts it.
+  const eps = cell.config.tolerances.tieEpsilon;
+  const sub = oracleOver([...got.values(), ...back.values()], cell.dataset.manifest.dim, cell.dataset.manifest.metric);
+  let recallMaxK = 0;
   for (let i = 0; i < sharedCount; i++) {
     const id = shared[i]!.id;
     const b = back.get(id);
@@ -189,7 +198,10 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
         actual: `rev ${byText!.rev}`,
       });
     }
-    const hits = await reader.recall({ vector: b.embedding, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+    const p = placementOf(sub, id, b.embedding, eps);
+    const k = reachK(p, 10);
+    recallMaxK = Math.max(recallMaxK, k);
+    const hits = await reader.recall({ vector: b.embedding, k, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
     const self = hits.filter((h) => h.id === id);
     const n = self.length;
     // The index must hold the same version as the record: its own embedding scores as a vector with
@@ -203,10 +215,11 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
         actual: self[0]!.score,
       });
     }
-    if (n === 0) {
-      notRecalled++;
-      if (cell.config.capabilities.exactScan) fail(`an exact recall with the stored embedding of ${id} does not return it`, { id, expected: 'present', actual: 'missing' });
-    }
+    // Exact path: returned inside its tie group's span, the ranks before it by the tie-group rule; absent only when its group is cut by k (k capped at 1000).
+    const problem = cell.config.capabilities.exactScan && n <= 1 ? placementProblem(sub.topK({ vector: b.embedding, k }, eps), p, hits, k, eps) : null;
+    if (n === 0 && p.end <= k) notRecalled++;
+    if (problem)
+      fail(`an exact recall (k ${k}) with the stored embedding of ${id}: ${problem}`, { id, expected: spanWords(p.start, p.end), actual: n ? hits.findIndex((h) => h.id === id) + 1 : 'missing' });
     if (n > 1) {
       duplicated += n - 1;
       fail(`recall with the stored embedding of ${id} returns it ${n} times`, { id, expected: 1, actual: n });
@@ -224,6 +237,7 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
       'upsert/torn': torn,
       'upsert/stale': stale,
       'upsert/notRecalled': notRecalled,
+      'upsert/recallMaxK': recallMaxK,
       'upsert/refused': refused,
       'upsert/writeMs': Math.round(writeMs),
     },
