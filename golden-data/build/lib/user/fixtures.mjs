@@ -110,7 +110,14 @@ function nearDuplicates(src, rng, seed) {
   const note =
     '50 sentences stored as clusters of 2, 3, 4 or 6 records: each extra record is an exact copy (ε = 0, same float32 bytes) or the vector turned by about ε radians towards a seeded Gaussian direction, ε drawn from {0, 0, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3}, renormalised; 100 further sentences stored once';
   const spec = { dim: 384, metric: 'cosine', normalization: 'unit', model: 'near-duplicates(eps 1e-7..1e-3)', note, seed };
-  return finish('near-duplicates', spec, rows, heldIn(src, (v) => v), { heldOut: 16, selfIds, tieGroups: tieGroups.slice(0, 8), filters: standardFilters(NS), thresholds: standardThresholds(NS) }, rng);
+  return finish(
+    'near-duplicates',
+    spec,
+    rows,
+    heldIn(src, (v) => v),
+    { heldOut: 16, selfIds, tieGroups: tieGroups.slice(0, 8), filters: standardFilters(NS), thresholds: standardThresholds(NS) },
+    rng,
+  );
 }
 
 /** l2 (or ip) with every norm around `scale` (log-uniform in [scale/2, 2·scale]). */
@@ -170,7 +177,14 @@ function oddStrings(src, rng, seed) {
   const note = 'the source vectors unchanged (unit, cosine); text, ids, namespaces and metadata carry the odd strings of golden-data/build/lib/user/odd-strings.mjs';
   const spec = { dim: 384, metric: 'cosine', normalization: 'unit', model: 'odd-strings', note, seed };
   const selfIds = rows.filter((_, i) => i % 3 === 0 && i < 24).map((x) => x.id);
-  return finish('odd-strings', spec, rows, heldIn(src, (v) => v), { heldOut: 12, selfIds, filters, thresholds: standardThresholds(NS) }, rng);
+  return finish(
+    'odd-strings',
+    spec,
+    rows,
+    heldIn(src, (v) => v),
+    { heldOut: 12, selfIds, filters, thresholds: standardThresholds(NS) },
+    rng,
+  );
 }
 
 /** Every fixture: name → builder(src, rng, seed). */

@@ -65,7 +65,6 @@ export const KEYS = [
   'chroma:document',
   'price$',
   ' lead',
-  'tab\tkey',
   'k'.repeat(200),
   'constructor',
   'toString',
