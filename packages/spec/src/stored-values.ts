@@ -20,6 +20,9 @@
  *   `metadata[""]` is "Invalid expr".
  * - a metadata key beginning with `$`: `$`-keys are operators in Chroma and MongoDB-style filter
  *   languages (`$and`, `$eq`, …), and a JSON path root (`$.a`) in SQLite and PostgreSQL jsonpath.
+ * - the metadata key `__proto__`: `obj[key] = value` on a plain JavaScript object sets its
+ *   prototype instead, so zod's record parsing (the golden loader, measured) and any adapter that
+ *   builds metadata that way drop the key without a word.
  * - metadata number −0 in a record: JSON text and jsonb keep no sign of zero (pgvector, SQLite JSON,
  *   LanceDB, Redis, Milvus store 0). In a filter −0 is allowed: it equals 0 there.
  * - a metadata number that is not finite (JSON has no NaN/Infinity).
@@ -50,6 +53,7 @@ export function identifierProblem(s: string): string | null {
 export function metadataKeyProblem(key: string): string | null {
   if (key === '') return 'is empty (Chroma and Milvus refuse empty metadata keys)';
   if (key.startsWith('$')) return 'begins with "$", which filter languages reserve for operators and JSON paths';
+  if (key === '__proto__') return 'is "__proto__": assigning it to a JavaScript object sets the prototype, so the key is silently dropped';
   return identifierProblem(key);
 }
 

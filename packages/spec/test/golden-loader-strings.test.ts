@@ -39,6 +39,7 @@ const MEMORY_CASES: Case[] = [
   ['an empty metadata key', 'metadata.', (o) => void (o.metadata = { '': 'x' })],
   ['a metadata key beginning with $', 'metadata.$set', (o) => void (o.metadata = { $set: 1 })],
   ['a metadata key that is just $', 'metadata.$', (o) => void (o.metadata = { $: 'x' })],
+  ['the metadata key __proto__', 'metadata.__proto__', (o) => void (o.metadata = JSON.parse('{"__proto__":"x","tag":"home"}'))],
   ['a line feed in the id', 'id', (o) => void (o.id = 'm\n1')],
   ['a tab in the namespace', 'namespace', (o) => void (o.namespace = 'user\ta')],
   ['a control character in a metadata key', 'metadata.a\u0001b', (o) => void (o.metadata = { 'a\u0001b': 1 })],

@@ -38,14 +38,19 @@ const stored = (schema: z.ZodString, identifier: boolean) =>
 
 /** Metadata whose keys and values pass stored-values.ts (the contract's rule); `inFilter`: −0 allowed. */
 const metadataOf = (inFilter: boolean) =>
-  scalars.superRefine((m, ctx) => {
-    for (const [key, value] of Object.entries(m)) {
-      const kp = metadataKeyProblem(key);
-      const vp = typeof value === 'string' ? stringProblem(value) : typeof value === 'number' ? metadataNumberProblem(value, inFilter) : null;
-      if (kp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `key ${JSON.stringify(key)} ${kp}` });
-      else if (vp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `value ${vp}` });
-    }
-  });
+  // The rule runs on the parsed JSON before zod copies the record: the copy drops a `__proto__` key.
+  z
+    .unknown()
+    .superRefine((m, ctx) => {
+      if (typeof m !== 'object' || m === null || Array.isArray(m)) return;
+      for (const [key, value] of Object.entries(m)) {
+        const kp = metadataKeyProblem(key);
+        const vp = typeof value === 'string' ? stringProblem(value) : typeof value === 'number' ? metadataNumberProblem(value, inFilter) : null;
+        if (kp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `key ${JSON.stringify(key)} ${kp}` });
+        else if (vp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `value ${vp}` });
+      }
+    })
+    .pipe(scalars);
 const id = stored(z.string().min(1).max(256), true);
 
 /**
