@@ -5,7 +5,7 @@
  * catalogue's index), and asks the index for EVERY row (LIMIT 220, hnsw.ef_search 1000,
  * hnsw.iterative_scan strict_order) with each of the first 16 query vectors. Prints how many rows
  * each query returns and the rows no query ever returns, with their norms.
- *   pnpm --filter @memory-matrix/adapter-pgvector exec tsx scripts/ip-hnsw-reach.ts
+ *   cd packages/adapter-pgvector && node --experimental-vm-modules ../../node_modules/tsx/dist/cli.mjs scripts/ip-hnsw-reach.ts
  * Exit 1 when a row is unreachable (the index never returns it), 0 otherwise.
  */
 import path from 'node:path';
