@@ -77,10 +77,11 @@ function validateIndex(i: IndexConfig, name: string): void {
 }
 
 /**
- * Chroma's limits on top of the contract (spec record-validation.ts): metadata keys non-empty, and
- * the float32 overflow guard on vectors. Chroma keeps −0 and NUL, so neither is rejected.
+ * Chroma's limits on top of the contract (spec record-validation.ts): the float32 overflow guard on
+ * vectors. Empty metadata keys (which Chroma refuses) are refused by the contract for every adapter
+ * (spec stored-values.ts), as are −0 and NUL, which Chroma itself would keep.
  */
-export const CHROMA_RULES: InputRules = { adapter: 'chroma', rejectEmptyKey: true, vector: validateChromaVector };
+export const CHROMA_RULES: InputRules = { adapter: 'chroma', vector: validateChromaVector };
 
 /** One record (position `index` in the call) against the collection's dim and metric. */
 export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, coll: string): void {

@@ -25,8 +25,12 @@ import { LANCEDB_METRICS } from './scores';
 export const MAX_DIM = 16000;
 const NAME = /^[a-z0-9_]{1,48}$/;
 
-/** LanceDB's limits on top of the contract: metadata is JSON text, which has no −0. U+0000 is kept (Arrow strings carry their length). */
-export const LANCEDB_RULES: InputRules = { adapter: ADAPTER, rejectNegativeZero: true };
+/**
+ * LanceDB's rules: the contract's (spec record-validation.ts). Its metadata is JSON text, which has
+ * no −0; the contract refuses −0 (and U+0000, which LanceDB itself would keep) for every adapter
+ * (spec stored-values.ts).
+ */
+export const LANCEDB_RULES: InputRules = { adapter: ADAPTER };
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);

@@ -18,11 +18,12 @@ const NAME_RE = /^[a-z0-9_]{1,48}$/;
 const invalid = (message: string) => new MemoryMatrixError('INVALID_INPUT', `milvus: ${message}`);
 
 /**
- * Milvus's limits on top of the contract (spec record-validation.ts): metadata keys non-empty (a
- * JSON path `metadata[""]` is refused by the server: "Invalid expr", measured), no −0 (the JSON
- * field keeps numbers as JSON, which has no negative zero).
+ * Milvus's rules: the contract's (spec record-validation.ts). Empty metadata keys (a JSON path
+ * `metadata[""]` is refused by the server: "Invalid expr", measured) and −0 (the JSON field keeps
+ * numbers as JSON, which has no negative zero) are refused by the contract for every adapter
+ * (spec stored-values.ts).
  */
-export const MILVUS_RULES: InputRules = { adapter: 'milvus', rejectEmptyKey: true, rejectNegativeZero: true };
+export const MILVUS_RULES: InputRules = { adapter: 'milvus' };
 
 /** Collection name of the contract, `[a-z0-9_]{1,48}`; INVALID_INPUT otherwise. */
 export function validateName(name: unknown): asserts name is string {

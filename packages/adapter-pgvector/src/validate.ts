@@ -75,8 +75,11 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
   }
 }
 
-/** pgvector's limits on top of the contract (spec record-validation.ts): text and jsonb hold no NUL, jsonb loses −0. */
-export const PG_RULES: InputRules = { adapter: 'pgvector', rejectNul: true, rejectNegativeZero: true };
+/**
+ * pgvector's rules: the contract's (spec record-validation.ts). NUL (text and jsonb hold none) and −0
+ * (jsonb loses the sign) are refused by the contract for every adapter (spec stored-values.ts).
+ */
+export const PG_RULES: InputRules = { adapter: 'pgvector' };
 
 /** One record (position `index` in the call) against the table's dim and metric (spec `validateMemoryRecord`). */
 export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, table: string): void {

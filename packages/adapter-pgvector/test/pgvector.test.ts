@@ -59,7 +59,7 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
         {
           text: 'I ❤️ pizza 🍕 — family 👨‍👩‍👧‍👦, flags 🇯🇵; quote \' and "double", newline\nand tab\t, backslash \\ and NULL-looking text NULL',
           namespace: 'ns with spaces, "quotes" and {braces}',
-          metadata: { '': 'empty key', 'key with "quote"': "it's", emoji: '🙂' },
+          metadata: { 'key.with.dots': 'dotted key', 'key with "quote"': "it's", emoji: '🙂' },
           createdAt: '0001-01-01T00:00:00.000Z',
           kind: 'preference',
         },

@@ -26,8 +26,8 @@ export const MAX_DIM = 16000;
 const M_RANGE = [4, 4096] as const;
 const EF_RANGE = [1, 1_000_000] as const;
 
-/** Redis's limits on top of the contract (spec record-validation.ts): attribute JSON loses −0. */
-export const REDIS_RULES: InputRules = { adapter: ADAPTER, rejectNegativeZero: true };
+/** Redis's rules: the contract's (spec record-validation.ts); −0, which attribute JSON loses, is refused by the contract for every adapter (spec stored-values.ts). */
+export const REDIS_RULES: InputRules = { adapter: ADAPTER };
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);

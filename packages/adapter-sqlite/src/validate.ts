@@ -26,11 +26,11 @@ export const MAX_DIM = 8192;
 const NAME = /^[a-z0-9_]{1,48}$/;
 
 /**
- * SQLite's limits on top of the contract: metadata is JSON text, which has no −0
- * (`JSON.stringify(-0)` is `0`). NUL is kept: better-sqlite3 binds strings with their byte
- * length, so TEXT holds U+0000 (test/sqlite.test.ts).
+ * SQLite's rules: the contract's (spec record-validation.ts). Its metadata is JSON text, which has
+ * no −0 (`JSON.stringify(-0)` is `0`); the contract refuses −0, and U+0000 (which SQLite TEXT would
+ * keep: better-sqlite3 binds strings with their byte length), for every adapter (spec stored-values.ts).
  */
-export const SQLITE_RULES: InputRules = { adapter: ADAPTER, rejectNegativeZero: true };
+export const SQLITE_RULES: InputRules = { adapter: ADAPTER };
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);

@@ -75,10 +75,10 @@ test('a tie group wider than k + TIE_MARGIN is still cut by id (the KNN fetch gr
   expect(hits).toEqual(['t00', 't01', 't02', 't03', 't04'].map((id) => ({ id, score: -0 })));
 });
 
-test('text with U+0000, CJK and emoji, and µs createdAt read back byte for byte from a new connection', async () => {
+test('text with control characters, CJK and emoji, and µs createdAt read back byte for byte from a new connection', async () => {
   const store = await engine.connect();
   const c = await store.createCollection({ name: 'bytes', dim: DIM, metric: 'cosine', index: { type: 'none' } });
-  const r = rec('nul', [0.5, -1, 2, 0], { text: 'a\u0000b 記憶 👩‍👩‍👧', createdAt: '2024-05-01T09:30:00.450250Z', metadata: { z: -1.25e-300, s: 'x\u0000y' } });
+  const r = rec('nul', [0.5, -1, 2, 0], { text: 'a\u0001b\tc 記憶 👩‍👩‍👧', createdAt: '2024-05-01T09:30:00.450250Z', metadata: { z: -1.25e-300, s: 'x\u0001y' } });
   await c.upsert([r]);
   const other = await engine.connect();
   const [back] = await (await other.openCollection('bytes')).get(['nul']);

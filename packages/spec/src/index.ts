@@ -94,6 +94,7 @@ export type { SampleLayout, SampleLayoutColumn, SampleLayoutReference, SampleTab
 export { FLOAT32_MAX, negativeSqrtOfSquared, referenceScore, validateVector } from './scores';
 
 // Input rules adapters enforce before anything is written.
+export { identifierProblem, metadataKeyProblem, metadataNumberProblem, stringProblem } from './stored-values';
 export { checkMetadata, checkStoredText, validateIdList, validateMemoryRecord, validateRecallFilter, validateRecallQuery, type InputRules } from './record-validation';
 
 // Filters and keyset scans.

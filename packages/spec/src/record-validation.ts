@@ -1,6 +1,7 @@
 import { validateDecay } from './decay';
 import { MemoryMatrixError } from './errors';
 import { validateVector, vectorProblem } from './scores';
+import { identifierProblem, metadataKeyProblem, metadataNumberProblem, metadataValuesOk, stringProblem } from './stored-values';
 import { isInstant, parseInstant } from './time';
 import { MAX_RECALL_K, MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from './types';
 
@@ -12,73 +13,69 @@ import { MAX_RECALL_K, MEMORY_KINDS, type MemoryRecord, type Metadata, type Metr
  * index, field). Codes: INVALID_INPUT, DIMENSION_MISMATCH / INVALID_VECTOR (from the vector check).
  */
 
-/** A backend's limits on top of the contract's. */
+/**
+ * A backend's limits on top of the contract's. Which strings and numbers a memory may hold is NOT
+ * a per-backend choice: stored-values.ts is the one rule, shared with the golden loader.
+ */
 export interface InputRules {
   /** Message prefix: the adapter's name. */
   adapter: string;
-  /** The backend's text cannot hold U+0000 (PostgreSQL `text`/`jsonb`). */
-  rejectNul?: boolean;
-  /** Metadata numbers must not be −0 (stores that keep JSON: jsonb, Redis attribute JSON, lose the sign). */
-  rejectNegativeZero?: boolean;
-  /** Metadata keys must not be empty (Chroma). */
-  rejectEmptyKey?: boolean;
   /** The vector check; default spec `validateVector` (Chroma adds its float32 overflow guard). */
   vector?: (v: ArrayLike<number>, dim: number, metric: Metric, where: string) => void;
 }
 
 /** Largest id length in UTF-16 code units (types.ts `MemoryRecord.id`). */
 export const MAX_ID_LENGTH = 256;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function invalid(rules: InputRules, message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${rules.adapter}: ${message}`);
 }
 
 /** Whether `checkStoredText` accepts `value` (no message built: the hot path of a valid upsert). */
-function storedTextOk(value: unknown, rules: InputRules): value is string {
-  return typeof value === 'string' && !(rules.rejectNul && value.includes('\u0000')) && !LONE_SURROGATE.test(value);
-}
-
-/** A string the backend stores byte-identically: well-formed Unicode (no lone surrogate), no NUL where the backend forbids it. */
-export function checkStoredText(value: unknown, where: string, rules: InputRules): asserts value is string {
-  if (typeof value !== 'string') throw invalid(rules, `${where} must be a string, got ${typeof value}`);
-  if (rules.rejectNul && value.includes('\u0000')) throw invalid(rules, `${where} contains a NUL character, which ${rules.adapter} cannot store`);
-  if (LONE_SURROGATE.test(value)) throw invalid(rules, `${where} contains a lone UTF-16 surrogate, which UTF-8 cannot store`);
+function storedTextOk(value: unknown, identifier = false): value is string {
+  return typeof value === 'string' && (identifier ? identifierProblem(value) : stringProblem(value)) === null;
 }
 
 /**
- * Metadata: a plain object of JSON scalars (string, finite number, boolean, null). `allowNegativeZero`
- * for filters (−0 equals 0 there). INVALID_INPUT naming `where` and the key.
+ * A string every store keeps byte-identically (stored-values.ts): no NUL, no lone surrogate; with
+ * `identifier` (ids, namespaces) also no C0 control character or DEL. INVALID_INPUT naming `where`.
  */
-export function checkMetadata(m: unknown, where: string, rules: InputRules, allowNegativeZero = false): asserts m is Metadata {
+export function checkStoredText(value: unknown, where: string, rules: InputRules, identifier = false): asserts value is string {
+  if (typeof value !== 'string') throw invalid(rules, `${where} must be a string, got ${typeof value}`);
+  const p = identifier ? identifierProblem(value) : stringProblem(value);
+  if (p !== null) throw invalid(rules, `${where} ${p}`);
+}
+
+/**
+ * Metadata: a plain object of JSON scalars (string, finite number, boolean, null) whose keys and
+ * values pass stored-values.ts (no empty or `$`-leading key, no −0 outside a filter: `inFilter`).
+ * INVALID_INPUT naming `where` and the key.
+ */
+export function checkMetadata(m: unknown, where: string, rules: InputRules, inFilter = false): asserts m is Metadata {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) throw invalid(rules, `${where}: metadata must be a plain object`);
   for (const [key, value] of Object.entries(m)) {
-    checkStoredText(key, `${where}: metadata key`, rules);
-    if (rules.rejectEmptyKey && key === '') throw invalid(rules, `${where}: metadata key must not be empty`);
+    const kp = metadataKeyProblem(key);
+    if (kp !== null) throw invalid(rules, `${where}: metadata key ${JSON.stringify(key)} ${kp}`);
     const at = `${where}: metadata.${key}`;
     if (value === null || typeof value === 'boolean') continue;
     if (typeof value === 'string') checkStoredText(value, at, rules);
     else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw invalid(rules, `${at} is ${value}; JSON has no NaN/Infinity`);
-      if (rules.rejectNegativeZero && !allowNegativeZero && Object.is(value, -0)) throw invalid(rules, `${at} is -0, which ${rules.adapter} stores as 0`);
+      const np = metadataNumberProblem(value, inFilter);
+      if (np !== null) throw invalid(rules, `${at} ${np}`);
     } else throw invalid(rules, `${at} must be a string, number, boolean or null, got ${Array.isArray(value) ? 'array' : typeof value}`);
   }
 }
 
-/** Whether `checkMetadata` (of a record: −0 refused where the rules say so) accepts `m`; builds no string. */
-function metadataOk(m: unknown, rules: InputRules): boolean {
+/** Whether `checkMetadata` (of a record) accepts `m`; builds no string. */
+function metadataOk(m: unknown): boolean {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
   const obj = m as Record<string, unknown>;
   for (const key in obj) {
     if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-    if (!storedTextOk(key, rules) || (rules.rejectEmptyKey && key === '')) return false;
     const value = obj[key];
-    if (value === null || typeof value === 'boolean') continue;
-    if (typeof value === 'string') {
-      if (!storedTextOk(value, rules)) return false;
-    } else if (typeof value !== 'number' || !Number.isFinite(value) || (rules.rejectNegativeZero && Object.is(value, -0))) return false;
+    if (!(value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number')) return false;
   }
-  return true;
+  return metadataValuesOk(obj, false);
 }
 
 /**
@@ -93,14 +90,14 @@ export function validateMemoryRecord(r: MemoryRecord, index: number, dim: number
   // creates no closure): 5,111 golden records, pgvector rules, 21.6 → 14.7 ms (median of 31, one process).
   const fastVector = rules.vector === undefined && Object.prototype.toString.call(r.embedding) === '[object Float32Array]';
   const ok =
-    storedTextOk(r.id, rules) &&
+    storedTextOk(r.id, true) &&
     r.id.length >= 1 &&
     r.id.length <= MAX_ID_LENGTH &&
-    storedTextOk(r.namespace, rules) &&
-    storedTextOk(r.text, rules) &&
+    storedTextOk(r.namespace, true) &&
+    storedTextOk(r.text) &&
     MEMORY_KINDS.includes(r.kind) &&
     isInstant(r.createdAt) &&
-    metadataOk(r.metadata, rules) &&
+    metadataOk(r.metadata) &&
     fastVector &&
     vectorProblem(r.embedding, dim, metric) === null;
   if (!ok) checkRecord(r, index, dim, metric, scope, rules);
@@ -113,9 +110,9 @@ export function validateMemoryRecord(r: MemoryRecord, index: number, dim: number
  */
 function checkRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, scope: string, rules: InputRules): void {
   const where = `${scope}: record ${JSON.stringify(r.id)} (index ${index})`;
-  checkStoredText(r.id, `${where}: id`, rules);
+  checkStoredText(r.id, `${where}: id`, rules, true);
   if (r.id.length < 1 || r.id.length > MAX_ID_LENGTH) throw invalid(rules, `${where}: id must be 1..${MAX_ID_LENGTH} characters`);
-  checkStoredText(r.namespace, `${where}: namespace`, rules);
+  checkStoredText(r.namespace, `${where}: namespace`, rules, true);
   checkStoredText(r.text, `${where}: text`, rules);
   if (!MEMORY_KINDS.includes(r.kind)) throw invalid(rules, `${where}: kind must be one of ${MEMORY_KINDS.join(', ')}, got ${JSON.stringify(r.kind)}`);
   parseInstant(r.createdAt, `${rules.adapter}: ${where}: createdAt`);
@@ -135,7 +132,7 @@ export function validateRecallFilter(f: RecallFilter | undefined, where: string,
   if (typeof f !== 'object' || f === null) throw invalid(rules, `${where}: filter must be an object`);
   if (f.namespaces !== undefined) {
     if (!Array.isArray(f.namespaces)) throw invalid(rules, `${where}: filter.namespaces must be an array`);
-    f.namespaces.forEach((n, i) => checkStoredText(n, `${where}: filter.namespaces[${i}]`, rules));
+    f.namespaces.forEach((n, i) => checkStoredText(n, `${where}: filter.namespaces[${i}]`, rules, true));
   }
   if (f.kinds !== undefined) {
     if (!Array.isArray(f.kinds)) throw invalid(rules, `${where}: filter.kinds must be an array`);

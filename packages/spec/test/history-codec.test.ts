@@ -2,7 +2,7 @@ import { codePoints, decodeChatMessage, encodeChatMessage, outsideWindow, rowHis
 
 /** The shared chat-history pieces (src/history-payload.ts, src/history-rows.ts) the Redis, SQLite and LanceDB adapters use. */
 
-const RULES: InputRules = { adapter: 'toy', rejectNegativeZero: true };
+const RULES: InputRules = { adapter: 'toy' };
 const m: ChatMessage = { role: 'user', content: '記憶 👩‍👩‍👧 "q"', createdAt: '2024-05-01T09:30:00.123Z', metadata: { a: 0, b: '', c: false, d: null } };
 
 test('v2 round-trips; the error names the adapter and where the payload was read', () => {

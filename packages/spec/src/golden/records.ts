@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { identifierProblem, metadataKeyProblem, metadataNumberProblem, stringProblem } from '../stored-values';
 import { MEMORY_KINDS, type MemoryKind, type Metadata, type RecallFilter } from '../types';
 import { GOLDEN_PURPOSES, type GoldenPurpose } from './types';
 import { invalidAt, zodMessage } from './where';
@@ -26,11 +27,37 @@ const purpose = z.string().refine(
     message: `unknown purpose ${JSON.stringify(s)}; expected one of ${GOLDEN_PURPOSES.join(', ')}`,
   }),
 );
-const metadata = z.record(z.union([z.string(), z.number(), z.boolean(), z.null()], { errorMap: () => ({ message: 'metadata values must be JSON scalars (string, number, boolean, null)' }) }));
-const id = z.string().min(1).max(256);
+const scalars = z.record(z.union([z.string(), z.number(), z.boolean(), z.null()], { errorMap: () => ({ message: 'metadata values must be JSON scalars (string, number, boolean, null)' }) }));
 
-/** One line of memories.jsonl (without its vector). Unknown keys are rejected. */
-export const memoryLineSchema = z.object({ id, namespace: z.string().min(1), text: z.string().min(1), kind, createdAt: timestamp, metadata }).strict();
+/** A string field every store keeps (stored-values.ts): no NUL, no lone surrogate; `identifier`: no control character either. */
+const stored = (schema: z.ZodString, identifier: boolean) =>
+  schema.superRefine((s, ctx) => {
+    const p = identifier ? identifierProblem(s) : stringProblem(s);
+    if (p !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: p });
+  });
+
+/** Metadata whose keys and values pass stored-values.ts (the contract's rule); `inFilter`: −0 allowed. */
+const metadataOf = (inFilter: boolean) =>
+  // The rule runs on the parsed JSON before zod copies the record: the copy drops a `__proto__` key.
+  z
+    .unknown()
+    .superRefine((m, ctx) => {
+      if (typeof m !== 'object' || m === null || Array.isArray(m)) return;
+      for (const [key, value] of Object.entries(m)) {
+        const kp = metadataKeyProblem(key);
+        const vp = typeof value === 'string' ? stringProblem(value) : typeof value === 'number' ? metadataNumberProblem(value, inFilter) : null;
+        if (kp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `key ${JSON.stringify(key)} ${kp}` });
+        else if (vp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `value ${vp}` });
+      }
+    })
+    .pipe(scalars);
+const id = stored(z.string().min(1).max(256), true);
+
+/**
+ * One line of memories.jsonl (without its vector). Unknown keys are rejected; strings and metadata
+ * follow stored-values.ts, the rule the adapter contract applies (record-validation.ts).
+ */
+export const memoryLineSchema = z.object({ id, namespace: stored(z.string().min(1), true), text: stored(z.string().min(1), false), kind, createdAt: timestamp, metadata: metadataOf(false) }).strict();
 
 /** One line of queries.jsonl (without its vector). Unknown keys are rejected. */
 export const queryLineSchema = z
@@ -38,7 +65,14 @@ export const queryLineSchema = z
     id,
     k: z.number().int().min(1).max(1000),
     filter: z
-      .object({ namespaces: z.array(z.string().min(1)).min(1).optional(), kinds: z.array(kind).min(1).optional(), metadata: metadata.optional() })
+      .object({
+        namespaces: z
+          .array(stored(z.string().min(1), true))
+          .min(1)
+          .optional(),
+        kinds: z.array(kind).min(1).optional(),
+        metadata: metadataOf(true).optional(),
+      })
       .strict()
       .optional(),
     minScore: z.number().optional(),
