@@ -64,7 +64,7 @@ export const c02SelfRecall: CheckDefinition = {
       const rate = 1 - missed.length / sample.length;
       figures[`${scan}PassRate`] = rate;
       figures[`${scan}TieWallCuts`] = tieWall;
-      if (scan === 'exact' || rate < cell.config.tolerances.annRecallFloor) failures.push(...missed);
+      if (scan === 'exact' || rate < cell.config.tolerances.annRecallFloor) failures.push(...missed.map((f) => ({ ...f, scan, filtered: false, threshold: false })));
     }
     return { figures, failures };
   },

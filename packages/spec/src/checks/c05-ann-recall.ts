@@ -1,6 +1,7 @@
 import type { IndexInEffect } from '../adapter';
 import type { Failure } from '../comparator';
 import { toRecallQuery } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import type { FigureTable, JudgedReplay } from '../conformance/result';
 import { summarize } from '../stats';
 import { tieGroups } from '../comparator';
@@ -76,7 +77,16 @@ export const c05AnnRecall: CheckDefinition = {
       const recall = v.perQuery.get(qid)!;
       const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${k}`;
       failures.push(
-        failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, { queryId: qid, expected: annRecallFloorPerQuery, actual: recall }),
+        failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, {
+          queryId: qid,
+          expected: annRecallFloorPerQuery,
+          actual: recall,
+          ...whereOf(
+            cell.dataset.queries.find((x) => x.id === qid)!,
+            'index',
+            cell.dataset.manifest.metric,
+          ),
+        }),
       );
     }
     const q = summarize([...v.perQuery.values()]);
@@ -88,6 +98,7 @@ export const c05AnnRecall: CheckDefinition = {
         failure(cell, 'recall', `mean recall@k ${v.spread.mean.toFixed(4)} over ${q.count} queries${repeats > 1 ? ` and ${repeats} runs` : ''} < floor ${annRecallFloor}${spread}`, {
           expected: annRecallFloor,
           actual: v.spread.mean,
+          scan: 'index', // over every query: neither filtered nor unfiltered, neither threshold nor not
         }),
       );
     }

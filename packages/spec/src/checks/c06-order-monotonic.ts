@@ -1,5 +1,6 @@
 import type { Failure } from '../comparator';
 import type { ScanMode } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import { type CheckDefinition, failure, needs } from './check';
 
 /** Slack for float noise in the adapter's native → canonical conversion (1 − d, 2s − 1 …). */
@@ -31,6 +32,7 @@ export const c06OrderMonotonic: CheckDefinition = {
                 id: b.id,
                 expected: `≤ ${a.score}`,
                 actual: b.score,
+                ...whereOf(run.query, scan, cell.dataset.manifest.metric),
               }),
             );
             break;

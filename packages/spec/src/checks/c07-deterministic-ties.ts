@@ -1,5 +1,6 @@
 import type { Failure } from '../comparator';
 import { toRecallQuery, type ScanMode } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import { type CheckDefinition, failure, needs } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 
@@ -39,6 +40,7 @@ export const c07DeterministicTies: CheckDefinition = {
               rank,
               expected: a.hits[rank - 1]?.id,
               actual: b.hits[rank - 1]?.id,
+              ...whereOf(a.query, scan, cell.dataset.manifest.metric),
             }),
           );
         }
@@ -51,6 +53,7 @@ export const c07DeterministicTies: CheckDefinition = {
                 queryId: qid,
                 rank: i + 1,
                 id: a.hits[i].id,
+                ...whereOf(a.query, scan, cell.dataset.manifest.metric),
               }),
             );
           }

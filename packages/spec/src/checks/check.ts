@@ -38,7 +38,12 @@ export function needs(...names: Array<keyof Capabilities>): (caps: Capabilities)
   };
 }
 
-/** A failure not tied to one query (setup-level assertion inside a check). */
+/**
+ * A failure a check makes itself (not through the comparator): dataset, target, `queryId` ('-'
+ * when it is about no one query), and `metric` the dataset's — a check that probes another metric
+ * (C08, C09's boundary, C10) passes its own in `extra`, as it passes `scan`, `filtered` and
+ * `threshold` where it knows them (comparator `FailureWhere`; `knownFailures` scopes match on them).
+ */
 export function failure(cell: LiveCell, kind: Failure['kind'], message: string, extra: Partial<Failure> = {}): Failure {
   return {
     dataset: cell.datasetName,
@@ -46,6 +51,7 @@ export function failure(cell: LiveCell, kind: Failure['kind'], message: string, 
     queryId: extra.queryId ?? '-',
     kind,
     message: `${cell.datasetName} @ ${cell.target}: ${message}`,
+    metric: cell.dataset.manifest.metric,
     ...extra,
   };
 }

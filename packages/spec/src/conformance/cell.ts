@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Capabilities, Tolerances } from '../capabilities';
 import { compareHits, type Comparison } from '../comparator';
+import { whereOf } from './where';
 import { MemoryMatrixError } from '../errors';
 import { yieldToEventLoop } from '../yield';
 import type { Expectation, ExpectationEntry } from '../expectation';
@@ -70,14 +71,15 @@ export type ProgressPhase = 'load' | 'index' | 'query-exact' | 'query-index';
 /** Records per upsert call during the golden load (progress granularity; adapters chunk further). */
 const LOAD_CHUNK = 500;
 
-/** One query's result in one scan mode, with its wall time in ms. */
+export type ScanMode = 'exact' | 'index';
+
+/** One query's result in one scan mode (`scan`, the path it was sent on), with its wall time in ms. */
 export interface QueryRun {
   query: GoldenQuery;
+  scan: ScanMode;
   hits: RecallHit[];
   ms: number;
 }
-
-export type ScanMode = 'exact' | 'index';
 
 /**
  * A started cell: shared fixtures for the checks. The golden collection is loaded once (lazily)
@@ -232,7 +234,7 @@ export class LiveCell {
       const t0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, scan));
       await yieldToEventLoop();
-      out.set(q.id, { query: q, hits, ms: performance.now() - t0 });
+      out.set(q.id, { query: q, scan, hits, ms: performance.now() - t0 });
       this.config.progress?.(scan === 'exact' ? 'query-exact' : 'query-index', out.size, qs.length);
     }
     return out;
@@ -268,7 +270,7 @@ export class LiveCell {
     return compareHits(
       this.expectationFor(q.id),
       run.hits,
-      { dataset: this.datasetName, target: this.target, queryId: q.id },
+      { dataset: this.datasetName, target: this.target, queryId: q.id, ...whereOf(q, run.scan, this.dataset.manifest.metric) },
       {
         k: q.k,
         mode,
