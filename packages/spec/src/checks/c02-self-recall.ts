@@ -24,6 +24,7 @@ export const SELF_RECALL_K = 10;
 export const c02SelfRecall: CheckDefinition = {
   id: 'C02',
   name: 'self-recall',
+  fixtures: ['golden'],
   requires: needs('vectors'),
   async run(cell) {
     const { collection } = await cell.loaded();

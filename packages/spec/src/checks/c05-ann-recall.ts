@@ -23,6 +23,7 @@ import { type CheckDefinition, type CheckOutcome, failure } from './check';
 export const c05AnnRecall: CheckDefinition = {
   id: 'C05',
   name: 'ann-recall',
+  fixtures: ['golden', 'index-replay'],
   requires(caps) {
     if (!caps.vectors) return 'capability: vectors';
     if (caps.annIndexes.length === 0) return 'capability: annIndexes';

@@ -13,6 +13,7 @@ const ORDER_SLACK = 1e-12;
 export const c06OrderMonotonic: CheckDefinition = {
   id: 'C06',
   name: 'order-monotonic',
+  fixtures: ['golden', 'exact-replay', 'index-replay'],
   requires: needs('vectors'),
   async run(cell) {
     const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];

@@ -15,6 +15,7 @@ import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 export const c07DeterministicTies: CheckDefinition = {
   id: 'C07',
   name: 'deterministic-ties',
+  fixtures: ['golden', 'exact-replay', 'index-replay'],
   requires: needs('vectors'),
   async run(cell) {
     const modes: ScanMode[] = cell.config.capabilities.exactScan ? ['exact', 'index'] : ['index'];

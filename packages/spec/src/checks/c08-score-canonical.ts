@@ -18,6 +18,7 @@ import { tieOrderViolations } from './helpers/tie-order';
 export const c08ScoreCanonical: CheckDefinition = {
   id: 'C08',
   name: 'score-canonical',
+  fixtures: ['golden'],
   requires: needs('vectors'),
   async run(cell) {
     const dim = cell.dataset.manifest.dim;

@@ -24,6 +24,7 @@ const K = 50;
 export const c09Threshold: CheckDefinition = {
   id: 'C09',
   name: 'threshold',
+  fixtures: ['golden'],
   requires: needs('vectors', 'threshold'),
   async run(cell) {
     const { collection } = await cell.loaded();

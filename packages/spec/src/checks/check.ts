@@ -1,6 +1,6 @@
 import { type Capabilities, offersCapability } from '../capabilities';
 import type { Failure } from '../comparator';
-import type { LiveCell } from '../conformance/cell';
+import type { CellFixture, LiveCell } from '../conformance/cell';
 import type { Figure, FigureTable, JudgedReplay } from '../conformance/result';
 
 /** What a check's `run` returns; the registrar turns it into a verdict. */
@@ -23,8 +23,15 @@ export interface CheckDefinition {
   /** Stable kebab-case name from the catalogue, e.g. `write-read`. */
   name: string;
   requires(caps: Capabilities): string | null;
-  /** Time limit of the check, ms (the shared golden load is paid by the first check that needs it). */
+  /** Time limit of the check, ms (the shared fixtures it declares in `fixtures` are prepared before any check, outside it). */
   timeoutMs?: number;
+  /**
+   * The cell's shared fixtures the check reads (`CellFixture`): the golden collection (loaded and
+   * indexed) and the golden replays per scan path. registerConformance prepares them once, before
+   * the first check, whatever checks run (`LiveCell.prepare`), so no check's result or time limit
+   * depends on which checks ran before it (`--check X` alone and the full run judge the same replay).
+   */
+  fixtures?: readonly CellFixture[];
   run(cell: LiveCell): Promise<CheckOutcome>;
 }
 

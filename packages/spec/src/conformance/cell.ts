@@ -3,6 +3,7 @@ import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Capabilities, Tolerances } from '../capabilities';
 import { compareHits, type Comparison } from '../comparator';
 import { whereOf } from './where';
+import { prepareFixtures } from './prepare';
 import { MemoryMatrixError } from '../errors';
 import { yieldToEventLoop } from '../yield';
 import type { Expectation, ExpectationEntry } from '../expectation';
@@ -72,6 +73,9 @@ export type ProgressPhase = 'load' | 'index' | 'query-exact' | 'query-index';
 const LOAD_CHUNK = 500;
 
 export type ScanMode = 'exact' | 'index';
+
+/** A shared fixture of a cell (`CheckDefinition.fixtures`): the golden collection, or the golden replay on one scan path. */
+export type CellFixture = 'golden' | 'exact-replay' | 'index-replay';
 
 /** One query's result in one scan mode (`scan`, the path it was sent on), with its wall time in ms. */
 export interface QueryRun {
@@ -213,6 +217,11 @@ export class LiveCell {
    */
   get loadTimings(): { loadMs: number; indexMs: number } | undefined {
     return this.timing;
+  }
+
+  /** Prepare the shared `fixtures` now, each within `limitMs` (prepare.ts `prepareFixtures`); never throws. */
+  prepare(fixtures: readonly CellFixture[], limitMs: number): Promise<void> {
+    return prepareFixtures(this, fixtures, limitMs, (f, err) => (f === 'golden' ? (this.golden = err) : this.runs.set(f === 'exact-replay' ? 'exact' : 'index', err)));
   }
 
   /** Every golden query run once in `scan` mode on the shared collection (cached per mode). */

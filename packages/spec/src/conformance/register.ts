@@ -68,6 +68,12 @@ export function registerConformance(
       cell = new LiveCell(await config());
       options.onCellReady?.(cell);
     }, options.setupTimeoutMs ?? 120_000);
+    // The shared fixtures the registered checks read (golden collection, replays), prepared once
+    // before the first check, each within the check time limit: no check pays for them or sees
+    // them change with the checks that ran before it (cell.ts `prepare`).
+    const fixtures = [...new Set(checks.filter((c) => !(options.skip?.get(c.id) ?? c.requires(cellName.capabilities))).flatMap((c) => c.fixtures ?? []))];
+    const fixtureLimitMs = options.checkTimeoutMs ?? 300_000;
+    if (fixtures.length) rt.beforeAll(async () => cell?.prepare(fixtures, fixtureLimitMs), fixtureLimitMs * 3 + 30_000);
     rt.afterAll(async () => {
       try {
         await cell?.dispose();
