@@ -74,6 +74,20 @@ describe('knownFailures schema (strict)', () => {
     expect(r.report?.cells).toEqual([]);
   }, 120_000);
 
+  test('an entry without a scope is refused at catalog load: USAGE naming file:line, the target and the field', () => {
+    const f = sqliteWith('no-scope.yaml', `      - check: C05\n        reason: r\n        link: "${LINK}"\n`);
+    const line =
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('- check: C05')) + 1;
+    expect(() => loadCatalog(f)).toThrow(
+      expect.objectContaining({
+        code: 'USAGE',
+        message: expect.stringContaining(`${f}:${line}: targets.sqlite@3.53-vec0.1.9.knownFailures.0.scope: give the scope: a list of items with kinds, metrics, scan and filtered`),
+      }),
+    );
+  });
+
   test.each([
     ['an unknown key', `      - { check: C01, reason: r, link: "${LINK}", ${SCOPE_YAML}, kind: [x] }\n`, /knownFailures\.0\.kind: unknown key "kind"/],
     ['no link', `      - { check: C01, reason: r, ${SCOPE_YAML} }\n`, /knownFailures\.0\.link: Required/],

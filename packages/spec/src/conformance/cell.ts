@@ -86,7 +86,8 @@ export interface QueryRun {
 }
 
 /**
- * A started cell: shared fixtures for the checks. The golden collection is loaded once (lazily)
+ * A started cell: shared fixtures for the checks. The golden collection is loaded once (by
+ * `prepare` before the first check under registerConformance; lazily on first use otherwise)
  * and shared by read-only checks; checks that write get a fresh `scratch` collection with a
  * random-suffixed name, so checks stay independent. `dispose` drops every collection the cell created.
  */

@@ -53,7 +53,10 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
  * `describe` named `<target> × <dataset>`, one test per check (so failures show per check in jest and JUnit). A check the target's
  * capabilities cannot run is registered with `test.skip` and the missing capability in its title
  * (a check in `options.skip` likewise, with the reason given there).
- * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check.
+ * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check;
+ * a second `beforeAll` prepares the shared fixtures the registered checks declare
+ * (`CheckDefinition.fixtures`: golden collection, replays; `LiveCell.prepare`), so no check's
+ * result or time limit depends on which checks ran before it.
  */
 export function registerConformance(
   rt: TestRuntime,
