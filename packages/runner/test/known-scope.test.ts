@@ -89,6 +89,11 @@ describe('knownVerdict: a scope absorbs only what it describes', () => {
     }
   });
 
+  test('an entry without a scope (a report.json written before scopes, settled again) absorbs nothing', () => {
+    const old = { check: 'C05', reason: 'r', link: 'https://example.org/1' } as unknown as KnownFailureEntry;
+    expect(judge(old, scaled(0.6))).toMatchObject({ verdict: 'not-covered', message: expect.stringContaining('states no scope') });
+  });
+
   test('bounds: maxAbsScoreDelta and minRecall; a bounded kind without numeric figures is outside', () => {
     const bounded: KnownFailureEntry = { ...INDEX_COSINE, scope: [{ kinds: ['score', 'recall'], metrics: 'any', scan: 'any', filtered: 'any', maxAbsScoreDelta: 0.5, minRecall: 0.9 }] };
     expect(judge(bounded, where({ expected: 0.6, actual: 0.2 }), where({ kind: 'recall', expected: 0.95, actual: 0.93 })).matched!.map((m) => m.scope)).toEqual([

@@ -31,6 +31,10 @@ export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | und
     const why = result.error ? `an error stopped the check (${result.error.code ?? 'ERROR'}), which no knownFailures entry covers` : 'it failed without a failure kind';
     return { ...base, verdict: 'not-covered', message: `fails as usual: ${why}` };
   }
+  if (!Array.isArray(entry.scope) || entry.scope.length === 0) {
+    // A report.json written before entries had scopes (merged, or settled again): nothing is absorbed.
+    return { ...base, verdict: 'not-covered', message: 'fails as usual: the knownFailures entry states no scope (README "Known upstream failures")' };
+  }
   const matched: KnownFailureMatch[] = [];
   const outside: KnownFailureMiss[] = [];
   result.failures.forEach((f, failureIndex) => {
