@@ -39,7 +39,6 @@ export const c05AnnRecall: CheckDefinition = {
     const perRun: Array<Map<string, number>> = [];
     const rows: FigureTable['rows'] = [];
     let maxDelta = 0;
-    let k = 10;
     let judged: JudgedReplay | undefined; // run 1, the shared collection's replay: what the report draws
     for (let r = 1; r <= repeats; r++) {
       const replay = await indexReplay(cell, r);
@@ -48,7 +47,6 @@ export const c05AnnRecall: CheckDefinition = {
       if (r === 1) judged = runJudged;
       for (const { run, comparison: c } of runJudged.queries) {
         const qid = run.query.id;
-        k = run.query.k;
         recalls.set(qid, c.recallAtK);
         maxDelta = Math.max(maxDelta, c.maxAbsScoreDelta);
         const real = c.failures.filter((f) => ['score', 'duplicate-id', 'nan-score', 'filter'].includes(f.kind));
@@ -76,17 +74,14 @@ export const c05AnnRecall: CheckDefinition = {
     for (const qid of v.failingQueries) {
       if (clusterQueries.includes(qid)) continue;
       const recall = v.perQuery.get(qid)!;
-      const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${k}`;
+      const query = cell.dataset.queries.find((x) => x.id === qid)!;
+      const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${query.k}`; // the query's own k
       failures.push(
         failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, {
           queryId: qid,
           expected: annRecallFloorPerQuery,
           actual: recall,
-          ...whereOf(
-            cell.dataset.queries.find((x) => x.id === qid)!,
-            'index',
-            cell.dataset.manifest.metric,
-          ),
+          ...whereOf(query, 'index', cell.dataset.manifest.metric),
         }),
       );
     }
