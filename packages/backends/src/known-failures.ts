@@ -1,12 +1,46 @@
 import { z } from 'zod';
 import { checkRef } from './check-ref';
 
+const ANY = z.literal('any');
+const kebab = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a failure kind is kebab-case, as report.json names it (e.g. durability-partial)');
+const finite = z.number().finite();
+
+/**
+ * One scope item of a `knownFailures` entry (spec `KnownFailureScope`), strict: the failures the
+ * documented defect produces. `kinds`, `metrics`, `scan` and `filtered` are required (a list, or
+ * `any` stated on purpose); `threshold` defaults to `any`. Optional bounds on the failure's figure:
+ * `maxAbsScoreDelta` (|actual − expected| of a `score` failure), `scoreDefect` (the documented
+ * wrong formula: actual = scale × expected + offset, ± within), `minRecall` (a `recall` failure's
+ * recall ≥ it).
+ */
+export const knownFailureScopeSchema = z
+  .object({
+    kinds: z.union([ANY, z.array(kebab).min(1)], { required_error: 'state the failure kinds the defect produces (a list, or any)' }),
+    metrics: z.union([ANY, z.array(z.enum(['cosine', 'ip', 'l2'])).min(1)], { required_error: 'state the metrics the defect shows on (cosine, ip, l2; or any)' }),
+    scan: z.union([ANY, z.array(z.enum(['exact', 'index'])).min(1)], { required_error: 'state the scan paths the defect shows on (exact, index; or any)' }),
+    filtered: z.union([ANY, z.boolean()], { required_error: 'state whether the scope covers filtered queries (true: only filtered, false: only unfiltered, any)' }),
+    threshold: z.union([ANY, z.boolean()]).optional(),
+    maxAbsScoreDelta: finite.positive().optional(),
+    scoreDefect: z.object({ scale: finite, offset: finite, within: finite.positive() }).strict().optional(),
+    minRecall: finite.min(0).max(1).optional(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    const bounds = { maxAbsScoreDelta: 'score', scoreDefect: 'score', minRecall: 'recall' } as const;
+    for (const [key, kind] of Object.entries(bounds) as Array<[keyof typeof bounds, string]>) {
+      if (s[key] !== undefined && s.kinds !== 'any' && !s.kinds.includes(kind)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `${key} bounds ${kind} failures, and this scope item does not list kind ${kind}` });
+      }
+    }
+  });
+
 /**
  * One `knownFailures` entry of a catalog target (spec `KnownFailureEntry`), strict: `check` an
  * existing check (id or name, normalised to the id), `reason` what fails and why, `link` the
- * upstream issue or fix (an http(s) URL), `kinds` the failure kinds it covers (kebab-case, as the
- * checks name them, e.g. `durability-partial`; every kind when absent), `intermittent` the failure
- * does not show in every run (a pass is then "not reproduced this run", not stale).
+ * upstream issue or fix (an http(s) URL), `scope` one or more `knownFailureScopeSchema` items (what
+ * it absorbs: a failure outside every item fails as usual), `intermittent` the failure does not
+ * show in every run (a pass is then "not reproduced this run", not stale). Entries without a scope
+ * are refused (the catalog loader names file:line).
  */
 export const knownFailureSchema = z
   .object({
@@ -16,10 +50,7 @@ export const knownFailureSchema = z
       .string()
       .url()
       .refine((u) => /^https?:\/\//.test(u), 'link must be an http(s) URL of the upstream issue or fix'),
-    kinds: z
-      .array(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a failure kind is kebab-case, as report.json names it (e.g. durability-partial)'))
-      .min(1)
-      .optional(),
+    scope: z.array(knownFailureScopeSchema, { required_error: 'give the scope: a list of items with kinds, metrics, scan and filtered (README "Known upstream failures")' }).min(1),
     intermittent: z.boolean().optional(),
   })
   .strict();
@@ -28,7 +59,7 @@ export const knownFailureSchema = z
 export const knownFailuresSchema = z.array(knownFailureSchema).superRefine((entries, ctx) => {
   const seen = new Set<string>();
   entries.forEach((e, i) => {
-    if (seen.has(e.check)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, 'check'], message: `check ${e.check} is listed twice; give one entry per check (with every kind it covers)` });
+    if (seen.has(e.check)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, 'check'], message: `check ${e.check} is listed twice; give one entry per check (with every scope item it covers)` });
     seen.add(e.check);
   });
 });

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { loadCatalog } from '@memory-matrix/backends';
-import { durabilityFigures, type CheckResult, type DurabilityFigures, type Failure, type KnownFailureEntry } from '@memory-matrix/spec';
+import { durabilityFigures, type CheckResult, type DurabilityFigures, type Failure, type KnownFailureEntry, type KnownFailureScope } from '@memory-matrix/spec';
 import { renderConsole } from '../src/report/console';
 import { renderJUnit } from '../src/report/junit';
 import { applyKnownFailures, knownVerdict } from '../src/report/known';
@@ -27,6 +27,9 @@ const SQLITE_HEAD = '  sqlite@3.53-vec0.1.9:\n    backend: sqlite\n';
 /** The SQLite target with `entries` (YAML lines, indented 6) as its knownFailures. */
 const sqliteWith = (name: string, entries: string): string => catalogWith(name, (y) => y.replace(SQLITE_HEAD, `${SQLITE_HEAD}    knownFailures:\n${entries}`));
 const LINK = 'https://github.com/valkey-io/valkey/pull/4342';
+/** A scope item of one kind, every metric, scan path and filter (a finding that is not about a recall). */
+const ANY_WHERE = (kind: string): KnownFailureScope => ({ kinds: [kind], metrics: 'any', scan: 'any', filtered: 'any' });
+const SCOPE_YAML = 'scope: [{ kinds: any, metrics: any, scan: any, filtered: any }]';
 
 describe('knownFailures schema (strict)', () => {
   test('the repository catalog lists the Redis AOF finding on redis@7.0, 8.0 and 8.0.6 (C15, durability-partial, intermittent), and the LanceDB, Milvus and Chroma 1.4 findings on their targets', () => {
@@ -34,22 +37,30 @@ describe('knownFailures schema (strict)', () => {
     const listed = [...c.targets.values()].filter((t) => t.knownFailures?.length).map((t) => t.name);
     expect([...listed].sort()).toEqual(['chroma@1.4', 'lancedb@0.37', 'milvus@lite-1.2', 'redis@7.0', 'redis@8.0', 'redis@8.0.6']);
     expect(c.targets.get('chroma@1.4')!.knownFailures).toEqual([
-      { check: 'C22', kinds: ['write-refused'], intermittent: true, reason: expect.stringContaining('Error finding id'), link: expect.stringMatching(/^https:\/\/github\.com\/chroma-core\/chroma\//) },
+      {
+        check: 'C22',
+        scope: [{ kinds: ['write-refused'], metrics: 'any', scan: 'any', filtered: 'any' }],
+        intermittent: true,
+        reason: expect.stringContaining('Error finding id'),
+        link: expect.stringMatching(/^https:\/\/github\.com\/chroma-core\/chroma\//),
+      },
     ]);
     expect(c.targets.get('lancedb@0.37')!.knownFailures!.map((k) => k.check)).toEqual(['C04', 'C05', 'C22']);
     expect(c.targets.get('milvus@lite-1.2')!.knownFailures!.map((k) => k.check)).toEqual(['C22']);
     for (const t of listed.filter((n) => n.startsWith('redis@'))) {
-      expect(c.targets.get(t)!.knownFailures).toEqual([{ check: 'C15', kinds: ['durability-partial'], intermittent: true, reason: expect.stringContaining('MULTI'), link: LINK }]);
+      expect(c.targets.get(t)!.knownFailures).toEqual([{ check: 'C15', scope: [ANY_WHERE('durability-partial')], intermittent: true, reason: expect.stringContaining('MULTI'), link: LINK }]);
     }
   });
 
   test('a check by name is normalised to its id', () => {
-    const f = sqliteWith('by-name.yaml', `      - { check: write-read, reason: r, link: "${LINK}" }\n`);
-    expect(loadCatalog(f).targets.get('sqlite@3.53-vec0.1.9')!.knownFailures).toEqual([{ check: 'C01', reason: 'r', link: LINK }]);
+    const f = sqliteWith('by-name.yaml', `      - { check: write-read, reason: r, link: "${LINK}", ${SCOPE_YAML} }\n`);
+    expect(loadCatalog(f).targets.get('sqlite@3.53-vec0.1.9')!.knownFailures).toEqual([
+      { check: 'C01', reason: 'r', link: LINK, scope: [{ kinds: 'any', metrics: 'any', scan: 'any', filtered: 'any' }] },
+    ]);
   });
 
   test('an unknown check: USAGE naming file:line, the target and the id; the CLI exits 2 before any backend starts', () => {
-    const f = sqliteWith('unknown-check.yaml', `      - { check: C99, reason: r, link: "${LINK}" }\n`);
+    const f = sqliteWith('unknown-check.yaml', `      - { check: C99, reason: r, link: "${LINK}", ${SCOPE_YAML} }\n`);
     const line =
       readFileSync(f, 'utf8')
         .split('\n')
@@ -63,14 +74,64 @@ describe('knownFailures schema (strict)', () => {
     expect(r.report?.cells).toEqual([]);
   }, 120_000);
 
+  test('an entry without a scope is refused at catalog load: USAGE naming file:line, the target and the field', () => {
+    const f = sqliteWith('no-scope.yaml', `      - check: C05\n        reason: r\n        link: "${LINK}"\n`);
+    const line =
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('- check: C05')) + 1;
+    expect(() => loadCatalog(f)).toThrow(
+      expect.objectContaining({
+        code: 'USAGE',
+        message: expect.stringContaining(`${f}:${line}: targets.sqlite@3.53-vec0.1.9.knownFailures.0.scope: give the scope: a list of items with kinds, metrics, scan and filtered`),
+      }),
+    );
+  });
+
   test.each([
-    ['an unknown key', `      - { check: C01, reason: r, link: "${LINK}", kind: [x] }\n`, /knownFailures\.0\.kind: unknown key "kind"/],
-    ['no link', '      - { check: C01, reason: r }\n', /knownFailures\.0\.link: Required/],
-    ['a link that is not http(s)', '      - { check: C01, reason: r, link: "javascript:alert(1)" }\n', /knownFailures\.0\.link: link must be an http\(s\) URL/],
-    ['an empty reason', `      - { check: C01, reason: " ", link: "${LINK}" }\n`, /knownFailures\.0\.reason: give the reason/],
-    ['a kind that is not kebab-case', `      - { check: C01, reason: r, link: "${LINK}", kinds: [Durability Partial] }\n`, /knownFailures\.0\.kinds\.0: a failure kind is kebab-case/],
-    ['an empty kinds list', `      - { check: C01, reason: r, link: "${LINK}", kinds: [] }\n`, /knownFailures\.0\.kinds: Array must contain at least 1/],
-    ['the same check twice', `      - { check: C01, reason: r, link: "${LINK}" }\n      - { check: write-read, reason: r2, link: "${LINK}" }\n`, /knownFailures\.1\.check: check C01 is listed twice/],
+    ['an unknown key', `      - { check: C01, reason: r, link: "${LINK}", ${SCOPE_YAML}, kind: [x] }\n`, /knownFailures\.0\.kind: unknown key "kind"/],
+    ['no link', `      - { check: C01, reason: r, ${SCOPE_YAML} }\n`, /knownFailures\.0\.link: Required/],
+    ['a link that is not http(s)', `      - { check: C01, reason: r, link: "javascript:alert(1)", ${SCOPE_YAML} }\n`, /knownFailures\.0\.link: link must be an http\(s\) URL/],
+    ['an empty reason', `      - { check: C01, reason: " ", link: "${LINK}", ${SCOPE_YAML} }\n`, /knownFailures\.0\.reason: give the reason/],
+    [
+      'the same check twice',
+      `      - { check: C01, reason: r, link: "${LINK}", ${SCOPE_YAML} }\n      - { check: write-read, reason: r2, link: "${LINK}", ${SCOPE_YAML} }\n`,
+      /knownFailures\.1\.check: check C01 is listed twice/,
+    ],
+    ['no scope', `      - { check: C01, reason: r, link: "${LINK}" }\n`, /knownFailures\.0\.scope: give the scope: a list of items with kinds, metrics, scan and filtered/],
+    ['kinds beside the scope (the old form)', `      - { check: C01, reason: r, link: "${LINK}", kinds: [count], ${SCOPE_YAML} }\n`, /knownFailures\.0\.kinds: unknown key "kinds"/],
+    ['an empty scope', `      - { check: C01, reason: r, link: "${LINK}", scope: [] }\n`, /knownFailures\.0\.scope: Array must contain at least 1/],
+    [
+      'a scope item without metrics',
+      `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: any, scan: any, filtered: any }] }\n`,
+      /knownFailures\.0\.scope\.0\.metrics: state the metrics the defect shows on/,
+    ],
+    [
+      'a scope item without scan',
+      `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: any, metrics: [cosine], filtered: any }] }\n`,
+      /knownFailures\.0\.scope\.0\.scan: state the scan paths/,
+    ],
+    [
+      'a scope item without filtered',
+      `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: any, metrics: any, scan: [index] }] }\n`,
+      /knownFailures\.0\.scope\.0\.filtered: state whether the scope covers filtered queries/,
+    ],
+    ['an unknown metric', `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: any, metrics: [dot], scan: any, filtered: any }] }\n`, /knownFailures\.0\.scope\.0\.metrics/],
+    [
+      'a kind that is not kebab-case',
+      `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: [Durability Partial], metrics: any, scan: any, filtered: any }] }\n`,
+      /knownFailures\.0\.scope\.0\.kinds/,
+    ],
+    [
+      'a score bound on an item without kind score',
+      `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: [recall], metrics: any, scan: any, filtered: any, maxAbsScoreDelta: 0.5 }] }\n`,
+      /scope\.0\.maxAbsScoreDelta: maxAbsScoreDelta bounds score failures/,
+    ],
+    [
+      'an unknown key in a scope item',
+      `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: any, metrics: any, scan: any, filtered: any, path: index }] }\n`,
+      /knownFailures\.0\.scope\.0\.path: unknown key "path"/,
+    ],
   ])('%s: USAGE naming the field', (name, entries, message) => {
     const f = sqliteWith(`bad-${name.replace(/\W+/g, '-')}.yaml`, entries);
     expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(message) }));
@@ -88,29 +149,39 @@ const result = (id: string, status: CheckResult['status'], failures: Failure[] =
   durationMs: 1,
   ...extra,
 });
-const ENTRY: KnownFailureEntry = { check: 'C15', kinds: ['durability-partial'], intermittent: true, reason: 'AOF MULTI truncated inside the block', link: LINK };
+const ENTRY: KnownFailureEntry = { check: 'C15', scope: [ANY_WHERE('durability-partial')], intermittent: true, reason: 'AOF MULTI truncated inside the block', link: LINK };
 
 describe('knownVerdict: the only thing that turns a failure into known', () => {
   test('every failure of a listed kind → known', () => {
     const v = knownVerdict(result('C15', 'failed', [failure('durability-partial'), failure('durability-partial')]), ENTRY)!;
     expect(v).toMatchObject({ verdict: 'known', check: 'C15', link: LINK, intermittent: true });
+    expect(v.matched).toEqual([0, 1].map((failureIndex) => ({ failureIndex, scopeItem: 0, scope: { kind: 'durability-partial' } })));
     expect(v.message).toBe(`KNOWN (intermittent): AOF MULTI truncated inside the block (${LINK})`);
   });
-  test('a kind the entry does not list (alone or beside listed ones) → not-covered: fails as usual', () => {
+  test('a kind outside the scope (alone or beside listed ones) → not-covered: fails as usual, naming it and what it breaks', () => {
     for (const fs of [[failure('durability-lost')], [failure('durability-partial'), failure('durability-lost'), failure('durability-changed')]]) {
       const v = knownVerdict(result('C15', 'failed', fs), ENTRY)!;
       expect(v.verdict).toBe('not-covered');
-      expect(v.message).toMatch(/^fails as usual: failure kind\(s\) durability-(changed, durability-)?lost not listed \(the knownFailures entry covers kinds durability-partial\)$/);
+      expect(v.message).toMatch(
+        /^fails as usual: [12] of [13] failure\(s\) outside the knownFailures scope \(kinds \[durability-partial\] · metrics any · scan any · filtered any\): failure [12] \[durability-lost\]/,
+      );
+      expect(v.outside!.map((o) => o.kind).sort()).toEqual(
+        fs
+          .filter((f) => f.kind !== 'durability-partial')
+          .map((f) => f.kind)
+          .sort(),
+      );
+      expect(v.outside![0]!.breaks).toEqual([expect.stringMatching(/^kind durability-(lost|changed) not in \[durability-partial\]$/)]);
     }
   });
   test('an error that stopped the check, or a failure without failures → not-covered, even when the entry lists every kind', () => {
-    const all: KnownFailureEntry = { check: 'C15', reason: 'r', link: LINK };
+    const all: KnownFailureEntry = { check: 'C15', reason: 'r', link: LINK, scope: [{ kinds: 'any', metrics: 'any', scan: 'any', filtered: 'any' }] };
     expect(knownVerdict(result('C15', 'failed', [], { error: { code: 'BACKEND_ERROR', message: 'gone' } }), all)).toMatchObject({
       verdict: 'not-covered',
       message: expect.stringContaining('BACKEND_ERROR'),
     });
     expect(knownVerdict(result('C15', 'failed', []), all)!.verdict).toBe('not-covered');
-    expect(knownVerdict(result('C15', 'failed', [failure('anything')]), all)!.verdict).toBe('known'); // kinds absent: every kind
+    expect(knownVerdict(result('C15', 'failed', [failure('anything')]), all)!.verdict).toBe('known'); // kinds any: every kind
   });
   test('a pass → stale ("remove the entry"); an intermittent entry → not reproduced this run', () => {
     const { intermittent: _i, ...steady } = ENTRY;
@@ -234,7 +305,7 @@ describe('a settled report', () => {
 
 describe('a real run (embedded SQLite, C01) with an entry for a check that passes', () => {
   test('reported as stale in every report; exit 0', () => {
-    const f = sqliteWith('stale.yaml', `      - { check: C01, reason: "a made-up upstream failure", link: "https://example.org/issue/1" }\n`);
+    const f = sqliteWith('stale.yaml', `      - { check: C01, reason: "a made-up upstream failure", link: "https://example.org/issue/1", ${SCOPE_YAML} }\n`);
     const r = cli(['--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C01'], { env: { MM_CATALOG: f } });
     expect(r.status).toBe(0);
     const c01 = r.report!.cells[0]!.checks.find((c) => c.id === 'C01')!;

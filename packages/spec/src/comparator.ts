@@ -1,6 +1,6 @@
 import type { OracleResult } from './oracle';
 import { kendallTau, recallAtK } from './stats';
-import type { RecallHit } from './types';
+import type { Metric, RecallHit } from './types';
 
 /** The failure kinds `compareHits` emits. */
 export type ComparisonFailureKind =
@@ -34,7 +34,21 @@ export interface Failure {
   expected?: unknown;
   actual?: unknown;
   message: string;
+  /**
+   * Where the failure happened, for `knownFailures` scopes (runner report/known.ts): the scan path
+   * of the recall (`exact` | `index`), the metric of the collection it ran on, whether the query
+   * had a filter (`filtered`) or a `minScore` (`threshold`). Absent when the check does not know it
+   * or the failure is about no one recall (a durability audit, a write); a failure without a field
+   * is outside every known-failure scope that restricts that field.
+   */
+  scan?: 'exact' | 'index';
+  metric?: Metric;
+  filtered?: boolean;
+  threshold?: boolean;
 }
+
+/** The where-fields of a `Failure` (`scan`, `metric`, `filtered`, `threshold`): what a `CompareContext` may carry into every failure it emits. */
+export type FailureWhere = Pick<Failure, 'scan' | 'metric' | 'filtered' | 'threshold'>;
 
 /** Figures and failures of one query's actual result against its expectation. */
 export interface Comparison {
@@ -53,8 +67,11 @@ export interface Comparison {
   failures: Failure[];
 }
 
-/** Where a comparison happens, for messages: dataset name, `backend@version`, query id. */
-export interface CompareContext {
+/**
+ * Where a comparison happens: dataset name, `backend@version`, query id (for messages), and the
+ * where-fields (`FailureWhere`: scan path, metric, filtered, threshold) copied into every failure.
+ */
+export interface CompareContext extends FailureWhere {
   dataset: string;
   target: string;
   queryId: string;

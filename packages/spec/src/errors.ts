@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'COLLECTION_MISSING' // open on a name that does not exist
   | 'PAYLOAD_UNSUPPORTED' // a stored payload cannot be decoded (unknown version, malformed); key and index in the message
   | 'OUT_OF_MEMORY' // the backend refused a write at its memory limit (Redis `OOM` under maxmemory + noeviction); the server's reply in the message
+  | 'TIMEOUT' // a phase exceeded its time limit (a cell's shared fixtures, prepared before the checks: cell.ts prepare)
   | 'CHILD_FAILED' // a cell's child process (an embedded cell run out of the runner's process) failed to start, crashed, timed out or wrote no valid report; target named
   | 'USAGE'; // bad CLI arguments
 

@@ -160,6 +160,7 @@ export {
   type Comparison,
   type ComparisonFailureKind,
   type Failure,
+  type FailureWhere,
   type FailureKind,
 } from './comparator';
 export { kendallTau, recallAtK, summarize, type Summary } from './stats';
@@ -172,7 +173,21 @@ export { registerConformance, type RegisterOptions } from './conformance/registe
 export { datasetFit, fitCapabilities, fitIndex, fitNote, fitSkipReason, type DatasetFit, type DatasetShape } from './conformance/fit';
 export { TEST_SUITE_CHECK_IDS, testSuiteChecks } from './conformance/test-checks';
 export { LiveCell, toRecallQuery, type CellConfig, type ProgressPhase, type QueryRun, type ScanMode, type SpawnedInstance } from './conformance/cell';
-export type { CheckResult, CheckStatus, Figure, FigureTable, JudgedQuery, JudgedReplay, KnownFailureEntry, KnownFailureVerdict, ResultSink } from './conformance/result';
+export { isFiltered, whereOf } from './conformance/where';
+export type {
+  CheckResult,
+  CheckStatus,
+  Figure,
+  FigureTable,
+  JudgedQuery,
+  JudgedReplay,
+  KnownFailureEntry,
+  KnownFailureMatch,
+  KnownFailureMiss,
+  KnownFailureScope,
+  KnownFailureVerdict,
+  ResultSink,
+} from './conformance/result';
 export type { TestBody, TestFunction, TestRuntime } from './conformance/runtime';
 
 // Checks: the catalogue, selection, dataset minimums, and helpers other packages' tests share.

@@ -3,7 +3,7 @@ import type { LiveCell } from '../src/conformance/cell';
 import { MemoryMatrixError } from '../src/errors';
 import { runWriters } from '../src/checks/c22-writers';
 
-const cell = { datasetName: 'd', target: 't@1' } as LiveCell;
+const cell = { datasetName: 'd', target: 't@1', dataset: { manifest: { metric: 'cosine' } } } as LiveCell;
 
 describe('runWriters (C22)', () => {
   test('a coded refusal stops that writer with a write-refused failure; the others finish', async () => {

@@ -52,7 +52,7 @@ describe('C05 against a release baseline', () => {
   const cell = {
     datasetName: 'ds',
     target: 'pgvector@test',
-    dataset: { queries: Object.keys(truth).map((id) => ({ id, k: truth[id]!.length })) },
+    dataset: { manifest: { metric: 'cosine' }, queries: Object.keys(truth).map((id) => ({ id, k: truth[id]!.length })) },
     compare: (run: QueryRun) => ({ recallAtK: run.hits.filter((h) => truth[run.query.id]!.includes(h.id)).length / run.query.k }),
   } as unknown as LiveCell;
   const baseline = (over: Partial<ReleaseBaseline> = {}): ReleaseBaseline => ({

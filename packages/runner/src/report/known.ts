@@ -1,21 +1,26 @@
-import type { CheckResult, KnownFailureEntry, KnownFailureVerdict } from '@memory-matrix/spec';
+import type { CheckResult, KnownFailureEntry, KnownFailureMatch, KnownFailureMiss, KnownFailureVerdict } from '@memory-matrix/spec';
 import type { CellReport } from './model';
+import { describeScope, fitScope } from './known-scope';
+
+/** Failures outside the scope named in a not-covered message (the rest are in `outside`). */
+const NAMED_OUTSIDE = 3;
 
 /**
  * The verdict of one check result against its target's `knownFailures` entry for that check
  * (spec `KnownFailureVerdict`), or undefined when `entry` is undefined or the check was skipped.
- * - failed, no error, at least one failure and every failure's kind in `entry.kinds` (any kind
- *   when `kinds` is absent) → `known`;
- * - failed otherwise (a kind the entry does not list, an error that stopped the check, a check
- *   that never ran) → `not-covered`: it fails as usual;
+ * - failed, no error, at least one failure, and EVERY failure inside some item of `entry.scope`
+ *   (known-scope.ts `fitScope`: kind, metric, scan path, filtered, threshold, score / recall
+ *   bounds) → `known`, with `matched` naming per failure its scope item and matched values;
+ * - failed otherwise (a failure outside every item, an error that stopped the check, a check
+ *   that never ran) → `not-covered`: it fails as usual; `outside` lists each failure outside the
+ *   scope and what it breaks, and the message names the first few;
  * - passed → `stale` ("remove the entry"; an intermittent entry: "not reproduced this run", with
  *   the link only: the console line stays short, the reason stays in the verdict's `reason`).
- * Pure; never throws.
+ * Depends on `result` and `entry` only (never on other checks or the run's check set). Pure; never throws.
  */
 export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | undefined): KnownFailureVerdict | undefined {
   if (!entry || result.status === 'skipped') return undefined;
-  const base: KnownFailureEntry = { check: entry.check, reason: entry.reason, link: entry.link, ...(entry.kinds ? { kinds: entry.kinds } : {}), ...(entry.intermittent ? { intermittent: true } : {}) };
-  const listed = entry.kinds ? `kinds ${entry.kinds.join(', ')}` : 'every kind';
+  const base: KnownFailureEntry = { check: entry.check, reason: entry.reason, link: entry.link, scope: entry.scope, ...(entry.intermittent ? { intermittent: true } : {}) };
   if (result.status === 'passed') {
     const message = entry.intermittent
       ? `known failure not reproduced this run (intermittent): ${entry.link} (its reason: report.md, "Known upstream failures")`
@@ -26,11 +31,40 @@ export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | und
     const why = result.error ? `an error stopped the check (${result.error.code ?? 'ERROR'}), which no knownFailures entry covers` : 'it failed without a failure kind';
     return { ...base, verdict: 'not-covered', message: `fails as usual: ${why}` };
   }
-  const unlisted = entry.kinds ? [...new Set(result.failures.map((f) => f.kind).filter((k) => !entry.kinds!.includes(k)))].sort() : [];
-  if (unlisted.length) {
-    return { ...base, verdict: 'not-covered', message: `fails as usual: failure kind(s) ${unlisted.join(', ')} not listed (the knownFailures entry covers ${listed})` };
+  if (!Array.isArray(entry.scope) || entry.scope.length === 0) {
+    // A report.json written before entries had scopes (merged, or settled again): nothing is absorbed.
+    return { ...base, verdict: 'not-covered', message: 'fails as usual: the knownFailures entry states no scope (README "Known upstream failures")' };
   }
-  return { ...base, verdict: 'known', message: `KNOWN${entry.intermittent ? ' (intermittent)' : ''}: ${entry.reason} (${entry.link})` };
+  const matched: KnownFailureMatch[] = [];
+  const outside: KnownFailureMiss[] = [];
+  result.failures.forEach((f, failureIndex) => {
+    const breaks: string[] = [];
+    for (const [i, item] of entry.scope.entries()) {
+      const fit = fitScope(f, item);
+      if (fit.inside) {
+        matched.push({ failureIndex, scopeItem: i, scope: fit.scope });
+        return;
+      }
+      breaks.push(`${entry.scope.length > 1 ? `scope item ${i + 1}: ` : ''}${fit.breaks.join('; ')}`);
+    }
+    outside.push({ failureIndex, kind: f.kind, breaks });
+  });
+  if (outside.length) {
+    const named = outside.slice(0, NAMED_OUTSIDE).map((o) => `failure ${o.failureIndex + 1} [${o.kind}] ${clip(result.failures[o.failureIndex]!.message)} (${o.breaks.join(' | ')})`);
+    const more = outside.length > NAMED_OUTSIDE ? `; … and ${outside.length - NAMED_OUTSIDE} more (report.json knownFailure.outside)` : '';
+    const scope = entry.scope.map((s, i) => `${entry.scope.length > 1 ? `${i + 1}: ` : ''}${describeScope(s)}`).join('; ');
+    return {
+      ...base,
+      verdict: 'not-covered',
+      message: `fails as usual: ${outside.length} of ${result.failures.length} failure(s) outside the knownFailures scope (${scope}): ${named.join('; ')}${more}`,
+      outside,
+    };
+  }
+  return { ...base, verdict: 'known', message: `KNOWN${entry.intermittent ? ' (intermittent)' : ''}: ${entry.reason} (${entry.link})`, matched };
+}
+
+function clip(s: string, max = 160): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
 /**

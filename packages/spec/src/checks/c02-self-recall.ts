@@ -35,6 +35,7 @@ export const SELF_RECALL_K = 10;
 export const c02SelfRecall: CheckDefinition = {
   id: 'C02',
   name: 'self-recall',
+  fixtures: ['golden'],
   requires: needs('vectors'),
   async run(cell) {
     const { collection } = await cell.loaded();
@@ -78,7 +79,7 @@ export const c02SelfRecall: CheckDefinition = {
       const rate = 1 - missed.length / sample.length;
       figures[`${scan}PassRate`] = rate;
       if (scan === 'index') figures.indexTieWallCuts = tieWall;
-      if (scan === 'exact' || rate < cell.config.tolerances.annRecallFloor) failures.push(...missed);
+      if (scan === 'exact' || rate < cell.config.tolerances.annRecallFloor) failures.push(...missed.map((f) => ({ ...f, scan, filtered: false, threshold: false })));
     }
     return { figures, failures };
   },

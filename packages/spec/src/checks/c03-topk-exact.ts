@@ -9,6 +9,7 @@ import { type CheckDefinition, needs } from './check';
 export const c03TopkExact: CheckDefinition = {
   id: 'C03',
   name: 'topk-exact',
+  fixtures: ['golden', 'exact-replay'],
   requires: needs('vectors', 'exactScan'),
   async run(cell) {
     const runs = await cell.queryRuns('exact');

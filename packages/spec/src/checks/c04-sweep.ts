@@ -1,5 +1,6 @@
 import { compareHits, type Failure } from '../comparator';
 import type { LiveCell, ScanMode } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import type { FigureTable } from '../conformance/result';
 import { recallAtK } from '../stats';
 import type { GoldenQuery } from '../golden/types';
@@ -73,7 +74,7 @@ export async function selectivitySweep(cell: LiveCell, scan: ScanMode): Promise<
         const c = compareHits(
           exp,
           hits,
-          { dataset: cell.datasetName, target: cell.target, queryId: `${q.id}@${namespaces.length}ns/k${k}` },
+          { dataset: cell.datasetName, target: cell.target, queryId: `${q.id}@${namespaces.length}ns/k${k}`, ...whereOf(query, scan, cell.dataset.manifest.metric) },
           {
             k,
             mode: 'ann',

@@ -31,6 +31,7 @@ export function selectivityBucket(fraction: number): string {
 export const c04TopkUnderFilter: CheckDefinition = {
   id: 'C04',
   name: 'topk-under-filter',
+  fixtures: ['golden', 'exact-replay', 'index-replay'],
   requires: needs('vectors', 'filterNamespace'),
   async run(cell) {
     const modes: ScanMode[] = cell.scanModes();

@@ -1,6 +1,7 @@
 import type { IndexInEffect } from '../adapter';
 import type { Failure } from '../comparator';
 import { toRecallQuery } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import type { FigureTable, JudgedReplay } from '../conformance/result';
 import { summarize } from '../stats';
 import { tieGroups } from '../comparator';
@@ -22,6 +23,7 @@ import { type CheckDefinition, type CheckOutcome, failure } from './check';
 export const c05AnnRecall: CheckDefinition = {
   id: 'C05',
   name: 'ann-recall',
+  fixtures: ['golden', 'index-replay'],
   requires(caps) {
     if (!caps.vectors) return 'capability: vectors';
     if (caps.annIndexes.length === 0) return 'capability: annIndexes';
@@ -37,7 +39,6 @@ export const c05AnnRecall: CheckDefinition = {
     const perRun: Array<Map<string, number>> = [];
     const rows: FigureTable['rows'] = [];
     let maxDelta = 0;
-    let k = 10;
     let judged: JudgedReplay | undefined; // run 1, the shared collection's replay: what the report draws
     for (let r = 1; r <= repeats; r++) {
       const replay = await indexReplay(cell, r);
@@ -46,7 +47,6 @@ export const c05AnnRecall: CheckDefinition = {
       if (r === 1) judged = runJudged;
       for (const { run, comparison: c } of runJudged.queries) {
         const qid = run.query.id;
-        k = run.query.k;
         recalls.set(qid, c.recallAtK);
         maxDelta = Math.max(maxDelta, c.maxAbsScoreDelta);
         const real = c.failures.filter((f) => ['score', 'duplicate-id', 'nan-score', 'filter'].includes(f.kind));
@@ -74,9 +74,15 @@ export const c05AnnRecall: CheckDefinition = {
     for (const qid of v.failingQueries) {
       if (clusterQueries.includes(qid)) continue;
       const recall = v.perQuery.get(qid)!;
-      const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${k}`;
+      const query = cell.dataset.queries.find((x) => x.id === qid)!;
+      const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${query.k}`; // the query's own k
       failures.push(
-        failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, { queryId: qid, expected: annRecallFloorPerQuery, actual: recall }),
+        failure(cell, 'recall', `query ${qid}: ${how} ${recall.toFixed(3)} < per-query floor ${annRecallFloorPerQuery}`, {
+          queryId: qid,
+          expected: annRecallFloorPerQuery,
+          actual: recall,
+          ...whereOf(query, 'index', cell.dataset.manifest.metric),
+        }),
       );
     }
     const q = summarize([...v.perQuery.values()]);
@@ -88,6 +94,7 @@ export const c05AnnRecall: CheckDefinition = {
         failure(cell, 'recall', `mean recall@k ${v.spread.mean.toFixed(4)} over ${q.count} queries${repeats > 1 ? ` and ${repeats} runs` : ''} < floor ${annRecallFloor}${spread}`, {
           expected: annRecallFloor,
           actual: v.spread.mean,
+          scan: 'index', // over every query: neither filtered nor unfiltered, neither threshold nor not
         }),
       );
     }

@@ -1,5 +1,6 @@
 import type { Failure } from '../comparator';
 import type { LiveCell, QueryRun } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import { failure } from './check';
 
 /**
@@ -52,7 +53,7 @@ export function judgeAgainstBaseline(cell: LiveCell, perQuery: ReadonlyMap<strin
       continue;
     }
     const query = cell.dataset.queries.find((q) => q.id === qid)!;
-    const run: QueryRun = { query, hits: rec.ids.map((id, i) => ({ id, score: rec.scores[i]! })), ms: 0 };
+    const run: QueryRun = { query, scan: 'index', hits: rec.ids.map((id, i) => ({ id, score: rec.scores[i]! })), ms: 0 };
     const base = cell.compare(run, 'ann').recallAtK;
     sumBase += base;
     sumNow += now;
@@ -72,6 +73,11 @@ export function judgeAgainstBaseline(cell: LiveCell, perQuery: ReadonlyMap<strin
             queryId: d.qid,
             expected: d.base,
             actual: d.now,
+            ...whereOf(
+              cell.dataset.queries.find((q) => q.id === d.qid)!,
+              'index',
+              cell.dataset.manifest.metric,
+            ),
           },
         ),
       );
@@ -89,7 +95,7 @@ export function judgeAgainstBaseline(cell: LiveCell, perQuery: ReadonlyMap<strin
         cell,
         'baseline-regression',
         `mean recall@k ${meanNow.toFixed(4)} < release baseline ${meanBase.toFixed(4)} by ${(meanBase - meanNow).toFixed(4)} > ${b.meanRecallDrop} over ${n} queries (${b.file}); ${drops.length} queries fell: ${named}${drops.length > 10 ? ', …' : ''}`,
-        { expected: meanBase, actual: meanNow },
+        { expected: meanBase, actual: meanNow, scan: 'index' },
       ),
     );
   }

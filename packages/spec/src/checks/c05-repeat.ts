@@ -49,7 +49,7 @@ export async function indexReplay(cell: LiveCell, run: number): Promise<Replay> 
     for (const q of cell.dataset.queries) {
       const q0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, 'index'));
-      runs.set(q.id, { query: q, hits, ms: performance.now() - q0 });
+      runs.set(q.id, { query: q, scan: 'index', hits, ms: performance.now() - q0 });
     }
     return { run, runs, buildMs, seed: null };
   } finally {

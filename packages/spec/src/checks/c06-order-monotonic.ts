@@ -1,5 +1,6 @@
 import type { Failure } from '../comparator';
 import type { ScanMode } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import { type CheckDefinition, failure, needs } from './check';
 
 /** Slack for float noise in the adapter's native → canonical conversion (1 − d, 2s − 1 …). */
@@ -12,6 +13,7 @@ const ORDER_SLACK = 1e-12;
 export const c06OrderMonotonic: CheckDefinition = {
   id: 'C06',
   name: 'order-monotonic',
+  fixtures: ['golden', 'exact-replay', 'index-replay'],
   requires: needs('vectors'),
   async run(cell) {
     const modes: ScanMode[] = cell.scanModes();
@@ -31,6 +33,7 @@ export const c06OrderMonotonic: CheckDefinition = {
                 id: b.id,
                 expected: `≤ ${a.score}`,
                 actual: b.score,
+                ...whereOf(run.query, scan, cell.dataset.manifest.metric),
               }),
             );
             break;

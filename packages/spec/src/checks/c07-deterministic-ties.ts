@@ -1,5 +1,6 @@
 import type { Failure } from '../comparator';
 import { toRecallQuery, type ScanMode } from '../conformance/cell';
+import { whereOf } from '../conformance/where';
 import { type CheckDefinition, failure, needs } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 
@@ -14,6 +15,7 @@ import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 export const c07DeterministicTies: CheckDefinition = {
   id: 'C07',
   name: 'deterministic-ties',
+  fixtures: ['golden', 'exact-replay', 'index-replay'],
   requires: needs('vectors'),
   async run(cell) {
     const modes: ScanMode[] = cell.scanModes();
@@ -39,6 +41,7 @@ export const c07DeterministicTies: CheckDefinition = {
               rank,
               expected: a.hits[rank - 1]?.id,
               actual: b.hits[rank - 1]?.id,
+              ...whereOf(a.query, scan, cell.dataset.manifest.metric),
             }),
           );
         }
@@ -51,6 +54,7 @@ export const c07DeterministicTies: CheckDefinition = {
                 queryId: qid,
                 rank: i + 1,
                 id: a.hits[i].id,
+                ...whereOf(a.query, scan, cell.dataset.manifest.metric),
               }),
             );
           }

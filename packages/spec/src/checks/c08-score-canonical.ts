@@ -1,4 +1,5 @@
 import type { Failure } from '../comparator';
+import { whereOf } from '../conformance/where';
 import { referenceScore } from '../scores';
 import { type CheckDefinition, failure, needs } from './check';
 import { every } from './helpers/sampling';
@@ -17,6 +18,7 @@ import { tieOrderViolations } from './helpers/tie-order';
 export const c08ScoreCanonical: CheckDefinition = {
   id: 'C08',
   name: 'score-canonical',
+  fixtures: ['golden'],
   requires: needs('vectors'),
   async run(cell) {
     const dim = cell.dataset.manifest.dim;
@@ -29,13 +31,16 @@ export const c08ScoreCanonical: CheckDefinition = {
       const { collection } = await cell.scratch(`c08_${metric}`, { metric });
       await collection.upsert(Object.entries(probes).map(([id, v]) => syntheticRecord(id, v)));
       await collection.buildIndex();
-      const hits = await collection.recall({ vector: e0, k: 5, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+      const scan = cell.config.capabilities.exactScan ? ('exact' as const) : undefined;
+      const hits = await collection.recall({ vector: e0, k: 5, scan });
+      // The probes' own metric (not the dataset's); the index path when the target has no exact scan.
+      const where = { metric, scan: scan ?? ('index' as const), filtered: false, threshold: false };
       let maxDelta = 0;
       for (const [id, want] of Object.entries(PROBE_EXPECTED[metric])) {
         const hit = hits.find((h) => h.id === id);
         const ref = referenceScore(metric, e0, probes[id as keyof typeof probes]);
         if (!hit) {
-          failures.push(failure(cell, 'score', `${metric}: probe ${id} missing from top-5 of query e0`, { id, expected: want, actual: null }));
+          failures.push(failure(cell, 'score', `${metric}: probe ${id} missing from top-5 of query e0`, { id, expected: want, actual: null, ...where }));
           continue;
         }
         // The probes are float32, so the float64 reference of diag differs from the exact 1/√2 by
@@ -49,13 +54,18 @@ export const c08ScoreCanonical: CheckDefinition = {
               id,
               expected: want,
               actual: hit.score,
+              ...where,
             }),
           );
         }
       }
       for (const v of tieOrderViolations(hits)) {
         failures.push(
-          failure(cell, 'determinism', `${metric}: probes with equal scores ${v.score} at ranks ${v.rank - 1} and ${v.rank} not in id order (${v.before} before ${v.id})`, { rank: v.rank, id: v.id }),
+          failure(cell, 'determinism', `${metric}: probes with equal scores ${v.score} at ranks ${v.rank - 1} and ${v.rank} not in id order (${v.before} before ${v.id})`, {
+            rank: v.rank,
+            id: v.id,
+            ...where,
+          }),
         );
       }
       figures[`${metric}.maxAbsDelta`] = maxDelta;
@@ -75,6 +85,7 @@ export const c08ScoreCanonical: CheckDefinition = {
               id: h.id,
               expected: ref,
               actual: h.score,
+              ...whereOf({}, cell.config.capabilities.exactScan ? 'exact' : 'index', cell.dataset.manifest.metric), // q's vector, no filter, no minScore
             }),
           );
         }

@@ -114,6 +114,10 @@ export async function thresholdBoundary(cell: LiveCell): Promise<{ failures: Fai
               id: r.id,
               expected: keep ? 'kept' : 'dropped',
               actual: keep ? 'dropped' : 'kept',
+              metric, // the probe's metric, not the dataset's
+              scan: scan ?? 'index',
+              filtered: false,
+              threshold: true,
             },
           ),
         );

@@ -1,4 +1,5 @@
 import type { Failure } from '../comparator';
+import { whereOf } from '../conformance/where';
 import { thresholdBoundary } from './c09-boundary';
 import { type CheckDefinition, failure, needs } from './check';
 import { every } from './helpers/sampling';
@@ -23,6 +24,7 @@ const K = 50;
 export const c09Threshold: CheckDefinition = {
   id: 'C09',
   name: 'threshold',
+  fixtures: ['golden'],
   requires: needs('vectors', 'threshold'),
   async run(cell) {
     const { collection } = await cell.loaded();
@@ -36,6 +38,7 @@ export const c09Threshold: CheckDefinition = {
     let kept = 0;
     let shouldKeep = 0;
     const annMisses: Failure[] = [];
+    const where = whereOf({ minScore: 0 }, scan, cell.dataset.manifest.metric); // unfiltered, with a threshold
     for (const [i, q] of queries.entries()) {
       const ranked = cell.oracle.topK({ vector: q.vector, k: K }, 0).hits;
       const t = ranked[Math.min(2 + (i % 20), ranked.length - 1)].score;
@@ -53,12 +56,13 @@ export const c09Threshold: CheckDefinition = {
               id: h.id,
               expected: should ? 'kept' : 'dropped',
               actual: should ? 'dropped' : 'kept',
+              ...where,
             }),
           );
         }
       }
       for (const h of hits) {
-        if (h.score < t - tol) failures.push(failure(cell, 'threshold', `query ${q.id}: returned id ${h.id} with score ${h.score} < minScore ${t}`, { queryId: q.id, id: h.id }));
+        if (h.score < t - tol) failures.push(failure(cell, 'threshold', `query ${q.id}: returned id ${h.id} with score ${h.score} < minScore ${t}`, { queryId: q.id, id: h.id, ...where }));
       }
     }
     const recall = shouldKeep ? 1 - annMisses.length / shouldKeep : 1;

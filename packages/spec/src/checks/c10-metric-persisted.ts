@@ -27,11 +27,12 @@ export const c10MetricPersisted: CheckDefinition = {
       await collection.buildIndex();
       const scan = cell.config.capabilities.exactScan ? ('exact' as const) : undefined;
       const before = await collection.recall({ vector: probes.same, k: 5, scan });
+      const where = { metric, scan: scan ?? ('index' as const), filtered: false, threshold: false }; // the probe's metric, not the dataset's
       const reader = await cell.connect();
       const reopened = await reader.openCollection(collection.spec.name);
       if (reopened.spec.metric !== metric || reopened.spec.dim !== dim) {
         failures.push(
-          failure(cell, 'metric', `collection created with ${metric}/${dim}-d reopens as ${reopened.spec.metric}/${reopened.spec.dim}-d`, { expected: metric, actual: reopened.spec.metric }),
+          failure(cell, 'metric', `collection created with ${metric}/${dim}-d reopens as ${reopened.spec.metric}/${reopened.spec.dim}-d`, { expected: metric, actual: reopened.spec.metric, ...where }),
         );
       }
       const after = await reopened.recall({ vector: probes.same, k: 5, scan });
@@ -40,13 +41,15 @@ export const c10MetricPersisted: CheckDefinition = {
         const a = after.find((h) => h.id === id);
         const b = before.find((h) => h.id === id);
         if (!a || !b) {
-          failures.push(failure(cell, 'metric', `${metric}: probe ${id} missing ${!b ? 'before' : 'after'} the reopen`, { id }));
+          failures.push(failure(cell, 'metric', `${metric}: probe ${id} missing ${!b ? 'before' : 'after'} the reopen`, { id, ...where }));
           continue;
         }
         const d = Math.max(Math.abs(a.score - b.score), Math.abs(a.score - want));
         maxDelta = Math.max(maxDelta, d);
         if (!(d <= tol)) {
-          failures.push(failure(cell, 'metric', `${metric}: probe ${id} scores ${b.score} before and ${a.score} after the reopen, expected ${want}`, { id, expected: want, actual: a.score }));
+          failures.push(
+            failure(cell, 'metric', `${metric}: probe ${id} scores ${b.score} before and ${a.score} after the reopen, expected ${want}`, { id, expected: want, actual: a.score, ...where }),
+          );
         }
       }
       figures[`${metric}.reopenedAs`] = reopened.spec.metric;

@@ -54,7 +54,12 @@ export const c24TimeDecay: CheckDefinition = {
           const hits = await recall(q, ms, decay);
           const now = formatInstant(at(ms));
           const ref = decayedReference(records, q.vector, q.k, at(ms), decay, tieEpsilon);
-          const c = compareHits(ref, hits, { dataset: cell.datasetName, target: cell.target, queryId: `C24 ${fn} ${q.name} now=${now}` }, { k: q.k, mode: 'exact', tieEpsilon, scoreTolerance });
+          const c = compareHits(
+            ref,
+            hits,
+            { dataset: cell.datasetName, target: cell.target, queryId: `C24 ${fn} ${q.name} now=${now}`, metric: 'cosine' },
+            { k: q.k, mode: 'exact', tieEpsilon, scoreTolerance },
+          );
           failures.push(...c.failures);
           if (q === q1)
             orders.set(

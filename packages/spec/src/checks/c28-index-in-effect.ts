@@ -22,6 +22,7 @@ import { type CheckDefinition, type CheckOutcome, failure } from './check';
 export const c28IndexInEffect: CheckDefinition = {
   id: 'C28',
   name: 'index-in-effect',
+  fixtures: ['golden'],
   requires(caps) {
     if (!caps.vectors) return 'capability: vectors';
     if (caps.annIndexes.length === 0) return 'capability: annIndexes';

@@ -1,6 +1,6 @@
 import { type Capabilities, offersCapability } from '../capabilities';
 import type { Failure } from '../comparator';
-import type { LiveCell } from '../conformance/cell';
+import type { CellFixture, LiveCell } from '../conformance/cell';
 import type { Figure, FigureTable, JudgedReplay } from '../conformance/result';
 
 /** What a check's `run` returns; the registrar turns it into a verdict. */
@@ -30,8 +30,15 @@ export interface CheckDefinition {
    * there with `capability: metrics (<metric>)`.
    */
   usesDatasetMetric?: false;
-  /** Time limit of the check, ms (the shared golden load is paid by the first check that needs it). */
+  /** Time limit of the check, ms (the shared fixtures it declares in `fixtures` are prepared before any check, outside it). */
   timeoutMs?: number;
+  /**
+   * The cell's shared fixtures the check reads (`CellFixture`): the golden collection (loaded and
+   * indexed) and the golden replays per scan path. registerConformance prepares them once, before
+   * the first check, whatever checks run (`LiveCell.prepare`), so no check's result or time limit
+   * depends on which checks ran before it (`--check X` alone and the full run judge the same replay).
+   */
+  fixtures?: readonly CellFixture[];
   run(cell: LiveCell): Promise<CheckOutcome>;
 }
 
@@ -45,7 +52,12 @@ export function needs(...names: Array<keyof Capabilities>): (caps: Capabilities)
   };
 }
 
-/** A failure not tied to one query (setup-level assertion inside a check). */
+/**
+ * A failure a check makes itself (not through the comparator): dataset, target, `queryId` ('-'
+ * when it is about no one query), and `metric` the dataset's — a check that probes another metric
+ * (C08, C09's boundary, C10) passes its own in `extra`, as it passes `scan`, `filtered` and
+ * `threshold` where it knows them (comparator `FailureWhere`; `knownFailures` scopes match on them).
+ */
 export function failure(cell: LiveCell, kind: Failure['kind'], message: string, extra: Partial<Failure> = {}): Failure {
   return {
     dataset: cell.datasetName,
@@ -53,6 +65,7 @@ export function failure(cell: LiveCell, kind: Failure['kind'], message: string, 
     queryId: extra.queryId ?? '-',
     kind,
     message: `${cell.datasetName} @ ${cell.target}: ${message}`,
+    metric: cell.dataset.manifest.metric,
     ...extra,
   };
 }

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Capabilities, Tolerances } from '../capabilities';
 import { compareHits, type Comparison } from '../comparator';
+import { whereOf } from './where';
+import { prepareFixtures } from './prepare';
 import { MemoryMatrixError } from '../errors';
 import { yieldToEventLoop } from '../yield';
 import type { Expectation, ExpectationEntry } from '../expectation';
@@ -71,17 +73,22 @@ export type ProgressPhase = 'load' | 'index' | 'query-exact' | 'query-index';
 /** Records per upsert call during the golden load (progress granularity; adapters chunk further). */
 const LOAD_CHUNK = 500;
 
-/** One query's result in one scan mode, with its wall time in ms. */
+export type ScanMode = 'exact' | 'index';
+
+/** A shared fixture of a cell (`CheckDefinition.fixtures`): the golden collection, or the golden replay on one scan path. */
+export type CellFixture = 'golden' | 'exact-replay' | 'index-replay';
+
+/** One query's result in one scan mode (`scan`, the path it was sent on), with its wall time in ms. */
 export interface QueryRun {
   query: GoldenQuery;
+  scan: ScanMode;
   hits: RecallHit[];
   ms: number;
 }
 
-export type ScanMode = 'exact' | 'index';
-
 /**
- * A started cell: shared fixtures for the checks. The golden collection is loaded once (lazily)
+ * A started cell: shared fixtures for the checks. The golden collection is loaded once (by
+ * `prepare` before the first check under registerConformance; lazily on first use otherwise)
  * and shared by read-only checks; checks that write get a fresh `scratch` collection with a
  * random-suffixed name, so checks stay independent. `dispose` drops every collection the cell created.
  */
@@ -221,6 +228,11 @@ export class LiveCell {
     return this.timing;
   }
 
+  /** Prepare the shared `fixtures` now, each within `limitMs` (prepare.ts `prepareFixtures`); never throws. */
+  prepare(fixtures: readonly CellFixture[], limitMs: number): Promise<void> {
+    return prepareFixtures(this, fixtures, limitMs, (f, err) => (f === 'golden' ? (this.golden = err) : this.runs.set(f === 'exact-replay' ? 'exact' : 'index', err)));
+  }
+
   /** Every golden query run once in `scan` mode on the shared collection (cached per mode). */
   queryRuns(scan: ScanMode): Promise<Map<string, QueryRun>> {
     let p = this.runs.get(scan);
@@ -260,7 +272,7 @@ export class LiveCell {
       const t0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, scan));
       await yieldToEventLoop();
-      out.set(q.id, { query: q, hits, ms: performance.now() - t0 });
+      out.set(q.id, { query: q, scan, hits, ms: performance.now() - t0 });
       this.config.progress?.(scan === 'exact' ? 'query-exact' : 'query-index', out.size, qs.length);
     }
     return out;
@@ -296,7 +308,7 @@ export class LiveCell {
     return compareHits(
       this.expectationFor(q.id),
       run.hits,
-      { dataset: this.datasetName, target: this.target, queryId: q.id },
+      { dataset: this.datasetName, target: this.target, queryId: q.id, ...whereOf(q, run.scan, this.dataset.manifest.metric) },
       {
         k: q.k,
         mode,

@@ -59,7 +59,10 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
  * `capability: metrics (ip)`, `capability: maxDim 16000 < dim 20000`, `capability: maxIndexDim 2000 < dim 2048`).
  * Without `shape` the dataset is taken to fit; a cell whose dataset then does not fails its setup
  * (INVALID_INPUT), never runs checks the registration did not skip.
- * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check.
+ * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check;
+ * a second `beforeAll` prepares the shared fixtures the registered checks declare
+ * (`CheckDefinition.fixtures`: golden collection, replays; `LiveCell.prepare`), so no check's
+ * result or time limit depends on which checks ran before it.
  */
 export function registerConformance(
   rt: TestRuntime,
@@ -83,6 +86,12 @@ export function registerConformance(
       cell = live;
       options.onCellReady?.(cell);
     }, options.setupTimeoutMs ?? 120_000);
+    // The shared fixtures the registered checks read (golden collection, replays), prepared once
+    // before the first check, each within the check time limit: no check pays for them or sees
+    // them change with the checks that ran before it (cell.ts `prepare`).
+    const fixtures = [...new Set(checks.filter((c) => !(options.skip?.get(c.id) ?? c.requires(cellName.capabilities))).flatMap((c) => c.fixtures ?? []))];
+    const fixtureLimitMs = options.checkTimeoutMs ?? 300_000;
+    if (fixtures.length) rt.beforeAll(async () => cell?.prepare(fixtures, fixtureLimitMs), fixtureLimitMs * 3 + 30_000);
     rt.afterAll(async () => {
       try {
         await cell?.dispose();

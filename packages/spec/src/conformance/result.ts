@@ -13,35 +13,84 @@ export interface FigureTable {
 }
 
 /**
- * A check's verdict in one cell. `known`: the check failed, and every failure's kind is listed for
- * this target in the catalog's `knownFailures` (report/known.ts in the runner; the only way a
- * failure stops failing the run).
+ * A check's verdict in one cell. `known`: the check failed, and every failure lies inside the
+ * scope of this target's catalog `knownFailures` entry for it (report/known.ts in the runner; the
+ * only way a failure stops failing the run).
  */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'known';
 
 /**
+ * One scope item of a `knownFailures` entry: the failures the documented defect produces. A
+ * failure is inside the item when every field holds (`'any'`: not restricted):
+ * - `kinds`: its kind is listed; `metrics`: its `metric` is listed; `scan`: its `scan` is listed;
+ *   `filtered` / `threshold`: its `filtered` / `threshold` equals the value (a query with a filter /
+ *   with a minScore). A failure without the field (comparator `FailureWhere`) is outside any item
+ *   that restricts the field;
+ * - `maxAbsScoreDelta` (kind `score` only): |actual − expected| ≤ it (canonical score units);
+ * - `scoreDefect` (kind `score` only): the documented wrong formula, |actual − (scale × expected +
+ *   offset)| ≤ within — e.g. LanceDB's index path returns 2(1 − cos) as the cosine distance, so
+ *   its canonical score is 1 − 2(1 − cos) = 2 × expected − 1: scale 2, offset −1;
+ * - `minRecall` (kind `recall` only): the failure's recall (`actual`) ≥ it.
+ * A failure of a bounded kind without numeric `expected` / `actual` is outside.
+ */
+export interface KnownFailureScope {
+  kinds: string[] | 'any';
+  metrics: Array<'cosine' | 'ip' | 'l2'> | 'any';
+  scan: Array<'exact' | 'index'> | 'any';
+  filtered: boolean | 'any';
+  /** Default `any`. */
+  threshold?: boolean | 'any';
+  maxAbsScoreDelta?: number;
+  scoreDefect?: { scale: number; offset: number; within: number };
+  minRecall?: number;
+}
+
+/**
  * One catalog `knownFailures` entry of a target (matrix/targets.yaml): a known upstream failure of
- * check `check` (its id, `C15`) on that target. `kinds`: the failure kinds it covers (every kind
- * when absent); `intermittent`: the failure does not show in every run; `link`: the upstream
- * issue or fix (URL).
+ * check `check` (its id, `C15`) on that target, absorbed only inside `scope` (one or more items,
+ * `KnownFailureScope`); `intermittent`: the failure does not show in every run; `link`: the
+ * upstream issue or fix (URL).
  */
 export interface KnownFailureEntry {
   check: string;
   reason: string;
   link: string;
-  kinds?: string[];
+  scope: KnownFailureScope[];
   intermittent?: boolean;
 }
 
 /**
- * How a check's result met its target's `knownFailures` entry: `known` (failed, every failure's
- * kind listed: status `known`), `stale` (the check passed: remove the entry; for an intermittent
- * entry, not reproduced this run), `not-covered` (failed with kinds the entry does not list, or
- * with an error: status stays `failed`). `message` is the line the reports print.
+ * How one absorbed failure met the entry: `failureIndex` in `CheckResult.failures`, `scopeItem`
+ * the 0-based index of the scope item it is inside, and `scope` the failure's own values of what
+ * that item restricts (`kind`, `metric`, `scan`, `filtered`, `threshold`) and of its bounds
+ * (`absScoreDelta` |actual − expected|, `defectResidual` |actual − (scale × expected + offset)|,
+ * `recall`).
+ */
+export interface KnownFailureMatch {
+  failureIndex: number;
+  scopeItem: number;
+  scope: { kind: string; metric?: string; scan?: string; filtered?: boolean; threshold?: boolean; absScoreDelta?: number; defectResidual?: number; recall?: number };
+}
+
+/** A failure outside every scope item: `failureIndex`, its kind, and per item what it breaks (`scope 1: scan exact not in [index]`). */
+export interface KnownFailureMiss {
+  failureIndex: number;
+  kind: string;
+  breaks: string[];
+}
+
+/**
+ * How a check's result met its target's `knownFailures` entry: `known` (failed, every failure
+ * inside the scope: status `known`; `matched` says, per failure, which scope item and values),
+ * `stale` (the check passed: remove the entry; for an intermittent entry, not reproduced this run),
+ * `not-covered` (a failure outside the scope — `outside` names each with what it breaks — or an
+ * error: status stays `failed`). `message` is the line the reports print.
  */
 export interface KnownFailureVerdict extends KnownFailureEntry {
   verdict: 'known' | 'stale' | 'not-covered';
   message: string;
+  matched?: KnownFailureMatch[];
+  outside?: KnownFailureMiss[];
 }
 
 /**
