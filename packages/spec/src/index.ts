@@ -169,6 +169,8 @@ export { diffRecords, type RecordDifference, type RecordField, type VectorCompar
 // Conformance: register the suite into a test runtime, the live cell, results.
 export { registerConformance, type RegisterOptions } from './conformance/register';
 export { TEST_SUITE_CHECK_IDS, testSuiteChecks } from './conformance/test-checks';
+export { DEFAULT_LOAD_SEED, LOAD_ORDER_METHOD, MAX_LOAD_SEED, mulberry32, parseLoadSeed, seededShuffle } from './load-order';
+export { LIVENESS_LIMIT_MS, probeLiveness } from './conformance/liveness';
 export { LiveCell, toRecallQuery, type CellConfig, type ProgressPhase, type QueryRun, type ScanMode, type SpawnedInstance } from './conformance/cell';
 export type { CheckResult, CheckStatus, Figure, FigureTable, JudgedQuery, JudgedReplay, KnownFailureEntry, KnownFailureVerdict, ResultSink } from './conformance/result';
 export type { TestBody, TestFunction, TestRuntime } from './conformance/runtime';

@@ -1,6 +1,7 @@
 import type { CheckDefinition } from '../checks/check';
 import { CHECKS } from '../checks/index';
 import { LiveCell, type CellConfig } from './cell';
+import { CellLiveness, notRunResult, probeLiveness } from './liveness';
 import { CheckFailedError, type CheckRun, type ResultSink } from './result';
 import type { TestRuntime } from './runtime';
 
@@ -54,6 +55,9 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
  * capabilities cannot run is registered with `test.skip` and the missing capability in its title
  * (a check in `options.skip` likewise, with the reason given there).
  * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check.
+ * After a check that threw or was stopped at its time limit, the next check first probes the store
+ * (liveness.ts); when it no longer answers, every remaining check of the cell is recorded failed
+ * with code NOT_RUN and one cause ("<target> stopped answering during C08 …"), not run.
  */
 export function registerConformance(
   rt: TestRuntime,
@@ -63,6 +67,8 @@ export function registerConformance(
 ): void {
   const checks = options.checks ?? CHECKS;
   let cell: LiveCell | undefined;
+  // After a check that threw or timed out, the next one first asks whether the store still answers (liveness.ts).
+  const liveness = new CellLiveness(cellName.target, () => (cell ? probeLiveness(cell) : Promise.resolve(null)));
   rt.describe(`${cellName.target} × ${cellName.dataset}`, () => {
     rt.beforeAll(async () => {
       cell = new LiveCell(await config());
@@ -86,7 +92,14 @@ export function registerConformance(
         checkTitle(check),
         async () => {
           if (!cell) throw new Error(`${cellName.target}: the cell did not start (see the setup error)`);
+          const gone = await liveness.before();
+          if (gone) {
+            options.sink?.record(notRunResult(check, gone));
+            throw Object.assign(new Error(`${check.id} ${check.name}: ${gone}`), { code: 'NOT_RUN' });
+          }
+          liveness.started(check);
           const { result, replay } = await runCheck(check, cell);
+          liveness.settled(check, result);
           options.sink?.record(result, replay);
           if (result.error) throw Object.assign(new Error(`${check.id} ${check.name}: ${result.error.message}`), { code: result.error.code });
           const finding = options.findings?.get(check.id);
