@@ -34,16 +34,19 @@ export function mulberry32(seed: number): () => number {
 /**
  * A new array with the items of `items` in a seeded pseudo-random order: Fisher–Yates (Knuth,
  * TAOCP vol. 2 §3.4.2, Algorithm P), from the last index down, j = ⌊u·(i+1)⌋ with u from
- * `mulberry32(seed)`. `items` is not changed. Deterministic in (`seed`, items.length).
+ * `mulberry32(seed)`. When that permutation is the identity (likely only for a few items: 1/n!)
+ * the items are returned reversed instead, so with 2 or more items the order is never the input
+ * order. `items` is not changed. Deterministic in (`seed`, items.length).
  */
 export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
+  const at = items.map((_, i) => i);
   const next = mulberry32(seed);
-  for (let i = out.length - 1; i > 0; i--) {
+  for (let i = at.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    [at[i], at[j]] = [at[j]!, at[i]!];
   }
-  return out;
+  if (at.every((x, i) => x === i)) at.reverse();
+  return at.map((i) => items[i]!);
 }
 
 /** The largest seed: seeds are uint32. */

@@ -47,17 +47,12 @@ export const c02SelfRecall: CheckDefinition = {
           }
           const rank = hits.findIndex((h) => h.id === r.id);
           missed.push(
-            failure(
-              cell,
-              'self-recall',
-              `${scan} scan: memory ${r.id} queried with its own embedding is ${rank < 0 ? `not in the top ${SELF_RECALL_K}` : `at rank ${rank + 1}`}; rank 1 is ${hits[0]?.id ?? 'nothing'} (score ${top})`,
-              {
-                id: r.id,
-                rank: rank < 0 ? undefined : rank + 1,
-                expected: 1,
-                actual: rank < 0 ? null : rank + 1,
-              },
-            ),
+            failure(cell, 'self-recall', selfMissMessage(scan, r.id, rank, hits), {
+              id: r.id,
+              rank: rank < 0 ? undefined : rank + 1,
+              expected: 1,
+              actual: rank < 0 ? null : rank + 1,
+            }),
           );
         }
       }
@@ -83,4 +78,21 @@ export function cutByTieWall(expected: OracleResult, hits: RecallHit[], id: stri
   const first = groups[0];
   if (!first || first.length <= k || hits.length !== k || !first.some((h) => h.id === id)) return false;
   return tieGroupViolations(groups, hits, k).length === 0;
+}
+
+/**
+ * The words of a C02 miss: memory `id` at 0-based `rank` of its own self-query `hits` (−1: absent).
+ * Says what happened without contradicting itself: a non-finite rank-1 score belongs to no tie
+ * group, so a memory AT rank 1 with such a score is named as that, not as "rank 1 is …".
+ */
+export function selfMissMessage(scan: string, id: string, rank: number, hits: readonly RecallHit[]): string {
+  const head = `${scan} scan: memory ${id} queried with its own embedding`;
+  const first = hits[0];
+  if (!first) return `${head} is not in the top ${SELF_RECALL_K}: the recall returned no hits`;
+  const where = rank < 0 ? `is not in the top ${SELF_RECALL_K}` : `is at rank ${rank + 1}`;
+  if (!Number.isFinite(first.score)) {
+    const top = rank === 0 ? ' with' : `; rank 1 is ${first.id} with`;
+    return `${head} ${where}${top} the non-finite score ${first.score}, which no rank-1 tie group can hold`;
+  }
+  return `${head} ${where}; rank 1 is ${first.id} (score ${first.score})`;
 }

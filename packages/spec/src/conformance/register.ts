@@ -21,6 +21,8 @@ export interface RegisterOptions {
   setupTimeoutMs?: number;
   /** Time limit per check, ms, when the check declares none. Default 300000. */
   checkTimeoutMs?: number;
+  /** Time limit of the liveness probe after a check that threw or timed out, ms (liveness.ts). Default `LIVENESS_LIMIT_MS` (30 s). */
+  livenessLimitMs?: number;
   /** Called once the cell has started (the runner reads load/index timings from it). */
   onCellReady?: (cell: LiveCell) => void;
   /** Runs after the cell is disposed (e.g. stop the backend the caller started). */
@@ -68,7 +70,7 @@ export function registerConformance(
   const checks = options.checks ?? CHECKS;
   let cell: LiveCell | undefined;
   // After a check that threw or timed out, the next one first asks whether the store still answers (liveness.ts).
-  const liveness = new CellLiveness(cellName.target, () => (cell ? probeLiveness(cell) : Promise.resolve(null)));
+  const liveness = new CellLiveness(cellName.target, () => (cell ? probeLiveness(cell, options.livenessLimitMs) : Promise.resolve(null)));
   rt.describe(`${cellName.target} × ${cellName.dataset}`, () => {
     rt.beforeAll(async () => {
       cell = new LiveCell(await config());
