@@ -176,5 +176,9 @@ test("side by side: a client target next to its server's raw target, each differ
 
 test('report.json writes a non-finite number as its name in a string, never as null (a C15 failure actual: Infinity)', () => {
   const text = reportJson({ figures: { maxDelta: Infinity, min: -Infinity, nan: NaN, ok: 1.5 }, series: [1, Infinity], failures: [{ actual: Infinity, expected: 'a finite score' }] });
-  expect(JSON.parse(text)).toEqual({ figures: { maxDelta: 'Infinity', min: '-Infinity', nan: 'NaN', ok: 1.5 }, series: [1, 'Infinity'], failures: [{ actual: 'Infinity', expected: 'a finite score' }] });
+  expect(JSON.parse(text)).toEqual({
+    figures: { maxDelta: 'Infinity', min: '-Infinity', nan: 'NaN', ok: 1.5 },
+    series: [1, 'Infinity'],
+    failures: [{ actual: 'Infinity', expected: 'a finite score' }],
+  });
 });
