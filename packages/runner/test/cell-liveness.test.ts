@@ -7,7 +7,13 @@
 import { capabilities, DEFAULT_TOLERANCES, loadGoldenDataset, MemoryMatrixError, registerConformance, type CheckDefinition, type CheckResult, type MemoryStore } from '@memory-matrix/spec';
 import path from 'node:path';
 import { MatrixRuntime, timedOutResult, type RanTest } from '../src/runtime';
+import { renderConsole } from '../src/report/console';
+import { renderMarkdown } from '../src/report/markdown';
+import { emptyReport } from '../src/report/model';
+import { settleReport } from '../src/report/settle';
+import { reportView } from '../src/report/view';
 import { driver } from './fixtures/toy-driver';
+import { cellReport } from './report-fixtures';
 
 type Mode = 'ok' | 'hang' | 'dead';
 
@@ -132,3 +138,28 @@ test('a check that throws while the store still answers: the next checks run (on
     ['X01', 'passed', undefined],
   ]);
 }, 60_000);
+
+test('console and report.md: the checks not run are named once with their one cause; a cell whose cleanup failed after its checks ran is not "could not run"', () => {
+  const cause =
+    'not run: chroma@1.0 stopped answering during C04 topk-under-filter (it failed with BACKEND_ERROR: connect ECONNREFUSED; a liveness probe serverInfo failed: BACKEND_ERROR: connect ECONNREFUSED)';
+  const ok = (id: string): CheckResult => ({ id, name: id, status: 'passed', figures: {}, failures: [], notes: [], durationMs: 1 });
+  const notRun = (id: string): CheckResult => ({ id, name: id, status: 'failed', figures: {}, failures: [], notes: [], durationMs: 0, error: { code: 'NOT_RUN', message: cause } });
+  const r = emptyReport([], '2026-12-05T00:00:00.000Z');
+  r.loadOrder = { seed: 31, method: 'Fisher-Yates shuffle driven by mulberry32(seed)' };
+  r.cells.push(
+    cellReport('chroma@1.0', [ok('C01'), { ...ok('C04'), status: 'failed', error: { code: 'BACKEND_ERROR', message: 'connect ECONNREFUSED' } }, notRun('C06'), notRun('C07')], {
+      status: 'error',
+      error: { code: 'BACKEND_ERROR', message: 'cleanup of chroma@1.0 failed: connect ECONNREFUSED' },
+    }),
+  );
+  const view = reportView(settleReport(r));
+  const text = renderConsole(view, false);
+  expect(text).toContain(`chroma@1.0: 2 check(s) not run (C06, C07): ${cause}`);
+  expect(text).toContain('chroma@1.0: error: cleanup of chroma@1.0 failed');
+  expect(text).not.toContain('could not run:');
+  expect(text).toContain('seed 31: --load-seed 31 replays it');
+  const md = renderMarkdown(view);
+  expect(md).toContain(`**chroma@1.0**: 2 check(s) not run (C06, C07): ${cause}`);
+  expect(md).not.toContain('<summary>chroma@1.0 C06');
+  expect(md).toContain('--load-seed 31');
+});

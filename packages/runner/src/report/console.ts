@@ -58,14 +58,13 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
     }
   }
   for (const cell of cells) {
-    if (cell.error) {
-      out.push(c.red(`${cell.target}: could not run: ${cell.error.message}`));
-      // Its checks not run carry that message each (report.json, JUnit); here it is said once.
-      const notRun = cell.checks.filter(isNotRun);
-      if (notRun.length) out.push(c.red(`${cell.target}: ${notRun.length} check(s) not run (${notRun.map((r) => r.id).join(', ')})`));
-    } else {
-      // Checks not run because the store stopped answering mid-cell (spec conformance/liveness.ts): one line per cause.
-      for (const [cause, ids] of notRunCauses(cell)) out.push(c.red(`${cell.target}: ${ids.length} check(s) not run (${ids.join(', ')}): ${cause}`));
+    // A cell error after checks ran (its cleanup failed: the store had died) is not "could not run".
+    if (cell.error) out.push(c.red(`${cell.target}: ${ranAny(cell) ? 'error' : 'could not run'}: ${cell.error.message}`));
+    // Checks not run: one line per cause (spec conformance/liveness.ts: the store stopped answering
+    // mid-cell); the cell's own error, which each of them carries, is not repeated.
+    for (const [cause, ids] of notRunCauses(cell)) {
+      const said = cell.error !== undefined && cause.includes(cell.error.message.split('\n')[0]!);
+      out.push(c.red(`${cell.target}: ${ids.length} check(s) not run (${ids.join(', ')})${said ? '' : `: ${cause}`}`));
     }
     for (const r of cell.checks) {
       if (isNotRun(r)) continue;
@@ -105,4 +104,9 @@ export function notRunCauses(cell: CellReport): Map<string, string[]> {
 /** The line naming the golden load order of a run: its method and the seed that replays it. */
 export function loadOrderLine(o: { seed: number; method: string }): string {
   return `golden memories loaded in a seeded shuffled order (${o.method}), seed ${o.seed}: --load-seed ${o.seed} replays it`;
+}
+
+/** Whether any check of the cell ran (passed, failed with a verdict or an error of its own, or known): not skipped, not NOT_RUN. */
+export function ranAny(cell: CellReport): boolean {
+  return cell.checks.some((r) => r.status !== 'skipped' && !isNotRun(r));
 }

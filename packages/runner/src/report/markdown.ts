@@ -1,5 +1,5 @@
 import { capabilityGlyph } from './capabilities';
-import { loadOrderLine, notRunCauses } from './console';
+import { loadOrderLine, notRunCauses, ranAny } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
@@ -85,7 +85,7 @@ export function renderMarkdown(view: ReportView): string {
   }
   lines.push(...sideBySideMarkdown(report.sideBySide));
   for (const cell of cells) {
-    if (cell.error) lines.push(`- **${esc(cell.target)}** could not run: ${esc(cell.error.message)}`);
+    if (cell.error) lines.push(`- **${esc(cell.target)}** ${ranAny(cell) ? 'error' : 'could not run'}: ${esc(cell.error.message)}`);
     // Checks not run (the cell did not start, or its store stopped answering mid-cell): one line per cause, not one block per check.
     for (const [cause, ids] of notRunCauses(cell)) lines.push(`- **${esc(cell.target)}**: ${ids.length} check(s) not run (${ids.join(', ')}): ${esc(cause)}`);
     for (const r of cell.checks.filter((x) => x.status === 'failed' && !isNotRun(x))) {
