@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { DEFAULT_LOAD_SEED, MAX_LOAD_SEED, MemoryMatrixError } from '@memory-matrix/spec';
 import path from 'node:path';
 import { findUserConfig, USER_CONFIG_FILE } from '@memory-matrix/backends';
 import { BENCH_SECTIONS, parseSections } from './commands/bench-sections';
@@ -86,8 +86,13 @@ export function buildProgram(): Command {
       '--repeat <n>',
       'C05: rebuild the ANN index and replay the queries n times (1-20); the report gives the spread of recall@k and a run below the floor whose mean over the repeats is above it is noise, not a failure',
     )
+    .option(
+      '--load-seed <n>',
+      `seed of the order the golden memories are written in (a seeded shuffle, never id order, so ties broken by insertion order show in C07): an integer 0-${MAX_LOAD_SEED}, or "random"; every report names it (default ${DEFAULT_LOAD_SEED})`,
+    )
     .action(
       async (o: {
+        loadSeed?: string;
         backend: string[];
         profile?: string;
         parallel?: string;
@@ -109,6 +114,7 @@ export function buildProgram(): Command {
           shard: o.shard,
           checks: o.check,
           repeat: o.repeat,
+          loadSeed: o.loadSeed,
           imageSource: o.imageSource,
           argv: process.argv.slice(2),
         });

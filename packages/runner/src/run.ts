@@ -8,7 +8,9 @@ import {
   datasetNamesIn,
   didYouMean,
   loadGoldenDataset,
+  LOAD_ORDER_METHOD,
   MemoryMatrixError,
+  parseLoadSeed,
   registerConformance,
   datasetFit,
   fitIndex,
@@ -73,6 +75,8 @@ export interface RunOptions {
   checks: string[];
   /** `--repeat n`: C05 replays the index path n times on fresh index builds (as given; validated by parseRepeat). */
   repeat?: string;
+  /** `--load-seed`: seed of the golden load order (as given: an integer or `random`; spec `parseLoadSeed`). Default `DEFAULT_LOAD_SEED`. */
+  loadSeed?: string;
   /** Where container images come from: registry | debian | auto (default). */
   imageSource?: ImageSource;
   argv: string[];
@@ -175,6 +179,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const catalog = runCatalog();
     const shard = parseShard(opts.shard);
     const repeat = parseRepeat(opts.repeat);
+    const loadSeed = parseLoadSeed(opts.loadSeed);
+    report.loadOrder = { seed: loadSeed, method: LOAD_ORDER_METHOD };
     const docker = await dockerStatus();
     report.host = { docker: docker.available, dockerReason: docker.reason };
     if (docker.available) {
@@ -222,6 +228,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.expectation = { file: displayPath(exp.file), source: exp.expectation.header.source, sha256: exp.sha256 };
     if (opts.updateGolden) out(`recorded ${exp.expectation.entries.length} oracle expectations in ${report.expectation.file}`);
 
+    out(`golden load order: ${LOAD_ORDER_METHOD}, seed ${loadSeed} (replay it with --load-seed ${loadSeed})`);
     const baselines = releaseBaselines(catalog, opts.backends.length ? opts.profile : (opts.profile ?? 'default'), targets, dataset, opts.backends.length === 0);
     for (const l of baselines.lines) out(l);
 
@@ -256,7 +263,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
           rt,
           `${target.name} × ${m.name}`,
           {
-            spec: { target: target.name, datasetDir: dataset.dir, checks: opts.checks, tierProfile: opts.backends.length ? opts.profile : (opts.profile ?? 'default'), repeat: opts.repeat },
+            spec: { target: target.name, datasetDir: dataset.dir, checks: opts.checks, tierProfile: opts.backends.length ? opts.profile : (opts.profile ?? 'default'), repeat: opts.repeat, loadSeed },
             want: { target: target.name, datasetSha256: dataset.datasetSha256, expectationSha256: exp.sha256 },
             log: (l) => progress.log(l),
             timeoutMs: childTimeoutMs(checks.length),
@@ -280,6 +287,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         checks,
         skip: tier.skip,
         repeat,
+        loadSeed,
         baseline: baselines.byTarget.get(target.name),
         log: (l) => progress.log(l),
         onEnded: () => progress.end(target.name),
@@ -420,6 +428,8 @@ export interface TargetCellHooks {
   skip?: ReadonlyMap<string, string>;
   /** C05 index-path replays (CellConfig.repeat); default 1. */
   repeat?: number;
+  /** Seed of the golden load order (CellConfig.loadSeed); default spec `DEFAULT_LOAD_SEED`. */
+  loadSeed?: number;
   /** The release baseline C05 judges against (CellConfig.baseline; profiles with `baselines:`). */
   baseline?: CellConfig['baseline'];
   log?: (line: string) => void;
@@ -482,6 +492,7 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
         // A fresh instance of the same target for checks that change server-wide settings (C19); never for a user's URL.
         spawn: target.provider === 'url' ? undefined : wrap ? async () => wrapSpawned(await spawn(), wrap) : spawn,
         repeat: hooks.repeat,
+        loadSeed: hooks.loadSeed,
         baseline: hooks.baseline,
       };
     },

@@ -50,6 +50,11 @@ describe('childRunArgs', () => {
     ]);
     expect(childRunArgs({ target: 'sqlite@x', datasetDir: '/d', reportDir: '/r', checks: [] })).toEqual(['run', '--backend', 'sqlite@x', '--dataset', '/d', '--report-dir', '/r', '--parallel', '1']);
   });
+
+  test("the parent's load-order seed (already drawn for `random`) goes to the child as --load-seed, so every cell loads in the same order", () => {
+    expect(childRunArgs({ target: 'sqlite@x', datasetDir: '/d', reportDir: '/r', checks: [], loadSeed: 0 }).slice(-2)).toEqual(['--load-seed', '0']);
+    expect(childRunArgs({ target: 'sqlite@x', datasetDir: '/d', reportDir: '/r', checks: [], loadSeed: 4294967295 }).slice(-2)).toEqual(['--load-seed', '4294967295']);
+  });
 });
 
 describe('cellFromChildReport', () => {

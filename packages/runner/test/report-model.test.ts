@@ -12,6 +12,7 @@ import { sideBySideMarkdown } from '../src/report/markdown';
 import { settleReport } from '../src/report/settle';
 import { WHY_MAX_CHARS } from '../src/report/side-by-side';
 import { reportView, serverLabel } from '../src/report/view';
+import { reportJson } from '../src/report/write';
 import { cellReport } from './report-fixtures';
 
 const hit = (id: string, score: number): RecallHit => ({ id, score });
@@ -193,4 +194,13 @@ test("side by side: a client target next to its server's raw target, each differ
   expect(md).toContain('| C03 c03 | skip | pass (recall@k mean 1) | capability: lc@1 skips it (capability: exactScan) |');
   expect(md).toContain('| C12 c12 | KNOWN | pass | known: lc@1 fails it, a known upstream failure: the client accepts zero vectors ([upstream](https://example.org/issue/1)) |');
   expect(sideBySideMarkdown([])).toEqual([]);
+});
+
+test('report.json writes a non-finite number as its name in a string, never as null (a C15 failure actual: Infinity)', () => {
+  const text = reportJson({ figures: { maxDelta: Infinity, min: -Infinity, nan: NaN, ok: 1.5 }, series: [1, Infinity], failures: [{ actual: Infinity, expected: 'a finite score' }] });
+  expect(JSON.parse(text)).toEqual({
+    figures: { maxDelta: 'Infinity', min: '-Infinity', nan: 'NaN', ok: 1.5 },
+    series: [1, 'Infinity'],
+    failures: [{ actual: 'Infinity', expected: 'a finite score' }],
+  });
 });

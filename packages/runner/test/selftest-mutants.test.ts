@@ -7,7 +7,7 @@
 import { capabilities, MemoryMatrixError, type ChatHistory, type HistoryOptions, type MemoryCollection, type MemoryRecord, type MemoryStore } from '@memory-matrix/spec';
 import { faultStore, MUTANTS, selectMutants, type Mutant } from '../src/selftest/mutants';
 import { DEFAULT_CHUNK } from '../src/selftest/mutants/batch';
-import { reverseTies } from '../src/selftest/mutants/ties';
+import { insertionOrderTies, reverseTies } from '../src/selftest/mutants/ties';
 import { roundVector } from '../src/selftest/mutants/vectors';
 import { driver, TOY_CAPABILITIES } from './fixtures/toy-driver';
 
@@ -100,6 +100,27 @@ describe('recall mutants change the hits as they say, nothing else', () => {
         { id: 'w', score: 0.5 },
       ]).map((h) => h.id),
     ).toEqual(['x', 'z', 'y', 'w']);
+  });
+
+  test('ties-by-insertion: runs of equal scores come in the order the ids were first written, the rest as it was', async () => {
+    const { real, faulty } = await setup(byName('ties-by-insertion'));
+    await faulty.upsert([RECORDS[2]!, RECORDS[1]!]); // c, b
+    await faulty.upsert([RECORDS[0]!, RECORDS[1]!, RECORDS[3]!]); // a (new), b again (first write kept), d
+    const q = { vector: v(1, 0), k: 3 };
+    expect((await real.recall(q)).map((h) => h.id)).toEqual(['a', 'b', 'c']);
+    expect((await faulty.recall(q)).map((h) => h.id)).toEqual(['b', 'a', 'c']);
+    const seq = new Map([
+      ['z', 0],
+      ['y', 1],
+    ]);
+    const hits = [
+      { id: 'x', score: 2 },
+      { id: 'y', score: 1 },
+      { id: 'z', score: 1 },
+      { id: 'a', score: 1 },
+      { id: 'w', score: 0.5 },
+    ];
+    expect(insertionOrderTies(hits, seq).map((h) => h.id)).toEqual(['x', 'z', 'y', 'a', 'w']);
   });
 
   test('min-score-exclusive: only the hits exactly at minScore are dropped', async () => {

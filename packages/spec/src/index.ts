@@ -172,6 +172,8 @@ export { diffRecords, type RecordDifference, type RecordField, type VectorCompar
 export { registerConformance, type RegisterOptions } from './conformance/register';
 export { datasetFit, fitCapabilities, fitIndex, fitNote, fitSkipReason, type DatasetFit, type DatasetShape } from './conformance/fit';
 export { TEST_SUITE_CHECK_IDS, testSuiteChecks } from './conformance/test-checks';
+export { DEFAULT_LOAD_SEED, LOAD_ORDER_METHOD, MAX_LOAD_SEED, mulberry32, parseLoadSeed, seededShuffle } from './load-order';
+export { LIVENESS_LIMIT_MS, probeLiveness } from './conformance/liveness';
 export { LiveCell, toRecallQuery, type CellConfig, type ProgressPhase, type QueryRun, type ScanMode, type SpawnedInstance } from './conformance/cell';
 export { isFiltered, whereOf } from './conformance/where';
 export type {

@@ -5,7 +5,7 @@ import type { CellReport, MatrixReport } from '../report/model';
  * The child-cell protocol: an embedded cell (PGlite, better-sqlite3: engines that run on the
  * calling process' one JavaScript thread) runs in a child process that is the runner's own CLI,
  * `memory-matrix run --backend <target> --parallel 1 --report-dir <tmp>` plus the parent's
- * dataset, check selection, check tier and C05 repeats. The child writes its report.json there;
+ * dataset, check selection, check tier, C05 repeats and load-order seed. The child writes its report.json there;
  * the parent takes that report's one cell into its own report (`cellFromChildReport`), so the
  * merged report.json / junit.xml / report.md / report.html hold what an in-process run of the cell
  * would have recorded. The child's stderr (its progress and check lines, each naming the target)
@@ -28,6 +28,8 @@ export interface ChildCellSpec {
   tierProfile?: string;
   /** `--repeat` as given (validated by the parent already). */
   repeat?: string;
+  /** The run's golden load-order seed (resolved by the parent: `random` already drawn), passed as `--load-seed`. */
+  loadSeed?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export function childRunArgs(spec: ChildCellSpec): string[] {
   if (spec.tierProfile !== undefined) args.push('--profile', spec.tierProfile);
   if (spec.checks.length) args.push('--check', spec.checks.join(','));
   if (spec.repeat !== undefined) args.push('--repeat', spec.repeat);
+  if (spec.loadSeed !== undefined) args.push('--load-seed', String(spec.loadSeed));
   return args;
 }
 

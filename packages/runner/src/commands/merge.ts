@@ -50,7 +50,7 @@ function groups(inputs: ShardInput[], key: (i: ShardInput) => string | null): st
  * cells concatenated and ordered by target name, skipped targets concatenated, summary,
  * capability matrix, durability table and exit code settled anew (report/settle.ts), a shard's run
  * error kept (prefixed with its file). Throws USAGE naming the files when the inputs disagree:
- * dataset sha256 or expectation sha256 differ, the shards of an `i/n` series are not exactly
+ * dataset sha256, expectation sha256 or load-order seed differ, the shards of an `i/n` series are not exactly
  * 1…n once each, or a target appears in two inputs.
  */
 export function mergeReports(inputs: ShardInput[]): SettledReport {
@@ -59,6 +59,9 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
   if (dsDiff) throw new MemoryMatrixError('USAGE', `the reports are of different datasets: ${dsDiff}`);
   const expDiff = groups(inputs, (i) => (i.report.expectation ? `expectation sha256 ${i.report.expectation.sha256}` : null));
   if (expDiff) throw new MemoryMatrixError('USAGE', `the reports compare against different expectations: ${expDiff}`);
+  // Each cell's verdicts hold for its own load order; one report names one order (shards of a CI run share the default seed).
+  const seedDiff = groups(inputs, (i) => (i.report.loadOrder ? `load-order seed ${i.report.loadOrder.seed}` : null));
+  if (seedDiff) throw new MemoryMatrixError('USAGE', `the reports loaded the golden memories in different orders: ${seedDiff}; run the shards with the same --load-seed`);
   checkShardSeries(inputs);
   const seen = new Set<string>();
   for (const i of inputs) {
@@ -93,6 +96,7 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
     host: { docker: reports.every((r) => r.host.docker), dockerReason: [...new Set(reports.map((r) => r.host.dockerReason).filter(Boolean))].join('; ') },
     dataset: reports.find((r) => r.dataset)?.dataset ?? null,
     expectation: reports.find((r) => r.expectation)?.expectation ?? null,
+    ...(reports.find((r) => r.loadOrder) ? { loadOrder: reports.find((r) => r.loadOrder)!.loadOrder } : {}),
     cells: reports.flatMap((r) => r.cells).sort((a, b) => a.target.localeCompare(b.target)),
     skippedTargets: reports.flatMap((r) => r.skippedTargets).sort((a, b) => a.target.localeCompare(b.target)),
     summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },

@@ -4,6 +4,7 @@ import { capabilityLine } from './capabilities';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, isNotRun } from './figures';
 import { tableSummary } from './tables';
+import type { CellReport } from './model';
 import type { ReportView } from './view';
 
 /**
@@ -57,11 +58,13 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
     }
   }
   for (const cell of cells) {
-    if (cell.error) {
-      out.push(c.red(`${cell.target}: could not run: ${cell.error.message}`));
-      // Its checks not run carry that message each (report.json, JUnit); here it is said once.
-      const notRun = cell.checks.filter(isNotRun);
-      if (notRun.length) out.push(c.red(`${cell.target}: ${notRun.length} check(s) not run (${notRun.map((r) => r.id).join(', ')})`));
+    // A cell error after checks ran (its cleanup failed: the store had died) is not "could not run".
+    if (cell.error) out.push(c.red(`${cell.target}: ${ranAny(cell) ? 'error' : 'could not run'}: ${cell.error.message}`));
+    // Checks not run: one line per cause (spec conformance/liveness.ts: the store stopped answering
+    // mid-cell); the cell's own error, which each of them carries, is not repeated.
+    for (const [cause, ids] of notRunCauses(cell)) {
+      const said = cell.error !== undefined && cause.includes(cell.error.message.split('\n')[0]!);
+      out.push(c.red(`${cell.target}: ${ids.length} check(s) not run (${ids.join(', ')})${said ? '' : `: ${cause}`}`));
     }
     for (const r of cell.checks) {
       if (isNotRun(r)) continue;
@@ -79,10 +82,31 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   }
   for (const t of view.tables) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
+  if (report.loadOrder) out.push(loadOrderLine(report.loadOrder));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
   if (!(report.error && cells.length === 0)) out.push(countsLine(s));
   // The same prefix as every other error the CLI prints (cli.ts).
   if (report.error) out.push(c.red(`memory-matrix: ${report.error.code}: ${report.error.message}`));
   return out.join('\n');
+}
+
+/** The checks of a cell that ran but were recorded not run (status failed, NOT_RUN), grouped by their cause: cause → check ids. */
+export function notRunCauses(cell: CellReport): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of cell.checks.filter(isNotRun)) {
+    const cause = r.error!.message;
+    out.set(cause, [...(out.get(cause) ?? []), r.id]);
+  }
+  return out;
+}
+
+/** The line naming the golden load order of a run: its method and the seed that replays it. */
+export function loadOrderLine(o: { seed: number; method: string }): string {
+  return `golden memories loaded in a seeded shuffled order (${o.method}), seed ${o.seed}: --load-seed ${o.seed} replays it`;
+}
+
+/** Whether any check of the cell ran (passed, failed with a verdict or an error of its own, or known): not skipped, not NOT_RUN. */
+export function ranAny(cell: CellReport): boolean {
+  return cell.checks.some((r) => r.status !== 'skipped' && !isNotRun(r));
 }

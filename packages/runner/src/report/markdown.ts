@@ -1,4 +1,5 @@
 import { capabilityGlyph } from './capabilities';
+import { loadOrderLine, notRunCauses, ranAny } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
@@ -24,6 +25,7 @@ export function renderMarkdown(view: ReportView): string {
       `Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`,
     );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
+  if (report.loadOrder) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;
@@ -83,8 +85,10 @@ export function renderMarkdown(view: ReportView): string {
   }
   lines.push(...sideBySideMarkdown(report.sideBySide));
   for (const cell of cells) {
-    if (cell.error) lines.push(`- **${esc(cell.target)}** could not run: ${esc(cell.error.message)}`);
-    for (const r of cell.checks.filter((x) => x.status === 'failed')) {
+    if (cell.error) lines.push(`- **${esc(cell.target)}** ${ranAny(cell) ? 'error' : 'could not run'}: ${esc(cell.error.message)}`);
+    // Checks not run (the cell did not start, or its store stopped answering mid-cell): one line per cause, not one block per check.
+    for (const [cause, ids] of notRunCauses(cell)) lines.push(`- **${esc(cell.target)}**: ${ids.length} check(s) not run (${ids.join(', ')}): ${esc(cause)}`);
+    for (const r of cell.checks.filter((x) => x.status === 'failed' && !isNotRun(x))) {
       lines.push(`<details><summary>${esc(cell.target)} ${r.id} ${r.name}: ${r.error ? esc(r.error.message) : `${r.failures.length} failure(s)`}</summary>`, '');
       if (r.knownFailure) lines.push(`- knownFailures entry ([upstream](${r.knownFailure.link})): ${esc(r.knownFailure.message)}`);
       for (const line of failureLines(r.failures, 20)) lines.push(`- ${esc(line)}`);

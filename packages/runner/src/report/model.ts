@@ -24,6 +24,12 @@ export interface MatrixReport {
   host: { docker: boolean; dockerReason: string };
   dataset: { name: string; version: string; sha256: string; dir: string; memories: number; queries: number; dim: number; metric: string } | null;
   expectation: { file: string; source: string; sha256: string } | null;
+  /**
+   * The order every cell wrote the golden memories in: a seeded shuffle (spec load-order.ts),
+   * `seed` a uint32 that `--load-seed` replays. Absent in reports of older versions and of runs
+   * that stopped before the arguments were read.
+   */
+  loadOrder?: { seed: number; method: string };
   cells: CellReport[];
   /** Targets asked for but not run, with the reason (e.g. image unavailable offline). */
   skippedTargets: Array<{ target: string; reason: string }>;

@@ -3,6 +3,7 @@ import { makeDirs } from '@memory-matrix/spec';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
 import { renderMarkdown } from './markdown';
+import { faithfulNumber } from './json-number';
 import type { ReportView } from './view';
 
 /** The report files every run (and every merge) writes, in writing order. */
@@ -31,9 +32,10 @@ export function writeReports(view: ReportView, dir: string): void {
 }
 
 /**
- * report.json text: `JSON.stringify(value, null, 2)` except that an array holding only primitives
+ * report.json text: `JSON.stringify(value, faithfulNumber, 2)` except that an array holding only primitives
  * (the per-query series, `[id, score]` pairs, argv) stays on one line, which keeps a report with
- * per-query figures about three times smaller. `JSON.parse` of it equals `JSON.parse(JSON.stringify(value))`.
+ * per-query figures about three times smaller. `JSON.parse` of it equals `JSON.parse(JSON.stringify(value, faithfulNumber))`:
+ * a non-finite number is written as its name in a string (`faithfulNumber`), never as `null`.
  */
 export function reportJson(value: unknown): string {
   return pretty(value, '') + '\n';
@@ -43,7 +45,7 @@ function pretty(v: unknown, indent: string): string {
   if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(): unknown }).toJSON();
   const inner = indent + '  ';
   if (Array.isArray(v)) {
-    if (v.every((x) => x === null || typeof x !== 'object')) return JSON.stringify(v);
+    if (v.every((x) => x === null || typeof x !== 'object')) return JSON.stringify(v, faithfulNumber);
     return `[\n${v.map((x) => inner + (x === undefined || typeof x === 'function' ? 'null' : pretty(x, inner))).join(',\n')}\n${indent}]`;
   }
   if (v !== null && typeof v === 'object') {
@@ -51,5 +53,5 @@ function pretty(v: unknown, indent: string): string {
     if (!entries.length) return '{}';
     return `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`).join(',\n')}\n${indent}}`;
   }
-  return JSON.stringify(v) ?? 'null';
+  return JSON.stringify(v, faithfulNumber) ?? 'null';
 }

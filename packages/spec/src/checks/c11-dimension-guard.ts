@@ -41,14 +41,22 @@ export const c11DimensionGuard: CheckDefinition = {
       );
     }
     const count = await collection.count();
-    if (count !== base.length) failures.push(failure(cell, 'guard', `count after the rejected batch is ${count}, expected ${base.length}`, { expected: base.length, actual: count }));
+    // What happened to the batch, in words: a message must not call an accepted batch rejected.
+    const after = code === null ? 'the batch with a wrong-dimension vector, which was accepted (expected DIMENSION_MISMATCH)' : `the batch rejected with ${code}`;
+    if (count !== base.length) failures.push(failure(cell, 'guard', `count after ${after} is ${count}, expected ${base.length}`, { expected: base.length, actual: count }));
     const leaked = await collection.get(batch.map((r) => r.id));
-    if (leaked.length) failures.push(failure(cell, 'guard', `the rejected batch partially landed: ${leaked.map((r) => r.id).join(', ')}`, { actual: leaked.length, expected: 0 }));
+    if (leaked.length)
+      failures.push(
+        failure(cell, 'guard', `${code === null ? 'the batch that should have been rejected landed' : 'the rejected batch partially landed'}: ${leaked.map((r) => r.id).join(', ')}`, {
+          actual: leaked.length,
+          expected: 0,
+        }),
+      );
     const back = new Map((await collection.get(base.map((r) => r.id))).map((r) => [r.id, r]));
     for (const r of base) {
       const b = back.get(r.id);
       const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing';
-      if (diff) failures.push(failure(cell, 'guard', `existing memory ${r.id} changed after the rejected batch: ${diff}`, { id: r.id }));
+      if (diff) failures.push(failure(cell, 'guard', `existing memory ${r.id} changed after ${after}: ${diff}`, { id: r.id }));
     }
     const qcode = await errorCode(() => collection.recall({ vector: new Float32Array(dim - 1).fill(0.1), k: 5 }));
     if (qcode !== 'DIMENSION_MISMATCH') {

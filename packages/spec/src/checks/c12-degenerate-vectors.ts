@@ -53,14 +53,26 @@ export const c12DegenerateVectors: CheckDefinition = {
         );
       }
       const leaked = await collection.get(batch.map((r) => r.id));
-      if (leaked.length) failures.push(failure(cell, 'degenerate', `after the rejected ${label} batch, ${leaked.length} of its records landed`, { expected: 0, actual: leaked.length }));
+      if (leaked.length) failures.push(failure(cell, 'degenerate', batchOutcome(label, code, leaked.length, batch.length), { expected: 0, actual: leaked.length }));
       figures[`query.${label}`] = await queryOutcome(collection, vec, cell.config.capabilities.exactScan, (msg) => failures.push(failure(cell, 'degenerate', `query with a ${label} vector: ${msg}`)));
     }
     const n = await collection.count();
-    if (n !== base.length) failures.push(failure(cell, 'degenerate', `count after the rejected writes is ${n}, expected ${base.length}`, { expected: base.length, actual: n }));
+    const accepted = Object.entries(figures).filter(([k, v]) => k.startsWith('write.') && v === 'accepted').length;
+    const writes = accepted ? `the ${Object.keys(bad).length} degenerate writes (${accepted} of them accepted, expected none)` : `the ${Object.keys(bad).length} rejected degenerate writes`;
+    if (n !== base.length) failures.push(failure(cell, 'degenerate', `count after ${writes} is ${n}, expected ${base.length}`, { expected: base.length, actual: n }));
     return { figures, failures };
   },
 };
+
+/**
+ * What happened to the batch of `size` records with a `label` vector, `stored` of them found after
+ * it, in words that match what happened: accepted (`code` null; INVALID_VECTOR expected), or
+ * rejected with `code` yet partly stored.
+ */
+export function batchOutcome(label: string, code: string | null, stored: number, size: number): string {
+  const found = `${stored} of its ${size} records ${stored === 1 ? 'is' : 'are'} stored`;
+  return code === null ? `the ${label} batch was accepted (expected INVALID_VECTOR): ${found}` : `the ${label} batch was rejected with ${code}, yet ${found}`;
+}
 
 function withComponent(v: Float32Array, i: number, x: number): Float32Array {
   const out = Float32Array.from(v);

@@ -11,6 +11,7 @@ import { checkFingerprint } from '../golden/fingerprint';
 import type { GoldenDataset, GoldenQuery } from '../golden/types';
 import { matchesFilter } from '../filter';
 import { ExactOracle } from '../oracle';
+import { DEFAULT_LOAD_SEED, seededShuffle } from '../load-order';
 import type { FaultControl } from '../durability';
 import type { JudgedReplay } from './result';
 import { type DatasetFit, datasetFit, fitCapabilities, fitIndex } from './fit';
@@ -58,6 +59,12 @@ export interface CellConfig {
    * runner for profiles with `baselines:` in matrix/targets.yaml. Absent: floors only.
    */
   baseline?: ReleaseBaseline;
+  /**
+   * Seed of the order the golden memories are written in (load-order.ts `seededShuffle`; uint32,
+   * `--load-seed`). Default `DEFAULT_LOAD_SEED`: never id order, so a store that breaks exact ties
+   * by insertion order shows in C07.
+   */
+  loadSeed?: number;
 }
 
 /** An instance started by `CellConfig.spawn` (structurally a backends `StartedBackend`). */
@@ -109,6 +116,8 @@ export class LiveCell {
   private timing?: { loadMs: number; indexMs: number };
   private readonly view: GoldenDataset;
   private indexPathLeftOut = false;
+  /** Name of the shared golden collection once `loaded()` has created it (the liveness probe counts it). */
+  private goldenCollection?: string;
 
   constructor(config: CellConfig) {
     const d = config.dataset;
@@ -165,6 +174,16 @@ export class LiveCell {
     return e;
   }
 
+  /** The seed of the golden load order (`CellConfig.loadSeed`, else `DEFAULT_LOAD_SEED`), uint32. */
+  get loadSeed(): number {
+    return this.config.loadSeed ?? DEFAULT_LOAD_SEED;
+  }
+
+  /** Name of the shared golden collection once created (undefined before `loaded()` ran). */
+  get goldenCollectionName(): string | undefined {
+    return this.goldenCollection;
+  }
+
   /** A new client, closed at dispose. */
   async connect(): Promise<MemoryStore> {
     const store = await this.config.connect();
@@ -195,12 +214,15 @@ export class LiveCell {
   /**
    * The shared golden collection: every dataset memory, the cell's ANN index built after the
    * bulk load. The fingerprint guard (dim, metric, model id) runs before anything is written.
+   * The memories are written in the seeded shuffled order of `loadSeed` (load-order.ts), never in
+   * the dataset's id order, so insertion order and id order differ (C07's tie rule is id order).
    */
   loaded(): Promise<{ store: MemoryStore; collection: MemoryCollection; loadMs: number; indexMs: number }> {
     this.golden ??= (async () => {
       const { store, collection } = await this.scratch('golden', { index: this.config.index });
+      this.goldenCollection = collection.spec.name;
       checkFingerprint(this.dataset.manifest, collection.spec, this.target);
-      const all = this.dataset.memories;
+      const all = seededShuffle(this.dataset.memories, this.loadSeed);
       const t0 = performance.now();
       for (let i = 0; i < all.length; i += LOAD_CHUNK) {
         await collection.upsert(all.slice(i, i + LOAD_CHUNK));

@@ -3,6 +3,7 @@ import { CHECKS } from '../checks/index';
 import { MemoryMatrixError } from '../errors';
 import { LiveCell, type CellConfig } from './cell';
 import { type DatasetFit, type DatasetShape, datasetFit, fitNote, fitSkipReason } from './fit';
+import { CellLiveness, notRunResult, probeLiveness } from './liveness';
 import { CheckFailedError, type CheckRun, type ResultSink } from './result';
 import type { TestRuntime } from './runtime';
 
@@ -22,6 +23,8 @@ export interface RegisterOptions {
   setupTimeoutMs?: number;
   /** Time limit per check, ms, when the check declares none. Default 300000. */
   checkTimeoutMs?: number;
+  /** Time limit of the liveness probe after a check that threw or timed out, ms (liveness.ts). Default `LIVENESS_LIMIT_MS` (30 s). */
+  livenessLimitMs?: number;
   /** Called once the cell has started (the runner reads load/index timings from it). */
   onCellReady?: (cell: LiveCell) => void;
   /** Runs after the cell is disposed (e.g. stop the backend the caller started). */
@@ -63,6 +66,9 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
  * a second `beforeAll` prepares the shared fixtures the registered checks declare
  * (`CheckDefinition.fixtures`: golden collection, replays; `LiveCell.prepare`), so no check's
  * result or time limit depends on which checks ran before it.
+ * After a check that threw or was stopped at its time limit, the next check first probes the store
+ * (liveness.ts); when it no longer answers, every remaining check of the cell is recorded failed
+ * with code NOT_RUN and one cause ("<target> stopped answering during C08 …"), not run.
  */
 export function registerConformance(
   rt: TestRuntime,
@@ -73,6 +79,8 @@ export function registerConformance(
   const checks = options.checks ?? CHECKS;
   let cell: LiveCell | undefined;
   const fit: DatasetFit = cellName.shape ? datasetFit(cellName.capabilities, cellName.shape) : { vectors: null, metricOnly: false, indexPath: null };
+  // After a check that threw or timed out, the next one first asks whether the store still answers (liveness.ts).
+  const liveness = new CellLiveness(cellName.target, () => (cell ? probeLiveness(cell, options.livenessLimitMs) : Promise.resolve(null)));
   rt.describe(`${cellName.target} × ${cellName.dataset}`, () => {
     rt.beforeAll(async () => {
       const live = new LiveCell(await config());
@@ -110,8 +118,15 @@ export function registerConformance(
         checkTitle(check),
         async () => {
           if (!cell) throw new Error(`${cellName.target}: the cell did not start (see the setup error)`);
+          const gone = await liveness.before();
+          if (gone) {
+            options.sink?.record(notRunResult(check, gone));
+            throw Object.assign(new Error(`${check.id} ${check.name}: ${gone}`), { code: 'NOT_RUN' });
+          }
           cell.takeIndexPathNote(); // a note left by an earlier check's error path is not this check's
+          liveness.started(check);
           const { result, replay } = await runCheck(check, cell);
+          liveness.settled(check, result);
           // What of the check the dataset's fit left out (its memory part, its index path) is said in its notes.
           for (const n of [fitNote(check, cellName.capabilities, fit), cell.takeIndexPathNote()]) if (n) result.notes.push(n);
           options.sink?.record(result, replay);

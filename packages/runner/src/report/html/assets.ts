@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { faithfulNumber } from '../json-number';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 
@@ -37,9 +38,10 @@ export function htmlAssets(): { chartJs: string; client: string; css: string; ch
 /**
  * JSON for a `<script type="application/json">` element: `<`, `>` and `&` as \u escapes (valid
  * JSON, so `JSON.parse` of the element's text gives back exactly `value`), and U+2028/U+2029 too.
+ * A non-finite number is its name in a string, as in report.json (`faithfulNumber`), not `null`.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
+  return JSON.stringify(value, faithfulNumber)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')

@@ -27,4 +27,48 @@ export const tiesReversed: Mutant = {
   fault: () => ({ collection: (inner) => ({ recall: async (q) => reverseTies(await inner.recall(q)) }) }),
 };
 
-export const TIE_MUTANTS: readonly Mutant[] = [tiesReversed];
+/**
+ * `hits` with every run of exactly equal scores ordered by `seq` (the order the ids were first
+ * written; ids never written last, by id), the rest of the order kept.
+ */
+export function insertionOrderTies(hits: readonly RecallHit[], seq: ReadonlyMap<string, number>): RecallHit[] {
+  const key = (h: RecallHit): number => seq.get(h.id) ?? Number.MAX_SAFE_INTEGER;
+  const out: RecallHit[] = [];
+  for (let i = 0; i < hits.length;) {
+    let j = i + 1;
+    while (j < hits.length && hits[j]!.score === hits[i]!.score) j++;
+    out.push(...hits.slice(i, j).sort((a, b) => key(a) - key(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * Ties by insertion order. Public bug kind: "an adapter orders equal distances by rowid / insertion
+ * order (`ORDER BY distance, rowid`) instead of by id" — invisible when the memories were written in
+ * id order, which is why the cell loads the golden set in a seeded shuffled order (spec
+ * load-order.ts). Here: each run of hits with exactly equal scores is ordered by when each id was
+ * first upserted into that collection (per collection name, over every client of the run).
+ */
+export const tiesByInsertion: Mutant = {
+  name: 'ties-by-insertion',
+  family: 'ties',
+  bug: 'hits with equal scores come back in insertion order instead of ascending id',
+  requires: needsCaps('vectors'),
+  fault: () => {
+    const written = new Map<string, Map<string, number>>(); // collection name → id → first write
+    return {
+      collection: (inner) => ({
+        upsert: async (records) => {
+          await inner.upsert(records);
+          const seq = written.get(inner.spec.name) ?? new Map<string, number>();
+          written.set(inner.spec.name, seq);
+          for (const r of records) if (!seq.has(r.id)) seq.set(r.id, seq.size);
+        },
+        recall: async (q) => insertionOrderTies(await inner.recall(q), written.get(inner.spec.name) ?? new Map()),
+      }),
+    };
+  },
+};
+
+export const TIE_MUTANTS: readonly Mutant[] = [tiesReversed, tiesByInsertion];
