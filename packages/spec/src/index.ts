@@ -102,13 +102,14 @@ export {
   pairTolerances,
   probabilisticGammaN,
   REFERENCE_DIM,
+  tieBetween,
   toleranceScale,
   underflowTerm,
   uniformTolerances,
   vectorNorm,
   vectorPairTolerance,
 } from './tolerance';
-export type { DeclaredTolerances, L2Form, QueryTolerances } from './tolerance';
+export type { DeclaredTolerances, L2Form, QueryTolerances, TieTolerance } from './tolerance';
 
 // Input rules adapters enforce before anything is written.
 export { checkMetadata, checkStoredText, validateIdList, validateMemoryRecord, validateRecallFilter, validateRecallQuery, type InputRules } from './record-validation';

@@ -179,3 +179,11 @@ export function pairTolerances(declared: DeclaredTolerances, metric: Metric, dim
 export function uniformTolerances(declared: DeclaredTolerances): QueryTolerances {
   return { score: () => declared.scoreTolerance, tie: () => declared.tieEpsilon };
 }
+
+/** A tie epsilon: one number for every row (at unit magnitude), or per row (`QueryTolerances.tie`). */
+export type TieTolerance = number | ((id: string) => number);
+
+/** The tie epsilon between rows `a` and `b`: the number, or max(tie(a), tie(b)). */
+export function tieBetween(t: TieTolerance, a: string, b: string): number {
+  return typeof t === 'number' ? t : Math.max(t(a), t(b));
+}
