@@ -14,7 +14,7 @@ import type { Metric } from './types';
  *   dot product, Higham & Mary, "A New Approach to Probabilistic Rounding Error Analysis", SIAM J.
  *   Sci. Comput. 41(5), 2019, Thm 3.1: |fl(xᵀy) − xᵀy| ≤ γ̃ₙ(λ)·|x|ᵀ|y|, γ̃ₙ(λ) ≈ λ√n·u, u = 2⁻²⁴,
  *   with probability ≥ 1 − 2n·exp(−λ²(1 − u)²/2), for any summation order. The declared 1e-5 is
- *   that bound at n = 384 with λ = 1e-5 / (√384·u) ≈ 8.5 (failure probability ≤ 1e-13 per pair);
+ *   that bound at n = 384 with λ = 1e-5 / (√384·u) ≈ 8.56 (failure probability ≤ 2n·e^(−36.6) ≈ 9e-14 per pair);
  *   the bound grows as √n, so D is the ratio. Below 384 the declared figure is kept (it also holds
  *   the output rounding and conversions that do not shrink with n). The deterministic worst case
  *   γₙ = nu/(1 − nu) (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., 2002,
