@@ -246,6 +246,8 @@ export function capabilities(partial: Partial<Capabilities>): Capabilities {
  *   (float32 has a 2^-24 ≈ 6e-8 relative epsilon; a backend accumulating a 384-term dot product
  *   in float, so the error grows to ~1e-6; 1e-5 leaves a margin of 10).
  * - `tieEpsilon`: neighbouring scores within this are one tie group (same reasoning as above).
+ *   Both figures hold at unit magnitude (unit-length vectors, ≤ 384 components); every comparison
+ *   scales them per (query, memory) pair by dimension and norms (tolerance.ts, `pairTolerance`).
  * - `annRecallFloor`: minimum recall@k of an ANN scan against the oracle, per cell average.
  * - `annRecallFloorPerQuery`: minimum recall@k for any single query.
  * - `annShortfallMax`: on the ANN index path under a filter, the largest fraction of the min(k, M)

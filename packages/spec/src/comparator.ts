@@ -1,5 +1,6 @@
 import type { OracleResult } from './oracle';
 import { kendallTau, recallAtK } from './stats';
+import { type QueryTolerances, type TieTolerance, tieBetween } from './tolerance';
 import type { Metric, RecallHit } from './types';
 
 /** The failure kinds `compareHits` emits. */
@@ -9,7 +10,7 @@ export type ComparisonFailureKind =
   | 'nan-score' // NaN or ±Infinity score
   | 'order' // a score higher than the one before it
   | 'tie-group' // exact mode: an id outside the expected tie group spanning its rank
-  | 'score' // |score − expected| > scoreTolerance
+  | 'score' // |score − expected| > the pair's score tolerance (tolerance.ts)
   | 'filter' // an id outside the query's filter
   | 'unexpected-id'; // an id that is not a memory of the dataset
 
@@ -83,6 +84,10 @@ export interface CompareContext extends FailureWhere {
  *   `mode: 'ann'`: no tie-group rule; recall is judged by the caller against a floor (C05).
  * - `tieEpsilon`: neighbouring expected scores within this form one tie group.
  * - `scoreTolerance`: max |actual − expected| canonical score (absolute).
+ * - `tolerances`: per-row tolerances of this query (tolerance.ts, e.g.
+ *   `ExactOracle.tolerancesFor(query.vector, target tolerances)`); when given they replace the
+ *   two uniform figures above: row id's score must be within `tolerances.score(id)` and rows a, b
+ *   tie when their expected scores differ by ≤ max(tie(a), tie(b)) (tie groups, recall@k).
  * - `scoreOf(id)`: float64 expected score of any dataset row (e.g. `ExactOracle.score`), used for
  *   ids outside `expected.hits`; `undefined` means the id is not in the dataset (`unexpected-id`).
  *   Without it, ids outside `expected.hits` are not score-checked.
@@ -93,6 +98,7 @@ export interface CompareOptions {
   mode: 'exact' | 'ann';
   tieEpsilon: number;
   scoreTolerance: number;
+  tolerances?: QueryTolerances;
   scoreOf?: (id: string) => number | undefined;
   matches?: (id: string) => boolean;
 }
@@ -102,15 +108,16 @@ export const ORDER_SLACK = 1e-12;
 
 /**
  * Split `hits` (in rank order) into tie groups: a hit joins the previous hit's group when their
- * scores differ by ≤ `eps` (so groups chain: 0.5, 0.5+0.8ε, 0.5+1.6ε are one group). A NaN score
- * never joins a group. Returns the groups in order; an empty input gives [].
+ * scores differ by ≤ `eps` (so groups chain: 0.5, 0.5+0.8ε, 0.5+1.6ε are one group); with a
+ * per-row `eps` (`QueryTolerances.tie`), by ≤ max(eps(prev), eps(hit)). A NaN score never joins
+ * a group. Returns the groups in order; an empty input gives [].
  */
-export function tieGroups(hits: RecallHit[], eps: number): RecallHit[][] {
+export function tieGroups(hits: RecallHit[], eps: TieTolerance): RecallHit[][] {
   const groups: RecallHit[][] = [];
   let current: RecallHit[] = [];
   for (const h of hits) {
     const prev = current[current.length - 1];
-    if (prev !== undefined && !(Math.abs(prev.score - h.score) <= eps)) {
+    if (prev !== undefined && !(Math.abs(prev.score - h.score) <= tieBetween(eps, prev.id, h.id))) {
       groups.push(current);
       current = [];
     }
@@ -157,16 +164,18 @@ export function tieGroupViolations(groups: RecallHit[][], actual: RecallHit[], k
  * expectation entry). Rules, each failure naming dataset, query, target, rank and id:
  * - count: `actual.length` = min(k, expected.matching);
  * - no duplicate ids; every score finite; scores non-increasing (slack `ORDER_SLACK`);
- * - exact mode only: expected tie groups (`tieGroups(expected.hits, tieEpsilon)`) occupy their
- *   rank spans in order; the actual ids in a span must be exactly that group's ids, the group
- *   cut by k (or by a short result) compared as a subset;
- * - every returned id's |score − expected score| ≤ scoreTolerance (expected score from
- *   `expected.hits`, else `scoreOf`);
+ * - exact mode only: expected tie groups (`tieGroups(expected.hits, tie)`, tie = `tolerances.tie`
+ *   or `tieEpsilon`) occupy their rank spans in order; the actual ids in a span must be exactly
+ *   that group's ids, the group cut by k (or by a short result) compared as a subset;
+ * - every returned id's |score − expected score| ≤ its tolerance (`tolerances.score(id)`, else
+ *   `scoreTolerance`; expected score from `expected.hits`, else `scoreOf`);
  * - `matches`, when given, must hold for every returned id.
  * Pure; never throws for bad results (they become failures).
  */
 export function compareHits(expected: OracleResult, actual: RecallHit[], ctx: CompareContext, opts: CompareOptions): Comparison {
-  const { k, tieEpsilon, scoreTolerance } = opts;
+  const { k } = opts;
+  const tie: TieTolerance = opts.tolerances ? (id) => opts.tolerances!.tie(id) : opts.tieEpsilon;
+  const toleranceOf = (id: string): number => (opts.tolerances ? opts.tolerances.score(id) : opts.scoreTolerance);
   const failures: Failure[] = [];
   const fail = (f: Omit<Failure, 'dataset' | 'target' | 'queryId' | 'message'>, detail: string): void => {
     failures.push({ ...ctx, ...f, message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: ${detail}` });
@@ -202,7 +211,7 @@ export function compareHits(expected: OracleResult, actual: RecallHit[], ctx: Co
     }
   });
 
-  const groups = tieGroups(expected.hits, tieEpsilon);
+  const groups = tieGroups(expected.hits, tie);
   if (opts.mode === 'exact') {
     for (const v of tieGroupViolations(groups, actual, k)) {
       const { rank, hit: h, group: g, start } = v;
@@ -225,10 +234,11 @@ export function compareHits(expected: OracleResult, actual: RecallHit[], ctx: Co
     }
     const delta = Math.abs(h.score - exp);
     maxAbsScoreDelta = Math.max(maxAbsScoreDelta, delta);
-    if (delta > scoreTolerance) {
+    const tol = toleranceOf(h.id);
+    if (!(delta <= tol)) {
       fail(
         { kind: 'score', rank: r, id: h.id, expected: exp, actual: h.score },
-        `rank ${r} id ${h.id} score ${fmtScore(h.score, scoreTolerance)} expected ${fmtScore(exp, scoreTolerance)} (|Δ| ${delta.toExponential(1)} > ${scoreTolerance.toExponential()})`,
+        `rank ${r} id ${h.id} score ${fmtScore(h.score, tol)} expected ${fmtScore(exp, tol)} (|Δ| ${delta.toExponential(1)} > ${fmtTolerance(tol)})`,
       );
     }
   });
@@ -242,7 +252,7 @@ export function compareHits(expected: OracleResult, actual: RecallHit[], ctx: Co
   }
 
   return {
-    recallAtK: recallAtK(expected, actual, k, tieEpsilon),
+    recallAtK: recallAtK(expected, actual, k, tie),
     maxAbsScoreDelta,
     firstDifferingRank: tieAwareFirstDifference(groups, actual, expectedCount),
     kendallTau: kendallTau(
@@ -277,6 +287,12 @@ function tieAwareFirstDifference(groups: RecallHit[][], actual: RecallHit[], exp
 
 function listIds(ids: string[], max = 8): string {
   return ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} … and ${ids.length - max} more`;
+}
+
+/** A tolerance in a message: `1e-5` as before for the catalog's round figures, 3 significant digits otherwise. */
+function fmtTolerance(t: number): string {
+  const short = t.toExponential();
+  return short.length <= 8 ? short : t.toExponential(2);
 }
 
 /** A score with enough decimals to show differences at the tolerance's scale (≥ 5). */

@@ -92,6 +92,24 @@ export type { SampleLayout, SampleLayoutColumn, SampleLayoutReference, SampleTab
 
 // Canonical scores: the float64 reference and shared helpers (each driver converts its own native scores).
 export { FLOAT32_MAX, negativeSqrtOfSquared, referenceScore, validateVector } from './scores';
+// The tolerance model: allowed |score − oracle score| per pair from metric, dimension and norms.
+export {
+  dimensionFactor,
+  FLOAT32_SUBNORMAL_SPACING,
+  FLOAT32_UNIT_ROUNDOFF,
+  gammaN,
+  pairTolerance,
+  pairTolerances,
+  probabilisticGammaN,
+  REFERENCE_DIM,
+  tieBetween,
+  toleranceScale,
+  underflowTerm,
+  uniformTolerances,
+  vectorNorm,
+  vectorPairTolerance,
+} from './tolerance';
+export type { DeclaredTolerances, L2Form, QueryTolerances, TieTolerance } from './tolerance';
 
 // Input rules adapters enforce before anything is written.
 export { identifierProblem, metadataKeyProblem, metadataNumberProblem, stringProblem } from './stored-values';

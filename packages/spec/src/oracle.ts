@@ -1,6 +1,7 @@
 import { MemoryMatrixError } from './errors';
 import { matchesFilter } from './filter';
 import { validateVector } from './scores';
+import { type DeclaredTolerances, pairTolerances, type QueryTolerances, toleranceScale, underflowTerm } from './tolerance';
 import type { MemoryKind, Metadata, Metric, RecallFilter, RecallHit, RecallQuery } from './types';
 
 /** The rows an `ExactOracle` searches. All arrays have one entry per row, in the same order. */
@@ -18,8 +19,9 @@ export interface OracleInput {
 /**
  * The oracle's answer to one query.
  * - `hits`: the top-k by canonical score (float64), ties by id ascending, PLUS every further row
- *   whose score is ≥ (k-th score − tieEpsilon): the boundary tie group, so a comparator can
- *   treat a tie cut by k as a subset. Fewer than k when fewer rows qualify.
+ *   whose score is ≥ (k-th score − the tie epsilon between it and the k-th row, tolerance.ts):
+ *   the boundary tie group, so a comparator can treat a tie cut by k as a subset. Fewer than k
+ *   when fewer rows qualify.
  * - `matching`: the number of rows that qualify for the result: they pass the filter and, when
  *   the query sets `minScore`, score ≥ `minScore`. A correct backend returns min(k, matching).
  */
@@ -53,6 +55,7 @@ export class ExactOracle {
   private readonly metadata: Metadata[];
   private readonly vectors: Float32Array;
   private readonly sqNorms: Float64Array;
+  private maxRowNorm = 0;
   private readonly rowOf = new Map<string, number>();
   private readonly allRows: Int32Array;
 
@@ -97,7 +100,31 @@ export class ExactOracle {
       let s = 0;
       for (let j = 0; j < dim; j++) s += row[j]! * row[j]!;
       this.sqNorms[i] = s;
+      this.maxRowNorm = Math.max(this.maxRowNorm, Math.sqrt(s));
     }
+  }
+
+  /** Euclidean norm (float64) of row `id`, or `undefined` when `id` is not a row. */
+  rowNorm(id: string): number | undefined {
+    const i = this.rowOf.get(id);
+    return i === undefined ? undefined : Math.sqrt(this.sqNorms[i]!);
+  }
+
+  /**
+   * The tolerance model (tolerance.ts) for one query `vector` (`Float32Array` of length `dim`):
+   * per-row score and tie tolerances from `declared` (a target's figures at unit magnitude), this
+   * oracle's metric, dimension and the two vectors' norms. Throws INVALID_VECTOR / DIMENSION_MISMATCH
+   * for a bad `vector`, INVALID_INPUT for a negative or non-finite declared figure.
+   */
+  tolerancesFor(vector: Float32Array, declared: DeclaredTolerances): QueryTolerances {
+    validateVector(vector, this.dim, this.metric, 'ExactOracle.tolerancesFor query vector');
+    for (const [k, v] of [
+      ['scoreTolerance', declared.scoreTolerance],
+      ['tieEpsilon', declared.tieEpsilon],
+    ] as const) {
+      if (!(v >= 0) || !Number.isFinite(v)) throw new MemoryMatrixError('INVALID_INPUT', `ExactOracle.tolerancesFor: ${k} must be finite and ≥ 0, got ${v}`);
+    }
+    return pairTolerances({ scoreTolerance: declared.scoreTolerance, tieEpsilon: declared.tieEpsilon }, this.metric, this.dim, Math.sqrt(this.queryNorm(vector)), (id) => this.rowNorm(id));
   }
 
   /** Whether `id` is a row of this oracle. */
@@ -137,8 +164,8 @@ export class ExactOracle {
 
   /**
    * Exact top-k for `query` (`vector`, `k`, `filter`, `minScore`; `scan` and `now` do not apply).
-   * See `OracleResult` for what `hits` and `matching` hold; `tieEpsilon` ≥ 0 widens the last
-   * tie group past k. Throws INVALID_INPUT (k not an integer ≥ 1, tieEpsilon < 0 or not finite),
+   * See `OracleResult` for what `hits` and `matching` hold; `tieEpsilon` ≥ 0 (a target's figure at
+   * unit magnitude, scaled per row by the tolerance model) widens the last tie group past k. Throws INVALID_INPUT (k not an integer ≥ 1, tieEpsilon < 0 or not finite),
    * DIMENSION_MISMATCH / INVALID_VECTOR for the query vector.
    */
   topK(query: RecallQuery, tieEpsilon: number): OracleResult {
@@ -167,13 +194,23 @@ export class ExactOracle {
       scores.push(all[j]!);
     }
     const matching = rows.length;
-    let cut = -Infinity; // every qualifying row when fewer than k qualify
+    const picked: number[] = [];
     if (matching > k) {
       const sorted = Float64Array.from(scores).sort(); // ascending, native numeric sort
-      cut = sorted[matching - k]! - tieEpsilon; // k-th highest score − ε
-    }
-    const picked: number[] = [];
-    for (let j = 0; j < matching; j++) if (scores[j]! >= cut) picked.push(j);
+      const kth = sorted[matching - k]!; // k-th highest score
+      // Tie epsilon between row j and the k-th row: tieEpsilon · max(scale_j, scale_k) + underflow.
+      const scale = (j: number): number => toleranceScale(this.metric, this.dim, Math.sqrt(qn), Math.sqrt(this.sqNorms[rows[j]!]!));
+      let scaleK = 0;
+      for (let j = 0; j < matching; j++) if (scores[j] === kth) scaleK = Math.max(scaleK, scale(j));
+      const under = underflowTerm(this.metric, this.dim);
+      // The scale grows with the row norm under every metric: rows below the widest cut are out
+      // without computing their own scale.
+      const widest = kth - tieEpsilon * toleranceScale(this.metric, this.dim, Math.sqrt(qn), this.maxRowNorm) - under;
+      for (let j = 0; j < matching; j++) {
+        const s = scores[j]!;
+        if (s >= kth || (s >= widest && s >= kth - tieEpsilon * Math.max(scaleK, scale(j)) - under)) picked.push(j);
+      }
+    } else for (let j = 0; j < matching; j++) picked.push(j); // every qualifying row
     picked.sort((a, b) => scores[b]! - scores[a]! || compareIds(this.ids[rows[a]!]!, this.ids[rows[b]!]!));
     return { hits: picked.map((j) => ({ id: this.ids[rows[j]!]!, score: scores[j]! })), matching };
   }

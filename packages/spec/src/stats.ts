@@ -1,4 +1,5 @@
 import type { OracleResult } from './oracle';
+import { type TieTolerance, tieBetween } from './tolerance';
 import type { RecallHit } from './types';
 
 /**
@@ -6,19 +7,20 @@ import type { RecallHit } from './types';
  * - Only the first k actual hits count, each distinct id once (a duplicate never counts twice).
  * - An actual hit is correct when its id is in `expected.hits` with an expected score
  *   ≥ (k-th expected score − tieEpsilon): any member of the tie group cut by k is as good as
- *   another. (The k-th expected score is that of hit min(k, expected.hits.length).)
+ *   another. (The k-th expected score is that of hit min(k, expected.hits.length).) A per-row
+ *   `tieEpsilon` (`QueryTolerances.tie`, tolerance.ts) uses max(tie(hit), tie(k-th hit)).
  * - The denominator is min(k, expected.matching). When it is 0, recall is 1 for an empty
  *   `actual` and 0 otherwise (rows returned where none qualify are all wrong).
  * The result is capped at 1.
  */
-export function recallAtK(expected: OracleResult, actual: RecallHit[], k: number, tieEpsilon: number): number {
+export function recallAtK(expected: OracleResult, actual: RecallHit[], k: number, tieEpsilon: TieTolerance): number {
   const denominator = Math.min(k, expected.matching);
   if (denominator === 0) return actual.length === 0 ? 1 : 0;
   const last = Math.min(k, expected.hits.length);
   if (last === 0) return 0;
-  const threshold = expected.hits[last - 1]!.score - tieEpsilon;
+  const kth = expected.hits[last - 1]!;
   const good = new Set<string>();
-  for (const h of expected.hits) if (h.score >= threshold) good.add(h.id);
+  for (const h of expected.hits) if (h.score >= kth.score - tieBetween(tieEpsilon, h.id, kth.id)) good.add(h.id);
   const counted = new Set<string>();
   for (const h of actual.slice(0, k)) if (good.has(h.id)) counted.add(h.id);
   return Math.min(1, counted.size / denominator);

@@ -4,6 +4,7 @@ import {
   matchesFilter,
   recallAtK,
   summarize,
+  tieBetween,
   tieGroups,
   toRecallQuery,
   type GoldenQuery,
@@ -12,6 +13,7 @@ import {
   type Metric,
   type OracleResult,
   type RecallHit,
+  type TieTolerance,
   type Tolerances,
 } from '@memory-matrix/spec';
 import { MAX_FAILURE_LINES, type MigrationCheck } from './types';
@@ -86,7 +88,9 @@ export async function verifyRecall(
   for (const [i, q] of queries.entries()) {
     const aHits = await a.collection.recall({ ...toRecallQuery(q, a.mode), k: Math.min(1000, q.k + TIE_PAD) });
     const bHits = await b.collection.recall(toRecallQuery(q, b.mode));
-    const expected = withBoundaryTies(aHits, q.k, eps);
+    // Per-row tolerances (spec tolerance.ts) from the export's norms: the sum of both sides' figures, scaled.
+    const tolerances = oracle.tolerancesFor(q.vector, { scoreTolerance, tieEpsilon: eps });
+    const expected = withBoundaryTies(aHits, q.k, tolerances.tie);
     const cmp = compareHits(
       expected,
       bHits,
@@ -96,6 +100,7 @@ export async function verifyRecall(
         mode: exact ? 'exact' : 'ann',
         tieEpsilon: eps,
         scoreTolerance,
+        tolerances,
         scoreOf: (id) => oracle.score(id, q.vector),
         matches: (id) => rows.has(id) && matchesFilter(rows.get(id)!, q.filter),
       },
@@ -105,8 +110,8 @@ export async function verifyRecall(
     if (cmp.kendallTau !== null) taus.push(cmp.kendallTau);
     recalls.push([q.id, cmp.recallAtK]);
     const truth = oracle.topK({ vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore }, eps);
-    oracleA.push(recallAtK(truth, aHits.slice(0, q.k), q.k, eps));
-    oracleB.push(recallAtK(truth, bHits, q.k, eps));
+    oracleA.push(recallAtK(truth, aHits.slice(0, q.k), q.k, tolerances.tie));
+    oracleB.push(recallAtK(truth, bHits, q.k, tolerances.tie));
     if (exact) {
       for (const f of cmp.failures) fail(`${q.id}: [${f.kind}] ${f.message}`);
     } else {
@@ -116,7 +121,8 @@ export async function verifyRecall(
       // be in on one side and out on the other (an int8-quantized score crosses the line): such
       // rows of A that B left out explain a short count; they are named in a note, not failed.
       const inB = new Set(bHits.map((h) => h.id));
-      const atThreshold = q.minScore === undefined ? [] : aHits.slice(0, want).filter((h) => !inB.has(h.id) && Math.abs((oracle.score(h.id, q.vector) ?? -Infinity) - q.minScore!) <= scoreTolerance);
+      const atThreshold =
+        q.minScore === undefined ? [] : aHits.slice(0, want).filter((h) => !inB.has(h.id) && Math.abs((oracle.score(h.id, q.vector) ?? -Infinity) - q.minScore!) <= tolerances.score(h.id));
       if (bHits.length + atThreshold.length < want - Math.floor(shortfall * want))
         fail(`${q.id}: [count] ${b.target} returned ${bHits.length} results, ${a.target} returned ${want} (allowed shortfall ${shortfall})`);
       else if (bHits.length < want && atThreshold.length)
@@ -125,7 +131,7 @@ export async function verifyRecall(
         );
       else if (bHits.length > want) c.notes.push(`${q.id}: ${b.target} returned ${bHits.length} results, ${a.target} only ${want} (A's index fell short; B has more, not fewer)`);
       if (cmp.recallAtK < floorPerQuery) {
-        const cluster = expected.hits.length >= q.k && tieGroups(expected.hits, eps)[0]!.length >= q.k;
+        const cluster = expected.hits.length >= q.k && tieGroups(expected.hits, tolerances.tie)[0]!.length >= q.k;
         if (cluster)
           c.notes.push(
             `${q.id}: recall@${q.k} ${cmp.recallAtK.toFixed(3)} < ${floorPerQuery}, but A's whole top-k is one group of identical vectors (HNSW may not reach such a cluster): reported, not failed`,
@@ -155,12 +161,12 @@ export async function verifyRecall(
   return c;
 }
 
-/** A's hits as the comparator's expectation: the top k plus the boundary tie group; `matching` = how many A returned. */
-export function withBoundaryTies(hits: RecallHit[], k: number, eps: number): OracleResult {
+/** A's hits as the comparator's expectation: the top k plus the boundary tie group (`eps`: one figure, or per row as `QueryTolerances.tie`); `matching` = how many A returned. */
+export function withBoundaryTies(hits: RecallHit[], k: number, eps: TieTolerance): OracleResult {
   if (hits.length <= k) return { hits, matching: hits.length };
-  const kth = hits[k - 1]!.score;
+  const kth = hits[k - 1]!;
   let end = k;
-  while (end < hits.length && Math.abs(hits[end]!.score - kth) <= eps) end++;
+  while (end < hits.length && Math.abs(hits[end]!.score - kth.score) <= tieBetween(eps, hits[end]!.id, kth.id)) end++;
   return { hits: hits.slice(0, end), matching: hits.length };
 }
 

@@ -61,7 +61,7 @@ export const c02SelfRecall: CheckDefinition = {
         const p = placed[i]!;
         const k = ks[i]!;
         const expected = cell.oracle.topK({ vector: r.embedding, k }, eps);
-        const problem = scan === 'exact' ? placementProblem(expected, p, hits, k, eps) : indexPlacementProblem(expected, p, hits, k, eps);
+        const problem = scan === 'exact' ? placementProblem(expected, p, hits, k) : indexPlacementProblem(expected, p, hits, k);
         if (problem === null) {
           if (scan === 'index' && p.start < k && p.end > k && !hits.some((h) => h.id === r.id)) tieWall++;
           continue;

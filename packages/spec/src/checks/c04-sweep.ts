@@ -2,7 +2,6 @@ import { compareHits, type Failure } from '../comparator';
 import type { LiveCell, ScanMode } from '../conformance/cell';
 import { whereOf } from '../conformance/where';
 import type { FigureTable } from '../conformance/result';
-import { recallAtK } from '../stats';
 import type { GoldenQuery } from '../golden/types';
 import { MAX_RECALL_K } from '../types';
 import { every } from './helpers/sampling';
@@ -71,6 +70,7 @@ export async function selectivitySweep(cell: LiveCell, scan: ScanMode): Promise<
         const query = { vector: q.vector, k, filter: { namespaces } };
         const exp = cell.oracle.topK(query, cell.config.tolerances.tieEpsilon);
         const hits = await collection.recall({ ...query, scan });
+        const tolerances = cell.oracle.tolerancesFor(q.vector, cell.config.tolerances);
         const c = compareHits(
           exp,
           hits,
@@ -80,12 +80,13 @@ export async function selectivitySweep(cell: LiveCell, scan: ScanMode): Promise<
             mode: 'ann',
             tieEpsilon: cell.config.tolerances.tieEpsilon,
             scoreTolerance: cell.config.tolerances.scoreTolerance,
+            tolerances,
             matches: (id) => cell.matches(id, query.filter),
           },
         );
         returned += hits.length;
         expected += c.expectedCount;
-        recall += recallAtK(exp, hits, k, cell.config.tolerances.tieEpsilon);
+        recall += c.recallAtK;
         for (const f of c.failures) {
           if (f.kind === 'count' || f.kind === 'filter') pointFailures.push({ ...f, message: `${scan} scan, sweep ${(100 * fraction).toFixed(1)}% (${matching} rows) k=${k}: ${f.message}` });
         }

@@ -2,7 +2,6 @@ import type { Failure } from '../comparator';
 import type { ScanMode } from '../conformance/cell';
 import type { Figure, FigureTable } from '../conformance/result';
 import { selectivitySweep } from './c04-sweep';
-import { recallAtK } from '../stats';
 import { type CheckDefinition, needs } from './check';
 
 /** Selectivity buckets (fraction of rows matching the filter), the sweep of C04 (0.1 % to 50 %). */
@@ -56,7 +55,7 @@ export const c04TopkUnderFilter: CheckDefinition = {
         b.n++;
         b.shortfall += Math.max(0, c.expectedCount - run.hits.length);
         b.expected += c.expectedCount;
-        b.recall += recallAtK(exp, run.hits, run.query.k, cell.config.tolerances.tieEpsilon);
+        b.recall += c.recallAtK; // recallAtK under the query's tolerance model (cell.compare)
         buckets.set(label, b);
         b.failures.push(
           ...c.failures

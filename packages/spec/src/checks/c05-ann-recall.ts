@@ -66,7 +66,7 @@ export const c05AnnRecall: CheckDefinition = {
     const isCluster = (qid: string): boolean => {
       const exp = cell.expectationFor(qid);
       const q = cell.dataset.queries.find((x) => x.id === qid)!;
-      const first = tieGroups(exp.hits, cell.config.tolerances.tieEpsilon)[0] ?? [];
+      const first = tieGroups(exp.hits, cell.oracle.tolerancesFor(q.vector, cell.config.tolerances).tie)[0] ?? [];
       // At least two identical vectors: a k = 1 query's first group is always ≥ k wide.
       return exp.hits.length >= q.k && first.length >= Math.max(2, q.k);
     };

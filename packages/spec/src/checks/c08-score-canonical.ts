@@ -1,6 +1,7 @@
 import type { Failure } from '../comparator';
 import { whereOf } from '../conformance/where';
 import { referenceScore } from '../scores';
+import { vectorPairTolerance } from '../tolerance';
 import { type CheckDefinition, failure, needs } from './check';
 import { every } from './helpers/sampling';
 import { PROBE_EXPECTED, probeVectors } from './helpers/probes';
@@ -8,7 +9,8 @@ import { syntheticRecord } from './helpers/synthetic';
 import { tieOrderViolations } from './helpers/tie-order';
 
 /**
- * C08 score-canonical: the canonical score is within `scoreTolerance` of the float64 reference —
+ * C08 score-canonical: the canonical score is within the tolerance model's figure (tolerance.ts:
+ * `scoreTolerance` scaled by dimension and norms) of the float64 reference —
  * identical → 1, orthogonal → 0, opposite → −1 under cosine — for every metric the adapter
  * supports (a fresh collection per metric with five probe vectors), and on a sample of golden
  * queries against `referenceScore` of each returned id. The probes' exact ties (cosine: same and
@@ -38,7 +40,9 @@ export const c08ScoreCanonical: CheckDefinition = {
       let maxDelta = 0;
       for (const [id, want] of Object.entries(PROBE_EXPECTED[metric])) {
         const hit = hits.find((h) => h.id === id);
-        const ref = referenceScore(metric, e0, probes[id as keyof typeof probes]);
+        const probe = probes[id as keyof typeof probes];
+        const ref = referenceScore(metric, e0, probe);
+        const pairTol = vectorPairTolerance(tol, metric, e0, probe);
         if (!hit) {
           failures.push(failure(cell, 'score', `${metric}: probe ${id} missing from top-5 of query e0`, { id, expected: want, actual: null, ...where }));
           continue;
@@ -48,9 +52,9 @@ export const c08ScoreCanonical: CheckDefinition = {
         // and the backend's score with both within the target's tolerance.
         const d = Math.max(Math.abs(hit.score - ref), Math.abs(hit.score - want));
         maxDelta = Math.max(maxDelta, d);
-        if (!(d <= tol) || !(Math.abs(ref - want) <= 1e-7)) {
+        if (!(d <= pairTol) || !(Math.abs(ref - want) <= 1e-7)) {
           failures.push(
-            failure(cell, 'score', `${metric}: probe ${id} canonical score ${hit.score}, expected ${want} (float64 reference ${ref}; |Δ| ${d.toExponential(2)}, tolerance ${tol})`, {
+            failure(cell, 'score', `${metric}: probe ${id} canonical score ${hit.score}, expected ${want} (float64 reference ${ref}; |Δ| ${d.toExponential(2)}, tolerance ${pairTol.toPrecision(3)})`, {
               id,
               expected: want,
               actual: hit.score,
@@ -72,15 +76,19 @@ export const c08ScoreCanonical: CheckDefinition = {
     }
     const { collection } = await cell.loaded();
     let goldenMax = 0;
+    let goldenMaxRatio = 0; // largest |Δ| / the pair's tolerance
     for (const q of every(cell.dataset.queries, 50)) {
       const hits = await collection.recall({ vector: q.vector, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
+      const tols = cell.oracle.tolerancesFor(q.vector, cell.config.tolerances);
       for (const h of hits) {
         const ref = cell.oracle.score(h.id, q.vector) ?? Number.NaN;
         const d = Math.abs(h.score - ref);
+        const pairTol = tols.score(h.id);
         goldenMax = Math.max(goldenMax, Number.isNaN(d) ? Infinity : d);
-        if (!(d <= tol)) {
+        goldenMaxRatio = Math.max(goldenMaxRatio, Number.isNaN(d) ? Infinity : d / pairTol);
+        if (!(d <= pairTol)) {
           failures.push(
-            failure(cell, 'score', `query ${q.id}: id ${h.id} score ${h.score} vs float64 reference ${ref} (|Δ| ${d.toExponential(2)} > ${tol})`, {
+            failure(cell, 'score', `query ${q.id}: id ${h.id} score ${h.score} vs float64 reference ${ref} (|Δ| ${d.toExponential(2)} > ${pairTol === tol ? tol : pairTol.toPrecision(3)})`, {
               queryId: q.id,
               id: h.id,
               expected: ref,
@@ -92,6 +100,7 @@ export const c08ScoreCanonical: CheckDefinition = {
       }
     }
     figures.goldenMaxAbsDelta = goldenMax;
+    figures.goldenMaxDeltaOverTolerance = goldenMaxRatio;
     figures.tolerance = tol;
     return { figures, failures };
   },

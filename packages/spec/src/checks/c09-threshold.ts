@@ -11,8 +11,8 @@ const K = 50;
  * C09 threshold: `minScore = t` keeps exactly the memories whose oracle score is ≥ t. For a
  * sample of unfiltered golden queries, t is the oracle's score at rank 3…22 (so the kept set is
  * smaller than k = 50 and the threshold sits between real scores); ids whose oracle score is within
- * `scoreTolerance` of t may fall either side (float32 storage), all others must be on the right
- * side. Uses the exact scan when the target has one. On a target without one (the ANN path) a
+ * their score tolerance of t (tolerance.ts: `scoreTolerance` scaled by dimension and norms) may
+ * fall either side (float32 storage), all others must be on the right side. Uses the exact scan when the target has one. On a target without one (the ANN path) a
  * missing id above the threshold is a recall miss, not a threshold error: those are counted, and
  * the check fails only when the recall of the above-threshold sets falls under the target's
  * `annRecallFloor`; an id returned below the threshold is always a failure.
@@ -28,7 +28,6 @@ export const c09Threshold: CheckDefinition = {
   requires: needs('vectors', 'threshold'),
   async run(cell) {
     const { collection } = await cell.loaded();
-    const tol = cell.config.tolerances.scoreTolerance;
     const scan = cell.config.capabilities.exactScan ? ('exact' as const) : ('index' as const);
     const failures: Failure[] = [];
     const queries = every(
@@ -45,8 +44,9 @@ export const c09Threshold: CheckDefinition = {
       const hits = await collection.recall({ vector: q.vector, k: K, minScore: t, scan });
       kept += hits.length;
       const got = new Set(hits.map((h) => h.id));
+      const tols = cell.oracle.tolerancesFor(q.vector, cell.config.tolerances);
       for (const h of ranked) {
-        if (Math.abs(h.score - t) <= tol) continue;
+        if (Math.abs(h.score - t) <= tols.score(h.id)) continue;
         const should = h.score >= t;
         if (should) shouldKeep++;
         if (should !== got.has(h.id)) {
@@ -62,7 +62,8 @@ export const c09Threshold: CheckDefinition = {
         }
       }
       for (const h of hits) {
-        if (h.score < t - tol) failures.push(failure(cell, 'threshold', `query ${q.id}: returned id ${h.id} with score ${h.score} < minScore ${t}`, { queryId: q.id, id: h.id, ...where }));
+        if (h.score < t - tols.score(h.id))
+          failures.push(failure(cell, 'threshold', `query ${q.id}: returned id ${h.id} with score ${h.score} < minScore ${t}`, { queryId: q.id, id: h.id, ...where }));
       }
     }
     const recall = shouldKeep ? 1 - annMisses.length / shouldKeep : 1;

@@ -1,4 +1,5 @@
 import type { Failure } from '../comparator';
+import { vectorPairTolerance } from '../tolerance';
 import { type CheckDefinition, failure, needs } from './check';
 import { PROBE_EXPECTED, probeVectors } from './helpers/probes';
 import { syntheticRecord } from './helpers/synthetic';
@@ -7,7 +8,7 @@ import { syntheticRecord } from './helpers/synthetic';
  * C10 metric-persisted: the metric chosen at creation is the one used after a reopen from a NEW
  * client — for every metric the adapter supports, the reopened collection reports the same metric
  * and dimension, and the probe vectors score exactly as before the reopen and as the hand-computed
- * values of C08. A store that fell back to a backend default (some default to squared L2, some
+ * values of C08 (within the tolerance model's figure for each probe pair, tolerance.ts). A store that fell back to a backend default (some default to squared L2, some
  * offer only cosine) shows up here as a different metric or different scores.
  */
 export const c10MetricPersisted: CheckDefinition = {
@@ -46,7 +47,7 @@ export const c10MetricPersisted: CheckDefinition = {
         }
         const d = Math.max(Math.abs(a.score - b.score), Math.abs(a.score - want));
         maxDelta = Math.max(maxDelta, d);
-        if (!(d <= tol)) {
+        if (!(d <= vectorPairTolerance(tol, metric, probes.same, probes[id as keyof typeof probes]))) {
           failures.push(
             failure(cell, 'metric', `${metric}: probe ${id} scores ${b.score} before and ${a.score} after the reopen, expected ${want}`, { id, expected: want, actual: a.score, ...where }),
           );

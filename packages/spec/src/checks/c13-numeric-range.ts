@@ -1,5 +1,6 @@
 import type { Failure } from '../comparator';
 import { referenceScore } from '../scores';
+import { pairTolerances, vectorNorm } from '../tolerance';
 import { type CheckDefinition, failure, needs } from './check';
 import { errorCode } from './helpers/error-code';
 import { requireMemories, sampleRecords } from './helpers/sampling';
@@ -16,8 +17,9 @@ export const PROBED_SCALES = [1e9, 1e15, 1e19] as const;
 /**
  * C13 numeric-range: large-magnitude finite components give finite canonical scores in
  * float64-consistent order. Writes 40 golden memories scaled by each factor into a fresh
- * collection (one per factor) and queries with a scaled stored vector; compares scores (relative
- * to the scale for ip / l2) and ids with the float64 reference.
+ * collection (one per factor) and queries with a scaled stored vector; compares scores and ids
+ * with the float64 reference under the tolerance model (tolerance.ts: the target's figure scaled
+ * by the dimension and the two vectors' norms, so it holds whatever the dataset's own norms).
  */
 /** Memories C13 needs: a query memory and at least one other to order. */
 export const C13_MIN_MEMORIES = 2;
@@ -47,14 +49,18 @@ export const c13NumericRange: CheckDefinition = {
       const q = records[Math.min(3, records.length - 1)]!.embedding;
       const hits = await collection.recall({ vector: q, k: 10, scan: cell.config.capabilities.exactScan ? 'exact' : undefined });
       const ref = records.map((r) => ({ id: r.id, score: referenceScore(metric, q, r.embedding) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-      const norm = metric === 'cosine' ? 1 : metric === 'ip' ? scale * scale : scale;
-      const tol = cell.config.tolerances.scoreTolerance * Math.max(1, Math.abs(ref[0].score / norm));
+      // The tolerance model (tolerance.ts): per pair, from the metric, dimension and both norms.
+      const qNorm = vectorNorm(q);
+      const rowNorms = new Map(records.map((r) => [r.id, vectorNorm(r.embedding)]));
+      const tols = pairTolerances(cell.config.tolerances, metric, q.length, qNorm, (id) => rowNorms.get(id));
       const problems: string[] = [];
       for (const [i, h] of hits.entries()) {
         const r = ref.find((x) => x.id === h.id);
+        const at = ref[i];
         if (!Number.isFinite(h.score)) problems.push(`rank ${i + 1} id ${h.id} score ${h.score} is not finite`);
-        else if (!r || Math.abs(h.score - r.score) / norm > tol) problems.push(`rank ${i + 1} id ${h.id} score ${h.score} vs float64 ${r?.score}`);
-        else if (Math.abs(r.score - ref[i].score) / norm > tol) problems.push(`rank ${i + 1} is ${h.id}, float64 order has ${ref[i].id}`);
+        else if (!r || !(Math.abs(h.score - r.score) <= tols.score(h.id))) {
+          problems.push(`rank ${i + 1} id ${h.id} score ${h.score} vs float64 ${r?.score} (|Δ| ${r ? Math.abs(h.score - r.score).toExponential(2) : 'n/a'} > ${tols.score(h.id).toExponential(2)})`);
+        } else if (at && !(Math.abs(r.score - at.score) <= Math.max(tols.tie(h.id), tols.tie(at.id)))) problems.push(`rank ${i + 1} is ${h.id}, float64 order has ${at.id}`);
       }
       figures[`scale ${scale.toExponential(0)}`] = problems.length ? `wrong: ${problems[0]}` : 'finite, consistent';
       if (!problems.length) largestFinite = Math.max(largestFinite, scale);

@@ -9,6 +9,7 @@ import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
 import { failure } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 import { probeKs } from './helpers/placement';
+import { thresholdBand } from './helpers/threshold-band';
 import { describeDifference } from './helpers/sampling';
 
 /** Where and when one memory's write was acknowledged. */
@@ -202,7 +203,14 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
   }));
   for (const [i, q] of queries.entries()) {
     const expected = oracle.topK(toRecallQuery(q, 'exact'), tieEpsilon);
-    const opts = { k: q.k, tieEpsilon, scoreTolerance, scoreOf: (id: string) => oracle.score(id, q.vector), matches: (id: string) => oracle.matches(id, q.filter) };
+    const opts = {
+      k: q.k,
+      tieEpsilon,
+      scoreTolerance,
+      tolerances: oracle.tolerancesFor(q.vector, cell.config.tolerances),
+      scoreOf: (id: string) => oracle.score(id, q.vector),
+      matches: (id: string) => oracle.matches(id, q.filter),
+    };
     const ctx = { dataset: cell.datasetName, target: `${cell.target} ${where}`, queryId: q.id };
     const { exactHits, indexHits } = answers[i]!;
     if (exactHits !== null) {
@@ -249,15 +257,15 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
 
 /**
  * Whether `returned` results for threshold query `q` are a count the target's `scoreTolerance`
- * allows: memories whose oracle score lies within the tolerance of `minScore` may fall either side
- * of it (C09's rule: float32 storage, int8 quantization), so the count may be anything from
- * min(k, rows ≥ minScore + tolerance) to min(k, rows ≥ minScore − tolerance). False for a query
- * without `minScore` (its count is exact). Pure.
+ * allows: memories whose oracle score lies within their tolerance of `minScore` (the tolerance
+ * model, tolerance.ts) may fall either side of it (C09's rule: float32 storage, int8
+ * quantization), so the count may be anything from min(k, rows ≥ minScore + tol) to min(k, rows
+ * ≥ minScore − tol) (`thresholdBand`). False for a query without `minScore` (its count is exact). Pure.
  */
 export function withinThresholdBand(oracle: ExactOracle, q: GoldenQuery, returned: number, scoreTolerance: number): boolean {
   if (q.minScore === undefined) return false;
-  const at = (minScore: number) => Math.min(q.k, oracle.topK({ ...toRecallQuery(q, 'exact'), minScore }, 0).matching);
-  return returned >= at(q.minScore + scoreTolerance) && returned <= at(q.minScore - scoreTolerance);
+  const { lo, hi } = thresholdBand(oracle, { vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore }, scoreTolerance);
+  return returned >= lo && returned <= hi;
 }
 
 /** Least recall k of the probe in `indexedWithoutRecord` (widened per record by `probeKs`). */

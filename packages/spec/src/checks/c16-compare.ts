@@ -8,6 +8,7 @@ import type { GoldenQuery } from '../golden/types';
 import type { RecallHit } from '../types';
 import { failure } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
+import { thresholdBand } from './helpers/threshold-band';
 import { describeDifference } from './helpers/sampling';
 
 /** The older version's answers: exact top-k per query id, and its count. */
@@ -74,7 +75,15 @@ export async function compareUpgraded(
     const old = baseline.hits.get(q.id) ?? [];
     const exp = cell.expectationFor(q.id);
     const ctx = { dataset: cell.datasetName, target: `${cell.target} (${path})`, queryId: q.id };
-    const opts = { k: q.k, mode: 'exact' as const, tieEpsilon, scoreTolerance, scoreOf: (id: string) => cell.oracle.score(id, q.vector), matches: (id: string) => cell.matches(id, q.filter) };
+    const opts = {
+      k: q.k,
+      mode: 'exact' as const,
+      tieEpsilon,
+      scoreTolerance,
+      tolerances: cell.oracle.tolerancesFor(q.vector, cell.config.tolerances),
+      scoreOf: (id: string) => cell.oracle.score(id, q.vector),
+      matches: (id: string) => cell.matches(id, q.filter),
+    };
     // Quantised scores move rows within scoreTolerance of a minScore across it: against the older
     // version (same quantised data) the count is its own; against the oracle, `thresholdCount`.
     const vsOld = compareHits({ hits: old, matching: oracleMode === 'ann' ? old.length : exp.matching }, hits, { ...ctx, target: `${ctx.target} vs the older version` }, opts);
@@ -137,10 +146,8 @@ export async function compareUpgraded(
  * Returns a `count` failure outside that range, else nothing.
  */
 function thresholdCount(cell: LiveCell, q: GoldenQuery, returned: number, ctx: { dataset: string; target: string; queryId: string }, tol: number): Failure[] {
-  const all = cell.oracle.topK({ vector: q.vector, k: cell.dataset.memories.length, filter: q.filter }, 0).hits;
   const t = q.minScore!;
-  const lo = Math.min(q.k, all.filter((h) => h.score >= t + tol).length);
-  const hi = Math.min(q.k, all.filter((h) => h.score >= t - tol).length);
+  const { lo, hi, widest } = thresholdBand(cell.oracle, { vector: q.vector, k: q.k, filter: q.filter, minScore: t }, tol);
   if (returned >= lo && returned <= hi) return [];
   return [
     {
@@ -148,7 +155,7 @@ function thresholdCount(cell: LiveCell, q: GoldenQuery, returned: number, ctx: {
       kind: 'count',
       expected: `${lo}..${hi}`,
       actual: returned,
-      message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: returned ${returned} results for minScore ${t}, expected ${lo}..${hi} (rows whose oracle score is within ${tol} of the threshold may fall either side)`,
+      message: `${ctx.dataset} ${ctx.queryId} @ ${ctx.target}: returned ${returned} results for minScore ${t}, expected ${lo}..${hi} (rows whose oracle score is within their score tolerance of the threshold, here up to ${(widest || tol).toPrecision(3)}, may fall either side)`,
     },
   ];
 }

@@ -70,7 +70,7 @@ export const c21IdempotentUpsert: CheckDefinition = {
       maxK = Math.max(maxK, k);
       const hits = await collection.recall({ vector: r.embedding, k, scan: exact ? 'exact' : undefined });
       const n = hits.filter((h) => h.id === r.id).length;
-      const problem = exact ? placementProblem(sub.topK({ vector: r.embedding, k }, eps), p, hits, k, eps) : n === 1 ? null : `it is returned ${n} time(s)`;
+      const problem = exact ? placementProblem(sub.topK({ vector: r.embedding, k }, eps), p, hits, k) : n === 1 ? null : `it is returned ${n} time(s)`;
       if (problem) failures.push(failure(cell, 'upsert', `recall (k ${k}) with the updated embedding of ${r.id}: ${problem}`, { id: r.id, expected: 1, actual: n }));
     }
     return { figures: { memories: records.length, countAfterRepeat: c1, countAfterUpdate: c2, updated: changed.length, recallMaxK: maxK }, failures };

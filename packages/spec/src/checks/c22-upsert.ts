@@ -1,3 +1,4 @@
+import { vectorPairTolerance } from '../tolerance';
 import type { MemoryCollection } from '../adapter';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
@@ -205,9 +206,9 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
     const self = hits.filter((h) => h.id === id);
     const n = self.length;
     // The index must hold the same version as the record: its own embedding scores as a vector with
-    // itself (referenceScore) within the score tolerance; another writer's vector in the index scores less.
+    // itself (referenceScore) within the score tolerance of the tolerance model; another writer's vector in the index scores less.
     const selfScore = referenceScore(cell.dataset.manifest.metric, b.embedding, b.embedding);
-    if (n >= 1 && Math.abs(self[0]!.score - selfScore) > cell.config.tolerances.scoreTolerance) {
+    if (n >= 1 && Math.abs(self[0]!.score - selfScore) > vectorPairTolerance(cell.config.tolerances.scoreTolerance, cell.dataset.manifest.metric, b.embedding, b.embedding)) {
       torn++;
       fail(`recall with the stored embedding of ${id} scores it ${self[0]!.score.toFixed(6)}, not ${selfScore.toFixed(6)}: the index holds another version's vector than get() returns`, {
         id,
@@ -216,7 +217,7 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
       });
     }
     // Exact path: returned inside its tie group's span, the ranks before it by the tie-group rule; absent only when its group is cut by k (k capped at 1000).
-    const problem = cell.config.capabilities.exactScan && n <= 1 ? placementProblem(sub.topK({ vector: b.embedding, k }, eps), p, hits, k, eps) : null;
+    const problem = cell.config.capabilities.exactScan && n <= 1 ? placementProblem(sub.topK({ vector: b.embedding, k }, eps), p, hits, k) : null;
     if (n === 0 && p.end <= k) notRecalled++;
     if (problem)
       fail(`an exact recall (k ${k}) with the stored embedding of ${id}: ${problem}`, { id, expected: spanWords(p.start, p.end), actual: n ? hits.findIndex((h) => h.id === id) + 1 : 'missing' });

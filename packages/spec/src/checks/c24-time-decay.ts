@@ -1,3 +1,4 @@
+import { dimensionFactor } from '../tolerance';
 import { compareHits, type Failure } from '../comparator';
 import type { FigureTable } from '../conformance/result';
 import type { MemoryCollection } from '../adapter';
@@ -27,7 +28,10 @@ export const c24TimeDecay: CheckDefinition = {
   usesDatasetMetric: false, // its own metrics at the dataset's dimension: runs on a dataset in a metric the target lacks
   async run(cell) {
     const dim = cell.dataset.manifest.dim;
-    const { tieEpsilon, scoreTolerance } = cell.config.tolerances;
+    // The scenario's vectors are unit length under cosine: the tolerance model scales the target's
+    // figures by the dimension only (tolerance.ts).
+    const tieEpsilon = cell.config.tolerances.tieEpsilon * dimensionFactor(dim);
+    const scoreTolerance = cell.config.tolerances.scoreTolerance * dimensionFactor(dim);
     const failures: Failure[] = [];
     const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'time-decay', message, extra));
     // Below 5 d the scenario's vectors are float32-rounded (c24-scenario.ts 'plane'): exact for a

@@ -1,3 +1,4 @@
+import { vectorPairTolerance } from '../tolerance';
 import { MemoryMatrixError } from '../errors';
 import { referenceScore } from '../scores';
 import type { MemoryRecord, Metric } from '../types';
@@ -40,7 +41,8 @@ export const C27_MAX_LIVE = 8;
  * 5. a batch of 3;
  * 6. a delete of 4 ids (round 5's three and the overwritten id of round 2).
  * The memories have distinct embeddings, and each donor's embedding scores against the vector it
- * replaces at least `8 · scoreTolerance` away from both vectors' self scores (spec `referenceScore`
+ * replaces at least 4 × (tolerance of the self score + tolerance of the cross score) away from both
+ * vectors' self scores (tolerance.ts; 8 · `scoreTolerance` at unit norms; spec `referenceScore`
  * under `metric`), so a recall tells the old version from the new one beyond the target's tolerance.
  * Throws INVALID_INPUT when the dataset has fewer than `C27_MIN_MEMORIES` distinct embeddings or no
  * donor far enough from a replaced vector.
@@ -62,15 +64,19 @@ export function c27Rounds(datasetName: string, memories: MemoryRecord[], metric:
   const r2 = pool.slice(1, 6).map((m) => fresh(2, m));
   const r5 = pool.slice(6, 9).map((m) => fresh(5, m));
   const donorsLeft = pool.slice(9);
-  const gap = 8 * scoreTolerance;
+  // Twice the two scores' tolerances (tolerance model, tolerance.ts), × 4: 8 · scoreTolerance at unit norms.
+  const gap = (a: Float32Array, b: Float32Array): number => 4 * (vectorPairTolerance(scoreTolerance, metric, a, a) + vectorPairTolerance(scoreTolerance, metric, a, b));
   const donorFor = (old: MemoryRecord): MemoryRecord => {
     const selfOld = referenceScore(metric, old.embedding, old.embedding);
     const i = donorsLeft.findIndex((d) => {
       const cross = referenceScore(metric, old.embedding, d.embedding);
-      return Math.abs(selfOld - cross) > gap && Math.abs(referenceScore(metric, d.embedding, d.embedding) - cross) > gap;
+      return Math.abs(selfOld - cross) > gap(old.embedding, d.embedding) && Math.abs(referenceScore(metric, d.embedding, d.embedding) - cross) > gap(d.embedding, old.embedding);
     });
     if (i < 0)
-      throw new MemoryMatrixError('INVALID_INPUT', `C27: dataset ${datasetName}: no memory's embedding differs enough from ${old.id}'s to tell an overwrite from the old version (score gap > ${gap})`);
+      throw new MemoryMatrixError(
+        'INVALID_INPUT',
+        `C27: dataset ${datasetName}: no memory's embedding differs enough from ${old.id}'s to tell an overwrite from the old version (score gap > 8 × the pair's score tolerance, ${gap(old.embedding, old.embedding) / 2} for the memory against itself)`,
+      );
     return donorsLeft.splice(i, 1)[0]!;
   };
   const overwritten = [r1[0]!, r2[1]!];

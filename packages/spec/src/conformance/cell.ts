@@ -336,6 +336,7 @@ export class LiveCell {
         mode,
         tieEpsilon: this.config.tolerances.tieEpsilon,
         scoreTolerance: this.config.tolerances.scoreTolerance,
+        tolerances: this.oracle.tolerancesFor(q.vector, this.config.tolerances),
         scoreOf: (id) => this.oracle.score(id, q.vector),
         matches: (id) => this.matches(id, q.filter),
       },

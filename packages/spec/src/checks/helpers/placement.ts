@@ -1,6 +1,7 @@
 import { tieGroups, tieGroupViolations } from '../../comparator';
 import { MemoryMatrixError } from '../../errors';
 import { ExactOracle, type OracleResult } from '../../oracle';
+import type { TieTolerance } from '../../tolerance';
 import { MAX_RECALL_K, type MemoryRecord, type Metric, type RecallHit } from '../../types';
 
 /*
@@ -15,7 +16,9 @@ import { MAX_RECALL_K, type MemoryRecord, type Metric, type RecallHit } from '..
  * ties by id ascending; groups by `tieGroups` with the tie epsilon): its 0-based rank span
  * [`start`, `end`), so a correct backend returns `id` at a 1-based rank in `start + 1 … end`.
  * `score`: the oracle's float64 canonical score of `id`; `first`: the size of the oracle's rank-1
- * tie group (`start` 0 means `id` is among its nearest neighbours).
+ * tie group (`start` 0 means `id` is among its nearest neighbours). `tie(id)`: the query's per-row
+ * tie epsilon of the tolerance model (tolerance.ts: the declared figure scaled by the row's norms and
+ * the dimension), the one the groups were formed with; pass it to `placementProblem`.
  */
 export interface Placement {
   id: string;
@@ -23,6 +26,7 @@ export interface Placement {
   end: number;
   score: number;
   first: number;
+  tie: (id: string) => number;
 }
 
 /**
@@ -49,16 +53,18 @@ export function oracleOver(records: readonly MemoryRecord[], dim: number, metric
 
 /**
  * Where `oracle` puts row `id` for an unfiltered query of `vector` (`Float32Array` of length
- * `oracle.dim`), with tie epsilon `eps` ≥ 0. Cost: one full ranking (n scores and a sort).
+ * `oracle.dim`), with the declared tie epsilon `eps` ≥ 0 at unit magnitude, scaled per row by the
+ * tolerance model (`ExactOracle.tolerancesFor`). Cost: one full ranking (n scores and a sort).
  * Throws INVALID_INPUT when `id` is not a row of `oracle`; what `ExactOracle.topK` throws.
  */
 export function placementOf(oracle: ExactOracle, id: string, vector: Float32Array, eps: number): Placement {
   if (!oracle.has(id)) throw new MemoryMatrixError('INVALID_INPUT', `placementOf: ${id} is not a row of the oracle`);
-  const groups = tieGroups(oracle.topK({ vector, k: oracle.size }, 0).hits, eps);
+  const tie = oracle.tolerancesFor(vector, { scoreTolerance: eps, tieEpsilon: eps }).tie;
+  const groups = tieGroups(oracle.topK({ vector, k: oracle.size }, 0).hits, tie);
   let start = 0;
   for (const g of groups) {
     const hit = g.find((h) => h.id === id);
-    if (hit) return { id, start, end: start + g.length, score: hit.score, first: groups[0]!.length };
+    if (hit) return { id, start, end: start + g.length, score: hit.score, first: groups[0]!.length, tie };
     start += g.length;
   }
   throw new MemoryMatrixError('INVALID_INPUT', `placementOf: ${id} missing from the oracle's full ranking`); // unreachable: every row is ranked
@@ -92,7 +98,7 @@ export function spanWords(start: number, end: number): string {
  * Returns a message for the first problem (a repeat, `p.id` missing or out of its span, then the
  * first tie-group violation up to its span), or null when the answer holds. Pure.
  */
-export function placementProblem(expected: OracleResult, p: Placement, hits: readonly RecallHit[], k: number, eps: number): string | null {
+export function placementProblem(expected: OracleResult, p: Placement, hits: readonly RecallHit[], k: number, eps: TieTolerance = p.tie): string | null {
   const rank = hits.findIndex((h) => h.id === p.id);
   const times = hits.filter((h) => h.id === p.id).length;
   const where = `the oracle places it at ${spanWords(p.start, p.end)} (score ${p.score}); rank 1 is ${hits[0]?.id ?? 'nothing'}`;
@@ -116,7 +122,7 @@ export function placementProblem(expected: OracleResult, p: Placement, hits: rea
  * rule); `p.start` ≥ k (the oracle ranks k memories above it): the rank-1 hit is one of the
  * oracle's rank-1 tie group. Returns a message, or null when it holds. Pure.
  */
-export function indexPlacementProblem(expected: OracleResult, p: Placement, hits: readonly RecallHit[], k: number, eps: number): string | null {
+export function indexPlacementProblem(expected: OracleResult, p: Placement, hits: readonly RecallHit[], k: number, eps: TieTolerance = p.tie): string | null {
   const rank = hits.findIndex((h) => h.id === p.id);
   const where = `the oracle places it at ${spanWords(p.start, p.end)} (score ${p.score})`;
   const groups = tieGroups(expected.hits, eps);
