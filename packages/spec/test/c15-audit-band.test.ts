@@ -1,4 +1,4 @@
-import { withinThresholdBand } from '../src/checks/c15-audit';
+import { withinThresholdBand } from '../src/checks/helpers/threshold-band';
 import type { GoldenQuery } from '../src/golden/types';
 import { ExactOracle } from '../src/oracle';
 

@@ -9,7 +9,7 @@ import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
 import { failure } from './check';
 import { mapBounded, RECALLS_IN_FLIGHT } from './helpers/bounded';
 import { probeKs } from './helpers/placement';
-import { thresholdBand } from './helpers/threshold-band';
+import { withinThresholdBand } from './helpers/threshold-band';
 import { describeDifference } from './helpers/sampling';
 
 /** Where and when one memory's write was acknowledged. */
@@ -253,19 +253,6 @@ async function compareTopK(cell: LiveCell, collection: MemoryCollection, rows: M
     );
   }
   return { failed: failedQueries.size, recall, failures, dupHits };
-}
-
-/**
- * Whether `returned` results for threshold query `q` are a count the target's `scoreTolerance`
- * allows: memories whose oracle score lies within their tolerance of `minScore` (the tolerance
- * model, tolerance.ts) may fall either side of it (C09's rule: float32 storage, int8
- * quantization), so the count may be anything from min(k, rows ≥ minScore + tol) to min(k, rows
- * ≥ minScore − tol) (`thresholdBand`). False for a query without `minScore` (its count is exact). Pure.
- */
-export function withinThresholdBand(oracle: ExactOracle, q: GoldenQuery, returned: number, scoreTolerance: number): boolean {
-  if (q.minScore === undefined) return false;
-  const { lo, hi } = thresholdBand(oracle, { vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore }, scoreTolerance);
-  return returned >= lo && returned <= hi;
 }
 
 /** Least recall k of the probe in `indexedWithoutRecord` (widened per record by `probeKs`). */

@@ -1,4 +1,5 @@
 import type { ExactOracle } from '../../oracle';
+import type { GoldenQuery } from '../../golden/types';
 import type { RecallFilter } from '../../types';
 
 /** The counts a threshold query may return: `lo` … `hi`, and the largest row tolerance used (`widest`). */
@@ -29,4 +30,17 @@ export function thresholdBand(oracle: ExactOracle, q: { vector: Float32Array; k:
     if (Math.abs(h.score - q.minScore) <= tol) widest = Math.max(widest, tol);
   }
   return { lo: Math.min(q.k, lo), hi: Math.min(q.k, hi), widest };
+}
+
+/**
+ * Whether `returned` results for threshold query `q` are a count the target's `scoreTolerance`
+ * allows: memories whose oracle score lies within their tolerance of `minScore` (the tolerance
+ * model, tolerance.ts) may fall either side of it (C09's rule: float32 storage, int8
+ * quantization), so the count may be anything from min(k, rows ≥ minScore + tol) to min(k, rows
+ * ≥ minScore − tol) (`thresholdBand`). False for a query without `minScore` (its count is exact). Pure.
+ */
+export function withinThresholdBand(oracle: ExactOracle, q: GoldenQuery, returned: number, scoreTolerance: number): boolean {
+  if (q.minScore === undefined) return false;
+  const { lo, hi } = thresholdBand(oracle, { vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore }, scoreTolerance);
+  return returned >= lo && returned <= hi;
 }
