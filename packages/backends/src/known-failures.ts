@@ -11,7 +11,8 @@ const finite = z.number().finite();
  * `any` stated on purpose); `threshold` defaults to `any`. Optional bounds on the failure's figure:
  * `maxAbsScoreDelta` (|actual − expected| of a `score` failure), `scoreDefect` (the documented
  * wrong formula: actual = scale × expected + offset, ± within), `minRecall` (a `recall` failure's
- * recall ≥ it).
+ * recall ≥ it), `maxFailures` (the item absorbs at most this many failures of one check result;
+ * the rest are outside it: a defect that shows on a few queries per run, not on every query).
  */
 export const knownFailureScopeSchema = z
   .object({
@@ -23,6 +24,7 @@ export const knownFailureScopeSchema = z
     maxAbsScoreDelta: finite.positive().optional(),
     scoreDefect: z.object({ scale: finite, offset: finite, within: finite.positive() }).strict().optional(),
     minRecall: finite.min(0).max(1).optional(),
+    maxFailures: z.number().int().positive().optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

@@ -128,6 +128,11 @@ describe('knownFailures schema (strict)', () => {
       /scope\.0\.maxAbsScoreDelta: maxAbsScoreDelta bounds score failures/,
     ],
     [
+      'maxFailures that is not a positive integer',
+      `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: [recall], metrics: any, scan: any, filtered: any, maxFailures: 0 }] }\n`,
+      /scope\.0\.maxFailures: Number must be greater than 0/,
+    ],
+    [
       'an unknown key in a scope item',
       `      - { check: C01, reason: r, link: "${LINK}", scope: [{ kinds: any, metrics: any, scan: any, filtered: any, path: index }] }\n`,
       /knownFailures\.0\.scope\.0\.path: unknown key "path"/,

@@ -104,6 +104,29 @@ describe('knownVerdict: a scope absorbs only what it describes', () => {
     expect(judge(bounded, where({ kind: 'recall', expected: 0.95, actual: 0.5 })).outside![0]!.breaks).toEqual(['recall 0.5 < minRecall 0.9']);
     expect(judge(bounded, where({ expected: 0.9, actual: 'NaN' })).outside![0]!.breaks).toEqual(['a score bound is set and the failure has no finite expected and actual score']);
   });
+
+  test('maxFailures: the item absorbs the first N failures that fit it; one more is outside (named), and failures it does not fit stay outside', () => {
+    // LanceDB 0.37.1's stranded HNSW nodes: a few unfiltered index-path queries per run at recall 0.
+    const stranded: KnownFailureEntry = {
+      ...INDEX_COSINE,
+      scope: [...INDEX_COSINE.scope, { kinds: ['recall'], metrics: ['cosine'], scan: ['index'], filtered: 'any', threshold: false, maxFailures: 2 }],
+    };
+    const miss = (queryId: string, over: Partial<Failure> = {}): Failure => where({ kind: 'recall', queryId, expected: 0.5, actual: 0, ...over });
+    const two = judge(stranded, scaled(0.6), miss('q-0240'), miss('q-0001', { filtered: true }));
+    expect(two.verdict).toBe('known');
+    expect(two.matched!.map((m) => m.scopeItem)).toEqual([0, 2, 2]);
+    const three = judge(stranded, scaled(0.6), miss('q-0240'), miss('q-0001'), miss('q-0002'));
+    expect(three.verdict).toBe('not-covered');
+    expect(three.outside).toEqual([{ failureIndex: 3, kind: 'recall', breaks: expect.arrayContaining(['scope item 3: the item already absorbed maxFailures 2 failure(s) of this check']) }]);
+    expect(three.message).toMatch(/maxFailures 2/);
+    // Outside the item whatever the count: the exact path, l2, a failure that records no scan path, a score failure.
+    for (const f of [miss('q-0240', { scan: 'exact' }), miss('q-0240', { metric: 'l2' }), miss('q-0240', { scan: undefined }), where({ expected: 0.6, actual: 0.5 })]) {
+      expect(judge(stranded, f).verdict).toBe('not-covered');
+    }
+    // Failures the other items absorb do not use up its count: 18 threshold queries, then 2 misses.
+    const thresholds = Array.from({ length: 18 }, (_, i) => miss(`q-03${33 + i}`, { threshold: true }));
+    expect(judge(stranded, ...thresholds, miss('q-0240'), miss('q-0001')).verdict).toBe('known');
+  });
 });
 
 const DEFECT = path.join(__dirname, 'fixtures', 'defect-driver');

@@ -63,5 +63,6 @@ export function describeScope(s: KnownFailureScope): string {
   if (s.maxAbsScoreDelta !== undefined) parts.push(`maxAbsScoreDelta ${s.maxAbsScoreDelta}`);
   if (s.scoreDefect) parts.push(`scoreDefect ${s.scoreDefect.scale} × expected ${s.scoreDefect.offset < 0 ? '−' : '+'} ${Math.abs(s.scoreDefect.offset)} ± ${s.scoreDefect.within}`);
   if (s.minRecall !== undefined) parts.push(`minRecall ${s.minRecall}`);
+  if (s.maxFailures !== undefined) parts.push(`maxFailures ${s.maxFailures}`);
   return parts.join(' · ');
 }

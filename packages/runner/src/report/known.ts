@@ -10,7 +10,9 @@ const NAMED_OUTSIDE = 3;
  * (spec `KnownFailureVerdict`), or undefined when `entry` is undefined or the check was skipped.
  * - failed, no error, at least one failure, and EVERY failure inside some item of `entry.scope`
  *   (known-scope.ts `fitScope`: kind, metric, scan path, filtered, threshold, score / recall
- *   bounds) → `known`, with `matched` naming per failure its scope item and matched values;
+ *   bounds; an item with `maxFailures` N takes the first N failures that fit it, in failure
+ *   order, and a later one is outside it) → `known`, with `matched` naming per failure its
+ *   scope item and matched values;
  * - failed otherwise (a failure outside every item, an error that stopped the check, a check
  *   that never ran) → `not-covered`: it fails as usual; `outside` lists each failure outside the
  *   scope and what it breaks, and the message names the first few;
@@ -37,15 +39,19 @@ export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | und
   }
   const matched: KnownFailureMatch[] = [];
   const outside: KnownFailureMiss[] = [];
+  const taken = entry.scope.map(() => 0);
   result.failures.forEach((f, failureIndex) => {
     const breaks: string[] = [];
     for (const [i, item] of entry.scope.entries()) {
       const fit = fitScope(f, item);
-      if (fit.inside) {
+      const full = fit.inside && item.maxFailures !== undefined && taken[i]! >= item.maxFailures;
+      if (fit.inside && !full) {
+        taken[i]!++;
         matched.push({ failureIndex, scopeItem: i, scope: fit.scope });
         return;
       }
-      breaks.push(`${entry.scope.length > 1 ? `scope item ${i + 1}: ` : ''}${fit.breaks.join('; ')}`);
+      const why = fit.inside ? [`the item already absorbed maxFailures ${item.maxFailures} failure(s) of this check`] : fit.breaks;
+      breaks.push(`${entry.scope.length > 1 ? `scope item ${i + 1}: ` : ''}${why.join('; ')}`);
     }
     outside.push({ failureIndex, kind: f.kind, breaks });
   });

@@ -43,6 +43,8 @@ export interface KnownFailureScope {
   maxAbsScoreDelta?: number;
   scoreDefect?: { scale: number; offset: number; within: number };
   minRecall?: number;
+  /** At most this many failures of one check result are inside the item; the rest are outside it (runner report/known.ts). */
+  maxFailures?: number;
 }
 
 /**
