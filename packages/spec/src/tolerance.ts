@@ -112,6 +112,22 @@ export function underflowTerm(metric: Metric, dim: number): number {
 }
 
 /**
+ * The absolute term of a score a backend reports as a distance with an offset (Chroma and LanceDB
+ * give ip and cosine as d = 1 − s; the adapters' scores.ts turn it back, s = 1 − d): d is a float32
+ * near 1 whatever the norms, so its rounding costs u·|d| ≤ u·(1 + |s|) (Higham, "Accuracy and
+ * Stability of Numerical Algorithms", 2nd ed., §2.2: fl(x) = x(1 + δ), |δ| ≤ u = 2⁻²⁴), doubled
+ * for the conversion back and a decimal transport: 2⁻²³ · (1 + ‖q‖‖m‖) under ip; 0 under cosine
+ * (2⁻²² ≈ 2.4e-7 is inside the declared figure, which is calibrated on such backends) and l2 (no
+ * offset). A score tolerance only: tie groups are formed from the oracle's float64 scores, which
+ * carry no offset. It matters only for small ip scores: norms 1e-3 give scores ~1e-6 whose relative term is ~1e-11 while the
+ * offset costs ~1.2e-7 (measured: LanceDB 0.37 and Chroma 1.0 on golden-data/user-data/ip-nonunit
+ * scaled by 1e-3, |Δ| 2.6e-8).
+ */
+export function offsetTerm(metric: Metric, queryNorm: number, rowNorm: number): number {
+  return metric === 'ip' ? 2 ** -23 * (1 + queryNorm * rowNorm) : 0;
+}
+
+/**
  * The allowed |score − oracle score| of one pair: `declared` (a target's `scoreTolerance` or
  * `tieEpsilon`, at unit magnitude) scaled by the model. `distance` (the oracle's l2 distance,
  * ≥ 0) is used by the 'expanded' l2 form only. Throws INVALID_INPUT (bad dimension or norm, or
@@ -157,21 +173,24 @@ export function vectorPairTolerance(declared: number, metric: Metric, a: Float32
  * Scales are computed once per id and cached.
  */
 export function pairTolerances(declared: DeclaredTolerances, metric: Metric, dim: number, queryNorm: number, rowNorm: (id: string) => number | undefined): QueryTolerances {
-  const scales = new Map<string, number>();
+  const scales = new Map<string, [number, number]>(); // id → [scale, absolute terms]
   const unit = dimensionFactor(dim);
   const under = underflowTerm(metric, dim);
-  const scaleOf = (id: string): number => {
+  const scaleOf = (id: string): [number, number] => {
     let s = scales.get(id);
     if (s === undefined) {
       const n = rowNorm(id);
-      s = n === undefined ? unit : toleranceScale(metric, dim, queryNorm, n);
+      s = n === undefined ? [unit, under + offsetTerm(metric, 1, 1)] : [toleranceScale(metric, dim, queryNorm, n), under + offsetTerm(metric, queryNorm, n)];
       scales.set(id, s);
     }
     return s;
   };
   return {
-    score: (id) => declared.scoreTolerance * scaleOf(id) + under,
-    tie: (id) => declared.tieEpsilon * scaleOf(id) + under,
+    score: (id) => {
+      const [scale, abs] = scaleOf(id);
+      return declared.scoreTolerance * scale + abs;
+    },
+    tie: (id) => declared.tieEpsilon * scaleOf(id)[0] + under,
   };
 }
 

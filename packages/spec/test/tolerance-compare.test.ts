@@ -6,7 +6,7 @@ import { loadGoldenDataset } from '../src/golden/load';
 import type { GoldenDataset } from '../src/golden/types';
 import { ExactOracle } from '../src/oracle';
 import { recallAtK } from '../src/stats';
-import { uniformTolerances } from '../src/tolerance';
+import { offsetTerm, uniformTolerances } from '../src/tolerance';
 import type { Metric, RecallHit } from '../src/types';
 
 /**
@@ -120,8 +120,10 @@ describe('the tolerance model in the comparator', () => {
     it(`${metric} at norms ${scale}: honest float32 passes under the model; a 1e-3 relative error fails (${old})`, () => {
       const o = oracleOf(metric, scale);
       expect(failuresOf(o, metric, scale, (h) => h.score, true)).toEqual({ score: 0, other: 0 });
-      // 1e-3 of the magnitude the error scales with: ‖q‖‖m‖ for ip, the distance for l2.
-      const wrong = (h: RecallHit): number => h.score - 1e-3 * (metric === 'ip' ? scale * scale : Math.abs(h.score));
+      // 1e-3 of the magnitude the error scales with: ‖q‖‖m‖ for ip, the distance for l2; under ip
+      // at least twice the absolute offset term (a backend reporting 1 − q·m in float32 cannot do
+      // better than 2⁻²³(1 + ‖q‖‖m‖): tolerance.ts offsetTerm).
+      const wrong = (h: RecallHit): number => h.score - (metric === 'ip' ? Math.max(1e-3 * scale * scale, 2 * offsetTerm('ip', scale, scale)) : 1e-3 * Math.abs(h.score));
       expect(failuresOf(o, metric, scale, wrong, true).score).toBeGreaterThan(0);
       if (scale > 1) expect(failuresOf(o, metric, scale, (h) => h.score, false).score).toBeGreaterThan(0);
       else expect(failuresOf(o, metric, scale, wrong, false).score).toBe(0);

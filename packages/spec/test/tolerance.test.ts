@@ -102,9 +102,10 @@ describe('tolerance model', () => {
 
   it('per-row tolerances: unknown ids get the unit-magnitude figure, ties use the same scale', () => {
     const t = pairTolerances({ scoreTolerance: 1e-5, tieEpsilon: 2e-5 }, 'ip', 384, 10, (id) => (id === 'a' ? 100 : undefined));
-    expect(t.score('a')).toBeCloseTo(1e-2, 12);
+    // ip scores carry the absolute offset term 2⁻²³(1 + ‖q‖‖m‖) (offsetTerm); ties do not.
+    expect(t.score('a')).toBeCloseTo(1e-2 + 2 ** -23 * 1001, 12);
     expect(t.tie('a')).toBeCloseTo(2e-2, 12);
-    expect(t.score('zz')).toBe(1e-5);
+    expect(t.score('zz')).toBe(1e-5 + 2 ** -23 * 2);
   });
 
   it('l2 expanded form: √E near d = 0, E/d away from it', () => {
