@@ -89,6 +89,14 @@ describe('knownVerdict: a scope absorbs only what it describes', () => {
     }
   });
 
+  test('a pass on a dataset in a metric no scope item admits is not stale (a cosine entry on an l2 dataset); on cosine it is', () => {
+    const passed = result('C05', 'passed', []);
+    expect(knownVerdict(passed, INDEX_COSINE, 'l2')).toBeUndefined();
+    expect(knownVerdict(passed, INDEX_COSINE, 'ip')).toBeUndefined();
+    expect(knownVerdict(passed, INDEX_COSINE, 'cosine')).toMatchObject({ verdict: 'stale' });
+    expect(knownVerdict(passed, INDEX_COSINE)).toMatchObject({ verdict: 'stale' });
+  });
+
   test('an entry without a scope (a report.json written before scopes, settled again) absorbs nothing', () => {
     const old = { check: 'C05', reason: 'r', link: 'https://example.org/1' } as unknown as KnownFailureEntry;
     expect(judge(old, scaled(0.6))).toMatchObject({ verdict: 'not-covered', message: expect.stringContaining('states no scope') });

@@ -1,4 +1,4 @@
-import type { CheckResult, KnownFailureEntry, KnownFailureMatch, KnownFailureMiss, KnownFailureVerdict } from '@memory-matrix/spec';
+import type { CheckResult, Metric, KnownFailureEntry, KnownFailureMatch, KnownFailureMiss, KnownFailureVerdict } from '@memory-matrix/spec';
 import type { CellReport } from './model';
 import { describeScope, fitScope } from './known-scope';
 
@@ -17,11 +17,16 @@ const NAMED_OUTSIDE = 3;
  *   that never ran) → `not-covered`: it fails as usual; `outside` lists each failure outside the
  *   scope and what it breaks, and the message names the first few;
  * - passed → `stale` ("remove the entry"; an intermittent entry: "not reproduced this run", with
- *   the link only: the console line stays short, the reason stays in the verdict's `reason`).
+ *   the link only: the console line stays short, the reason stays in the verdict's `reason`);
+ *   undefined instead when `datasetMetric` (the cell's dataset metric) is in no scope item's
+ *   `metrics`: the entry cannot show on that dataset (a cosine-scoped entry on an l2 dataset).
  * Depends on `result` and `entry` only (never on other checks or the run's check set). Pure; never throws.
  */
-export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | undefined): KnownFailureVerdict | undefined {
+export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | undefined, datasetMetric?: Metric): KnownFailureVerdict | undefined {
   if (!entry || result.status === 'skipped') return undefined;
+  // A pass on a dataset in a metric no scope item admits says nothing about the entry: not stale.
+  if (result.status === 'passed' && datasetMetric && Array.isArray(entry.scope) && entry.scope.length && entry.scope.every((i) => i.metrics !== 'any' && !i.metrics.includes(datasetMetric)))
+    return undefined;
   const base: KnownFailureEntry = { check: entry.check, reason: entry.reason, link: entry.link, scope: entry.scope, ...(entry.intermittent ? { intermittent: true } : {}) };
   if (result.status === 'passed') {
     const message = entry.intermittent
@@ -78,14 +83,14 @@ function clip(s: string, max = 160): string {
  * place: sets `knownFailure` on every listed check that ran, and turns a `failed` one whose
  * verdict is `known` into status `known`. A `known` result is re-judged from its failures, so
  * settling a report twice (a merge) gives the same result. Nothing but a listed entry changes a
- * status. Returns `cells`.
+ * status. `datasetMetric`: the run's dataset metric (`knownVerdict`). Returns `cells`.
  */
-export function applyKnownFailures(cells: CellReport[]): CellReport[] {
+export function applyKnownFailures(cells: CellReport[], datasetMetric?: Metric): CellReport[] {
   for (const cell of cells) {
     for (const r of cell.checks) {
       const entry = cell.knownFailures?.find((e) => e.check === r.id);
       if (r.status === 'known') r.status = 'failed'; // re-judged below
-      const v = knownVerdict(r, entry);
+      const v = knownVerdict(r, entry, datasetMetric);
       if (v) r.knownFailure = v;
       else delete r.knownFailure;
       if (v?.verdict === 'known') r.status = 'known';

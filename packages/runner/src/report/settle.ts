@@ -22,7 +22,8 @@ export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix;
  * returns `report`. Pure otherwise; never throws.
  */
 export function settleReport(report: MatrixReport): SettledReport {
-  applyKnownFailures(report.cells);
+  const metric = report.dataset?.metric;
+  applyKnownFailures(report.cells, metric === 'cosine' || metric === 'ip' || metric === 'l2' ? metric : undefined);
   const all = report.cells.flatMap((c) => c.checks);
   report.summary = {
     passed: all.filter((c) => c.status === 'passed').length,
