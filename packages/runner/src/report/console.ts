@@ -82,7 +82,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   }
   for (const t of view.tables) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
-  if (report.loadOrder) out.push(loadOrderLine(report.loadOrder));
+  if (report.loadOrder && loadedAny(report)) out.push(loadOrderLine(report.loadOrder));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
   if (!(report.error && cells.length === 0)) out.push(countsLine(s));
@@ -99,6 +99,11 @@ export function notRunCauses(cell: CellReport): Map<string, string[]> {
     out.set(cause, [...(out.get(cause) ?? []), r.id]);
   }
   return out;
+}
+
+/** Whether any cell of the report loaded the golden memories (its `timings.loadMs` is set): only then is there a load order to name. */
+export function loadedAny(report: { cells: ReadonlyArray<{ timings: { loadMs: number | null } }> }): boolean {
+  return report.cells.some((c) => c.timings.loadMs !== null);
 }
 
 /** The line naming the golden load order of a run: its method and the seed that replays it. */

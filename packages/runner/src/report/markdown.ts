@@ -1,5 +1,5 @@
 import { capabilityGlyph } from './capabilities';
-import { loadOrderLine, notRunCauses, ranAny } from './console';
+import { loadedAny, loadOrderLine, notRunCauses, ranAny } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
@@ -25,7 +25,7 @@ export function renderMarkdown(view: ReportView): string {
       `Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`,
     );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
-  if (report.loadOrder) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
+  if (report.loadOrder && loadedAny(report)) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;
