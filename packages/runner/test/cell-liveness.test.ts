@@ -150,6 +150,7 @@ test('console and report.md: the checks not run are named once with their one ca
     cellReport('chroma@1.0', [ok('C01'), { ...ok('C04'), status: 'failed', error: { code: 'BACKEND_ERROR', message: 'connect ECONNREFUSED' } }, notRun('C06'), notRun('C07')], {
       status: 'error',
       error: { code: 'BACKEND_ERROR', message: 'cleanup of chroma@1.0 failed: connect ECONNREFUSED' },
+      timings: { startMs: 900, loadMs: 1200, indexMs: 300 }, // the golden memories were loaded (C04 read them): the load order is named
     }),
   );
   const view = reportView(settleReport(r));
