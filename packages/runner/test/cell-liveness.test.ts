@@ -164,3 +164,12 @@ test('console and report.md: the checks not run are named once with their one ca
   expect(md).not.toContain('<summary>chroma@1.0 C06');
   expect(md).toContain('--load-seed 31');
 });
+
+test('no load order is named when no cell loaded the golden memories (a run stopped before any load)', () => {
+  const r = emptyReport([], '2026-12-05T00:00:00.000Z');
+  r.loadOrder = { seed: 31, method: 'Fisher-Yates shuffle driven by mulberry32(seed)' };
+  r.cells.push(cellReport('chroma@1.0', [{ id: 'C01', name: 'C01', status: 'passed', figures: {}, failures: [], notes: [], durationMs: 1 }]));
+  const view = reportView(settleReport(r));
+  expect(renderConsole(view, false)).not.toContain('--load-seed');
+  expect(renderMarkdown(view)).not.toContain('--load-seed');
+});
