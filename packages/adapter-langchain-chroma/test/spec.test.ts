@@ -30,7 +30,7 @@ const FINDINGS = new Map<string, RegExp>([
   // chromadb 3.x sends vectors as base64 float32: NaN / ±Inf / zero vectors are stored; Chroma refuses a NaN query.
   [
     'C12',
-    /write of a (nan|posInf|negInf|zero) vector \(id [^)]+\) was accepted|after the rejected (nan|posInf|negInf|zero) batch, \d+ of its records landed|query with a (nan|posInf|negInf) vector: rejected with BACKEND_ERROR|count after the rejected writes is/,
+    /write of a (nan|posInf|negInf|zero) vector \(id [^)]+\) was accepted|the (nan|posInf|negInf|zero) batch was accepted \(expected INVALID_VECTOR\): \d+ of its \d+ records (is|are) stored|query with a (nan|posInf|negInf) vector: rejected with BACKEND_ERROR|count after the \d+ degenerate writes \(\d+ of them accepted, expected none\) is/,
   ],
   // addVectors is a Chroma upsert, which merges metadata: keys the new version dropped survive.
   ['C21', /after update: metadata keys expected \[[^\]]*\] got \[[^\]]*c21Stale/],
