@@ -57,8 +57,7 @@ describe('knownFailures schema (strict)', () => {
       link: expect.stringMatching(link),
     });
     const pgLink = /^https:\/\/github\.com\/pgvector\/pgvector\/issues\//;
-    for (const t of ['pgvector@pglite-pg16', 'pgvector@pglite-pg18']) expect(c.targets.get(t)!.knownFailures).toEqual([ipHnsw(8, false, pgLink)]);
-    for (const t of ['pgvector@pg17', 'pgvector@pg18']) expect(c.targets.get(t)!.knownFailures).toEqual([ipHnsw(8, true, pgLink)]);
+    for (const t of ['pgvector@pglite-pg16', 'pgvector@pglite-pg18', 'pgvector@pg17', 'pgvector@pg18']) expect(c.targets.get(t)!.knownFailures).toEqual([ipHnsw(8, true, pgLink)]);
     const chromaIp = ipHnsw(11, true, /^https:\/\/github\.com\/nmslib\/hnswlib/);
     expect(c.targets.get('chroma@1.0')!.knownFailures).toEqual([chromaIp]);
     expect(c.targets.get('chroma@1.4')!.knownFailures).toEqual([
