@@ -32,10 +32,34 @@ const ANY_WHERE = (kind: string): KnownFailureScope => ({ kinds: [kind], metrics
 const SCOPE_YAML = 'scope: [{ kinds: any, metrics: any, scan: any, filtered: any }]';
 
 describe('knownFailures schema (strict)', () => {
-  test('the repository catalog lists the Redis AOF finding on redis@7.0, 8.0 and 8.0.6 (C15, durability-partial, intermittent), and the LanceDB, Milvus and Chroma 1.4 findings on their targets', () => {
+  test('the repository catalog lists the Redis AOF finding on redis@7.0, 8.0 and 8.0.6 (C15, durability-partial, intermittent), the HNSW inner-product finding on pgvector and Chroma, and the LanceDB, Milvus and Chroma 1.4 findings on their targets', () => {
     const c = loadCatalog(CATALOG);
     const listed = [...c.targets.values()].filter((t) => t.knownFailures?.length).map((t) => t.name);
-    expect([...listed].sort()).toEqual(['chroma@1.4', 'lancedb@0.37', 'milvus@lite-1.2', 'redis@7.0', 'redis@8.0', 'redis@8.0.6']);
+    expect([...listed].sort()).toEqual([
+      'chroma@1.0',
+      'chroma@1.4',
+      'lancedb@0.37',
+      'milvus@lite-1.2',
+      'pgvector@pg17',
+      'pgvector@pg18',
+      'pgvector@pglite-pg16',
+      'pgvector@pglite-pg18',
+      'redis@7.0',
+      'redis@8.0',
+      'redis@8.0.6',
+    ]);
+    // HNSW under inner product (non-unit vectors): C04 count failures on the index path, filtered, ip only, bounded
+    const ipHnsw = (maxFailures: number, intermittent: boolean, link: RegExp) => ({
+      check: 'C04',
+      scope: [{ kinds: ['count'], metrics: ['ip'], scan: ['index'], filtered: true, threshold: false, maxFailures }],
+      ...(intermittent ? { intermittent: true } : {}),
+      reason: expect.stringContaining('inner product is not a metric'),
+      link: expect.stringMatching(link),
+    });
+    const pgLink = /^https:\/\/github\.com\/pgvector\/pgvector\/issues\//;
+    for (const t of ['pgvector@pglite-pg16', 'pgvector@pglite-pg18', 'pgvector@pg17', 'pgvector@pg18']) expect(c.targets.get(t)!.knownFailures).toEqual([ipHnsw(8, true, pgLink)]);
+    const chromaIp = ipHnsw(11, true, /^https:\/\/github\.com\/nmslib\/hnswlib/);
+    expect(c.targets.get('chroma@1.0')!.knownFailures).toEqual([chromaIp]);
     expect(c.targets.get('chroma@1.4')!.knownFailures).toEqual([
       {
         check: 'C22',
@@ -44,6 +68,7 @@ describe('knownFailures schema (strict)', () => {
         reason: expect.stringContaining('Error finding id'),
         link: expect.stringMatching(/^https:\/\/github\.com\/chroma-core\/chroma\//),
       },
+      chromaIp,
     ]);
     expect(c.targets.get('lancedb@0.37')!.knownFailures!.map((k) => k.check)).toEqual(['C04', 'C05', 'C22']);
     expect(c.targets.get('milvus@lite-1.2')!.knownFailures!.map((k) => k.check)).toEqual(['C22']);
