@@ -11,8 +11,9 @@ const finite = z.number().finite();
  * `any` stated on purpose); `threshold` defaults to `any`. Optional bounds on the failure's figure:
  * `maxAbsScoreDelta` (|actual − expected| of a `score` failure), `scoreDefect` (the documented
  * wrong formula: actual = scale × expected + offset, ± within), `minRecall` (a `recall` failure's
- * recall ≥ it), `maxFailures` (the item absorbs at most this many failures of one check result;
- * the rest are outside it: a defect that shows on a few queries per run, not on every query).
+ * recall ≥ it; C05's mean failure is judged by its mean over the queries without minScore),
+ * `maxFailures` (the item absorbs at most this many failures of one check result; the rest are
+ * outside it: a defect that shows on a few queries per run, not on every query).
  */
 export const knownFailureScopeSchema = z
   .object({

@@ -113,6 +113,20 @@ describe('knownVerdict: a scope absorbs only what it describes', () => {
     expect(judge(bounded, where({ expected: 0.9, actual: 'NaN' })).outside![0]!.breaks).toEqual(['a score bound is set and the failure has no finite expected and actual score']);
   });
 
+  test('minRecall on a mean over threshold and non-threshold queries judges the mean without minScore (recallWithoutThreshold)', () => {
+    // C05's mean-recall failure: the documented defect empties the minScore queries, so the mean over every
+    // query depends on the dataset's share of them (4 of 40: 0.90); the bound is the floor over the others.
+    const mean: KnownFailureEntry = { ...INDEX_COSINE, scope: [{ kinds: ['recall'], metrics: ['cosine'], scan: ['index'], filtered: 'any', threshold: 'any', minRecall: 0.95 }] };
+    const meanFailure = (actual: number, recallWithoutThreshold?: number): Failure =>
+      where({ kind: 'recall', expected: 0.95, actual, filtered: undefined, threshold: undefined, ...(recallWithoutThreshold === undefined ? {} : { recallWithoutThreshold }) });
+    // odd-strings: 0.90 over 40 queries, 1.000 over the 36 without minScore: absorbed, the figure judged recorded.
+    expect(judge(mean, meanFailure(0.9, 1)).matched!.map((m) => m.scope)).toEqual([{ kind: 'recall', metric: 'cosine', scan: 'index', recall: 1 }]);
+    // a real drop among the queries without minScore: outside, named.
+    expect(judge(mean, meanFailure(0.85, 0.944)).outside![0]!.breaks).toEqual(['recall without minScore 0.944 < minRecall 0.95']);
+    // no query with minScore in the dataset (no recallWithoutThreshold recorded): the mean itself is judged, 0.9016 no longer passes.
+    expect(judge(mean, meanFailure(0.9016)).outside![0]!.breaks).toEqual(['recall 0.9016 < minRecall 0.95']);
+  });
+
   test('maxFailures: the item absorbs the first N failures that fit it; one more is outside (named), and failures it does not fit stay outside', () => {
     // LanceDB 0.37.1's stranded HNSW nodes: a few unfiltered index-path queries per run at recall 0.
     const stranded: KnownFailureEntry = {

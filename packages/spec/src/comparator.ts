@@ -46,6 +46,13 @@ export interface Failure {
   metric?: Metric;
   filtered?: boolean;
   threshold?: boolean;
+  /**
+   * C05's mean-recall failure only (a mean over threshold and non-threshold queries alike): the mean
+   * recall@k in [0, 1] over the queries without `minScore`, absent when there are none. A known-failure
+   * scope's `minRecall` judges this figure instead of `actual` when it is present (runner
+   * report/known-scope.ts), so a defect that empties the threshold queries is judged by what it leaves.
+   */
+  recallWithoutThreshold?: number;
 }
 
 /** The where-fields of a `Failure` (`scan`, `metric`, `filtered`, `threshold`): what a `CompareContext` may carry into every failure it emits. */

@@ -30,7 +30,9 @@ export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'known';
  * - `scoreDefect` (kind `score` only): the documented wrong formula, |actual − (scale × expected +
  *   offset)| ≤ within — e.g. LanceDB's index path returns 2(1 − cos) as the cosine distance, so
  *   its canonical score is 1 − 2(1 − cos) = 2 × expected − 1: scale 2, offset −1;
- * - `minRecall` (kind `recall` only): the failure's recall (`actual`) ≥ it.
+ * - `minRecall` (kind `recall` only): the failure's recall ≥ it: `recallWithoutThreshold` when the
+ *   failure records it (C05's mean over threshold and non-threshold queries: judged by the mean over
+ *   the queries without `minScore`), else `actual`.
  * A failure of a bounded kind without numeric `expected` / `actual` is outside.
  */
 export interface KnownFailureScope {
