@@ -19,7 +19,9 @@ describe('C28 / C29 on sqlite@3.53-vec0.1.9', () => {
     for (const op of ['dropped.upsert', 'dropped.recall', 'dropped.count', 'dropped.get', 'recreated.upsert', 'recreated.recall', 'closed.upsert', 'closed.recall', 'closed.count']) {
       expect([op, c29.figures[op]]).toEqual([op, 'BACKEND_ERROR']);
     }
-    expect(c29.figures['payload.upsert']).toBe('stored'); // SQLite TEXT holds U+0000; read back exactly
+    // The contract refuses U+0000 in every string a memory holds (spec stored-values.ts, the golden
+    // loader's rule too): the adapter's record validation refuses it with a code before SQLite sees it.
+    expect(c29.figures['payload.upsert']).toBe('refused: INVALID_INPUT');
   });
 
   test('C28 is skipped by capability on a target without an ANN index', () => {
