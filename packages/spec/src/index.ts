@@ -218,4 +218,5 @@ export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from '.
 export { compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './checks/c16-history';
 export { indexedWithoutRecord } from './checks/c15-audit';
 export { windowReference } from './checks/helpers/history';
+export { oracleOver } from './checks/helpers/placement';
 export { makeDirs } from './fs-dirs';

@@ -1,7 +1,7 @@
 import {
   compareHits,
-  ExactOracle,
   matchesFilter,
+  oracleOver,
   recallAtK,
   summarize,
   tieBetween,
@@ -170,17 +170,5 @@ export function withBoundaryTies(hits: RecallHit[], k: number, eps: TieTolerance
   return { hits: hits.slice(0, end), matching: hits.length };
 }
 
-/** The exact float64 oracle over the exported records (the real store's content, not the golden files). */
-function oracleOf(records: MemoryRecord[], dim: number, metric: Metric): ExactOracle {
-  const vectors = new Float32Array(records.length * dim);
-  records.forEach((r, i) => vectors.set(r.embedding, i * dim));
-  return new ExactOracle({
-    ids: records.map((r) => r.id),
-    namespaces: records.map((r) => r.namespace),
-    kinds: records.map((r) => r.kind),
-    metadata: records.map((r) => r.metadata),
-    vectors,
-    dim,
-    metric,
-  });
-}
+/** The exact float64 oracle over the exported records (the real store's content, not the golden files): spec's `oracleOver`. */
+const oracleOf = oracleOver;
