@@ -85,7 +85,8 @@ const THRESHOLDS = [
   [7, 50, { namespaces: ns(1) }],
 ];
 
-function sortFilter(f) {
+/** A filter with its parts in format order and metadata keys sorted by UTF-16 code unit (golden-data/FORMAT.md). */
+export function sortFilter(f) {
   const out = {};
   if (f.namespaces) out.namespaces = f.namespaces;
   if (f.kinds) out.kinds = f.kinds;

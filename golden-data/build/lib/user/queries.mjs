@@ -5,6 +5,7 @@
  * stored vectors), filter queries (namespaces, kinds, metadata, their AND, a namespace that matches
  * nothing) and threshold queries whose minScore lies in a wide gap between two exact scores.
  */
+import { sortFilter } from '../queries.mjs';
 import { score } from './vectors.mjs';
 
 /** Memory matches a RecallFilter (packages/spec/src/filter.ts: AND of parts, IN for lists, === for metadata). */
@@ -14,20 +15,6 @@ export function matches(r, f) {
   if (f.kinds && !f.kinds.includes(r.kind)) return false;
   if (f.metadata) for (const [k, v] of Object.entries(f.metadata)) if (!Object.prototype.hasOwnProperty.call(r.metadata, k) || !Object.is(r.metadata[k], v)) return false;
   return true;
-}
-
-/** A filter with its parts in format order and metadata keys sorted by UTF-16 code unit. */
-export function sortFilter(f) {
-  const out = {};
-  if (f.namespaces) out.namespaces = f.namespaces;
-  if (f.kinds) out.kinds = f.kinds;
-  if (f.metadata)
-    out.metadata = Object.fromEntries(
-      Object.keys(f.metadata)
-        .sort()
-        .map((k) => [k, f.metadata[k]]),
-    );
-  return out;
 }
 
 /**

@@ -1,19 +1,10 @@
-import type { MemoryKind, MemoryRecord, Metric } from '@memory-matrix/spec';
+import { mulberry32, type MemoryKind, type MemoryRecord, type Metric } from '@memory-matrix/spec';
 
 /**
  * Deterministic test data for the adapter's unit tests only (golden data for the matrix comes
  * from real embeddings, see golden-data/). mulberry32 PRNG + Box–Muller normals.
  */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng: (seed: number) => () => number = mulberry32;
 
 export function normal(rand: () => number): number {
   const u = Math.max(rand(), 1e-12);
