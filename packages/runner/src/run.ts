@@ -14,6 +14,7 @@ import {
   registerConformance,
   datasetFit,
   fitIndex,
+  hostCalibration,
   type CellConfig,
   type CheckDefinition,
   type CheckResult,
@@ -182,7 +183,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const loadSeed = parseLoadSeed(opts.loadSeed);
     report.loadOrder = { seed: loadSeed, method: LOAD_ORDER_METHOD };
     const docker = await dockerStatus();
-    report.host = { docker: docker.available, dockerReason: docker.reason };
+    // How slow the host is now (spec host.ts): recorded; each process's time limits use its own current figure.
+    report.host = { docker: docker.available, dockerReason: docker.reason, calibration: hostCalibration() };
     if (docker.available) {
       // Left-overs of a crashed earlier run (its process is gone): Ryuk cannot run here.
       const removed = await removeRunContainers();
@@ -266,7 +268,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
             spec: { target: target.name, datasetDir: dataset.dir, checks: opts.checks, tierProfile: opts.backends.length ? opts.profile : (opts.profile ?? 'default'), repeat: opts.repeat, loadSeed },
             want: { target: target.name, datasetSha256: dataset.datasetSha256, expectationSha256: exp.sha256 },
             log: (l) => progress.log(l),
-            timeoutMs: childTimeoutMs(checks.length),
+            timeoutMs: Math.round(childTimeoutMs(checks.length) * hostCalibration().factor),
           },
           {
             onSpawned: (c) => {

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { yieldToEventLoop, type CheckDefinition, type CheckResult, type TestBody, type TestRuntime } from '@memory-matrix/spec';
+import { describeLimit, hostCalibration, yieldToEventLoop, type CheckDefinition, type CheckResult, type TestBody, type TestRuntime } from '@memory-matrix/spec';
 
 /** One registered test as the runner saw it. */
 export interface RanTest {
@@ -24,11 +24,15 @@ export class TimeoutError extends Error {
   readonly code = 'TIMEOUT';
 }
 
-/** Run `fn` with a time limit in ms; the timer never keeps the process alive. */
-export async function withTimeout<T>(fn: () => Promise<T> | T, ms: number, what: string): Promise<T> {
+/**
+ * Run `fn` with a time limit of `ms` × `factor` (the host factor, spec host.ts; default 1); the
+ * timer never keeps the process alive. Rejects with TimeoutError (code TIMEOUT) "<what> exceeded
+ * 300000 ms" (at factor 1) or "… exceeded 300000 ms × host factor 2.1 = 630000 ms".
+ */
+export async function withTimeout<T>(fn: () => Promise<T> | T, ms: number, what: string, factor = 1): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`${what} exceeded ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new TimeoutError(`${what} exceeded ${describeLimit(ms, factor)}`)), Math.round(ms * factor));
     timer.unref();
   });
   try {
@@ -160,7 +164,7 @@ export class MatrixRuntime implements TestRuntime {
     if (gateError) setupErrors.set(s.name, gateError);
     for (const h of gateError ? [] : s.beforeAll) {
       try {
-        await withTimeout(h.fn, h.timeoutMs, `${s.name}: setup`);
+        await withTimeout(h.fn, h.timeoutMs, `${s.name}: setup`, hostCalibration().factor);
       } catch (e) {
         setupError = e as Error;
         setupErrors.set(s.name, setupError);
@@ -176,7 +180,7 @@ export class MatrixRuntime implements TestRuntime {
       else if (setupError) ran = { suite: s.name, title: t.title, status: 'failed', error: setupError, durationMs: 0 };
       else {
         try {
-          await withTimeout(t.fn!, t.timeoutMs, `${s.name}: ${t.title}`);
+          await withTimeout(t.fn!, t.timeoutMs, `${s.name}: ${t.title}`, hostCalibration().factor);
           ran = { suite: s.name, title: t.title, status: 'passed', durationMs: performance.now() - t0 };
         } catch (e) {
           ran = { suite: s.name, title: t.title, status: 'failed', error: e as Error, durationMs: performance.now() - t0, ...(e instanceof TimeoutError ? { timedOut: true as const } : {}) };
@@ -187,7 +191,7 @@ export class MatrixRuntime implements TestRuntime {
     }
     for (const h of s.afterAll) {
       try {
-        await withTimeout(h.fn, h.timeoutMs, `${s.name}: teardown`);
+        await withTimeout(h.fn, h.timeoutMs, `${s.name}: teardown`, hostCalibration().factor);
       } catch (e) {
         teardownErrors.set(s.name, e as Error);
       }

@@ -15,6 +15,14 @@ import { reportView } from '../src/report/view';
 import { driver } from './fixtures/toy-driver';
 import { cellReport } from './report-fixtures';
 
+// The limits below are exact (a 1.5 s hang outlasts them): a fixed host factor of 1 (spec host.ts), whatever the load.
+beforeAll(() => {
+  process.env.MM_HOST_FACTOR = '1';
+});
+afterAll(() => {
+  delete process.env.MM_HOST_FACTOR;
+});
+
 type Mode = 'ok' | 'hang' | 'dead';
 
 /**

@@ -10,6 +10,14 @@ import { MatrixRuntime, timedOutResult, type RanTest } from '../src/runtime';
 
 const C23 = CHECKS.find((c) => c.id === 'C23')!;
 
+// Exact limits in the messages below: a fixed host factor of 1 (spec host.ts), whatever the load.
+beforeEach(() => {
+  process.env.MM_HOST_FACTOR = '1';
+});
+afterEach(() => {
+  delete process.env.MM_HOST_FACTOR;
+});
+
 test('a test past its limit is failed with timedOut; timedOutResult makes its check a failed TIMEOUT row', async () => {
   const rt = new MatrixRuntime();
   const seen: RanTest[] = [];
@@ -41,4 +49,18 @@ test('a setup that exceeds its limit fails the tests with the setup error, not a
   expect(out.setupErrors.get('t × d')?.message).toBe('t × d: setup exceeded 30 ms');
   expect(seen[0]).toMatchObject({ status: 'failed' });
   expect(timedOutResult(seen[0]!, CHECKS)).toBeUndefined();
+});
+
+test('a loaded host stretches every limit by its factor, and the message names the limit and the factor', async () => {
+  process.env.MM_HOST_FACTOR = '4';
+  const rt = new MatrixRuntime();
+  const seen: RanTest[] = [];
+  rt.describe('t × d', () => {
+    // 40 ms of work under a 30 ms limit: passes at factor 4 (120 ms), where a factor-1 run fails it.
+    rt.test('C01 write-read', () => new Promise<void>((r) => setTimeout(r, 40)), 30);
+    rt.test(`${C23.id} ${C23.name}`, () => new Promise<void>(() => undefined), 30);
+  });
+  await rt.run((t) => seen.push(t));
+  expect(seen.map((t) => t.status)).toEqual(['passed', 'failed']);
+  expect(seen[1]!.error?.message).toBe('t × d: C23 fault-surfaced exceeded 30 ms × host factor 4 = 120 ms');
 });

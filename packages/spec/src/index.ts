@@ -16,6 +16,7 @@ export { didYouMean } from './did-you-mean';
 export type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from './adapter';
 export { inAskedOrder } from './get-order';
 export { yieldToEventLoop } from './yield';
+export { calibrateHost, CALIBRATION_TTL_MS, describeLimit, hostCalibration, hostFactorOverride, MAX_HOST_FACTOR, REFERENCE_CPU_MS, scaledLimitMs, scaledTimeouts, type HostCalibration } from './host';
 export { installedPackageVersion, pinnedPackageVersions } from './package-versions';
 export {
   MAX_RECALL_K,

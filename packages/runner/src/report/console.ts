@@ -1,3 +1,4 @@
+import type { HostCalibration } from '@memory-matrix/spec';
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
@@ -83,6 +84,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const t of view.tables) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   if (report.loadOrder && loadedAny(report)) out.push(loadOrderLine(report.loadOrder));
+  if (report.host.calibration && ranAnyCell(report)) out.push(hostLine(report.host.calibration));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
   if (!(report.error && cells.length === 0)) out.push(countsLine(s));
@@ -109,6 +111,17 @@ export function loadedAny(report: { cells: ReadonlyArray<{ timings: { loadMs: nu
 /** The line naming the golden load order of a run: its method and the seed that replays it. */
 export function loadOrderLine(o: { seed: number; method: string }): string {
   return `golden memories loaded in a seeded shuffled order (${o.method}), seed ${o.seed}: --load-seed ${o.seed} replays it`;
+}
+
+/** Whether any cell of the report ran a check: only then did a time limit matter. */
+export function ranAnyCell(report: { cells: readonly CellReport[] }): boolean {
+  return report.cells.some(ranAny);
+}
+
+/** The line naming the host calibration of a run (spec host.ts): the factor its time limits were multiplied by, and what it came from. */
+export function hostLine(h: HostCalibration): string {
+  const why = h.source === 'MM_HOST_FACTOR' ? 'set by MM_HOST_FACTOR' : `contention ${h.contention}, speed ${h.speed} vs the reference machine`;
+  return `host factor ${h.factor} at the start (${why}; load average ${h.loadAverage} on ${h.cpus} CPUs): time limits are multiplied by the factor each cell measures as it runs`;
 }
 
 /** Whether any check of the cell ran (passed, failed with a verdict or an error of its own, or known): not skipped, not NOT_RUN. */

@@ -1,5 +1,5 @@
 import { capabilityGlyph } from './capabilities';
-import { loadedAny, loadOrderLine, notRunCauses, ranAny } from './console';
+import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, ranAnyCell } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
@@ -26,6 +26,7 @@ export function renderMarkdown(view: ReportView): string {
     );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
   if (report.loadOrder && loadedAny(report)) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
+  if (report.host.calibration && ranAnyCell(report)) lines.push(`${hostLine(report.host.calibration)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;

@@ -1,4 +1,4 @@
-import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type IndexConfig, type KnownFailureEntry } from '@memory-matrix/spec';
+import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type HostCalibration, type IndexConfig, type KnownFailureEntry } from '@memory-matrix/spec';
 import type { CapabilityMatrix } from './capabilities';
 import type { CellQueries } from './queries';
 import type { SideBySidePair } from './side-by-side';
@@ -21,7 +21,12 @@ export interface MatrixReport {
   profile: string | null;
   /** `i/n` when the run was one shard of n. */
   shard: string | null;
-  host: { docker: boolean; dockerReason: string };
+  /**
+   * The host: whether Docker answered, and the host calibration the run took at its start (spec
+   * host.ts: the factor its time limits were multiplied by; each cell process re-measures as it
+   * goes). `calibration` is absent in reports of older versions and of runs stopped before it.
+   */
+  host: { docker: boolean; dockerReason: string; calibration?: HostCalibration };
   dataset: { name: string; version: string; sha256: string; dir: string; memories: number; queries: number; dim: number; metric: string } | null;
   expectation: { file: string; source: string; sha256: string } | null;
   /**

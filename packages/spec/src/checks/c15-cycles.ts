@@ -7,7 +7,7 @@ import type { DurabilityFigures, FaultTarget } from '../durability';
  * Connect 20 s, not 5 s: C15 connects only to a server that is up (before a kill, after a restart),
  * so the limit only bounds a hang, and at load average 6–13 on 2 cores (a default matrix beside
  * another one and a `pnpm test`) a 5 s connect of redis@8.0.6 ended "Connection is closed" and
- * stopped C15 with BACKEND_ERROR although the server was up.
+ * stopped C15 with BACKEND_ERROR although the server was up. Used × the host factor (host.ts).
  */
 export const C15_WRITER_TIMEOUTS = { connectMs: 20_000, queryMs: 30_000 };
 /**
@@ -15,7 +15,8 @@ export const C15_WRITER_TIMEOUTS = { connectMs: 20_000, queryMs: 30_000 };
  * only bounds a hang): a get after the restart ran past 30 s on a restarted embedded store
  * process under load average ~10-20 (lancedb@0.37 in 1 of 20 runs of the embedded profile,
  * sqlite@3.53-vec0.1.9 in one default matrix, while other runs shared the 2 cores), failing C15
- * with "no answer from the store process within 30000 ms" although nothing was lost.
+ * with "no answer from the store process within 30000 ms" although nothing was lost. Used × the
+ * host factor (host.ts).
  */
 export const C15_AUDIT_TIMEOUTS = { connectMs: 20_000, queryMs: 120_000 };
 

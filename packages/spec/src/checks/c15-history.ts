@@ -9,6 +9,7 @@ import type { DurabilityPart } from './c15-cycles';
 import { appendUntilKilled, type HistoryStreamLog, type SentMessage } from './c15-history-stream';
 import { checkMessages, checkPrefix } from './helpers/history';
 import { failure } from './check';
+import { scaledTimeouts } from '../host';
 import { C15_AUDIT_TIMEOUTS, C15_WRITER_TIMEOUTS } from './c15-cycles';
 
 /** Sessions written concurrently (one writer and client each), messages per append() call. */
@@ -65,7 +66,7 @@ export function historyPart(cell: LiveCell, ft: FaultTarget, config: DurabilityC
     beforeCycle: async () => undefined,
     async stream(cycle, kill) {
       const where = `${tag} cycle ${cycle}`;
-      const stores = await Promise.all(sessions.map((_, w) => ft.connect({ clientName: `mm-c15h-w${w + 1}`, timeouts: C15_WRITER_TIMEOUTS })));
+      const stores = await Promise.all(sessions.map((_, w) => ft.connect({ clientName: `mm-c15h-w${w + 1}`, timeouts: scaledTimeouts(C15_WRITER_TIMEOUTS) })));
       try {
         const histories = await Promise.all(stores.map((s, w) => openHistory(s, sessions[w]!, prefix, where)));
         log = await appendUntilKilled({ histories, message, nextSeq, callSize: CALL, maxCalls: MAX_CALLS, killAfterAcked: KILL_AFTER[(cycle - 1) % KILL_AFTER.length]!, kill, cycle });
@@ -80,7 +81,7 @@ export function historyPart(cell: LiveCell, ft: FaultTarget, config: DurabilityC
       fig.acknowledged += l.ackedMessages;
       fig.acknowledgedBatches += l.ackedCalls;
       restartMsMax = Math.max(restartMsMax, restartMs);
-      const reader = await ft.connect({ timeouts: C15_AUDIT_TIMEOUTS });
+      const reader = await ft.connect({ timeouts: scaledTimeouts(C15_AUDIT_TIMEOUTS) });
       let newlyLost: string[] = [];
       const tot = { read: 0, phantomInFlight: 0, phantomUnknown: 0, duplicated: 0, changed: 0, reordered: 0 };
       try {

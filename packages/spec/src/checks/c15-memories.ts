@@ -9,6 +9,7 @@ import type { DurabilityPart, PartOutcome } from './c15-cycles';
 import { roundRobin, writeUntilKilled, type StreamLog } from './c15-writers';
 import { failure } from './check';
 import { every } from './helpers/sampling';
+import { scaledTimeouts } from '../host';
 import { C15_AUDIT_TIMEOUTS, C15_WRITER_TIMEOUTS } from './c15-cycles';
 
 /** Concurrent writers, and memories per acknowledged batch. */
@@ -57,7 +58,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
   let log: StreamLog | undefined;
   return {
     async setup() {
-      const setup = await ft.connect({ timeouts: C15_WRITER_TIMEOUTS });
+      const setup = await ft.connect({ timeouts: scaledTimeouts(C15_WRITER_TIMEOUTS) });
       try {
         const c = await setup.createCollection(spec);
         await c.buildIndex(); // on the empty table: every write then goes through the index (HNSW inserts)
@@ -73,7 +74,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
       if (await ensureCollection(ft, spec)) recreated.push(cycle === 1 ? 'after the clean restart of the set-up' : `before cycle ${cycle}`);
     },
     async stream(cycle, kill) {
-      const stores = await Promise.all(Array.from({ length: WRITERS }, (_, w) => ft.connect({ clientName: `mm-c15-w${w + 1}`, timeouts: C15_WRITER_TIMEOUTS })));
+      const stores = await Promise.all(Array.from({ length: WRITERS }, (_, w) => ft.connect({ clientName: `mm-c15-w${w + 1}`, timeouts: scaledTimeouts(C15_WRITER_TIMEOUTS) })));
       try {
         const collections = await Promise.all(stores.map((s) => s.openCollection(spec.name)));
         const records = golden.slice((cycle - 1) * slice, cycle * slice);
@@ -98,7 +99,7 @@ export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityCo
       fig.acknowledged += cycleAcked;
       fig.acknowledgedBatches += l.acked.length;
       restartMsMax = Math.max(restartMsMax, restartMs);
-      const reader = await ft.connect({ timeouts: C15_AUDIT_TIMEOUTS });
+      const reader = await ft.connect({ timeouts: scaledTimeouts(C15_AUDIT_TIMEOUTS) });
       try {
         const col = await openUnlessMissing(reader, spec.name);
         const a = col ? await auditAfterRestart(cell, col, ledger, queries, where, index.type !== 'none') : auditOfMissingCollection(ledger);
@@ -189,7 +190,7 @@ async function openUnlessMissing(store: MemoryStore, name: string): Promise<Memo
 
 /** Open `spec.name` on a new client, or create it (empty, index built) when a restart lost it; resolves true when it was created. */
 async function ensureCollection(ft: FaultTarget, spec: CollectionSpec): Promise<boolean> {
-  const s = await ft.connect({ timeouts: C15_WRITER_TIMEOUTS });
+  const s = await ft.connect({ timeouts: scaledTimeouts(C15_WRITER_TIMEOUTS) });
   try {
     if (await openUnlessMissing(s, spec.name)) return false;
     await (await s.createCollection(spec)).buildIndex();

@@ -4,6 +4,7 @@ import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
 import { requireFaults, type ClientTimeouts, type FaultTarget } from '../durability';
 import { hasCode } from '../errors';
+import { hostCalibration } from '../host';
 import type { MemoryRecord, RecallHit, RecallQuery } from '../types';
 import { requireMemories } from './helpers/sampling';
 import { type CheckDefinition, failure, needs } from './check';
@@ -24,12 +25,15 @@ const HANG_LIMIT_MS = 20_000;
 /**
  * The faulted client's limits on `cell`: `C23_TIMEOUTS`, or every limit set to the target's
  * declared `tolerances.faultClientTimeoutMs` (Chroma: one request of a C23 batch takes seconds),
- * and the hang limit that goes with them.
+ * each × `factor` (the host calibration, spec host.ts: a busy host stretches them, a paused server
+ * still ends them), and the hang limit that goes with them (× the same factor).
  */
-export function c23Timeouts(cell: LiveCell): { timeouts: Required<ClientTimeouts>; hangMs: number } {
+export function c23Timeouts(cell: LiveCell, factor = 1): { timeouts: Required<ClientTimeouts>; hangMs: number } {
   const ms = cell.config.tolerances.faultClientTimeoutMs;
-  const timeouts = ms === undefined ? C23_TIMEOUTS : { connectMs: ms, queryMs: ms, statementMs: ms };
-  return { timeouts, hangMs: Math.max(HANG_LIMIT_MS, 2 * timeouts.queryMs + 5_000) };
+  const base = ms === undefined ? C23_TIMEOUTS : { connectMs: ms, queryMs: ms, statementMs: ms };
+  const x = (v: number): number => Math.round(v * factor);
+  const timeouts = { connectMs: x(base.connectMs), queryMs: x(base.queryMs), statementMs: x(base.statementMs) };
+  return { timeouts, hangMs: Math.max(x(HANG_LIMIT_MS), 2 * timeouts.queryMs + 5_000) };
 }
 const CLIENT = 'mm-c23';
 /** Memories C23 needs: 50 stored, then batches of ⌊0.4·(n − 50)⌋ ≥ 1 and the rest ≥ 1 for the two faults. */
@@ -71,22 +75,30 @@ async function runSteps(cell: LiveCell, ft: FaultTarget) {
   const sizeA = Math.min(2 * chunk, Math.floor((golden.length - 50) * 0.4));
   const sizeB = Math.min(3 * chunk, golden.length - 50 - sizeA);
   const [base, batchA, batchB] = [golden.slice(0, 50), golden.slice(50, 50 + sizeA), golden.slice(50 + sizeA, 50 + sizeA + sizeB)];
-  const { timeouts } = c23Timeouts(cell);
-  const store = await ft.connect({ clientName: CLIENT, timeouts });
-  // The reader checks what landed and retries: the adapter's ordinary limits (see retryCompletes).
+  const host = hostCalibration();
+  const limits = c23Timeouts(cell, host.factor);
+  const { timeouts } = limits;
+  // The reader sets up, checks what landed and retries: the adapter's ordinary limits (see
+  // retryCompletes). The faulted client's short limits are for the faulted calls: its unfaulted
+  // set-up (a 50-memory upsert) outlasted 1.5 s on a loaded CI host ("Query read timeout",
+  // pgvector@pg18), and how fast a store loads is not what C23 asks.
   const reader = await ft.connect();
+  const store = await ft.connect({ clientName: CLIENT, timeouts });
   const failures: Failure[] = [];
   const figures: Record<string, Figure> = {
     clientTimeouts: `connect ${timeouts.connectMs} ms, query ${timeouts.queryMs} ms, statement ${timeouts.statementMs} ms`,
+    hangLimitMs: limits.hangMs,
+    hostFactor: host.factor,
     batchPause: batchA.length,
     batchDrop: batchB.length,
   };
   try {
-    const col = await store.createCollection(cell.collectionSpec('c23'));
-    await col.upsert(base);
-    failures.push(...(await pauseDuringWrite(cell, ft, col, reader, batchA, figures)));
-    failures.push(...(await pauseDuringQuery(cell, ft, col, figures)));
-    failures.push(...(await dropMidBatch(cell, ft, col, reader, batchB, figures)));
+    const spec = cell.collectionSpec('c23');
+    await (await reader.createCollection(spec)).upsert(base);
+    const col = await store.openCollection(spec.name);
+    failures.push(...(await pauseDuringWrite(cell, ft, col, reader, batchA, figures, limits.hangMs)));
+    failures.push(...(await pauseDuringQuery(cell, ft, col, figures, limits.hangMs)));
+    failures.push(...(await dropMidBatch(cell, ft, col, reader, batchB, figures, limits.hangMs)));
     const count = await (await reader.openCollection(col.spec.name)).count();
     const want = base.length + batchA.length + batchB.length;
     figures.countAfter = count;
@@ -98,12 +110,20 @@ async function runSteps(cell: LiveCell, ft: FaultTarget) {
   return { figures, failures };
 }
 
-async function pauseDuringWrite(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], figures: Record<string, Figure>): Promise<Failure[]> {
+async function pauseDuringWrite(
+  cell: LiveCell,
+  ft: FaultTarget,
+  col: MemoryCollection,
+  reader: MemoryStore,
+  batch: MemoryRecord[],
+  figures: Record<string, Figure>,
+  hangMs: number,
+): Promise<Failure[]> {
   const what = describeWrite(batch, col.spec.name);
   await ft.pause();
   let s;
   try {
-    s = await settle(col.upsert(batch), c23Timeouts(cell).hangMs);
+    s = await settle(col.upsert(batch), hangMs);
   } finally {
     await ft.unpause();
   }
@@ -111,11 +131,11 @@ async function pauseDuringWrite(cell: LiveCell, ft: FaultTarget, col: MemoryColl
   const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
   figures.pauseWritePresentAfter = a.present;
   if (a.firstRead !== a.present) figures.pauseWritePresentFirstRead = a.firstRead; // landed in pieces after the client gave up
-  const out = judgeSurfaced(cell, s, what, 'docker pause of the server', `${a.present} of ${batch.length} memories present after unpause`);
+  const out = judgeSurfaced(cell, s, what, 'docker pause of the server', `${a.present} of ${batch.length} memories present after unpause`, Number(figures.hostFactor));
   return [...out, ...a.failures, ...(await retryCompletes(cell, col, reader, batch, what))];
 }
 
-async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, figures: Record<string, Figure>): Promise<Failure[]> {
+async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, figures: Record<string, Figure>, hangMs: number): Promise<Failure[]> {
   const q = cell.dataset.queries[0]!;
   let query: RecallQuery = { vector: q.vector, k: 10, scan: 'exact' };
   let before: RecallHit[];
@@ -129,12 +149,12 @@ async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryColl
   await ft.pause();
   let s;
   try {
-    s = await settle(col.recall(query), c23Timeouts(cell).hangMs);
+    s = await settle(col.recall(query), hangMs);
   } finally {
     await ft.unpause();
   }
   Object.assign(figures, { pauseQuery: s.how === 'rejected' ? s.code : s.how, pauseQueryMs: Math.round(s.ms), pauseQueryMessage: messageOf(s) });
-  const out = judgeSurfaced(cell, s, `recall (query ${q.id}, k 10, ${query.scan}) on collection ${col.spec.name}`, 'docker pause of the server');
+  const out = judgeSurfaced(cell, s, `recall (query ${q.id}, k 10, ${query.scan}) on collection ${col.spec.name}`, 'docker pause of the server', undefined, Number(figures.hostFactor));
   const after = await col.recall(query);
   if (JSON.stringify(after) !== JSON.stringify(before)) {
     out.push(
@@ -146,7 +166,7 @@ async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryColl
   return out;
 }
 
-async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], figures: Record<string, Figure>): Promise<Failure[]> {
+async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], figures: Record<string, Figure>, hangMs: number): Promise<Failure[]> {
   const what = describeWrite(batch, col.spec.name);
   let t0 = 0;
   let write: Promise<void> | undefined;
@@ -168,7 +188,7 @@ async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollecti
     figures.dropError = String((e as Error).message ?? e);
   }
   // When the watch could not be put in place the write still runs (unfaulted): the fault-setup failure below says why.
-  const s = await settle(write ?? startWrite(), c23Timeouts(cell).hangMs, t0);
+  const s = await settle(write ?? startWrite(), hangMs, t0);
   Object.assign(figures, { dropMidBatch: s.how === 'rejected' ? s.code : s.how, dropSessions: dropped, dropMs: Math.round(s.ms), dropMessage: messageOf(s) });
   const a = await batchAtomic(cell, reader, col.spec.name, batch, what);
   figures.dropPresentAfter = a.present;
@@ -184,7 +204,7 @@ async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollecti
       ),
     );
   } else {
-    out.push(...judgeSurfaced(cell, s, what, `termination of its server session mid-batch (${dropped} session(s))`, after));
+    out.push(...judgeSurfaced(cell, s, what, `termination of its server session mid-batch (${dropped} session(s))`, after, Number(figures.hostFactor)));
   }
   return [...out, ...a.failures, ...(await retryCompletes(cell, col, reader, batch, what))];
 }

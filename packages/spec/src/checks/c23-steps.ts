@@ -43,16 +43,17 @@ export function describeWrite(records: MemoryRecord[], collection: string): stri
 
 /**
  * The verdict on one faulted call: it must reject with a fault code (`FAULT_CODES`) — resolving
- * is a silent no-op, hanging past the limit is a hang, another code is the wrong error. Returns
- * the failures (empty when it surfaced correctly).
+ * is a silent no-op, hanging past the limit is a hang, another code is the wrong error. `hostFactor`
+ * (spec host.ts) is named in a hang's message: the limit it stretched. Returns the failures (empty
+ * when it surfaced correctly).
  */
-export function judgeSurfaced(cell: LiveCell, s: Settled, what: string, fault: string, after?: string): Failure[] {
+export function judgeSurfaced(cell: LiveCell, s: Settled, what: string, fault: string, after?: string, hostFactor = 1): Failure[] {
   if (s.how === 'rejected' && FAULT_CODES.includes(s.code)) return [];
   const actual =
     s.how === 'rejected'
       ? `rejected with code ${s.code} (${s.message.split('\n')[0]})`
       : s.how === 'hung'
-        ? `neither resolved nor rejected within ${Math.round(s.ms)} ms`
+        ? `neither resolved nor rejected within ${Math.round(s.ms)} ms (the hang limit${hostFactor === 1 ? '' : `, stretched by host factor ${hostFactor}`})`
         : `resolved without an error after ${Math.round(s.ms)} ms (a silent no-op${after ? `: ${after}` : ''})`;
   return [
     failure(cell, 'fault-surfaced', `${what} during ${fault}: ${actual}; expected an error with code ${FAULT_CODES.join(' or ')}`, {

@@ -12,6 +12,7 @@ import { hasSnapshots, processRecipeOf, type SnapshotInfo } from '../snapshots';
 import { type CheckDefinition, failure, needs } from './check';
 import { checkPrefix, messageDifference, openCheckHistory } from './helpers/history';
 import type { ChildInput, ChildOp } from './c26-child';
+import { scaledLimitMs } from '../host';
 
 /** The committed expected dump: `snapshots/c26-expected-dump.json` of `@memory-matrix/golden-data` (the repository's golden-data/ folder). */
 export const C26_EXPECTED_DUMP: string = C26_EXPECTED_DUMP_FILE;
@@ -53,9 +54,10 @@ interface ChildRun {
 
 /**
  * Run one child process (c26-child through tsx, so a store module in TypeScript loads too) with `ops`; with `killAfterMs`, SIGKILL it that
- * many ms after its first `progress` line (the parent only kills processes it started, by pid).
+ * many ms after its first `progress` line (the parent only kills processes it started, by pid). A child still running after
+ * `timeoutMs` (default 60 s × the host factor, host.ts) is killed as hung.
  */
-export function runChild(input: ChildInput, killAfterMs?: number, timeoutMs = 60_000): Promise<ChildRun> {
+export function runChild(input: ChildInput, killAfterMs?: number, timeoutMs = scaledLimitMs(60_000)): Promise<ChildRun> {
   const tsx = require.resolve('tsx/cjs');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', tsx, CHILD], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -1,6 +1,7 @@
 import type { CheckDefinition } from '../checks/check';
 import type { LiveCell } from './cell';
 import type { CheckResult } from './result';
+import { describeLimit, hostCalibration } from '../host';
 
 /**
  * How long the liveness probe waits for the store, ms. A healthy store answers a new client's
@@ -13,11 +14,13 @@ export const LIVENESS_LIMIT_MS = 30_000;
 /**
  * Whether the cell's store still answers: a NEW client (`cell.connect`), its `serverInfo()`, and,
  * once the shared golden collection exists, `openCollection` + `count()` of it — all within
- * `limitMs`. Returns null when it answered, else what went wrong as a phrase ("did not answer
+ * `baseLimitMs` × the host factor (host.ts). Returns null when it answered, else what went wrong as a phrase ("did not answer
  * serverInfo within 30000 ms", "count of the golden collection failed: BACKEND_ERROR: …").
  * Never throws.
  */
-export async function probeLiveness(cell: LiveCell, limitMs = LIVENESS_LIMIT_MS): Promise<string | null> {
+export async function probeLiveness(cell: LiveCell, baseLimitMs = LIVENESS_LIMIT_MS): Promise<string | null> {
+  const factor = hostCalibration().factor; // a loaded host stretches the limit (host.ts)
+  const limitMs = Math.round(baseLimitMs * factor);
   let step = 'a new client';
   const probe = (async () => {
     const store = await cell.connect();
@@ -32,7 +35,7 @@ export async function probeLiveness(cell: LiveCell, limitMs = LIVENESS_LIMIT_MS)
   })();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`did not answer ${step} within ${limitMs} ms`), limitMs);
+    timer = setTimeout(() => resolve(`did not answer ${step} within ${describeLimit(baseLimitMs, factor)}`), limitMs);
   });
   try {
     return await Promise.race([

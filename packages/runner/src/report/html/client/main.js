@@ -24,6 +24,11 @@ MM.provenance = (r) => {
     ['command', r.argv.join(' ') || '(defaults)'],
     ['profile / shard', `${r.profile ?? '–'} / ${r.shard ?? '–'}`],
     ['Docker engine', r.host.docker ? 'answered' : `not used: ${r.host.dockerReason}`],
+    r.host.calibration && [
+      'host factor',
+      `${r.host.calibration.factor} at the start (${r.host.calibration.source === 'MM_HOST_FACTOR' ? 'set by MM_HOST_FACTOR' : `contention ${r.host.calibration.contention}, speed ${r.host.calibration.speed}`}; load average ${r.host.calibration.loadAverage} on ${r.host.calibration.cpus} CPUs): time limits × the factor`,
+      'host-factor',
+    ],
     d && ['dataset', `${d.name} v${d.version} (${d.dir}): ${d.memories} memories, ${d.queries} queries, ${d.dim}-d ${d.metric}`],
     d && ['dataset sha256', h('code', null, d.sha256), 'dataset-sha256'],
     e && ['expectation', `${e.file} (source: ${e.source})`],
