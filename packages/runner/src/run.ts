@@ -56,6 +56,7 @@ import { MatrixRuntime, timedOutResult } from './runtime';
 import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
 import { TOOL_VERSION, displayPath } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
+import { measureRunCpu } from './report/cpu';
 
 /** Options of one `memory-matrix run`. */
 export interface RunOptions {
@@ -389,6 +390,7 @@ function finish(report: MatrixReport, dir: string | null, t0: number): { view: R
   const settled = settleReport(report);
   settled.finishedAt = new Date().toISOString();
   settled.durationMs = performance.now() - t0;
+  settled.cpu = measureRunCpu(settled.durationMs);
   const view = reportView(settled);
   if (dir === null) return { view, written: false };
   try {

@@ -5,3 +5,4 @@ export { listRunContainers, processAlive, removeRunContainers, type ProjectConta
 export { CONTAINER_LABELS, containerLabels, OWNER } from './labels';
 export { installGuard, uninstallGuard, liveContainerIds } from './guard';
 export { Semaphore, startParallelism } from './semaphore';
+export { containerCpuMs } from './cpu';

@@ -10,6 +10,7 @@ import { containerEndpoint } from './endpoint';
 import { registerContainer, registerRun, unregisterContainer } from './guard';
 import { containerLabels } from './labels';
 import { Semaphore, startParallelism } from './semaphore';
+import { endCpuSegment } from './cpu';
 
 /** What to start: one catalog target from a local image, of a registered container kind. */
 export interface ContainerStartSpec {
@@ -243,6 +244,7 @@ export async function stopStarted(
 ): Promise<void> {
   await Promise.allSettled([...stores].map((s) => s.close()));
   stores.clear();
+  await endCpuSegment(id); // the run's CPU figure (cpu.ts)
   try {
     await started.stop({ remove: true, removeVolumes: true, timeout: 10_000 });
   } catch (err) {

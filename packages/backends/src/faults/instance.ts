@@ -18,6 +18,7 @@ import { waitForKind } from '../container/start';
 import { pollReady } from '../readiness';
 import { freezeWithRetry } from './freeze';
 import { containerState, docker, killContainer, logMatches, mappedPort, pollUntil, startContainer } from './docker-ops';
+import { endCpuSegment } from '../container/cpu';
 
 /** What to start: one target in one durability configuration, on a volume. */
 export interface InstanceSpec {
@@ -230,12 +231,14 @@ export class ContainerFaultTarget implements FaultTarget {
   }
 
   async kill(): Promise<void> {
+    await endCpuSegment(this.containerId); // the run's CPU figure: the counter restarts with the container
     await killContainer(this.containerId, this.ep.where);
     const dead = await pollUntil(async () => ((await containerState(this.containerId, this.ep.where)).status === 'running' ? undefined : true), Date.now() + 15_000, 50);
     if (!dead) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: still running 15 s after docker kill -s KILL`);
   }
 
   async shutdown(): Promise<void> {
+    await endCpuSegment(this.containerId);
     await docker(['stop', '-t', '30', this.containerId], this.ep.where, 60_000);
   }
 
@@ -282,6 +285,7 @@ export class ContainerFaultTarget implements FaultTarget {
     this.removed = true;
     await Promise.allSettled([...this.stores].map((s) => s.close()));
     if (this.paused) await docker(['unpause', this.containerId], this.ep.where).catch(() => undefined);
+    if ((await containerState(this.containerId, this.ep.where).catch(() => null))?.status === 'running') await endCpuSegment(this.containerId);
     await docker(['rm', '-f', '-v', this.containerId], this.ep.where).catch((err: Error) => {
       if (!/no such container/i.test(err.message)) throw err;
     });

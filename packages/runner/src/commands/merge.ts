@@ -10,6 +10,7 @@ import { settleReport, type SettledReport } from '../report/settle';
 import { reportView } from '../report/view';
 import { writeReports } from '../report/write';
 import { TOOL_VERSION } from '../version';
+import type { RunCpu } from '../report/cpu';
 
 /** One input of a merge: the file it came from (as given) and its parsed report. */
 export interface ShardInput {
@@ -97,6 +98,14 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
     dataset: reports.find((r) => r.dataset)?.dataset ?? null,
     expectation: reports.find((r) => r.expectation)?.expectation ?? null,
     ...(reports.find((r) => r.loadOrder) ? { loadOrder: reports.find((r) => r.loadOrder)!.loadOrder } : {}),
+    ...(reports.every((r) => r.cpu)
+      ? {
+          cpu: sumCpu(
+            reports.map((r) => r.cpu!),
+            finished - started,
+          ),
+        }
+      : {}),
     cells: reports.flatMap((r) => r.cells).sort((a, b) => a.target.localeCompare(b.target)),
     skippedTargets: reports.flatMap((r) => r.skippedTargets).sort((a, b) => a.target.localeCompare(b.target)),
     summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
@@ -105,6 +114,20 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
   };
   if (failed?.report.error) merged.error = { code: failed.report.error.code, message: `${failed.file}: ${failed.report.error.message}` };
   return settleReport(merged);
+}
+
+/** The CPU figures of shards summed (each shard ran on its own machine: the total is what the matrix cost); cores busy over the merged wall time. */
+function sumCpu(cpus: RunCpu[], wallMs: number): RunCpu {
+  const sum = (f: (c: RunCpu) => number): number => Math.round(cpus.reduce((a, c) => a + f(c), 0) * 10) / 10;
+  const totalS = sum((c) => c.totalS);
+  return {
+    totalS,
+    runnerS: sum((c) => c.runnerS),
+    childProcessesS: cpus.some((c) => c.childProcessesS === null) ? null : sum((c) => c.childProcessesS!),
+    containersS: sum((c) => c.containersS),
+    containerSegmentsUnread: cpus.reduce((a, c) => a + c.containerSegmentsUnread, 0),
+    coresBusy: wallMs > 0 ? Math.round((totalS / (wallMs / 1000)) * 100) / 100 : 0,
+  };
 }
 
 /** Every `i/n` series among the inputs must hold shards 1…n exactly once (a lost shard is not a pass). */

@@ -2,6 +2,7 @@ import type { HostCalibration } from '@memory-matrix/spec';
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
+import { cpuLine } from './cpu';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, isNotRun } from './figures';
 import { tableSummary } from './tables';
@@ -85,6 +86,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   if (report.loadOrder && loadedAny(report)) out.push(loadOrderLine(report.loadOrder));
   if (report.host.calibration && ranAnyCell(report)) out.push(hostLine(report.host.calibration));
+  if (report.cpu && ranAnyCell(report)) out.push(cpuLine(report.cpu, report.durationMs));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
   if (!(report.error && cells.length === 0)) out.push(countsLine(s));

@@ -1,4 +1,5 @@
 import { capabilityGlyph } from './capabilities';
+import { cpuLine } from './cpu';
 import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, ranAnyCell } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
@@ -27,6 +28,7 @@ export function renderMarkdown(view: ReportView): string {
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
   if (report.loadOrder && loadedAny(report)) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
   if (report.host.calibration && ranAnyCell(report)) lines.push(`${hostLine(report.host.calibration)}.`, '');
+  if (report.cpu && ranAnyCell(report)) lines.push(`${cpuLine(report.cpu, report.durationMs)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;

@@ -1,5 +1,6 @@
 import { readDurabilityFigures, type Capabilities, type CheckResult, type DurabilityFigures, type HostCalibration, type IndexConfig, type KnownFailureEntry } from '@memory-matrix/spec';
 import type { CapabilityMatrix } from './capabilities';
+import type { RunCpu } from './cpu';
 import type { CellQueries } from './queries';
 import type { SideBySidePair } from './side-by-side';
 import { TOOL_VERSION } from '../version';
@@ -27,6 +28,8 @@ export interface MatrixReport {
    * goes). `calibration` is absent in reports of older versions and of runs stopped before it.
    */
   host: { docker: boolean; dockerReason: string; calibration?: HostCalibration };
+  /** What the run cost in CPU time (report/cpu.ts); absent in reports of older versions and in merged reports of shards that lack it. */
+  cpu?: RunCpu;
   dataset: { name: string; version: string; sha256: string; dir: string; memories: number; queries: number; dim: number; metric: string } | null;
   expectation: { file: string; source: string; sha256: string } | null;
   /**

@@ -22,6 +22,11 @@ MM.provenance = (r) => {
     ['tool', `${r.tool.name} ${r.tool.version} (node ${r.tool.node})`, 'tool-version'],
     ['started / finished', `${r.startedAt} / ${r.finishedAt} (${(r.durationMs / 1000).toFixed(1)} s)`, 'run-time'],
     ['command', r.argv.join(' ') || '(defaults)'],
+    r.cpu && [
+      'CPU time',
+      `${r.cpu.totalS} s (this process ${r.cpu.runnerS}, ended child processes ${r.cpu.childProcessesS ?? 'unknown'}, containers ${r.cpu.containersS}${r.cpu.containerSegmentsUnread ? ', at least' : ''}): ${r.cpu.coresBusy} cores busy on average`,
+      'cpu-time',
+    ],
     ['profile / shard', `${r.profile ?? '–'} / ${r.shard ?? '–'}`],
     ['Docker engine', r.host.docker ? 'answered' : `not used: ${r.host.dockerReason}`],
     r.host.calibration && [
