@@ -109,7 +109,7 @@ const targetSchema = z
     durability: z.array(durabilitySchema).min(1).optional(),
     /** An older target whose data this one must read (C16, run in this target's cell); gives `upgrade`. */
     upgradeFrom: z.string().optional(),
-    /** Known upstream failures of this target (known-failures.ts; README "Known upstream failures"): the only way a failed check does not fail the run. */
+    /** Known upstream failures of this target (known-failures.ts; docs/known-failures.md): the only way a failed check does not fail the run. */
     knownFailures: knownFailuresSchema.optional(),
   })
   .strict();
@@ -357,7 +357,7 @@ let ownVersion: string | undefined;
 
 /**
  * How to install adapter package `pkg` beside an installed memory-matrix: the packages are not on
- * the npm registry yet (README "Use it in your own repository"), so its packed tarball, named as
+ * the npm registry yet (docs/own-repository.md), so its packed tarball, named as
  * `npm pack` names it (`@memory-matrix/adapter-sqlite` → `memory-matrix-adapter-sqlite-<version>.tgz`,
  * the version of this package, which every package of a release shares).
  */

@@ -53,7 +53,7 @@ export const knownFailureSchema = z
       .string()
       .url()
       .refine((u) => /^https?:\/\//.test(u), 'link must be an http(s) URL of the upstream issue or fix'),
-    scope: z.array(knownFailureScopeSchema, { required_error: 'give the scope: a list of items with kinds, metrics, scan and filtered (README "Known upstream failures")' }).min(1),
+    scope: z.array(knownFailureScopeSchema, { required_error: 'give the scope: a list of items with kinds, metrics, scan and filtered (docs/known-failures.md)' }).min(1),
     intermittent: z.boolean().optional(),
   })
   .strict();

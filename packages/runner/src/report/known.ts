@@ -40,7 +40,7 @@ export function knownVerdict(result: CheckResult, entry: KnownFailureEntry | und
   }
   if (!Array.isArray(entry.scope) || entry.scope.length === 0) {
     // A report.json written before entries had scopes (merged, or settled again): nothing is absorbed.
-    return { ...base, verdict: 'not-covered', message: 'fails as usual: the knownFailures entry states no scope (README "Known upstream failures")' };
+    return { ...base, verdict: 'not-covered', message: 'fails as usual: the knownFailures entry states no scope (docs/known-failures.md)' };
   }
   const matched: KnownFailureMatch[] = [];
   const outside: KnownFailureMiss[] = [];
