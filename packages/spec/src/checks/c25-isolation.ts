@@ -54,16 +54,18 @@ export const c25Isolation: CheckDefinition = {
       { deleted: A.slice(half), kept: B, what: `delete of ${nsA}'s other ${A.length - half} memories` },
     ];
     let deleted = 0;
+    let deleteRecalls = 0;
     const notes = note ? [note] : [];
     for (const d of deletes) {
       const v = await deleteVerified(cell, collection, { ...d, kind: 'isolation' });
       deleted += v.reported;
+      deleteRecalls += v.recalls;
       failures.push(...v.failures);
       notes.push(...v.notes);
     }
     const bCount = await collection.count({ namespaces: [nsB] });
     if (bCount !== B.length) failures.push(failure(cell, 'isolation', `count of ${nsB} after deleting ${nsA} is ${bCount}, expected ${B.length}`, { expected: B.length, actual: bCount }));
-    return { figures: { namespaceA: nsA, namespaceB: nsB, perNamespace: A.length, perNamespaceB: B.length, deleted }, failures, notes };
+    return { figures: { namespaceA: nsA, namespaceB: nsB, perNamespace: A.length, perNamespaceB: B.length, deleted, deleteRecalls }, failures, notes };
   },
 };
 

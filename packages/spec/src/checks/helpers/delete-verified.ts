@@ -74,7 +74,7 @@ export async function deleteVerified(cell: LiveCell, collection: MemoryCollectio
   if (gone.size !== ids.length) throw new MemoryMatrixError('INVALID_INPUT', `deleteVerified (${d.what}): a deleted id repeats`);
   const both = d.kept.find((r) => gone.has(r.id));
   if (both) throw new MemoryMatrixError('INVALID_INPUT', `deleteVerified (${d.what}): ${both.id} is both deleted and kept`);
-  const where = `${d.what} (${ids.length} ids) on collection ${collection.spec.name}`;
+  const where = `${d.what} (${ids.length} id${ids.length === 1 ? '' : 's'}) on collection ${collection.spec.name}`;
   const fail = (message: string, extra: Partial<Failure> = {}): Failure => failure(cell, d.kind, `${where}: ${message}`, extra);
   const failures: Failure[] = [];
   const notes: string[] = [];
@@ -89,7 +89,12 @@ export async function deleteVerified(cell: LiveCell, collection: MemoryCollectio
 
   const countAfter = await collection.count();
   if (countAfter !== countBefore - ids.length)
-    failures.push(fail(`step count: count() was ${countBefore} before and is ${countAfter} after, expected ${countBefore - ids.length} (a drop of ${ids.length})`, { expected: countBefore - ids.length, actual: countAfter }));
+    failures.push(
+      fail(`step count: count() was ${countBefore} before and is ${countAfter} after, expected ${countBefore - ids.length} (a drop of ${ids.length})`, {
+        expected: countBefore - ids.length,
+        actual: countAfter,
+      }),
+    );
 
   const scan = cell.config.capabilities.exactScan ? ('exact' as const) : ('index' as const);
   const total = Math.max(countBefore, d.kept.length + ids.length);
@@ -100,11 +105,22 @@ export async function deleteVerified(cell: LiveCell, collection: MemoryCollectio
       oracle ??= oracleOver([...d.kept, ...d.deleted], cell.dataset.manifest.dim, cell.dataset.manifest.metric);
       const p = placementOf(oracle, r.id, r.embedding, cell.config.tolerances.tieEpsilon);
       k = reachK(p, 10);
-      if (p.end > MAX_RECALL_K) notes.push(`${where}: ${r.id}'s own embedding ranks it at ${p.start + 1}-${p.end} of the ${total} memories before the delete, past k ${MAX_RECALL_K}: a leftover row of it cannot show in a recall`);
+      if (p.end > MAX_RECALL_K)
+        notes.push(
+          `${where}: ${r.id}'s own embedding ranks it at ${p.start + 1}-${p.end} of the ${total} memories before the delete, past k ${MAX_RECALL_K}: a leftover row of it cannot show in a recall`,
+        );
     }
     const hits = await collection.recall({ vector: r.embedding, k, scan });
     const back = hits.flatMap((h, i) => (gone.has(h.id) ? [`${h.id} (rank ${i + 1}, score ${h.score})`] : []));
-    if (back.length) failures.push(fail(`step recall: recall (${scan} scan, k ${k}) with the embedding of deleted ${r.id} returned ${back.length} deleted ids: ${list(back)}`, { id: r.id, scan, expected: 0, actual: back.length }));
+    if (back.length)
+      failures.push(
+        fail(`step recall: recall (${scan} scan, k ${k}) with the embedding of deleted ${r.id} returned ${back.length} deleted ids: ${list(back)}`, {
+          id: r.id,
+          scan,
+          expected: 0,
+          actual: back.length,
+        }),
+      );
   }
 
   const stored = new Map((await collection.get(d.kept.map((r) => r.id))).map((r) => [r.id, r]));
@@ -114,7 +130,10 @@ export async function deleteVerified(cell: LiveCell, collection: MemoryCollectio
     const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing';
     if (diff) wrong.push(`${r.id}: ${diff}`);
   }
-  if (wrong.length) failures.push(fail(`step kept: ${wrong.length} of the ${d.kept.length} memories not deleted are missing or changed: ${list(wrong)}`, { expected: d.kept.length, actual: d.kept.length - wrong.length }));
+  if (wrong.length)
+    failures.push(
+      fail(`step kept: ${wrong.length} of the ${d.kept.length} memories not deleted are missing or changed: ${list(wrong)}`, { expected: d.kept.length, actual: d.kept.length - wrong.length }),
+    );
   return { reported, countBefore, countAfter, recalls: d.deleted.length, failures, notes };
 }
 
