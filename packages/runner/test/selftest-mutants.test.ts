@@ -230,6 +230,15 @@ describe('write and read mutants', () => {
     expect(left.some((r) => r.id === 'e')).toBe(true); // ns1's own other memory is not the victim
   });
 
+  test('delete-keeps-rows: delete reports how many of the asked ids are stored (each once) and removes nothing', async () => {
+    const { real, faulty } = await setup(byName('delete-keeps-rows'));
+    await real.upsert(RECORDS);
+    expect(await faulty.delete(['a', 'b', 'zz', 'a'])).toBe(2);
+    expect(await real.count()).toBe(RECORDS.length);
+    expect((await real.get(RECORDS.map((r) => r.id))).map((r) => r.id)).toEqual(RECORDS.map((r) => r.id));
+    expect(await faulty.get(['a'])).toEqual([RECORDS[0]]); // every other method is the real one
+  });
+
   test('write-error-swallowed: a backend error resolves (delete → 0); validation errors still throw', async () => {
     const { faulty } = await setup(byName('write-error-swallowed'));
     await expect(faulty.upsert([rec('bad', 'ns', v(1, 2, 3))])).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });

@@ -220,4 +220,5 @@ export { compareHistorySessions, type HistoryBaseline, type HistoryProblem } fro
 export { indexedWithoutRecord } from './checks/c15-audit';
 export { windowReference } from './checks/helpers/history';
 export { oracleOver } from './checks/helpers/placement';
+export { deleteVerified, type CheckedDelete, type DeleteVerdict } from './checks/helpers/delete-verified';
 export { makeDirs } from './fs-dirs';

@@ -62,7 +62,7 @@ export interface SelftestOptions {
  * mutant's run ends within seconds of its start. Measured on sqlite@3.53-vec0.1.9 (selftest
  * without `--first` of every mutant over the checks that need no golden replay, at load average
  * 15-30 on the 2-core machine; each clean check's time from selftest.json `checkMs`):
- *   C25  0.7 s  filter-dropped, filter-after-topk, k-minus-one, k-plus-one, namespace-leak-* (3), writes-visible-late
+ *   C25  0.7 s  filter-dropped, filter-after-topk, k-minus-one, k-plus-one, namespace-leak-* (3), writes-visible-late, delete-keeps-rows
  *   C10  0.5 s  score-as-distance, score-half-scale, k-minus-one, vectors-rounded
  *   C24  0.6 s  decay-age-seconds, the score mutants, k±1
  *   C01  2.0 s  falsy-metadata-lost, get-database-order, vectors-rounded, writes-visible-late

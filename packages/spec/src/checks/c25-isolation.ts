@@ -2,11 +2,14 @@ import type { Failure } from '../comparator';
 import { MAX_RECALL_K, type MemoryRecord } from '../types';
 import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
+import { deleteVerified } from './helpers/delete-verified';
 
 /**
  * C25 isolation: one namespace (user) never sees another's memories — in recall under a
  * namespace filter (queried with the OTHER user's vectors, the worst case), in count, and in
- * deletion (deleting all of user A's memories leaves user B's intact). An unknown namespace
+ * deletion: user A's memories are deleted in two halves, each delete verified by get, count and
+ * recall of what it deleted and by get of everything it did not — A's other half and all of B's
+ * (helpers/delete-verified.ts `deleteVerified`, never the count it reports). An unknown namespace
  * recalls nothing rather than everything. Recall runs at k = 20 (ten vectors per user) and at
  * every `C25_LARGE_K` up to the contract's maximum (one vector per user each), so a filter an
  * adapter drops only at large k leaks here too.
@@ -43,13 +46,26 @@ export const c25Isolation: CheckDefinition = {
     }
     const none = await collection.recall({ vector: A[0].embedding, k: 10, filter: { namespaces: ['no-such-user'] }, scan });
     if (none.length) failures.push(failure(cell, 'isolation', `recall filtered to an unknown namespace returned ${none.length} rows`, { expected: 0, actual: none.length }));
-    const deleted = await collection.delete(A.map((r) => r.id));
-    if (deleted !== A.length) failures.push(failure(cell, 'isolation', `delete of ${nsA}'s ${A.length} memories reported ${deleted}`, { expected: A.length, actual: deleted }));
-    const bLeft = await collection.get(B.map((r) => r.id));
-    if (bLeft.length !== B.length) failures.push(failure(cell, 'isolation', `deleting ${nsA}'s memories removed ${B.length - bLeft.length} of ${nsB}'s`, { expected: B.length, actual: bLeft.length }));
+    // Deleting A in two halves: the first leaves A's other half and all of B (a delete by namespace
+    // instead of by id shows here), the second empties A and leaves B (helpers/delete-verified.ts).
+    const half = Math.ceil(A.length / 2);
+    const deletes = [
+      { deleted: A.slice(0, half), kept: [...A.slice(half), ...B], what: `delete of ${half} of ${nsA}'s ${A.length} memories` },
+      { deleted: A.slice(half), kept: B, what: `delete of ${nsA}'s other ${A.length - half} memories` },
+    ];
+    let deleted = 0;
+    let deleteRecalls = 0;
+    const notes = note ? [note] : [];
+    for (const d of deletes) {
+      const v = await deleteVerified(cell, collection, { ...d, kind: 'isolation' });
+      deleted += v.reported;
+      deleteRecalls += v.recalls;
+      failures.push(...v.failures);
+      notes.push(...v.notes);
+    }
     const bCount = await collection.count({ namespaces: [nsB] });
     if (bCount !== B.length) failures.push(failure(cell, 'isolation', `count of ${nsB} after deleting ${nsA} is ${bCount}, expected ${B.length}`, { expected: B.length, actual: bCount }));
-    return { figures: { namespaceA: nsA, namespaceB: nsB, perNamespace: A.length, perNamespaceB: B.length, deleted }, failures, notes: note ? [note] : [] };
+    return { figures: { namespaceA: nsA, namespaceB: nsB, perNamespace: A.length, perNamespaceB: B.length, deleted, deleteRecalls }, failures, notes };
   },
 };
 

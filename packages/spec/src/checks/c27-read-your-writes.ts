@@ -2,8 +2,10 @@ import type { MemoryCollection } from '../adapter';
 import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { Figure } from '../conformance/result';
+import type { MemoryRecord } from '../types';
 import { yieldToEventLoop } from '../yield';
 import { type CheckDefinition, type CheckOutcome, failure } from './check';
+import { deleteVerified } from './helpers/delete-verified';
 import { bindingProblems, type C27Client, type C27Problem, type C27Read, type C27Recall, judgeRead } from './c27-judge';
 import { C27_RECALL_K, c27Rounds, type C27Round } from './c27-rounds';
 
@@ -21,6 +23,9 @@ const READS = ['get', 'count', 'recall'] as const;
  * capability `reopen`); the client that reads first, and the read it starts with, rotate by round.
  * Recalls (k `C27_RECALL_K`, on the exact path where the target has one and on the index path
  * where it has an index or no exact scan) use each written / replaced / deleted embedding.
+ * Each delete is also verified, after those reads, by the shared delete verification
+ * (helpers/delete-verified.ts `deleteVerified`: the count it reports, get, count and recall of the
+ * deleted ids on the writing client, every other memory intact).
  * Judged against the target's `readYourWrites` (capabilities.ts): `strong` fails a problem of any
  * client, `session` only the writer's (the others' are notes); `eventual` skips the check.
  * Kind `read-your-writes`; each failure names the round, the operation, the client, the read and the id.
@@ -52,31 +57,35 @@ export const c27ReadYourWrites: CheckDefinition = {
     const problems: C27Problem[] = [];
     const rows: Figure[][] = [];
     let reads = 0;
+    const live = new Map<string, MemoryRecord>(); // the collection's contents, as stored
     for (const round of rounds) {
-      if (round.op === 'upsert') await collection.upsert(round.records);
-      else {
-        const n = await collection.delete(round.records.map((r) => r.id));
-        if (n !== round.records.length) {
-          failures.push(
-            failure(cell, 'read-your-writes', `round ${round.round} (${round.label}): delete of ${round.records.length} stored ids reported ${n} existed`, {
-              expected: round.records.length,
-              actual: n,
-            }),
-          );
-        }
-      }
       const order = rotate(clients, round.round - 1);
       const readOrder = rotate([...READS], round.round - 1 + Math.floor((round.round - 1) / clients.length));
       const found: C27Problem[] = [];
-      for (const client of order) {
-        const read =
-          client === 'same'
-            ? await readAll(collection, client, round, scans, readOrder)
-            : client === 'other'
-              ? await readAll(other!, client, round, scans, readOrder)
-              : await readNew(cell, collection.spec.name, round, scans, readOrder);
-        reads += 2 + read.recalls.length;
-        found.push(...judgeRead(round, read, cell.dataset.manifest.metric, cell.config.tolerances.embeddingReadback));
+      const readRound = async (): Promise<void> => {
+        for (const client of order) {
+          const read =
+            client === 'same'
+              ? await readAll(collection, client, round, scans, readOrder)
+              : client === 'other'
+                ? await readAll(other!, client, round, scans, readOrder)
+                : await readNew(cell, collection.spec.name, round, scans, readOrder);
+          reads += 2 + read.recalls.length;
+          found.push(...judgeRead(round, read, cell.dataset.manifest.metric, cell.config.tolerances.embeddingReadback));
+        }
+      };
+      if (round.op === 'upsert') {
+        await collection.upsert(round.records);
+        await readRound();
+        for (const r of round.records) live.set(r.id, r);
+      } else {
+        // The clients' reads come first after the acknowledgement; then the shared delete verification (reported count, get, count, recall, the rest intact).
+        const gone = new Set(round.records.map((r) => r.id));
+        const kept = [...live.values()].filter((r) => !gone.has(r.id));
+        const v = await deleteVerified(cell, collection, { deleted: round.records, kept, what: `round ${round.round} (${round.label})`, kind: 'read-your-writes' }, readRound);
+        failures.push(...v.failures);
+        notes.push(...v.notes);
+        for (const id of gone) live.delete(id);
       }
       problems.push(...found);
       rows.push([round.round, round.label, order.join(' → '), readOrder.join(' → '), ...clients.map((c) => found.filter((p) => p.client === c).length)]);

@@ -1,6 +1,7 @@
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { BATCH_MUTANTS } from './batch';
 import { DECAY_MUTANTS } from './decay';
+import { DELETE_MUTANTS } from './delete';
 import { FILTER_MUTANTS } from './filter';
 import { GET_ORDER_MUTANTS } from './get-order';
 import { HISTORY_MUTANTS } from './history';
@@ -35,6 +36,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...HISTORY_MUTANTS,
   ...GET_ORDER_MUTANTS,
   ...VISIBILITY_MUTANTS,
+  ...DELETE_MUTANTS,
 ];
 
 /**
