@@ -36,7 +36,11 @@ const FINDINGS = new Map<string, RegExp>([
   ['C21', /after update: metadata keys expected \[[^\]]*\] got \[[^\]]*c21Stale/],
   // The client keeps Chroma's order: C08's exact ties (l2 probes at -2) are not in id order.
   ['C08', /probes with equal scores \S+ at ranks \d+ and \d+ not in id order/],
-  ['C27', /\(overwrite of \d+ existing ids[^)]*\): .* get returned \S+ other than written: metadata keys expected/],
+  // The same merge, seen by every client after the overwrite of round 3, and by the delete verification's get of the memories kept in rounds 4 and 6.
+  [
+    'C27',
+    /\(overwrite of \d+ existing ids[^)]*\): .* get returned \S+ other than written: metadata keys expected|\(delete of \d+ ids?\).*: step kept: \d+ of the \d+ memories not deleted are missing or changed: (c27-\S+: metadata keys expected \[[^\]]*\] got \[[^\]]*\](, )?)+$/,
+  ],
 ]);
 
 const jestRuntime: TestRuntime = { describe, test, beforeAll, afterAll };
