@@ -38,23 +38,31 @@ describe('useMatrixTimeZone', () => {
 
 describe('local-time-created-at', () => {
   /** The probe's answer in a child process whose zone is `tz` (fixtures/local-time-probe.ts). */
-  const probe = (tz: string): { shifted: string[]; stored: string[]; read: string[]; scanned: string[] } =>
+  const probe = (tz: string): { shifted: string[]; hits: Array<{ id: string; score: number }>; stored: string[] } =>
     JSON.parse(
       execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(__dirname, 'fixtures', 'local-time-probe.ts')], { env: { ...process.env, TZ: tz }, encoding: 'utf8' }),
     );
-  const written = ['2024-05-01T09:30:00.450750Z', '2024-01-01T09:30:00.000Z'];
+  const written = ['2024-05-01T09:30:00.000Z', '2024-05-01T09:30:00.100Z'];
 
-  test('in Australia/Adelaide the store holds the UTC components read as local time (+09:30, +10:30 in DST); get and scan give back what was written', () => {
+  test('in Australia/Adelaide: ages from the UTC components read as local time (+09:30, +10:30 in DST); what is stored is untouched', () => {
     const p = probe('Australia/Adelaide');
     expect(p.shifted).toEqual(['2024-05-01T00:00:00.450750Z', '2023-12-31T23:00:00.000Z']);
-    expect(p.stored).toEqual(p.shifted);
-    expect(p.read).toEqual(written);
-    expect(p.scanned).toEqual(written);
+    // ages 9.5 h + 200 ms and 9.5 h + 100 ms: 1 / (1 + age / 100 ms)
+    const h = 9.5 * 3_600_000;
+    expect(p.hits.map((x) => x.id)).toEqual(['a', 'b']);
+    expect(p.hits[0]!.score).toBeCloseTo(1 / (1 + (h + 200) / 100), 12);
+    expect(p.hits[1]!.score).toBeCloseTo(0.6 / (1 + (h + 100) / 100), 12);
+    expect(p.stored).toEqual(written);
   });
 
-  test('in UTC it changes nothing (what a UTC run cannot see)', () => {
+  test('in UTC it is the right decayed recall (what a UTC run cannot see)', () => {
     const p = probe('UTC');
-    expect(p).toEqual({ shifted: written, stored: written, read: written, scanned: written });
+    expect(p.shifted).toEqual(['2024-05-01T09:30:00.450750Z', '2024-01-01T09:30:00.000Z']);
+    // a: 1 / (1 + 2) = 0.333…, b: 0.6 / (1 + 1) = 0.3
+    expect(p.hits.map((x) => x.id)).toEqual(['a', 'b']);
+    expect(p.hits[0]!.score).toBeCloseTo(1 / 3, 6);
+    expect(p.hits[1]!.score).toBeCloseTo(0.3, 6);
+    expect(p.stored).toEqual(written);
   });
 
   test('needs time decay', () => {

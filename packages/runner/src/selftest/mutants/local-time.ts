@@ -1,4 +1,4 @@
-import { parseInstant, type MemoryCollection, type MemoryRecord } from '@memory-matrix/spec';
+import { isCanonicalInstant, MAX_RECALL_K, parseInstant, rerankWithDecay, type DecayCandidate, type MemoryCollection } from '@memory-matrix/spec';
 import { needsCaps, type Mutant } from './proxy';
 
 /**
@@ -21,13 +21,15 @@ export function localTimeInstant(createdAt: string): string {
 /**
  * `createdAt` turned into epoch milliseconds in local time. Public bug kind: a store that keeps
  * the ISO string for reading back but computes the memory's age from a local-time parse of it
- * (`new Date(y, m, d, h, …)` from its parts, `Date.parse` of the string stripped of its `Z`,
- * SQLite `strftime('%s', createdAt, 'utc')` on a value already UTC, a `timestamp` column read in
- * the session zone). Every process the matrix started used to run in UTC, where this is right by
- * luck; in a zone with an offset every memory's age is off by the offset, and time-decayed recall
- * ranks on the wrong ages (C24). Injected as: every upserted record is written with
- * `localTimeInstant(createdAt)`, and `get` / `scan` give back the `createdAt` that was written for
- * that id (the string reads back byte for byte; only the instant the store computes with is wrong).
+ * (`new Date(y, m, d, h, …)` from its parts, `Date.parse` of the string stripped of its `Z`, a
+ * `timestamp` column read in the session zone). Every process the matrix started used to run in
+ * UTC, where this is right by luck; in a zone with an offset every memory's age is off by the
+ * offset, and time-decayed recall ranks on the wrong ages (C24). Injected as: a recall with
+ * `decay` and a canonical `now` is answered the way spec decay-rerank.ts answers it for Chroma and
+ * Redis — candidates by similarity from the store's own recall without decay (at most
+ * MAX_RECALL_K), their `createdAt` from its `get`, re-ranked by `rerankWithDecay` — except that
+ * each age is taken from `localTimeInstant(createdAt)`. Nothing is written differently and every
+ * other call (a decayed recall without a valid `now` included: the store rejects it) is the store's.
  */
 export const localTimeCreatedAt: Mutant = {
   name: 'local-time-created-at',
@@ -35,28 +37,19 @@ export const localTimeCreatedAt: Mutant = {
   bug: "the store turns createdAt into epoch ms as local time (right only when the process's zone is UTC)",
   requires: needsCaps('vectors', 'timeDecay'),
   fault: () => ({
-    collection: (inner: MemoryCollection) => {
-      const written = new Map<string, { stored: string; given: string }>(); // id → the shifted and the given createdAt
-      const restore = (rs: MemoryRecord[]): MemoryRecord[] =>
-        rs.map((r) => {
-          const w = written.get(r.id);
-          return w && w.stored === r.createdAt ? { ...r, createdAt: w.given } : r;
-        });
-      const over: Partial<MemoryCollection> = {
-        upsert: (records) =>
-          inner.upsert(
-            records.map((r) => {
-              const stored = localTimeInstant(r.createdAt);
-              written.set(r.id, { stored, given: r.createdAt });
-              return { ...r, createdAt: stored };
-            }),
-          ),
-        get: async (ids) => restore(await inner.get(ids)),
-      };
-      const scan = inner.scan?.bind(inner);
-      if (scan) over.scan = async (opts) => restore(await scan(opts));
-      return over;
-    },
+    collection: (inner: MemoryCollection) => ({
+      recall: async (q) => {
+        if (!q.decay || !isCanonicalInstant(q.now)) return inner.recall(q);
+        const now = parseInstant(q.now, 'local-time-created-at: now');
+        const total = await inner.count(q.filter);
+        const fetch = async (n: number): Promise<DecayCandidate[]> => {
+          const hits = await inner.recall({ vector: q.vector, k: Math.min(n, MAX_RECALL_K), filter: q.filter, scan: q.scan });
+          const at = new Map((await inner.get(hits.map((h) => h.id))).map((r) => [r.id, r.createdAt]));
+          return hits.map((h) => ({ id: h.id, score: h.score, createdAt: localTimeInstant(at.get(h.id) ?? '') }));
+        };
+        return (await rerankWithDecay({ now, decay: q.decay }, { k: q.k, minScore: q.minScore, total, where: 'local-time-created-at' }, fetch)).hits;
+      },
+    }),
   }),
 };
 
