@@ -65,3 +65,8 @@ export function runTimeZone(zone: string, at: Date = new Date()): RunTimeZone {
   }
   return { name: zone, offsets: [...offsets.entries()].sort((a, b) => a[0] - b[0]).map(([, o]) => o) };
 }
+
+/** `runTimeZone` of the zone this process resolved (`TZ` as Node's ICU applied it). */
+export function currentTimeZone(): RunTimeZone {
+  return runTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+}

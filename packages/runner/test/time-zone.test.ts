@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { zoneLine } from '../src/report/console';
 import { selectMutants } from '../src/selftest/mutants';
 import { MATRIX_TIME_ZONE, runTimeZone, useMatrixTimeZone } from '../src/time-zone';
 import { TOY_CAPABILITIES } from './fixtures/toy-driver';
@@ -26,6 +27,12 @@ describe('useMatrixTimeZone', () => {
     const noFiles: NodeJS.ProcessEnv = { TZDIR: '/nonexistent-zoneinfo' };
     expect(() => useMatrixTimeZone(noFiles)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('no zone file /nonexistent-zoneinfo/Australia/Adelaide') }));
     expect(noFiles.TZ).toBeUndefined();
+  });
+
+  test('the report line names the zone and its offsets', () => {
+    expect(zoneLine({ name: 'Australia/Adelaide', offsets: ['+09:30', '+10:30'] })).toMatch(
+      /^time zone Australia\/Adelaide \(UTC\+09:30, \+10:30\): the runner, its child cells, store processes and local servers ran in it/,
+    );
   });
 
   test('runTimeZone lists the offsets of the year, ascending: a non-whole-hour offset and its DST', () => {
