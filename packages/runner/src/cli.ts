@@ -15,6 +15,7 @@ import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
 import { runCatalog } from './select';
 import { useTmpRoot } from './tmp-root';
+import { useMatrixTimeZone } from './time-zone';
 import { TOOL_VERSION } from './version';
 
 /** Repeatable / comma-separated option values; an empty value is a usage error, not "all". */
@@ -223,12 +224,10 @@ export function rejectUnknownCommand(program: Command, args: readonly string[]):
 
 /** Entry point: parse, run, map usage errors to exit 2. */
 export async function main(argv = process.argv): Promise<void> {
-  // `pnpm matrix …` runs this script from the repository root; relative paths (--report-dir,
-  // --dataset, --out, --baseline …) are meant from where the user typed the command (INIT_CWD).
+  // `pnpm matrix …` runs from the repository root; relative paths (--report-dir, --dataset, --out …) are meant from INIT_CWD.
   if (process.env.npm_lifecycle_event === 'matrix' && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
-  // A command whose promise never settles while nothing keeps the event loop alive (a client library
-  // awaiting a callback that will not come) would make Node exit 0 without a word or a report. Seen:
-  // a node-redis quit() that never settled ended a run mid-C15 with exit 0 and no report.
+  // A command whose promise never settles while nothing keeps the event loop alive (a client library awaiting a callback
+  // that will not come) would make Node exit 0 without a word or a report. Seen: a node-redis quit() ended a run mid-C15 so.
   let settled = false;
   const drained = (): void => {
     if (settled) return;
@@ -241,6 +240,7 @@ export async function main(argv = process.argv): Promise<void> {
   process.once('beforeExit', drained);
   try {
     useTmpRoot(); // every temp dir of this run (and of what it starts) in one root, removed at exit
+    useMatrixTimeZone(); // TZ of this process and of every process it starts: not UTC (time-zone.ts)
     const program = buildProgram();
     rejectUnknownCommand(program, argv.slice(2));
     await program.parseAsync(argv);

@@ -57,6 +57,7 @@ import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTa
 import { TOOL_VERSION, displayPath } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 import { measureRunCpu } from './report/cpu';
+import { currentTimeZone } from './time-zone';
 
 /** Options of one `memory-matrix run`. */
 export interface RunOptions {
@@ -185,7 +186,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.loadOrder = { seed: loadSeed, method: LOAD_ORDER_METHOD };
     const docker = await dockerStatus();
     // How slow the host is now (spec host.ts): recorded; each process's time limits use its own current figure.
-    report.host = { docker: docker.available, dockerReason: docker.reason, calibration: hostCalibration() };
+    report.host = { docker: docker.available, dockerReason: docker.reason, calibration: hostCalibration(), timeZone: currentTimeZone() };
     if (docker.available) {
       // Left-overs of a crashed earlier run (its process is gone): Ryuk cannot run here.
       const removed = await removeRunContainers();

@@ -7,6 +7,7 @@ import { failureLines } from './failure-groups';
 import { countsLine, fmt, isNotRun } from './figures';
 import { tableSummary } from './tables';
 import type { CellReport } from './model';
+import type { RunTimeZone } from '../time-zone';
 import type { ReportView } from './view';
 
 /**
@@ -86,6 +87,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   if (report.loadOrder && loadedAny(report)) out.push(loadOrderLine(report.loadOrder));
   if (report.host.calibration && ranAnyCell(report)) out.push(hostLine(report.host.calibration));
+  if (report.host.timeZone && ranAnyCell(report)) out.push(zoneLine(report.host.timeZone));
   if (report.cpu && ranAnyCell(report)) out.push(cpuLine(report.cpu, report.durationMs));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
@@ -124,6 +126,11 @@ export function ranAnyCell(report: { cells: readonly CellReport[] }): boolean {
 export function hostLine(h: HostCalibration): string {
   const why = h.source === 'MM_HOST_FACTOR' ? 'set by MM_HOST_FACTOR' : `contention ${h.contention}, speed ${h.speed} vs the reference machine`;
   return `host factor ${h.factor} at the start (${why}; load average ${h.loadAverage} on ${h.cpus} CPUs): time limits are multiplied by the factor each cell measures as it runs`;
+}
+
+/** The line naming the time zone the run's processes worked in (time-zone.ts), e.g. `time zone Australia/Adelaide (UTC+09:30, +10:30)…`. */
+export function zoneLine(z: RunTimeZone): string {
+  return `time zone ${z.name} (UTC${z.offsets.join(', ')}): the runner, its child cells, store processes and local servers ran in it; containers keep their image's zone`;
 }
 
 /** Whether any check of the cell ran (passed, failed with a verdict or an error of its own, or known): not skipped, not NOT_RUN. */

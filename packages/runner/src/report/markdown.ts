@@ -1,6 +1,6 @@
 import { capabilityGlyph } from './capabilities';
 import { cpuLine } from './cpu';
-import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, ranAnyCell } from './console';
+import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, ranAnyCell, zoneLine } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
@@ -28,6 +28,7 @@ export function renderMarkdown(view: ReportView): string {
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
   if (report.loadOrder && loadedAny(report)) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
   if (report.host.calibration && ranAnyCell(report)) lines.push(`${hostLine(report.host.calibration)}.`, '');
+  if (report.host.timeZone && ranAnyCell(report)) lines.push(`${zoneLine(report.host.timeZone)}.`, '');
   if (report.cpu && ranAnyCell(report)) lines.push(`${cpuLine(report.cpu, report.durationMs)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');

@@ -3,6 +3,7 @@ import type { CapabilityMatrix } from './capabilities';
 import type { RunCpu } from './cpu';
 import type { CellQueries } from './queries';
 import type { SideBySidePair } from './side-by-side';
+import type { RunTimeZone } from '../time-zone';
 import { TOOL_VERSION } from '../version';
 
 /**
@@ -26,8 +27,10 @@ export interface MatrixReport {
    * The host: whether Docker answered, and the host calibration the run took at its start (spec
    * host.ts: the factor its time limits were multiplied by; each cell process re-measures as it
    * goes). `calibration` is absent in reports of older versions and of runs stopped before it.
+   * `timeZone`: the zone (`TZ`) the runner and the store processes it started ran in (time-zone.ts;
+   * containers keep UTC); absent in reports of older versions and of runs stopped before it.
    */
-  host: { docker: boolean; dockerReason: string; calibration?: HostCalibration };
+  host: { docker: boolean; dockerReason: string; calibration?: HostCalibration; timeZone?: RunTimeZone };
   /** What the run cost in CPU time (report/cpu.ts); absent in reports of older versions and in merged reports of shards that lack it. */
   cpu?: RunCpu;
   dataset: { name: string; version: string; sha256: string; dir: string; memories: number; queries: number; dim: number; metric: string } | null;

@@ -1,4 +1,5 @@
 import type { CheckResult } from '@memory-matrix/spec';
+import type { RunTimeZone } from '../time-zone';
 
 /**
  * What one catalogue run (clean or with a mutant) of one target produced: the checks that ran
@@ -78,6 +79,8 @@ export interface SelftestReport {
   format: 'memory-matrix-selftest';
   version: 1;
   tool: string;
+  /** The zone the selftest's processes ran in (time-zone.ts): `local-time-created-at` is caught only outside UTC. Absent in older reports. */
+  timeZone?: RunTimeZone;
   argv: string[];
   startedAt: string;
   durationMs: number;

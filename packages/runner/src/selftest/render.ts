@@ -50,7 +50,8 @@ export function renderSelftestConsole(r: SelftestReport): string {
 /** selftest.md: the same tables in Markdown, with each escape's bug kind and each catch's first failure line. */
 export function renderSelftestMarkdown(r: SelftestReport): string {
   const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  const out: string[] = ['# memory-matrix selftest', '', `${summaryLine(r.summary)}${r.first ? ' (`--first`)' : ''}; wall time ${(r.durationMs / 1000).toFixed(1)} s.`, ''];
+  const zone = r.timeZone ? ` Time zone ${r.timeZone.name} (UTC${r.timeZone.offsets.join(', ')}).` : '';
+  const out: string[] = ['# memory-matrix selftest', '', `${summaryLine(r.summary)}${r.first ? ' (`--first`)' : ''}; wall time ${(r.durationMs / 1000).toFixed(1)} s.${zone}`, ''];
   if (r.error) out.push(`**Not carried out**: ${esc(`${r.error.code ? `${r.error.code}: ` : ''}${r.error.message}`)}`, '');
   for (const t of r.targets) {
     out.push(`## ${t.target}`, '', esc(cleanLine(t)), '');

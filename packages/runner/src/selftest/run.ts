@@ -11,6 +11,7 @@ import { lockReportDir } from '../report/lock';
 import { parseParallel } from '../parallel';
 import { runCatalog, checkTier, resolveChecks, selectTargets } from '../select';
 import { WorkerPool } from './pool';
+import { currentTimeZone } from '../time-zone';
 import { TOOL_VERSION } from '../version';
 import { runCatalogue } from './catalogue-run';
 import { exitCodeOf, judgeClean, type CatalogueRun, judgeMutant, notApplicable, summarize, type SelftestReport, type TargetSelftest } from './model';
@@ -122,9 +123,8 @@ export function mutantCheckOrder(checks: readonly CheckDefinition[], first: bool
 }
 
 /**
- * The checks `--first` runs last: those the catalog's `SLOW_TIER_PROFILE` profile leaves out (its
- * check tier, matrix/targets.yaml: durability, upgrade, eviction and faults, which are most of a
- * cell's wall time: C15 55 s and C23 55 s of sqlite's 160 s), none when the catalog has no such profile.
+ * The checks `--first` runs last: those the catalog's `SLOW_TIER_PROFILE` profile leaves out (its check tier, matrix/targets.yaml:
+ * durability, upgrade, eviction and faults, most of a cell's wall time: C15 55 s and C23 55 s of sqlite's 160 s), none without that profile.
  */
 export function slowChecks(catalog: Catalog): Set<string> {
   return catalog.profiles.has(SLOW_TIER_PROFILE) ? new Set(checkTier(catalog, SLOW_TIER_PROFILE).skip.keys()) : new Set();
@@ -147,6 +147,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     format: 'memory-matrix-selftest',
     version: 1,
     tool: TOOL_VERSION,
+    timeZone: currentTimeZone(),
     argv: opts.argv.map(redactUrl),
     startedAt: startedAt.toISOString(),
     durationMs: 0,

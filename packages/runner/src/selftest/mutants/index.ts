@@ -5,6 +5,7 @@ import { DELETE_MUTANTS } from './delete';
 import { FILTER_MUTANTS } from './filter';
 import { GET_ORDER_MUTANTS } from './get-order';
 import { HISTORY_MUTANTS } from './history';
+import { LOCAL_TIME_MUTANTS } from './local-time';
 import { METADATA_MUTANTS } from './metadata';
 import { NAMESPACE_MUTANTS } from './namespace';
 import type { Mutant } from './proxy';
@@ -33,6 +34,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...NAMESPACE_MUTANTS,
   ...VECTOR_MUTANTS,
   ...DECAY_MUTANTS,
+  ...LOCAL_TIME_MUTANTS,
   ...HISTORY_MUTANTS,
   ...GET_ORDER_MUTANTS,
   ...VISIBILITY_MUTANTS,

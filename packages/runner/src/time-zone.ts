@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { MemoryMatrixError } from '@memory-matrix/spec';
+
+/**
+ * The time zone every process of a run works in (the runner, its embedded cells' child processes,
+ * selftest workers, store processes, local servers — they inherit `TZ`): Australia/Adelaide,
+ * UTC+09:30 (ACST) and, from the first Sunday of October to the first Sunday of April, UTC+10:30
+ * (ACDT) — a non-whole-hour offset with a DST change (IANA tz database, australasia file; on this
+ * host `zdump -v /usr/share/zoneinfo/Australia/Adelaide`: 2024-10-05T16:30Z 01:59:59 ACST →
+ * 03:00:00 ACDT). Why not UTC: in UTC a store that reads a `createdAt` as local time (the
+ * local-time `Date` constructor, SQLite's `'localtime'`, a `timestamp` column read in the session
+ * zone) computes the right instant by luck; here it is off by 9.5 or 10.5 h, and C24 fails at
+ * once (selftest mutant `local-time-createdAt`). Containers keep their own zone (UTC).
+ */
+export const MATRIX_TIME_ZONE = 'Australia/Adelaide';
+
+/** The environment variable that replaces `MATRIX_TIME_ZONE` (an IANA name, e.g. `UTC` to show what a UTC run misses). */
+export const TIME_ZONE_ENV = 'MM_TIME_ZONE';
+
+/**
+ * Set `TZ` in `env` (default `process.env`: Node applies it to `Date` and calls tzset(), so the C
+ * libraries of this process — SQLite's `localtime` — follow; the processes it starts inherit it)
+ * to `MM_TIME_ZONE` or else `MATRIX_TIME_ZONE`, and return the zone. Both ICU (Node's `Intl`,
+ * `Date`) and the C library (the zoneinfo file under `TZDIR` or /usr/share/zoneinfo) must know the
+ * name: a C library without the file falls back to UTC without a word, and ICU ignores POSIX
+ * strings such as `ACST-9:30ACDT,M10.1.0,M4.1.0/3`, so both are checked. Throws USAGE naming
+ * `MM_TIME_ZONE` and the zone when either does not resolve it (install the tzdata package).
+ */
+export function useMatrixTimeZone(env: NodeJS.ProcessEnv = process.env): string {
+  const given = env[TIME_ZONE_ENV];
+  const zone = given === undefined || given === '' ? MATRIX_TIME_ZONE : given;
+  const from = given ? `${TIME_ZONE_ENV}="${given}"` : `the matrix's time zone ${zone} (time-zone.ts)`;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new MemoryMatrixError('USAGE', `${from}: not a time zone Node's ICU knows; give an IANA name such as Australia/Adelaide or UTC`);
+  }
+  const dir = env.TZDIR || '/usr/share/zoneinfo';
+  if (zone !== 'UTC' && process.platform !== 'win32' && !existsSync(path.join(dir, zone))) {
+    throw new MemoryMatrixError('USAGE', `${from}: the C library has no zone file ${path.join(dir, zone)} (SQLite's localtime would run in UTC); install the tzdata package or set TZDIR`);
+  }
+  env.TZ = zone;
+  return zone;
+}
+
+/** The zone a run's processes worked in (report.json `host.timeZone`): its IANA name and its UTC offsets over the year, e.g. `['+09:30', '+10:30']`. */
+export interface RunTimeZone {
+  name: string;
+  offsets: string[];
+}
+
+/**
+ * `zone` (an IANA name Node's ICU knows; RangeError otherwise) with its distinct UTC offsets on the
+ * 1st of each month of the year of `at` (default now), from ICU, in ascending order:
+ * `['+09:30', '+10:30']` for Australia/Adelaide, `['+00:00']` for UTC.
+ */
+export function runTimeZone(zone: string, at: Date = new Date()): RunTimeZone {
+  const fmt = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' });
+  const offsets = new Map<number, string>();
+  for (let m = 0; m < 12; m++) {
+    const name = fmt.formatToParts(new Date(Date.UTC(at.getUTCFullYear(), m, 1))).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+    const off = name === 'GMT' ? '+00:00' : name.slice(3); // 'GMT+09:30' → '+09:30'
+    offsets.set((off.startsWith('-') ? -1 : 1) * (Number(off.slice(1, 3)) * 60 + Number(off.slice(4, 6))), off);
+  }
+  return { name: zone, offsets: [...offsets.entries()].sort((a, b) => a[0] - b[0]).map(([, o]) => o) };
+}
+
+/** `runTimeZone` of the zone this process resolved (`TZ` as Node's ICU applied it). */
+export function currentTimeZone(): RunTimeZone {
+  return runTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+}
