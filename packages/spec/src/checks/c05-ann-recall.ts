@@ -6,6 +6,7 @@ import type { FigureTable, JudgedReplay } from '../conformance/result';
 import { summarize } from '../stats';
 import { tieGroups } from '../comparator';
 import { judgeAgainstBaseline } from './c05-baseline';
+import { duplicateOnlyShortfall } from './c05-duplicates';
 import { indexReplay, judgeRepeats } from './c05-repeat';
 import { type CheckDefinition, type CheckOutcome, failure } from './check';
 
@@ -37,6 +38,7 @@ export const c05AnnRecall: CheckDefinition = {
     const repeats = Math.max(1, cell.config.repeat ?? 1);
     const failures: Failure[] = [];
     const perRun: Array<Map<string, number>> = [];
+    const returned = new Map<string, Array<Set<string>>>(); // query id → the ids each run returned
     const rows: FigureTable['rows'] = [];
     let maxDelta = 0;
     let judged: JudgedReplay | undefined; // run 1, the shared collection's replay: what the report draws
@@ -48,6 +50,7 @@ export const c05AnnRecall: CheckDefinition = {
       for (const { run, comparison: c } of runJudged.queries) {
         const qid = run.query.id;
         recalls.set(qid, c.recallAtK);
+        returned.set(qid, [...(returned.get(qid) ?? []), new Set(run.hits.map((h) => h.id))]);
         maxDelta = Math.max(maxDelta, c.maxAbsScoreDelta);
         const real = c.failures.filter((f) => ['score', 'duplicate-id', 'nan-score', 'filter'].includes(f.kind));
         failures.push(...(repeats > 1 ? real.map((f) => ({ ...f, message: `[run ${r}] ${f.message}` })) : real));
@@ -70,9 +73,21 @@ export const c05AnnRecall: CheckDefinition = {
       // At least two identical vectors: a k = 1 query's first group is always ≥ k wide.
       return exp.hits.length >= q.k && first.length >= Math.max(2, q.k);
     };
+    // Below the floor only because members of a group of identical embeddings were not returned
+    // (q-0246 of agent-memories: 8 duplicates in its top 10, recall 0.6 in most builds of PGlite's
+    // HNSW and 0.4 in one of 20): the same graph effect, reported, not failed (c05-duplicates.ts).
+    const memories = new Map(cell.dataset.memories.map((m) => [m.id, m]));
+    const dupOnly = (qid: string): boolean =>
+      duplicateOnlyShortfall(
+        cell.expectationFor(qid).hits.map((h) => h.id),
+        returned.get(qid) ?? [],
+        memories,
+      );
+    const exempt = (qid: string): boolean => isCluster(qid) || dupOnly(qid);
     const clusterQueries = v.failingQueries.filter(isCluster);
+    const duplicateQueries = v.failingQueries.filter((qid) => !isCluster(qid) && dupOnly(qid));
     for (const qid of v.failingQueries) {
-      if (clusterQueries.includes(qid)) continue;
+      if (clusterQueries.includes(qid) || duplicateQueries.includes(qid)) continue;
       const recall = v.perQuery.get(qid)!;
       const query = cell.dataset.queries.find((x) => x.id === qid)!;
       const how = repeats > 1 ? `mean recall@k over ${repeats} runs` : `recall@${query.k}`; // the query's own k
@@ -104,7 +119,7 @@ export const c05AnnRecall: CheckDefinition = {
       );
     }
     // Against the release baseline (profiles with `baselines:`): a drop that stays above the floors still fails.
-    const base = cell.config.baseline ? judgeAgainstBaseline(cell, v.perQuery, cell.config.baseline, new Set([...v.perQuery.keys()].filter(isCluster))) : undefined;
+    const base = cell.config.baseline ? judgeAgainstBaseline(cell, v.perQuery, cell.config.baseline, new Set([...v.perQuery.keys()].filter(exempt))) : undefined;
     if (base) failures.push(...base.failures);
     const leftOut = cell.queriesLeftOut;
     const notes = [
@@ -113,6 +128,10 @@ export const c05AnnRecall: CheckDefinition = {
       ...clusterQueries.map(
         (qid) =>
           `duplicate cluster: query ${qid} (its whole top-k is one group of identical vectors) has recall@k ${v.perQuery.get(qid)!.toFixed(3)} < ${annRecallFloorPerQuery}; HNSW may leave exact duplicates unreachable — reported, not failed`,
+      ),
+      ...duplicateQueries.map(
+        (qid) =>
+          `duplicates: query ${qid} has recall@k ${v.perQuery.get(qid)!.toFixed(3)} < ${annRecallFloorPerQuery}, and every expected memory it missed has an identical embedding among its expected top-k; HNSW may leave exact duplicates unreachable — reported, not failed`,
       ),
       ...v.noiseRuns.map(
         (r) =>
@@ -146,6 +165,7 @@ export const c05AnnRecall: CheckDefinition = {
         noiseRuns: v.noiseRuns.length,
         noiseQueries: v.noiseQueries.length,
         duplicateClusterBelowFloor: clusterQueries.length,
+        duplicatesOnlyBelowFloor: duplicateQueries.length,
         ...(base?.figures ?? {}),
       },
       failures,
