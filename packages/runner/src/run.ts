@@ -56,7 +56,7 @@ import { MatrixRuntime, timedOutResult } from './runtime';
 import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
 import { TOOL_VERSION, displayPath } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
-import { measureRunCpu } from './report/cpu';
+import { cpuBetween, measureRunCpu, type RunCpu } from './report/cpu';
 import { currentTimeZone } from './time-zone';
 
 /** Options of one `memory-matrix run`. */
@@ -124,6 +124,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const startedAt = new Date();
   const t0 = performance.now();
+  const cpu0 = measureRunCpu(1); // the CPU the process spent before the run started (module loading) is not the run's
   const report: MatrixReport = emptyReport(opts.argv.map(redactUrl), startedAt.toISOString(), {
     profile: opts.backends.length ? (opts.profile ?? null) : (opts.profile ?? 'default'),
     shard: opts.shard ?? null,
@@ -165,7 +166,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
             c.checks.push({ id: p.id, name: p.name, status: 'skipped', skipReason: `not run: the run was interrupted by ${sig}`, figures: {}, failures: [], notes: [], durationMs: 0 });
         c.checks.sort((a, b) => a.id.localeCompare(b.id));
       }
-      if (finish(report, ownsReportDir ? opts.reportDir : null, t0).written)
+      if (finish(report, ownsReportDir ? opts.reportDir : null, t0, cpu0).written)
         progress.log(`partial report (INTERRUPTED): ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
       process.exit(signalExitCode(sig));
     });
@@ -376,7 +377,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
-  const { view, written } = finish(report, ownsReportDir ? opts.reportDir : null, t0);
+  const { view, written } = finish(report, ownsReportDir ? opts.reportDir : null, t0, cpu0);
   out(renderConsole(view));
   if (written) out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report;
@@ -387,11 +388,11 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
  * derive its view, and write the four report files atomically (report/write.ts) into `dir` (none
  * when null). Returns the view the console renders and whether the files were written.
  */
-function finish(report: MatrixReport, dir: string | null, t0: number): { view: ReportView; written: boolean } {
+function finish(report: MatrixReport, dir: string | null, t0: number, cpu0: RunCpu): { view: ReportView; written: boolean } {
   const settled = settleReport(report);
   settled.finishedAt = new Date().toISOString();
   settled.durationMs = performance.now() - t0;
-  settled.cpu = measureRunCpu(settled.durationMs);
+  settled.cpu = cpuBetween(cpu0, measureRunCpu(settled.durationMs), settled.durationMs);
   const view = reportView(settled);
   if (dir === null) return { view, written: false };
   try {

@@ -8,7 +8,7 @@ import { containerCpuMs } from '@memory-matrix/backends';
 export interface RunCpu {
   /** runnerS + childProcessesS + containersS, seconds. */
   totalS: number;
-  /** This process (the CLI, in-process cells, the oracle): process.cpuUsage() user + system, seconds. */
+  /** This process (the CLI, in-process cells, the oracle) since the run started (runMatrix subtracts its start figure): process.cpuUsage() user + system, seconds. */
   runnerS: number;
   /**
    * Processes it started and that have ended (embedded cells' child processes, local servers,
