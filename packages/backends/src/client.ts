@@ -125,6 +125,7 @@ function clientInstance(ft: FaultTarget, target: ResolvedTarget, facet: ClientFa
     awaitWriteInFlight: (clientName, timeoutMs, onWatching) => ft.awaitWriteInFlight(clientName, timeoutMs, onWatching),
     ...(ft.exportCollection ? { exportCollection: (c: string) => ft.exportCollection!(c) } : {}),
     ...(ft.importCollection ? { importCollection: (c: string, dump: Uint8Array) => ft.importCollection!(c, dump) } : {}),
+    ...(ft.holdWriteLock ? { holdWriteLock: () => ft.holdWriteLock!() } : {}),
     async stop() {
       await stores.closeAll();
       await ft.stop();

@@ -4,7 +4,8 @@
  * catalog gives `faults`; every durability configuration's PRAGMAs are in effect; SIGKILL mid-call
  * rejects with a code and a restart on the same file has every acknowledged write, bit for bit;
  * SIGSTOP surfaces as the client's time limit; a cut connection while a write is in flight; two
- * processes on one file at once (sharedStorage); bad settings fail the start naming the setting;
+ * processes on one file at once (sharedStorage); another process holding the write lock past
+ * busy_timeout (holdWriteLock); bad settings fail the start naming the setting;
  * nothing left afterwards (directories, processes). Needs no Docker.
  */
 import { existsSync } from 'node:fs';
@@ -133,6 +134,31 @@ test('sharedStorage: a second process on the running instance’s file sees its 
   await a.stop();
   expect(existsSync(dir)).toBe(false);
 }, 90_000);
+
+test('holdWriteLock: another process holds the write lock; a write waits out busy_timeout and fails SQLITE_BUSY, all or nothing; after release it lands', async () => {
+  const a = await fc.start('wal-normal');
+  const b = await fc.start('wal-normal', { storageOf: a });
+  const col = await (await a.connect({})).createCollection(SPEC);
+  expect(typeof b.holdWriteLock).toBe('function');
+  const hold = await b.holdWriteLock!();
+  try {
+    expect(hold.waitLimitMs).toBe(5_000);
+    const t0 = performance.now();
+    const refused = await col.upsert(records(0, 5)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const waited = performance.now() - t0;
+    expect(refused).toMatchObject({ code: 'BACKEND_ERROR', cause: { code: 'SQLITE_BUSY' } });
+    expect(waited).toBeGreaterThanOrEqual(4_900); // it waited out busy_timeout first
+    expect(await col.count()).toBe(0); // a read is not blocked (WAL), and nothing of the batch landed
+  } finally {
+    await hold.release();
+  }
+  await hold.release(); // idempotent
+  await col.upsert(records(0, 5));
+  expect(await col.count()).toBe(5);
+}, 60_000);
 
 test('a configuration with settings SQLite journal modes do not include fails the start naming the setting (TARGET_UNAVAILABLE)', async () => {
   const bad = localFaultControl({ ...TARGET, durability: [{ name: 'memory', durable: false, settings: { journal_mode: 'MEMORY' } }] });

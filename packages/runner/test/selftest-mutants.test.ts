@@ -262,6 +262,29 @@ describe('write and read mutants', () => {
     await expect(c.upsert(RECORDS)).resolves.toBeUndefined();
     await expect(c.delete(['a'])).resolves.toBe(0);
   });
+
+  test('lock-wait-dropped: a write that gave up on a lock (SQLITE_BUSY, 55P03, "database is locked") resolves; every other error still throws', async () => {
+    const busy = (code: string, message = 'upsert failed') => new MemoryMatrixError('BACKEND_ERROR', message, { cause: Object.assign(new Error('x'), { code }) });
+    let next: Error = busy('SQLITE_BUSY');
+    const fail = async () => {
+      throw next;
+    };
+    const locked = faultStore(
+      { adapter: 'locked', createCollection: async () => ({ upsert: fail, delete: fail }) as unknown as MemoryCollection } as unknown as MemoryStore,
+      byName('lock-wait-dropped').fault(TOY_CAPABILITIES),
+    );
+    const c = await locked.createCollection({ name: 'x', dim: 2, metric: 'cosine', index: { type: 'none' } });
+    await expect(c.upsert(RECORDS)).resolves.toBeUndefined();
+    await expect(c.delete(['a', 'b'])).resolves.toBe(2); // the count the real delete would report
+    next = busy('55P03');
+    await expect(c.upsert(RECORDS)).resolves.toBeUndefined();
+    next = new MemoryMatrixError('BACKEND_ERROR', 'SqliteError: database is locked');
+    await expect(c.upsert(RECORDS)).resolves.toBeUndefined();
+    next = busy('SQLITE_CONSTRAINT', 'constraint failed');
+    await expect(c.upsert(RECORDS)).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: 'constraint failed' });
+    next = new MemoryMatrixError('DIMENSION_MISMATCH', 'dim 3, expected 2');
+    await expect(c.upsert(RECORDS)).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+  });
 });
 
 describe('history mutants (on a contract-level chat history)', () => {

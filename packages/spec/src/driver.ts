@@ -1,7 +1,7 @@
 import type { ZodType, ZodTypeDef } from 'zod';
 import type { MemoryStore } from './adapter';
 import type { Capabilities } from './capabilities';
-import type { ConnectOptions } from './durability';
+import type { ConnectOptions, WriteLockHold } from './durability';
 import type { SampleLayout, SampleTableShape } from './sample-layout';
 import type { Metric } from './types';
 
@@ -336,6 +336,8 @@ export interface LocalFaultControls {
   dropConnections(ep: LocalEndpoint, clientName: string): Promise<number>;
   /** As `FaultKindControls.awaitWriteInFlight`: `onWatching` once the watch is in place. */
   awaitWriteInFlight(ep: LocalEndpoint, clientName: string, timeoutMs: number, onWatching?: () => void): Promise<void>;
+  /** As `FaultTarget.holdWriteLock`, on the server at `ep`; absent when the store has no write lock a client can hold. */
+  holdWriteLock?(ep: LocalEndpoint): Promise<WriteLockHold>;
 }
 
 /**

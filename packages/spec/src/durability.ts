@@ -90,8 +90,27 @@ export interface FaultTarget {
   exportCollection?(collection: string): Promise<Uint8Array>;
   /** Load a dump made by `exportCollection` (of this or an older version); BACKEND_ERROR when unreadable. */
   importCollection?(collection: string, dump: Uint8Array): Promise<void>;
+  /**
+   * Take the storage's write lock on a NEW connection of this instance's process and keep it until
+   * `release()` (SQLite: `BEGIN IMMEDIATE` … `COMMIT`, so another process's writer waits out its
+   * `busy_timeout` and gets SQLITE_BUSY). Absent where the store has no write lock one client can
+   * hold (LanceDB's optimistic commits). Throws BACKEND_ERROR when the lock cannot be taken.
+   */
+  holdWriteLock?(): Promise<WriteLockHold>;
   /** Remove the instance and its storage; idempotent. Also unpauses first. */
   stop(): Promise<void>;
+}
+
+/** A write lock held by `FaultTarget.holdWriteLock`. */
+export interface WriteLockHold {
+  /**
+   * How long, ms, a writer of this storage waits for the lock before its write fails (SQLite: the
+   * `busy_timeout` the holding connection reports, 5 000 by default); null when writers wait as
+   * long as it takes.
+   */
+  readonly waitLimitMs: number | null;
+  /** Let the lock go (commit the empty transaction) and close its connection; idempotent. */
+  release(): Promise<void>;
 }
 
 /** What a provider offers a cell's checks. See the module comment. */

@@ -150,6 +150,7 @@ export {
   type DurabilityFigures,
   type FaultControl,
   type FaultTarget,
+  type WriteLockHold,
 } from './durability';
 export type { MemoryPolicy, MemoryPolicyState } from './eviction';
 

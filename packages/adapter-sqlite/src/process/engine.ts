@@ -18,6 +18,7 @@ const processEngine = storeProcessEngine({
   script: storeProcessScript,
   facts: sqlitePackageVersions,
   serverVersion: (info) => `${info.server} + sqlite-vec ${info.components['sqlite-vec']} (store process)`,
+  writeLock: true,
 });
 
 /**

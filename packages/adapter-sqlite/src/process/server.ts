@@ -25,6 +25,15 @@ serveStoreProcess<SqliteStore>({
         const p = (name: string) => String(s.ctx.db.pragma(name, { simple: true }));
         return { journal_mode: p('journal_mode'), synchronous: ['OFF', 'NORMAL', 'FULL', 'EXTRA'][Number(p('synchronous'))] ?? p('synchronous'), busy_timeout: p('busy_timeout'), file };
       },
+      /** `BEGIN IMMEDIATE` on this connection: the file's RESERVED lock, so other connections' writes wait out their busy_timeout; released by `COMMIT` (nothing was written). */
+      holdWriteLock(s) {
+        const db = s.ctx.db;
+        db.exec('BEGIN IMMEDIATE');
+        const release = () => {
+          if (db.inTransaction) db.exec('COMMIT');
+        };
+        return { waitLimitMs: Number(db.pragma('busy_timeout', { simple: true })), release };
+      },
     };
   },
 });

@@ -14,6 +14,7 @@ import {
   type LocalFaultControls,
   type LocalLaunch,
   type MemoryStore,
+  type WriteLockHold,
 } from '@memory-matrix/spec';
 import type { ResolvedTarget } from '../catalog';
 import { startTimeoutScale } from '../container/start';
@@ -84,7 +85,12 @@ export class LocalFaultTarget implements FaultTarget {
   ) {
     this.ep = { host: '127.0.0.1', port: 0, containerId: `local-${process.pid}-${++seq}`, where: `${target} [${configuration.name}] (local, ${hostDataDir})` };
     this.faults = engine.faults!;
+    const hold = this.faults.holdWriteLock;
+    if (hold) this.holdWriteLock = () => hold.call(this.faults, this.ep);
   }
+
+  /** `FaultTarget.holdWriteLock`, where the engine's fault controls can hold its write lock (on the server's current address). */
+  readonly holdWriteLock?: () => Promise<WriteLockHold>;
 
   /**
    * Start `target` (`localFaultSupported`) on a new host directory (or `opts.sharing`'s), in

@@ -1,6 +1,6 @@
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { LiveCell } from '../conformance/cell';
-import type { FaultTarget } from '../durability';
+import type { FaultTarget, WriteLockHold } from '../durability';
 import { MemoryMatrixError } from '../errors';
 import type { ChatHistory, HistoryOptions } from '../history';
 import type { CollectionSpec } from '../types';
@@ -25,6 +25,8 @@ export interface C22Clients {
   reader(): Promise<MemoryStore>;
   /** Stop what was started for these clients (processes and their storage); idempotent. */
   stop(): Promise<void>;
+  /** Take the storage's write lock from a process none of writers 0 and 2 talks to (process 1); absent where the store has none to hold (`FaultTarget.holdWriteLock`). */
+  holdWriteLock?(): Promise<WriteLockHold>;
 }
 
 /** The cell's own store: every client is `cell.connect()`, the collection a `cell.scratch` (dropped by the cell). */
@@ -71,6 +73,7 @@ export async function processClients(cell: LiveCell, writers: number): Promise<C
     writer: (w) => procs[w % procs.length]!.connect(),
     reader: () => procs[0]!.connect(),
     stop,
+    ...(procs[1]?.holdWriteLock ? { holdWriteLock: () => procs[1]!.holdWriteLock!() } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { type CheckDefinition, failure } from './check';
 import { checkPrefix } from './helpers/history';
 import { upsertConcurrency } from './c22-upsert';
 import { runWriters } from './c22-writers';
+import { lockedWrites } from './c22-lock';
 import { cellClients, historyOn, processClients, type C22Clients } from './c22-clients';
 
 /** Writers (one client each), single appends per writer, and the size of each writer's one batch. */
@@ -30,7 +31,9 @@ const BATCH = 5;
  * Where the target's store lives in files several processes open at once (its fault control says
  * `sharedStorage`: SQLite), both parts run a second time with each writer in its own PROCESS on one
  * storage (c22-clients.ts), so writers contend through file locks and `busy_timeout` as an
- * application's worker processes do; those figures are prefixed `processes/`.
+ * application's worker processes do; those figures are prefixed `processes/`. That variant also
+ * makes two writes while another process holds the storage's write lock past the writers' wait
+ * limit (`lockedWrites`, c22-lock.ts: each must land or fail with a coded error).
  * History figures are prefixed `history/`, vector figures `upsert/`.
  */
 export const c22Concurrency: CheckDefinition = {
@@ -59,6 +62,12 @@ export const c22Concurrency: CheckDefinition = {
           const h = await historyConcurrency(cell, clients);
           for (const [k, val] of Object.entries(h.figures)) figures[`${p}history/${k}`] = val;
           failures.push(...h.failures);
+        }
+        if (p) {
+          const l = await lockedWrites(cell, clients);
+          for (const [k, val] of Object.entries(l.figures)) figures[`${p}${k}`] = val;
+          failures.push(...l.failures);
+          notes.push(...l.notes);
         }
       } finally {
         await clients.stop();

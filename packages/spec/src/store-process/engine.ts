@@ -1,6 +1,6 @@
 import type { Capabilities } from '../capabilities';
 import type { Endpoint, LocalEndpoint, LocalEngine, LocalFaultControls } from '../driver';
-import type { ConnectOptions } from '../durability';
+import type { ConnectOptions, WriteLockHold } from '../durability';
 import { MemoryMatrixError } from '../errors';
 import type { ServerInfo } from '../types';
 import { ProcessStore } from './client';
@@ -22,6 +22,8 @@ export interface StoreProcessEngineSpec {
   facts(where: string): Record<string, string>;
   /** The report's server version from what the process's store reports, e.g. `SQLite 3.53.2 + sqlite-vec 0.1.9 (store process)`. */
   serverVersion(info: ServerInfo): string;
+  /** True when the process's service has `holdWriteLock` (server.ts): the fault instances then offer `FaultTarget.holdWriteLock`. */
+  writeLock?: boolean;
 }
 
 /** An adapter's store process as a local engine with fault controls, and how to connect a new client to it. */
@@ -130,7 +132,28 @@ export function storeProcessEngine(spec: StoreProcessEngineSpec): StoreProcessEn
         }
         throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: no write of client ${clientName} in flight within ${timeoutMs} ms (no data-changing request sent and unanswered)`);
       },
+      ...(spec.writeLock ? { holdWriteLock: (ep: LocalEndpoint) => holdWriteLock(ep) } : {}),
     },
   };
+
+  /** `FaultTarget.holdWriteLock` on the process at `ep`: a connection of its own takes the lock (op `lock.hold`) and keeps it until `release()`. */
+  async function holdWriteLock(ep: LocalEndpoint): Promise<WriteLockHold> {
+    const conn = await ProcessConnection.open(ep.host, ep.port, ep.where, { connectMs: 5_000, queryMs: 30_000 });
+    try {
+      const { waitLimitMs } = await conn.call<{ waitLimitMs: number | null }>('lock.hold');
+      let released: Promise<void> | undefined;
+      return {
+        waitLimitMs,
+        release: () =>
+          (released ??= conn
+            .call<null>('lock.release')
+            .finally(() => conn.close())
+            .then(() => undefined)),
+      };
+    } catch (err) {
+      await conn.close();
+      throw err;
+    }
+  }
   return { engine, connect };
 }

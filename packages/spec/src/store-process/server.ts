@@ -12,6 +12,12 @@ export interface StoreProcessService<S extends MemoryStore> {
   open(): Promise<S>;
   /** The settings in effect on `store`'s connection, read back from the engine (op `effective`, the fault instance's `effective`). */
   effective(store: S): Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * Take the storage's write lock on `store`'s connection (op `lock.hold`, `FaultTarget.holdWriteLock`):
+   * returns once it is held, with how long another writer waits for it (ms, null: without limit)
+   * and how to let it go. Absent: the engine has no write lock a client can hold.
+   */
+  holdWriteLock?(store: S): { waitLimitMs: number | null; release(): void } | Promise<{ waitLimitMs: number | null; release(): void }>;
 }
 
 /** An adapter's store process: its name and how it serves a data directory. */
@@ -91,6 +97,8 @@ class Session<S extends MemoryStore> {
   private readonly collections = new Map<string, MemoryCollection>();
   private readonly histories = new Map<string, ChatHistory>();
   private readonly lines = new LineSplitter();
+  /** The write lock this connection holds (op `lock.hold`), released by `lock.release` or when the connection ends. */
+  private lock?: () => void;
   constructor(
     private readonly socket: net.Socket,
     private readonly service: StoreProcessService<S>,
@@ -150,6 +158,16 @@ class Session<S extends MemoryStore> {
         return s.serverInfo();
       case 'effective':
         return this.service.effective(s);
+      case 'lock.hold': {
+        if (!this.service.holdWriteLock) throw Object.assign(new Error(`${s.adapter}: this store process has no write lock to hold`), { code: 'CAPABILITY_MISSING' });
+        if (this.lock) throw Object.assign(new Error('lock.hold: this connection already holds the write lock'), { code: 'INVALID_INPUT' });
+        const held = await this.service.holdWriteLock(s);
+        this.lock = held.release;
+        return { waitLimitMs: held.waitLimitMs };
+      }
+      case 'lock.release':
+        this.releaseLock();
+        return null;
       case 'createCollection': {
         const c = await s.createCollection(args[0] as Parameters<MemoryStore['createCollection']>[0]);
         this.collections.set(c.spec.name, c);
@@ -203,8 +221,15 @@ class Session<S extends MemoryStore> {
     }
   }
 
+  private releaseLock(): void {
+    const release = this.lock;
+    this.lock = undefined;
+    release?.();
+  }
+
   async close(): Promise<void> {
     this.sessions.delete(this);
+    this.releaseLock();
     this.socket.destroy();
     const s = await this.store?.catch(() => undefined);
     await s?.close();

@@ -40,4 +40,49 @@ export const writeErrorSwallowed: Mutant = {
   }),
 };
 
-export const WRITE_ERROR_MUTANTS: readonly Mutant[] = [writeErrorSwallowed];
+/**
+ * Whether `e` is a write that gave up waiting on a lock another connection held: SQLite's
+ * SQLITE_BUSY / SQLITE_LOCKED after `busy_timeout`, PostgreSQL's lock_not_available (SQLSTATE
+ * 55P03, `lock_timeout`), by the wrapped backend error's code, or a message saying so.
+ */
+function lockWait(e: unknown): boolean {
+  const cause = (e as { cause?: { code?: unknown } })?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code) || code === '55P03') return true;
+  return /database is locked|database table is locked|lock timeout|could not obtain lock/i.test(String((e as Error)?.message));
+}
+
+/** Run `op`; a lock-wait failure resolves with `dropped` instead (the write is silently lost). */
+async function dropOnLockWait<T>(op: () => Promise<T>, dropped: T): Promise<T> {
+  try {
+    return await op();
+  } catch (e) {
+    if (!lockWait(e)) throw e;
+    return dropped;
+  }
+}
+
+/**
+ * A write that waits on a lock and is dropped (issue 36, kind 1). Public bug kind: an adapter that
+ * catches SQLITE_BUSY ("database is locked") and returns as if the write had landed — a retry
+ * wrapper that gives up and resolves, or a `catch` written for a different error. Every other
+ * error still throws, so only a check that makes a write wait out a lock held by another process
+ * past the store's busy timeout can see it.
+ */
+export const lockWaitDropped: Mutant = {
+  name: 'lock-wait-dropped',
+  family: 'write-errors',
+  bug: "a write that gives up waiting on another process's lock (SQLITE_BUSY) resolves as if it had landed",
+  requires: (caps) => (caps.history || (caps.vectors && caps.upsert) ? null : 'capability: history or vectors + upsert'),
+  fault: () => ({
+    collection: (inner) => ({
+      upsert: (records) => dropOnLockWait(() => inner.upsert(records), undefined),
+      delete: (ids) => dropOnLockWait(() => inner.delete(ids), ids.length),
+    }),
+    history: (inner) => ({
+      append: (messages) => dropOnLockWait(() => inner.append(messages), undefined),
+    }),
+  }),
+};
+
+export const WRITE_ERROR_MUTANTS: readonly Mutant[] = [writeErrorSwallowed, lockWaitDropped];
