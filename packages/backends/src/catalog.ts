@@ -111,6 +111,18 @@ const targetSchema = z
     upgradeFrom: z.string().optional(),
     /** Known upstream failures of this target (known-failures.ts; docs/known-failures.md): the only way a failed check does not fail the run. */
     knownFailures: knownFailuresSchema.optional(),
+    /**
+     * What a check that runs on this target cannot show here, by check id (`C27: <the bug kind, and
+     * the measurement that shows it is invisible on this server>`): the check still runs and is
+     * judged as usual; every report prints the text beside its verdict, so a pass is never read as
+     * more than it is (docs/targets.md "What a target cannot show").
+     */
+    cannotShow: z
+      .record(
+        z.string().refine((k) => CHECKS.some((c) => c.id === k), 'a check id of the catalogue, such as C27'),
+        z.string().min(20, 'say what the check cannot show here, and why (measured)'),
+      )
+      .optional(),
   })
   .strict();
 

@@ -94,6 +94,11 @@ test.each([
     'targets:\n  pgvector@z:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    index: { type: hnsw, m: 16, efConstruction: 64, efSerch: 4 }\n',
     /memory-matrix\.yaml:6: targets\.pgvector@z\.index\.efSerch: unknown key "efSerch"; did you mean "efSearch"\?$/,
   ],
+  [
+    'a cannotShow entry for a check the catalogue has not',
+    'targets:\n  pgvector@w:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    cannotShow: { C99: what C99 cannot show here, measured }\n',
+    /memory-matrix\.yaml:6: targets\.pgvector@w\.cannotShow\.C99: a check id of the catalogue, such as C27/,
+  ],
 ])('its targets and profiles, validated with the catalog schema: %s names the user file and line', (_name, yaml, why) => {
   const f = config(yaml);
   const m = error(() => loadCatalog(undefined, { config: loadUserConfig(f) }));

@@ -255,6 +255,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
         checks: [],
         capabilities: target.capabilities,
         ...(target.knownFailures?.length ? { knownFailures: target.knownFailures } : {}),
+        ...(target.cannotShow ? { cannotShow: target.cannotShow } : {}),
       };
       const entry: { report: CellReport; live?: LiveCell; replays: JudgedReplay[] } = { report: cell, replays: [] };
       cells.set(target.name, entry);

@@ -8,7 +8,8 @@ import { capabilities, compareHits, durabilityFigures, type CheckResult, type Go
 import { capabilityGlyph, capabilityMatrix } from '../src/report/capabilities';
 import { emptyReport } from '../src/report/model';
 import { cellQueries } from '../src/report/queries';
-import { sideBySideMarkdown } from '../src/report/markdown';
+import { renderConsole } from '../src/report/console';
+import { renderMarkdown, sideBySideMarkdown } from '../src/report/markdown';
 import { settleReport } from '../src/report/settle';
 import { WHY_MAX_CHARS } from '../src/report/side-by-side';
 import { reportView, serverLabel } from '../src/report/view';
@@ -80,6 +81,22 @@ test('settleReport derives summary, durability rows, capability matrix and exit 
   expect(Object.keys(settled).slice(-3)).toEqual(['durability', 'capabilityMatrix', 'sideBySide']);
   expect(settled.sideBySide).toEqual([]);
   expect(settleReport({ ...report, error: { code: 'USAGE', message: 'x' } }).exitCode).toBe(2);
+});
+
+test("a target's catalog cannotShow is printed beside that check's verdict in the console and report.md, never for a skipped check", () => {
+  const report = emptyReport([], '2026-12-01T00:00:00.000Z');
+  const limit = 'an adapter that skips the flush: this server makes every insert visible at once (measured)';
+  const skipped: CheckResult = { ...passed('C24'), status: 'skipped', skipReason: 'capability: timeDecay' };
+  report.cells = [cell('m@1', [passed('C27'), skipped], { capabilities: capabilities({ vectors: true }), cannotShow: { C27: limit, C24: 'what C24 cannot show here, said at length' } })];
+  const view = reportView(settleReport(report));
+  const out = renderConsole(view, false);
+  expect(out).toContain(`m@1 C27 c27: passed, but cannot show ${limit}`);
+  expect(out).toContain('pass (cannot show all: see below)');
+  expect(out).not.toContain('C24 c24: passed, but');
+  const md = renderMarkdown(view);
+  expect(md).toContain(`- **m@1** C27 c27: passed, but cannot show ${limit}`);
+  expect(md).toContain('| pass (cannot show all: see below) |');
+  expect(settleReport(report).exitCode).toBe(0); // it changes no verdict
 });
 
 test('capability matrix: a readYourWrites level shows as ✓ strong, or ✗ eventual naming C27 skipped for it', () => {

@@ -6,7 +6,7 @@ import { cpuLine } from './cpu';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, isNotRun } from './figures';
 import { tableSummary } from './tables';
-import type { CellReport } from './model';
+import { cannotShowOf, type CellReport } from './model';
 import type { RunTimeZone } from '../time-zone';
 import type { ReportView } from './view';
 
@@ -33,7 +33,8 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
         ...cells.map((cell, i) => {
           const r = row.results[i];
           if (!r) return cell.status === 'error' ? c.red('error') : '–';
-          if (r.status === 'passed') return r.knownFailure ? c.green('pass') + c.yellow(r.knownFailure.intermittent ? ' (known: not reproduced)' : ' (STALE known)') : c.green('pass');
+          if (r.status === 'passed' && r.knownFailure) return c.green('pass') + c.yellow(r.knownFailure.intermittent ? ' (known: not reproduced)' : ' (STALE known)');
+          if (r.status === 'passed') return c.green('pass') + (cannotShowOf(cell, r) ? c.yellow(' (cannot show all: see below)') : '');
           if (r.status === 'known') return c.yellow(`KNOWN (${r.failures.length})`);
           if (r.status === 'failed') return c.red(isNotRun(r) ? 'NOT RUN' : `FAIL (${r.failures.length || 'error'})`);
           return c.yellow(`skip: ${r.skipReason ?? ''}`);
@@ -71,6 +72,8 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
     }
     for (const r of cell.checks) {
       if (isNotRun(r)) continue;
+      const limit = cannotShowOf(cell, r);
+      if (limit) out.push(c.yellow(`${cell.target} ${r.id} ${r.name}: ${r.status === 'passed' ? 'passed, but' : 'on this target it'} cannot show ${limit}`));
       const k = r.knownFailure;
       if (r.status === 'passed' && k) out.push(c.yellow(`${cell.target} ${r.id} ${r.name}: ${k.message}`));
       if (r.status === 'known' && k) {

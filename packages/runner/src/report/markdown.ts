@@ -4,6 +4,7 @@ import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, ranAnyCell, z
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
+import { cannotShowOf } from './model';
 import type { SideBySidePair } from './side-by-side';
 import type { ReportView } from './view';
 
@@ -38,10 +39,11 @@ export function renderMarkdown(view: ReportView): string {
     for (const row of view.checkRows) {
       lines.push(
         `| ${row.title} | ${row.results
-          .map((r) => {
+          .map((r, i) => {
             if (!r) return '–';
             if (r.status === 'known') return `🟠 KNOWN ([upstream](${r.knownFailure!.link}))`;
             if (r.status === 'passed' && r.knownFailure) return `pass (${r.knownFailure.intermittent ? 'known failure not reproduced' : 'STALE known failure'})`;
+            if (r.status === 'passed' && cells[i] && cannotShowOf(cells[i]!, r)) return 'pass (cannot show all: see below)';
             return (isNotRun(r) ? 'NOT RUN' : glyph(r.status)) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
           })
           .join(' | ')} |`,
@@ -90,6 +92,10 @@ export function renderMarkdown(view: ReportView): string {
   lines.push(...sideBySideMarkdown(report.sideBySide));
   for (const cell of cells) {
     if (cell.error) lines.push(`- **${esc(cell.target)}** ${ranAny(cell) ? 'error' : 'could not run'}: ${esc(cell.error.message)}`);
+    for (const r of cell.checks) {
+      const limit = cannotShowOf(cell, r);
+      if (limit) lines.push(`- **${esc(cell.target)}** ${r.id} ${r.name}: ${r.status === 'passed' ? 'passed, but' : 'on this target it'} cannot show ${esc(limit)}`);
+    }
     // Checks not run (the cell did not start, or its store stopped answering mid-cell): one line per cause, not one block per check.
     for (const [cause, ids] of notRunCauses(cell)) lines.push(`- **${esc(cell.target)}**: ${ids.length} check(s) not run (${ids.join(', ')}): ${esc(cause)}`);
     for (const r of cell.checks.filter((x) => x.status === 'failed' && !isNotRun(x))) {

@@ -124,6 +124,14 @@ export interface CellReport {
   queries?: CellQueries;
   /** The target's catalog `knownFailures` (matrix/targets.yaml), applied when the report is settled (report/known.ts). */
   knownFailures?: KnownFailureEntry[];
+  /** The target's catalog `cannotShow` (check id → what that check cannot show on this target), printed beside each such check's verdict (`cannotShowOf`). */
+  cannotShow?: Record<string, string>;
+}
+
+/** What check result `r` of `cell` cannot show on its target (catalog `cannotShow`), when it ran; undefined otherwise. */
+export function cannotShowOf(cell: CellReport, r: CheckResult): string | undefined {
+  if (r.status === 'skipped' || r.error?.code === 'NOT_RUN') return undefined;
+  return cell.cannotShow?.[r.id];
 }
 
 /**

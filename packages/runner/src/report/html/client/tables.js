@@ -67,6 +67,9 @@ function verdictCell(cell, id) {
       'pass',
       h('small', { class: 'stale', dataset: { mm: 'stale' } }, k.intermittent ? 'known failure not reproduced this run (intermittent)' : 'STALE knownFailures entry: remove it'),
     );
+  const limit = cell.cannotShow && r.status !== 'skipped' ? cell.cannotShow[r.id] : undefined;
+  if (r.status === 'passed' && limit)
+    return h('td', { ...base, class: 'st-passed', title: `cannot show ${limit}` }, 'pass', h('small', { class: 'stale', dataset: { mm: 'cannot-show' } }, `cannot show ${limit}`));
   if (r.status === 'passed') return h('td', { ...base, class: 'st-passed', title: `${Math.round(r.durationMs)} ms` }, 'pass');
   if (r.status === 'known')
     return h(
