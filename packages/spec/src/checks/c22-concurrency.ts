@@ -8,6 +8,7 @@ import { checkPrefix } from './helpers/history';
 import { upsertConcurrency } from './c22-upsert';
 import { runWriters } from './c22-writers';
 import { lockedWrites } from './c22-lock';
+import { mixedWriters } from './c22-mixed';
 import { cellClients, historyOn, processClients, type C22Clients } from './c22-clients';
 
 /** Writers (one client each), single appends per writer, and the size of each writer's one batch. */
@@ -34,7 +35,10 @@ const BATCH = 5;
  * application's worker processes do; those figures are prefixed `processes/`. That variant also
  * makes two writes while another process holds the storage's write lock past the writers' wait
  * limit (`lockedWrites`, c22-lock.ts: each must land or fail with a coded error).
- * History figures are prefixed `history/`, vector figures `upsert/`.
+ * With vectors + upsert, a mixed step follows the upsert part on the same clients (`mixedWriters`,
+ * c22-mixed.ts): concurrent batches of which some are invalid and must be refused whole, while
+ * every acknowledged one must be stored.
+ * History figures are prefixed `history/`, vector figures `upsert/` and `mixed/`.
  */
 export const c22Concurrency: CheckDefinition = {
   id: 'C22',
@@ -57,6 +61,10 @@ export const c22Concurrency: CheckDefinition = {
           for (const [k, val] of Object.entries(v.figures)) figures[`${p}${k}`] = val;
           failures.push(...v.failures);
           notes.push(...v.notes);
+          const m = await mixedWriters(cell, clients);
+          for (const [k, val] of Object.entries(m.figures)) figures[`${p}${k}`] = val;
+          failures.push(...m.failures);
+          notes.push(...m.notes);
         }
         if (caps.history) {
           const h = await historyConcurrency(cell, clients);
@@ -84,6 +92,17 @@ export const c22Concurrency: CheckDefinition = {
           f('upsert/duplicated'),
           `${f('upsert/torn')} torn, ${f('upsert/stale')} stale, ${f('upsert/changed')} changed, ${f('upsert/refused')} refused`,
           f('upsert/writeMs'),
+        ]);
+      if (caps.vectors && caps.upsert)
+        rows.push([
+          `upsert, some batches invalid${across}`,
+          f('mixed/writers'),
+          f('mixed/batches'),
+          f('mixed/acknowledged'),
+          f('mixed/lost'),
+          '–',
+          `${f('mixed/refused')} refused, ${f('mixed/partial')} partly stored`,
+          f('mixed/writeMs'),
         ]);
       if (caps.history)
         rows.push([

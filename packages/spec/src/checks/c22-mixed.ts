@@ -1,0 +1,133 @@
+import type { MemoryCollection } from '../adapter';
+import type { Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
+import type { Figure } from '../conformance/result';
+import { MemoryMatrixError } from '../errors';
+import type { MemoryRecord } from '../types';
+import { failure } from './check';
+import type { C22Clients } from './c22-clients';
+import { describeDifference, sampleRecords } from './helpers/sampling';
+
+/** Writers, batches per writer and memories per batch of the mixed step. */
+const WRITERS = 4;
+const BATCHES = 8;
+const BATCH = 4;
+
+/** Why a batch of the mixed step must fail: the record at position 2 carries it (`badRecord`). */
+type BadKind = 'dimension' | 'nan';
+
+/**
+ * The batch plan: writers 1 and 3 send a bad batch every third call (calls 1, 4, 7), alternating
+ * a record one dimension too long and a record with a NaN component; writers 0 and 2 send only
+ * good ones. So good and failing batches from different clients are in flight at once.
+ */
+function badKindOf(w: number, b: number): BadKind | null {
+  if (w % 2 === 0 || b % 3 !== 1) return null;
+  return (w + b) % 2 ? 'dimension' : 'nan';
+}
+
+/** `r` made invalid by `kind`: its embedding one component longer, or with NaN in the middle. */
+function badRecord(r: MemoryRecord, kind: BadKind): MemoryRecord {
+  const e = kind === 'dimension' ? new Float32Array(r.embedding.length + 1) : Float32Array.from(r.embedding);
+  if (kind === 'dimension') e.set(r.embedding);
+  else e[e.length >> 1] = Number.NaN;
+  return { ...r, embedding: e };
+}
+
+/**
+ * C22, mixed step (issue 36, kind 6): `WRITERS` clients upsert `BATCHES` batches of `BATCH` new
+ * memories each into one new collection at once, and some batches fail: writers 1 and 3 send, on
+ * every third call, a batch whose third record is invalid (one dimension too many, or a NaN
+ * component) — a batch the store must refuse as a whole. Unlike the other C22 writers, a writer
+ * goes on after a refused batch, as an application that logs and continues would. Afterwards,
+ * read through a new client: every memory of an acknowledged batch is present exactly as written
+ * (a layer whose failing batch rolls back others' writes — BEGIN / ROLLBACK on a pooled
+ * connection another writer's transaction is on — loses them), and every memory of a refused
+ * batch is absent (a partly written batch); the count is the acknowledged memories. A good batch
+ * refused, or a refusal without a code, is a failure too (kind `concurrency`). A bad batch the store
+ * ACKNOWLEDGES is judged like a good one and named in a note: accepting a wrong dimension or a NaN
+ * is C11's and C12's finding, not reported twice.
+ * Memories are the dataset's, sampled, under new ids (`<id>-m<w>-<b>-<j>`), so any dataset size
+ * serves. Figures (prefix `mixed/`): writers, batches, refused, acknowledged, lost, partial, count, writeMs.
+ */
+export async function mixedWriters(cell: LiveCell, clients: C22Clients): Promise<{ figures: Record<string, Figure>; failures: Failure[]; notes: string[] }> {
+  const failures: Failure[] = [];
+  const notes: string[] = [];
+  const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', `mixed writers: ${message}`, extra));
+  const pool = sampleRecords(cell.dataset.memories, Math.min(cell.dataset.memories.length, WRITERS * BATCHES * BATCH));
+  const batches = Array.from({ length: WRITERS }, (_, w) =>
+    Array.from({ length: BATCHES }, (_, b) =>
+      Array.from({ length: BATCH }, (_, j): MemoryRecord => {
+        const src = pool[(((w * BATCHES + b) * BATCH + j) * 7) % pool.length]!;
+        return { ...src, id: `${src.id}-m${w}-${b}-${j}`, metadata: { ...src.metadata, c22mixed: `${w}.${b}` } };
+      }),
+    ),
+  );
+  const spec = cell.collectionSpec('c22m', cell.config.index);
+  await clients.create(spec);
+  const writers: MemoryCollection[] = [];
+  for (let w = 0; w < WRITERS; w++) writers.push(await (await clients.writer(w)).openCollection(spec.name));
+
+  const acked: MemoryRecord[] = [];
+  const refused: MemoryRecord[] = [];
+  let refusedBatches = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    writers.map(async (col, w) => {
+      for (let b = 0; b < BATCHES; b++) {
+        const kind = badKindOf(w, b);
+        const batch = batches[w]![b]!;
+        const sent = kind ? batch.map((r, j) => (j === 2 ? badRecord(r, kind) : r)) : batch;
+        const what = `writer ${w} batch ${b + 1} (${kind ? `record 3 ${kind === 'dimension' ? `of dimension ${cell.dataset.manifest.dim + 1}` : 'with a NaN component'}` : 'valid'})`;
+        try {
+          await col.upsert(sent);
+        } catch (err) {
+          if (!(err instanceof MemoryMatrixError)) {
+            fail(`${what} failed without a code: ${(err as Error)?.message ?? String(err)}`, { expected: 'a coded error', actual: 'uncoded' });
+          } else if (!kind) {
+            fail(`${what} was refused while other writers' batches failed: ${err.code}: ${err.message}`, { expected: 'acknowledged', actual: err.code });
+          }
+          refusedBatches++;
+          refused.push(...batch);
+          continue;
+        }
+        if (kind) notes.push(`mixed writers: ${what} was acknowledged (an invalid record accepted: C11 / C12 judge that); judged as written`);
+        acked.push(...sent);
+      }
+    }),
+  );
+  const writeMs = performance.now() - t0;
+
+  const reader = await (await clients.reader()).openCollection(spec.name);
+  const got = new Map((await reader.get([...acked, ...refused].map((r) => r.id))).map((r) => [r.id, r]));
+  let lost = 0;
+  for (const r of acked) {
+    const b = got.get(r.id);
+    if (!b) {
+      lost++;
+      if (lost <= 10) fail(`memory ${r.id} of an acknowledged batch is missing after other writers' batches failed`, { id: r.id, expected: 'present', actual: 'missing' });
+      continue;
+    }
+    const diff = describeDifference(r, b, cell.config.tolerances.embeddingReadback);
+    if (diff) fail(`memory ${r.id} of an acknowledged batch: ${diff}`, { id: r.id });
+  }
+  if (lost > 10) fail(`${lost} memories of acknowledged batches are missing in all (10 named above)`, { expected: 0, actual: lost });
+  const partial = new Set(refused.filter((r) => got.has(r.id)).map((r) => String(r.metadata.c22mixed)));
+  for (const p of partial) fail(`refused batch ${p} (writer.batch) is partly or wholly stored`, { expected: 'absent', actual: 'stored' });
+  const count = await reader.count();
+  if (count !== acked.length) fail(`count ${count} after ${acked.length} memories were acknowledged in ${WRITERS * BATCHES - refusedBatches} batches`, { expected: acked.length, actual: count });
+  return {
+    figures: {
+      'mixed/writers': WRITERS,
+      'mixed/batches': WRITERS * BATCHES,
+      'mixed/refused': refusedBatches,
+      'mixed/acknowledged': acked.length,
+      'mixed/lost': lost,
+      'mixed/partial': partial.size,
+      'mixed/count': count,
+      'mixed/writeMs': Math.round(writeMs),
+    },
+    failures,
+    notes,
+  };
+}
