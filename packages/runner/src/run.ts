@@ -57,7 +57,7 @@ import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTa
 import { TOOL_VERSION, displayPath } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 import { cpuBetween, measureRunCpu, type RunCpu } from './report/cpu';
-import { currentTimeZone } from './time-zone';
+import { checkedTimeZone } from './time-zone';
 
 /** Options of one `memory-matrix run`. */
 export interface RunOptions {
@@ -187,7 +187,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.loadOrder = { seed: loadSeed, method: LOAD_ORDER_METHOD };
     const docker = await dockerStatus();
     // How slow the host is now (spec host.ts): recorded; each process's time limits use its own current figure.
-    report.host = { docker: docker.available, dockerReason: docker.reason, calibration: hostCalibration(), timeZone: currentTimeZone() };
+    // A bad MM_HOST_FACTOR or MM_TIME_ZONE (kept by the CLI: time-zone.ts) is a USAGE error here, recorded in the reports.
+    report.host = { docker: docker.available, dockerReason: docker.reason, calibration: hostCalibration(), timeZone: checkedTimeZone() };
     if (docker.available) {
       // Left-overs of a crashed earlier run (its process is gone): Ryuk cannot run here.
       const removed = await removeRunContainers();
