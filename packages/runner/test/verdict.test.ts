@@ -3,6 +3,9 @@
  * on the console and in report.md, with the host factor, time zone and CPU lines any run prints;
  * report.md says "all checks passed" only when no check was skipped, and words the counts otherwise.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
 import type { CheckResult } from '@memory-matrix/spec';
 import { renderConsole } from '../src/report/console';
 import { renderMarkdown } from '../src/report/markdown';
@@ -89,4 +92,23 @@ describe('report.md verdict words', () => {
     expect(text).toContain('host factor 2 (set by MM_HOST_FACTOR, not measured; load average 1.5 on 2 CPUs): every time limit of every cell is multiplied by this fixed factor');
     expect(text).not.toContain('each cell measures');
   });
+});
+
+test('report.html words the verdict as report.md does (its page script, report/html/client/tables.js)', () => {
+  const dir = path.join(__dirname, '..', 'src', 'report', 'html', 'client');
+  const ctx = vm.createContext({ console });
+  for (const f of ['format.js', 'tables.js']) vm.runInContext(`(() => {\n${readFileSync(path.join(dir, f), 'utf8')}\n})();`, ctx);
+  const words = (ctx as unknown as { MM: { verdictWords(r: unknown): string } }).MM.verdictWords;
+  const cases = [
+    [result('C17', 'skipped', 'x')],
+    [result('C01', 'passed')],
+    [result('C01', 'passed'), result('C17', 'skipped', 'x')],
+    [result('C01', 'passed'), result('C17', 'skipped', 'x'), result('C18', 'skipped', 'y')],
+    [result('C01', 'failed')],
+  ];
+  for (const checks of cases) {
+    const settled = JSON.parse(JSON.stringify(settleReport(report(checks))));
+    expect(words(settled)).toBe(verdictHeading(settled).replace(/^\S+ /, '').replace('; exit 1)', ')'));
+  }
+  expect(words(JSON.parse(JSON.stringify(settleReport(emptyReport([], '2026-12-06T00:00:00.000Z')))))).toBe('no check ran: the report holds no check');
 });
