@@ -49,7 +49,7 @@ export function refuseOptionsAsValues(cmd: Command): void {
 }
 
 /**
- * The `memory-matrix` CLI (`pnpm matrix …`). Exit status: 0 all checks pass, 1 a check failed,
+ * The `memory-matrix` CLI (`pnpm matrix …`). Exit status: 0 all checks pass, 1 a check failed or none ran,
  * 2 the run could not be carried out (bad arguments, unknown target, bad golden data, a backend
  * that would not start). Usage errors print the problem and `--help` hint on stderr.
  */

@@ -115,7 +115,7 @@ export function datasetDir(spec: string): string {
  * Run the matrix: select targets, load and verify the golden dataset and its expectation
  * (nothing is started or written to any store before both are valid), run every cell through the
  * conformance suite, write report.json / junit.xml / report.md / report.html (always, also on errors) and return
- * the exit status: 0 all checks pass, 1 a check failed, 2 the run could not be carried out.
+ * the exit status: 0 all checks pass, 1 a check failed or none ran (every one skipped), 2 the run could not be carried out.
  * Embedded cells of a run of several cells each run in a child process (cell-child/; the report
  * holds their cells as recorded there), unless `MM_EMBEDDED_INPROCESS=1` (USAGE on a value other
  * than 0 / 1).
