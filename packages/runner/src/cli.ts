@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_LOAD_SEED, MAX_LOAD_SEED, MemoryMatrixError } from '@memory-matrix/spec';
 import path from 'node:path';
-import { findUserConfig, USER_CONFIG_FILE } from '@memory-matrix/backends';
+import { USER_CONFIG_FILE } from '@memory-matrix/backends';
 import { BENCH_SECTIONS, parseSections } from './commands/bench-sections';
 import { imagesBuild, imagesKeyCommand, imagesList } from './commands/images';
 import { registerBaselineCommands } from './commands/baseline';
@@ -15,7 +15,8 @@ import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
 import { runCatalog } from './select';
 import { useTmpRoot } from './tmp-root';
-import { useMatrixTimeZone } from './time-zone';
+import { deferMatrixTimeZone } from './time-zone';
+import { beforeAction } from './cli-hooks';
 import { TOOL_VERSION } from './version';
 
 /** Repeatable / comma-separated option values; an empty value is a usage error, not "all". */
@@ -48,7 +49,7 @@ export function refuseOptionsAsValues(cmd: Command): void {
 }
 
 /**
- * The `memory-matrix` CLI (`pnpm matrix …`). Exit status: 0 all checks pass, 1 a check failed,
+ * The `memory-matrix` CLI (`pnpm matrix …`). Exit status: 0 all checks pass, 1 a check failed or none ran,
  * 2 the run could not be carried out (bad arguments, unknown target, bad golden data, a backend
  * that would not start). Usage errors print the problem and `--help` hint on stderr.
  */
@@ -62,7 +63,7 @@ export function buildProgram(): Command {
       '--config <file>',
       `your ${USER_CONFIG_FILE}: adapters (your own memory module as a driver), targets and profiles over the built-in catalog (default: ./${USER_CONFIG_FILE} when there is one)`,
     )
-    .hook('preAction', (cmd) => useConfig(cmd.opts<{ config?: string }>().config));
+    .hook('preAction', (cmd, action) => beforeAction(cmd.opts<{ config?: string }>().config, action.name()));
 
   program
     .command('run', { isDefault: true })
@@ -188,16 +189,6 @@ export function buildProgram(): Command {
 }
 
 /**
- * Make the run's memory-matrix.yaml known as `MM_CONFIG` (select.ts `configFile`; child cells
- * inherit it): `--config FILE`, else `MM_CONFIG` as set, else `memory-matrix.yaml` in the working
- * directory when there is one.
- */
-function useConfig(option: string | undefined): void {
-  const file = option ?? (process.env.MM_CONFIG ? undefined : findUserConfig(process.cwd()));
-  if (file !== undefined) process.env.MM_CONFIG = path.resolve(file);
-}
-
-/**
  * `run` is the default command, so commander hands it any word that is not a command and
  * answers "too many arguments for 'run'". Throws USAGE naming the word and the commands instead
  * when the first word of `args` (argv after node and the script) that is neither an option of the
@@ -240,7 +231,7 @@ export async function main(argv = process.argv): Promise<void> {
   process.once('beforeExit', drained);
   try {
     useTmpRoot(); // every temp dir of this run (and of what it starts) in one root, removed at exit
-    useMatrixTimeZone(); // TZ of this process and of every process it starts: not UTC (time-zone.ts)
+    deferMatrixTimeZone(); // TZ of this process and of every process it starts: not UTC (time-zone.ts); a bad one is the command's USAGE error
     const program = buildProgram();
     rejectUnknownCommand(program, argv.slice(2));
     await program.parseAsync(argv);

@@ -57,7 +57,7 @@ import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTa
 import { TOOL_VERSION, displayPath } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 import { cpuBetween, measureRunCpu, type RunCpu } from './report/cpu';
-import { currentTimeZone } from './time-zone';
+import { checkedTimeZone } from './time-zone';
 
 /** Options of one `memory-matrix run`. */
 export interface RunOptions {
@@ -115,7 +115,7 @@ export function datasetDir(spec: string): string {
  * Run the matrix: select targets, load and verify the golden dataset and its expectation
  * (nothing is started or written to any store before both are valid), run every cell through the
  * conformance suite, write report.json / junit.xml / report.md / report.html (always, also on errors) and return
- * the exit status: 0 all checks pass, 1 a check failed, 2 the run could not be carried out.
+ * the exit status: 0 all checks pass, 1 a check failed or none ran (every one skipped), 2 the run could not be carried out.
  * Embedded cells of a run of several cells each run in a child process (cell-child/; the report
  * holds their cells as recorded there), unless `MM_EMBEDDED_INPROCESS=1` (USAGE on a value other
  * than 0 / 1).
@@ -187,7 +187,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     report.loadOrder = { seed: loadSeed, method: LOAD_ORDER_METHOD };
     const docker = await dockerStatus();
     // How slow the host is now (spec host.ts): recorded; each process's time limits use its own current figure.
-    report.host = { docker: docker.available, dockerReason: docker.reason, calibration: hostCalibration(), timeZone: currentTimeZone() };
+    // A bad MM_HOST_FACTOR or MM_TIME_ZONE (kept by the CLI: time-zone.ts) is a USAGE error here, recorded in the reports.
+    report.host = { docker: docker.available, dockerReason: docker.reason, calibration: hostCalibration(), timeZone: checkedTimeZone() };
     if (docker.available) {
       // Left-overs of a crashed earlier run (its process is gone): Ryuk cannot run here.
       const removed = await removeRunContainers();

@@ -70,3 +70,34 @@ export function runTimeZone(zone: string, at: Date = new Date()): RunTimeZone {
 export function currentTimeZone(): RunTimeZone {
   return runTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
+
+/** The USAGE error `useMatrixTimeZone` threw when the CLI started (`deferMatrixTimeZone`), until the command reports it. */
+let deferred: Error | undefined;
+
+/**
+ * The CLI's `useMatrixTimeZone` as it starts: set `TZ` as that does, but keep a bad zone's USAGE
+ * error for the command to report (`throwDeferredTimeZone`) instead of throwing it here, so that a
+ * bad `MM_TIME_ZONE` stops a run as a bad `MM_HOST_FACTOR` does: the run takes its report dir's
+ * lock, records the USAGE error in report.json / report.md and exits 2, before anything starts.
+ * Throws nothing; returns the zone, or undefined when it is bad (`TZ` then untouched).
+ */
+export function deferMatrixTimeZone(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  deferred = undefined;
+  try {
+    return useMatrixTimeZone(env);
+  } catch (e) {
+    deferred = e as Error;
+    return undefined;
+  }
+}
+
+/** Throw the USAGE error of a bad zone `deferMatrixTimeZone` kept (run.ts: where the host factor is read; every other command: before its action). */
+export function throwDeferredTimeZone(): void {
+  if (deferred) throw deferred;
+}
+
+/** `currentTimeZone`, after `throwDeferredTimeZone`: the zone a run records in report.json `host.timeZone`. Throws the kept USAGE error of a bad `MM_TIME_ZONE`. */
+export function checkedTimeZone(): RunTimeZone {
+  throwDeferredTimeZone();
+  return currentTimeZone();
+}

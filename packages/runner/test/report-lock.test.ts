@@ -1,6 +1,6 @@
 /**
  * The report dir's lock (report/lock.ts): a second run given the same --report-dir stops at once
- * (exit 2 naming the pid of the run that holds it) and leaves the first run's reports as they were;
+ * (exit 2 naming the pid and the command line of the run that holds it) and leaves the first run's reports as they were;
  * a lock left by a process that is gone is taken over. `merge` and `diff` take the same lock: refused
  * the same way while another process writes there, and they release it when they succeed, when
  * their write fails, and on SIGINT / SIGTERM. Real processes, real files (a named pipe as a merge
@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { emptyReport } from '../src/report/model';
-import { lockReportDir, REPORT_LOCK } from '../src/report/lock';
+import { lockCommandLine, lockReportDir, REPORT_LOCK } from '../src/report/lock';
 import { settleReport } from '../src/report/settle';
 import { reportJson } from '../src/report/write';
 import { cli, REPO, RUNNER_DIR } from './cli-helpers';
@@ -33,7 +33,8 @@ function deadPid(): number {
 test('taken, held against a live owner (USAGE naming its pid), released; a dead owner’s lock is taken over', () => {
   const dir = tmpDir();
   const release = lockReportDir(dir);
-  expect(readFileSync(path.join(dir, REPORT_LOCK), 'utf8')).toBe(`${process.pid}\nrun\n`);
+  // pid, command, and the command line of this process (jest's here), on one line each
+  expect(readFileSync(path.join(dir, REPORT_LOCK), 'utf8')).toBe(`${process.pid}\nrun\n${lockCommandLine(process.argv.slice(2))}\n`);
   release();
   expect(existsSync(path.join(dir, REPORT_LOCK))).toBe(false);
   lockReportDir(dir, '--report-dir', 'merge')();
@@ -42,6 +43,18 @@ test('taken, held against a live owner (USAGE naming its pid), released; a dead 
   writeFileSync(path.join(dir, REPORT_LOCK), `${deadPid()}\n`);
   lockReportDir(dir)();
   expect(existsSync(path.join(dir, REPORT_LOCK))).toBe(false);
+});
+
+test('the command line a lock records: shell-quoted where needed, URL passwords redacted, one line, bounded', () => {
+  expect(lockCommandLine(['--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C01,C02', '--report-dir', '/tmp/r 1'])).toBe(
+    "memory-matrix --backend sqlite@3.53-vec0.1.9 --check C01,C02 --report-dir '/tmp/r 1'",
+  );
+  expect(lockCommandLine(['--backend', 'pgvector@url=postgres://me:s3cret@db:5432/x', "it's\nodd"])).toBe(
+    "memory-matrix --backend 'pgvector@url=postgres://me:***@db:5432/x' 'it'\\''s odd'", // '*' is quoted: the line pastes into a shell as it was
+  );
+  const long = lockCommandLine(['--check', 'C01'.repeat(200)]);
+  expect(long).toHaveLength(300);
+  expect(long.endsWith('…')).toBe(true);
 });
 
 test('a second run into a report dir a live run holds: exit 2 naming that pid, the first run’s report untouched', async () => {
@@ -62,6 +75,8 @@ test('a second run into a report dir a live run holds: exit 2 naming that pid, t
 
 const CLI = path.join(RUNNER_DIR, 'src', 'cli.ts');
 const LOCK_TEXT = (pid: number | undefined, command: string): string => `${pid}\n${command}\n`;
+/** The lock a real CLI process writes: pid, command, command line. */
+const CLI_LOCK = (pid: number | undefined, args: string[]): string => `${pid}\n${args[0]}\nmemory-matrix ${args.join(' ')}\n`;
 
 /** The environment of a child CLI: ours minus jest's worker marker. */
 function env(): NodeJS.ProcessEnv {
@@ -201,7 +216,7 @@ describe('merge and diff take the report dir’s lock as run does', () => {
 
   test('merge and diff release the lock when they succeed and when their write fails (no temporary file either)', () => {
     const merged = tmpDir();
-    expect(mm(['merge', reportFile(), '--report-dir', merged]).status).toBe(0);
+    expect(mm(['merge', reportFile(), '--report-dir', merged]).status).toBe(1); // written; its one input holds no check: "no check ran", exit 1
     expect(files(merged)).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
 
     const htmlDir = tmpDir();
@@ -229,22 +244,25 @@ describe('merge and diff take the report dir’s lock as run does', () => {
     async () => {
       const dir = tmpDir();
       const pipe = namedPipe();
-      const m = start(['merge', pipe.file, '--report-dir', dir]);
+      const args = ['merge', pipe.file, '--report-dir', dir];
+      const m = start(args);
       let feeder: ChildProcess | undefined;
       try {
-        await until(() => lockOf(dir) === LOCK_TEXT(m.child.pid, 'merge'), 'merge lock', m.child, m.out);
+        await until(() => lockOf(dir) === CLI_LOCK(m.child.pid, args), 'merge lock', m.child, m.out);
         const run = cli(['--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C01', '--report-dir', dir]);
         expect(run.status).toBe(2);
         expect(run.stdout + run.stderr).toContain(
-          `--report-dir ${dir}: another memory-matrix merge (pid ${m.child.pid}) is writing its reports there; wait for it to end or give this run its own --report-dir`,
+          `--report-dir ${dir}: another memory-matrix merge (pid ${m.child.pid}: memory-matrix ${args.join(' ')}) is writing its reports there; wait for it to end or give this run its own --report-dir`,
         );
         const b = baselineFile();
         const diff = mm(['diff', '--baseline', b, '--candidate', b, '--report-dir', dir]);
         expect(diff.status).toBe(2);
-        expect(diff.out).toContain(`another memory-matrix merge (pid ${m.child.pid}) is writing its reports there; wait for it to end or give this diff its own --report-dir`);
+        expect(diff.out).toContain(
+          `another memory-matrix merge (pid ${m.child.pid}: memory-matrix ${args.join(' ')}) is writing its reports there; wait for it to end or give this diff its own --report-dir`,
+        );
         expect(files(dir)).toEqual([REPORT_LOCK]);
         feeder = pipe.feed();
-        expect(await m.exited).toBe(0);
+        expect(await m.exited).toBe(1); // its one input holds no check: "no check ran", exit 1
         expect(files(dir)).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
       } finally {
         m.child.kill('SIGKILL');
@@ -263,10 +281,11 @@ describe('merge and diff take the report dir’s lock as run does', () => {
       const dir = tmpDir();
       writeFileSync(path.join(dir, 'report.json'), '{"the":"previous merge"}\n');
       const pipe = namedPipe();
-      const m = start(['merge', pipe.file, '--report-dir', dir]);
+      const args = ['merge', pipe.file, '--report-dir', dir];
+      const m = start(args);
       let feeder: ChildProcess | undefined;
       try {
-        await until(() => lockOf(dir) === LOCK_TEXT(m.child.pid, 'merge'), 'merge lock', m.child, m.out);
+        await until(() => lockOf(dir) === CLI_LOCK(m.child.pid, args), 'merge lock', m.child, m.out);
         m.child.kill(sig);
         feeder = pipe.feed(); // lets the read end, if the merge got that far, so it reaches the signal
         expect(await m.exited).toBe(code);

@@ -9,6 +9,7 @@ import { tableSummary } from './tables';
 import { cannotShowOf, type CellReport } from './model';
 import type { RunTimeZone } from '../time-zone';
 import type { ReportView } from './view';
+import { nothingRan, nothingRanLine } from './verdict';
 
 /**
  * The console summary of a settled report's view (report/view.ts): one row per check, one column
@@ -89,12 +90,15 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const t of view.tables) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
   if (report.loadOrder && loadedAny(report)) out.push(loadOrderLine(report.loadOrder));
-  if (report.host.calibration && ranAnyCell(report)) out.push(hostLine(report.host.calibration));
-  if (report.host.timeZone && ranAnyCell(report)) out.push(zoneLine(report.host.timeZone));
-  if (report.cpu && ranAnyCell(report)) out.push(cpuLine(report.cpu, report.durationMs));
+  // Every run that reached its cells names its host factor, zone and CPU, also one where no check ran.
+  if (report.host.calibration && cells.length) out.push(hostLine(report.host.calibration));
+  if (report.host.timeZone && cells.length) out.push(zoneLine(report.host.timeZone));
+  if (report.cpu && cells.length) out.push(cpuLine(report.cpu, report.durationMs));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
   if (!(report.error && cells.length === 0)) out.push(countsLine(s));
+  // A run where every check skipped checked nothing: said loudly, exit 1 (report/settle.ts); the skip reasons are in the table above.
+  if (!report.error && nothingRan(s)) out.push(c.red(c.bold(`memory-matrix: ${nothingRanLine(s)}`)));
   // The same prefix as every other error the CLI prints (cli.ts).
   if (report.error) out.push(c.red(`memory-matrix: ${report.error.code}: ${report.error.message}`));
   return out.join('\n');
@@ -120,15 +124,11 @@ export function loadOrderLine(o: { seed: number; method: string }): string {
   return `golden memories loaded in a seeded shuffled order (${o.method}), seed ${o.seed}: --load-seed ${o.seed} replays it`;
 }
 
-/** Whether any cell of the report ran a check: only then did a time limit matter. */
-export function ranAnyCell(report: { cells: readonly CellReport[] }): boolean {
-  return report.cells.some(ranAny);
-}
-
 /** The line naming the host calibration of a run (spec host.ts): the factor its time limits were multiplied by, and what it came from. */
 export function hostLine(h: HostCalibration): string {
-  const why = h.source === 'MM_HOST_FACTOR' ? 'set by MM_HOST_FACTOR' : `contention ${h.contention}, speed ${h.speed} vs the reference machine`;
-  return `host factor ${h.factor} at the start (${why}; load average ${h.loadAverage} on ${h.cpus} CPUs): time limits are multiplied by the factor each cell measures as it runs`;
+  if (h.source === 'MM_HOST_FACTOR')
+    return `host factor ${h.factor} (set by MM_HOST_FACTOR, not measured; load average ${h.loadAverage} on ${h.cpus} CPUs): every time limit of every cell is multiplied by this fixed factor`;
+  return `host factor ${h.factor} at the start (contention ${h.contention}, speed ${h.speed} vs the reference machine; load average ${h.loadAverage} on ${h.cpus} CPUs): time limits are multiplied by the factor each cell measures as it runs`;
 }
 
 /** The line naming the time zone the run's processes worked in (time-zone.ts), e.g. `time zone Australia/Adelaide (UTC+09:30, +10:30)…`. */

@@ -1,11 +1,13 @@
 import { openSync, readFileSync, unlinkSync, writeFileSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
+import { redactUrl } from '@memory-matrix/backends';
 
 /**
  * The lock file a command keeps in its report dir while it writes there: the owner's pid on the
- * first line, the command (`run`, `selftest`, `merge`, `diff`) on the second. A lock of an older
- * version holds only the pid (its command was a run).
+ * first line, the command (`run`, `selftest`, `merge`, `diff`, `migrate`) on the second, its
+ * command line (`lockCommandLine`) on the third. A lock of an older version holds only the pid
+ * (its command was a run), or the pid and the command.
  */
 export const REPORT_LOCK = '.memory-matrix.lock';
 
@@ -20,7 +22,8 @@ export type ReportDirCommand = 'run' | 'selftest' | 'merge' | 'diff' | 'migrate'
  * gone (killed -9, a crashed machine) is taken over. The lock is removed when this process exits
  * (also after process.exit from a signal handler), or by the returned function (idempotent; it removes
  * the lock only while it is still this process's). `dir` must exist (ensureReportDir). Throws USAGE
- * `<flag> <dir>: another memory-matrix <its command> (pid <its pid>) is writing its reports there; …`
+ * `<flag> <dir>: another memory-matrix <its command> (pid <its pid>: <its command line>) is writing its reports there; …`
+ * (a lock of an older version, without a command line: `(pid <its pid>)`)
  * when a live process holds it, USAGE when another process took it in the same instant, and the file
  * system's error (ENOENT `dir` missing, EACCES, EROFS) when the lock file cannot be made; after any of
  * these nothing of this process is left in `dir`. Re-entrant for the same process (the returned
@@ -32,7 +35,7 @@ export function lockReportDir(dir: string, flag = '--report-dir', command: Repor
     try {
       const fd = openSync(file, 'wx');
       try {
-        writeFileSync(fd, `${process.pid}\n${command}\n`);
+        writeFileSync(fd, `${process.pid}\n${command}\n${lockCommandLine(process.argv.slice(2))}\n`);
       } catch (w) {
         closeSync(fd);
         unlinkSync(file); // an empty lock would only look stale to the next taker: leave nothing
@@ -56,7 +59,7 @@ export function lockReportDir(dir: string, flag = '--report-dir', command: Repor
       if (Number.isInteger(owner.pid) && owner.pid > 0 && alive(owner.pid)) {
         throw new MemoryMatrixError(
           'USAGE',
-          `${flag} ${dir}: another memory-matrix ${owner.command} (pid ${owner.pid}) is writing its reports there; wait for it to end or give this ${command} its own ${flag}`,
+          `${flag} ${dir}: another memory-matrix ${owner.command} (pid ${owner.pid}${owner.line ? `: ${owner.line}` : ''}) is writing its reports there; wait for it to end or give this ${command} its own ${flag}`,
         );
       }
       // The owner is gone: its lock is stale.
@@ -70,16 +73,31 @@ export function lockReportDir(dir: string, flag = '--report-dir', command: Repor
   throw new MemoryMatrixError('USAGE', `${flag} ${dir}: another memory-matrix process took its report lock (${REPORT_LOCK}) at the same moment`);
 }
 
-/** The lock's pid (NaN when unreadable or empty) and command (`run` when the lock names none). */
-function readOwner(file: string): { pid: number; command: string } {
+/** The lock's pid (NaN when unreadable or empty), command (`run` when the lock names none) and command line ('' when it holds none). */
+function readOwner(file: string): { pid: number; command: string; line: string } {
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     // gone or unreadable: no owner
   }
-  const [pid = '', command = ''] = text.split('\n').map((l) => l.trim());
-  return { pid: /^\d+$/.test(pid) ? Number(pid) : Number.NaN, command: /^[a-z]+$/.test(command) ? command : 'run' };
+  const [pid = '', command = '', line = ''] = text.split('\n').map((l) => l.trim());
+  return { pid: /^\d+$/.test(pid) ? Number(pid) : Number.NaN, command: /^[a-z]+$/.test(command) ? command : 'run', line: line.startsWith('memory-matrix') ? line : '' };
+}
+
+/** Longest command line a lock records, characters (a longer one ends in `…`). */
+const MAX_LINE = 300;
+
+/**
+ * The command line a lock records for `args` (argv after node and the script): `memory-matrix`
+ * and the arguments, each shell-quoted when it holds anything but `[\w@%+=:,./-]`, passwords in
+ * URLs redacted (backends `redactUrl`), on one line of at most MAX_LINE characters, e.g.
+ * `memory-matrix --backend sqlite@3.53-vec0.1.9 --check C01 --report-dir /tmp/r1`.
+ */
+export function lockCommandLine(args: readonly string[]): string {
+  const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  const line = ['memory-matrix', ...args.map((a) => quote(redactUrl(a).replace(/[\r\n]+/g, ' ')))].join(' ');
+  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line;
 }
 
 /** Whether a process with this pid exists (signal 0 checks without sending; EPERM = exists, not ours). */

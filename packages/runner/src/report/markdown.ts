@@ -1,10 +1,11 @@
 import { capabilityGlyph } from './capabilities';
 import { cpuLine } from './cpu';
-import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, ranAnyCell, zoneLine } from './console';
+import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
 import { cannotShowOf } from './model';
+import { nothingRan, nothingRanLine, verdictHeading } from './verdict';
 import type { SideBySidePair } from './side-by-side';
 import type { ReportView } from './view';
 
@@ -20,7 +21,7 @@ const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function renderMarkdown(view: ReportView): string {
   const { report, headlines } = view;
   const s = report.summary;
-  const verdict = report.exitCode === 0 ? '✅ all checks passed' : report.exitCode === 1 ? '❌ checks failed' : '⚠️ the run could not be carried out';
+  const verdict = verdictHeading(report);
   const lines: string[] = [`# memory-matrix report — ${verdict}`, ''];
   if (report.dataset)
     lines.push(
@@ -28,10 +29,11 @@ export function renderMarkdown(view: ReportView): string {
     );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
   if (report.loadOrder && loadedAny(report)) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
-  if (report.host.calibration && ranAnyCell(report)) lines.push(`${hostLine(report.host.calibration)}.`, '');
-  if (report.host.timeZone && ranAnyCell(report)) lines.push(`${zoneLine(report.host.timeZone)}.`, '');
-  if (report.cpu && ranAnyCell(report)) lines.push(`${cpuLine(report.cpu, report.durationMs)}.`, '');
+  if (report.host.calibration && report.cells.length) lines.push(`${hostLine(report.host.calibration)}.`, '');
+  if (report.host.timeZone && report.cells.length) lines.push(`${zoneLine(report.host.timeZone)}.`, '');
+  if (report.cpu && report.cells.length) lines.push(`${cpuLine(report.cpu, report.durationMs)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
+  if (!report.error && nothingRan(s)) lines.push(`> **${nothingRanLine(s)}**: the skip reasons are in the table below.`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;
   if (cells.length) {

@@ -3,6 +3,7 @@ import { isNotRun } from './figures';
 import { applyKnownFailures } from './known';
 import { durabilityRows, type DurabilityRow, type MatrixReport } from './model';
 import { sideBySide, type SideBySidePair } from './side-by-side';
+import { nothingRan } from './verdict';
 
 /**
  * A report whose derived parts are settled from its cells: `summary`, `capabilityMatrix`,
@@ -18,7 +19,8 @@ export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix;
  * `durability` (model.ts `durabilityRows`, C15 per target × configuration), `sideBySide` (each client
  * target next to its server's raw target, report/side-by-side.ts), and `exitCode` — 2
  * when `error` is set or a cell could not run, else 1 when a check failed (a `known` one does
- * not, nor does a stale entry), else 0. Mutates and
+ * not, nor does a stale entry) or when no check ran at all (every one skipped: report/verdict.ts
+ * `nothingRan`; a run that checked nothing is not a pass), else 0. Mutates and
  * returns `report`. Pure otherwise; never throws.
  */
 export function settleReport(report: MatrixReport): SettledReport {
@@ -39,6 +41,6 @@ export function settleReport(report: MatrixReport): SettledReport {
   report.durability = durabilityRows(report.cells);
   report.capabilityMatrix = capabilityMatrix(report.cells);
   report.sideBySide = sideBySide(report.cells);
-  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed || report.summary.notRun ? 1 : 0;
+  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed || report.summary.notRun || nothingRan(report.summary) ? 1 : 0;
   return report as SettledReport;
 }

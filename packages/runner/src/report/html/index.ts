@@ -1,6 +1,7 @@
 import type { SettledReport } from '../settle';
 import { failureLines } from '../failure-groups';
 import { htmlAssets, jsonForScript } from './assets';
+import { verdictHeading } from '../verdict';
 
 const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
@@ -24,7 +25,7 @@ export const REPORT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style
  */
 export function renderHtml(report: SettledReport): string {
   const { chartJs, chartJsVersion, client, css } = htmlAssets();
-  const verdict = report.exitCode === 0 ? 'all checks passed' : report.exitCode === 1 ? 'checks failed' : 'could not be carried out';
+  const verdict = verdictHeading(report).replace(/^\S+ /, ''); // without its emoji
   const title = `memory-matrix report — ${verdict}${report.dataset ? ` — ${report.dataset.name}` : ''}`;
   return `<!doctype html>
 <html lang="en">

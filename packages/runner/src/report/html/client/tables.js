@@ -4,10 +4,25 @@
  */
 const { h } = MM;
 
+/**
+ * The verdict in words, as report.md's heading words it (report/verdict.ts `verdictHeading`):
+ * "all checks passed" only when no check was skipped; the counts when some were; "no check ran"
+ * when every check was skipped (exit 1).
+ */
+MM.verdictWords = (r) => {
+  const s = r.summary;
+  if (r.exitCode === 2) return 'the run could not be carried out';
+  const ran = s.passed + s.failed + (s.notRun || 0) + (s.known || 0);
+  if (r.exitCode === 1) return ran === 0 && !s.cellErrors ? (s.skipped ? `no check ran: every check was skipped (${s.skipped} skipped)` : 'no check ran: the report holds no check') : 'checks failed';
+  if (!s.skipped) return 'all checks passed';
+  const counts = `${s.passed} passed${s.known ? `, ${s.known} known` : ''}, ${s.skipped} skipped`;
+  return s.skipped > ran ? `no check failed, but most were skipped: ${counts}` : `no check failed: ${counts}`;
+};
+
 /** Verdict banner and the pass / fail / skip counts (report.summary). */
 MM.summary = (r) => {
   const s = r.summary;
-  const verdict = r.exitCode === 0 ? 'all checks passed' : r.exitCode === 1 ? 'checks failed' : 'the run could not be carried out';
+  const verdict = MM.verdictWords(r);
   const cls = r.exitCode === 0 ? 'ok' : r.exitCode === 1 ? 'fail' : 'error';
   const d = r.dataset;
   return h(
