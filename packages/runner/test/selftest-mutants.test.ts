@@ -263,6 +263,21 @@ describe('write and read mutants', () => {
     await expect(c.delete(['a'])).resolves.toBe(0);
   });
 
+  test("failed-batch-rolls-back-others: a failed upsert deletes another handle's last acknowledged batch, never its own; success changes nothing", async () => {
+    const mutant = byName('failed-batch-rolls-back-others');
+    const engine = await driver.embedded!.engines['toy-1']!.open({ where: 'toy@1' });
+    const store = faultStore(await engine.connect(), mutant.fault(TOY_CAPABILITIES));
+    const a = await store.createCollection({ name: 'c', dim: 2, metric: 'cosine', index: { type: 'none' } });
+    const b = await store.openCollection('c');
+    await a.upsert(RECORDS.slice(0, 2));
+    await b.upsert(RECORDS.slice(2, 3));
+    expect(await a.count()).toBe(3);
+    await expect(b.upsert([rec('bad', 'ns', v(1, 2, 3))])).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+    expect(await a.count()).toBe(3); // b wrote the last batch itself: nothing of another handle's to take
+    await expect(a.upsert([rec('bad', 'ns', v(1, 2, 3))])).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+    expect((await a.get(RECORDS.map((r) => r.id))).map((r) => r.id)).toEqual(['a', 'b']); // b's acknowledged 'c' is gone
+  });
+
   test('lock-wait-dropped: a write that gave up on a lock (SQLITE_BUSY, 55P03, "database is locked") resolves; every other error still throws', async () => {
     const busy = (code: string, message = 'upsert failed') => new MemoryMatrixError('BACKEND_ERROR', message, { cause: Object.assign(new Error('x'), { code }) });
     let next: Error = busy('SQLITE_BUSY');

@@ -85,4 +85,41 @@ export const lockWaitDropped: Mutant = {
   }),
 };
 
-export const WRITE_ERROR_MUTANTS: readonly Mutant[] = [writeErrorSwallowed, lockWaitDropped];
+/**
+ * A failed write that takes another client's acknowledged write with it (issue 36, kind 6). Public
+ * bug kind: a memory layer that sends `BEGIN`, the INSERTs and `COMMIT` / `ROLLBACK` as separate
+ * queries on a connection POOL, so they land on different connections: the `ROLLBACK` after a
+ * failed batch ends the transaction another writer's batch is in, and that writer's acknowledged
+ * rows are gone (measured on such a layer: 31 acknowledged, 25 stored). Here: every client's
+ * collection of one name shares the last acknowledged upsert; an upsert that fails deletes that
+ * batch (when another handle wrote it) before it rethrows its own error.
+ */
+export const failedBatchRollsBackOthers: Mutant = {
+  name: 'failed-batch-rolls-back-others',
+  family: 'write-errors',
+  bug: "a failed upsert rolls back another client's acknowledged batch (BEGIN / ROLLBACK on pooled connections)",
+  requires: needsCaps('vectors', 'upsert'),
+  fault: () => {
+    // Per collection name: the last acknowledged batch, and the handle that wrote it.
+    const last = new Map<string, { ids: string[]; by: object }>();
+    return {
+      collection: (inner) => {
+        const handle = {};
+        return {
+          upsert: async (records) => {
+            try {
+              await inner.upsert(records);
+            } catch (e) {
+              const other = last.get(inner.spec.name);
+              if (other && other.by !== handle) await inner.delete(other.ids).catch(() => 0);
+              throw e;
+            }
+            last.set(inner.spec.name, { ids: records.map((r) => r.id), by: handle });
+          },
+        };
+      },
+    };
+  },
+};
+
+export const WRITE_ERROR_MUTANTS: readonly Mutant[] = [writeErrorSwallowed, lockWaitDropped, failedBatchRollsBackOthers];
