@@ -122,7 +122,7 @@ export { compareIdsBytes, keysetPage, MAX_SCAN_LIMIT, scanAll, validateScanOptio
 export { scanConformance } from './scan-conformance';
 
 // Time and decay: canonical instants, decay validation, exact re-ranking by decayed score.
-export { isCanonicalInstant, parseInstant, type Instant } from './time';
+export { addMs, formatInstant, isCanonicalInstant, parseInstant, type Instant } from './time';
 export { validateDecay, type DecayRequest } from './decay';
 export { rerankWithDecay, type DecayCandidate, type DecayRerank } from './decay-rerank';
 

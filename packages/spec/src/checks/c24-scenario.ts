@@ -92,9 +92,9 @@ export function scenarioVectors(dim: number): ScenarioVectors {
   return { sim: { 1: plane(1), 0.5: plane(0.5), 0.25: plane(0.25) }, sub: basis(dim, 1, -1), q1: basis(dim, 0), q2: basis(dim, 1, -1), construction: 'plane' };
 }
 
-/** The scenario's memories in `dim` dimensions (dim ≥ 2; see `scenarioVectors`). */
-export function scenarioRecords(dim: number): MemoryRecord[] {
-  const t0 = parseInstant(T0, 'C24 T0');
+/** The scenario's memories in `dim` dimensions (dim ≥ 2; see `scenarioVectors`), written at their offsets from `base` (default T0). */
+export function scenarioRecords(dim: number, base: string = T0): MemoryRecord[] {
+  const t0 = parseInstant(base, 'C24 T0');
   const vs = scenarioVectors(dim);
   return LAYOUT.map(({ id, sim, at }) => {
     const v = Float32Array.from(sim === 'sub' ? vs.sub : vs.sim[sim]);
@@ -114,9 +114,9 @@ export function scenarioQueries(dim: number): Array<{ name: string; vector: Floa
 /** `now` of each step, ms after T0: before, at and after every predicted flip, plus the age-0 clamp. */
 export const STEPS_MS = [100, 299, 300, 301, 450, 499, 500, 501, 599, 600, 601, 1000];
 
-/** The predicted hyperbolic flips of query e0 (pairs X older and more similar, Y newer), in ms after T0. */
-export function predictedFlips(records: MemoryRecord[], query: Float32Array): Array<{ older: string; newer: string; atMs: number }> {
-  const t0 = parseInstant(T0, 'C24 T0');
+/** The predicted hyperbolic flips of query e0 (pairs X older and more similar, Y newer), in ms after `base` (default T0). */
+export function predictedFlips(records: MemoryRecord[], query: Float32Array, base: string = T0): Array<{ older: string; newer: string; atMs: number }> {
+  const t0 = parseInstant(base, 'C24 T0');
   const rel = (r: MemoryRecord) => diffMs(parseInstant(r.createdAt, r.id), t0);
   const axis = records.filter((r) => referenceScore('cosine', query, r.embedding) > 0);
   const out: Array<{ older: string; newer: string; atMs: number }> = [];
@@ -132,9 +132,32 @@ export function predictedFlips(records: MemoryRecord[], query: Float32Array): Ar
   return out.sort((p, q) => p.atMs - q.atMs);
 }
 
-/** Instant `ms` after T0. */
-export function at(ms: number): Instant {
-  return addMs(parseInstant(T0, 'C24 T0'), ms);
+/** Instant `ms` after `base` (default T0). */
+export function at(ms: number, base: string = T0): Instant {
+  return addMs(parseInstant(base, 'C24 T0'), ms);
+}
+
+/**
+ * The first instant of `year` (UTC) at which this process's time zone changes its UTC offset (a
+ * DST start or end: `Date.prototype.getTimezoneOffset` differs from the instant before it), found
+ * to the millisecond by bisection between days whose offsets differ; null when the zone keeps one
+ * offset all year (UTC, or a zone without DST). In Australia/Adelaide, 2024: 2024-04-06T16:30:00.000Z
+ * (03:00 ACDT, UTC+10:30, becomes 02:00 ACST, UTC+09:30; IANA tz database).
+ */
+export function offsetChangeIn(year: number): Instant | null {
+  const off = (ms: number) => new Date(ms).getTimezoneOffset();
+  const DAY = 86_400_000;
+  let lo = Date.UTC(year, 0, 1);
+  const end = Date.UTC(year + 1, 0, 1);
+  while (lo < end && off(lo + DAY) === off(lo)) lo += DAY;
+  if (lo >= end) return null;
+  let hi = lo + DAY; // off(lo) !== off(hi): the change lies in (lo, hi]
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (off(mid) === off(lo)) lo = mid;
+    else hi = mid;
+  }
+  return { ms: hi, us: 0 };
 }
 
 /**

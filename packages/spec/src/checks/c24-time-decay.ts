@@ -3,11 +3,11 @@ import { compareHits, type Failure } from '../comparator';
 import type { FigureTable } from '../conformance/result';
 import type { MemoryCollection } from '../adapter';
 import type { RecallHit, TimeDecay } from '../types';
-import { formatInstant } from '../time';
+import { addMs, formatInstant } from '../time';
 import { MemoryMatrixError } from '../errors';
 import { type CheckDefinition, failure, needs } from './check';
 import { errorCode } from './helpers/error-code';
-import { at, decayedReference, HALF_LIFE_MS, predictedFlips, scenarioQueries, scenarioRecords, scenarioVectors, STEPS_MS } from './c24-scenario';
+import { at, decayedReference, HALF_LIFE_MS, offsetChangeIn, predictedFlips, scenarioQueries, scenarioRecords, scenarioVectors, STEPS_MS } from './c24-scenario';
 
 /**
  * C24 time-decay: recall ranked by canonical similarity × decay(age at `now`) (decay.ts), on a
@@ -19,7 +19,8 @@ import { at, decayedReference, HALF_LIFE_MS, predictedFlips, scenarioQueries, sc
  * Exponential: one order at every step where every memory exists (it cannot flip). The
  * microsecond pair ranks newer-first (a backend that truncated to ms would tie them and order by
  * id) and reads back byte for byte; a `createdAt` or `now` with a time-zone offset is rejected with
- * INVALID_INPUT and nothing of its batch is written.
+ * INVALID_INPUT and nothing of its batch is written. Then the DST pass (`dstPass`): the same
+ * scenario written across the run's time zone's UTC-offset change.
  */
 export const c24TimeDecay: CheckDefinition = {
   id: 'C24',
@@ -116,10 +117,13 @@ export const c24TimeDecay: CheckDefinition = {
     if (new Set(expo).size !== 1) fail(`exponential decay changed the order of query e0 between steps ≥ 450 ms: ${[...new Set(expo)].join(' | ')} (the factor ratio is constant, so it must not)`);
 
     await checkRoundTripAndInput(cell, collection, records, fail, figures);
+    const dst = await dstPass(cell, scan, tieEpsilon, scoreTolerance);
+    failures.push(...dst.failures);
+    Object.assign(figures, dst.figures);
     return {
       figures,
       failures,
-      notes: [`hyperbolic flips predicted at ${flips.map((f) => `${formatInstant(at(f.atMs))} (${f.older}~${f.newer})`).join(', ')}; half-life ${HALF_LIFE_MS} ms; scan ${scan ?? 'index'}`],
+      notes: [`hyperbolic flips predicted at ${flips.map((f) => `${formatInstant(at(f.atMs))} (${f.older}~${f.newer})`).join(', ')}; half-life ${HALF_LIFE_MS} ms; scan ${scan ?? 'index'}`, dst.note],
       tables: [
         { title: 'C24 time-decay: ranking per now', columns: ['decay', 'query', 'now', 'order', 'scores', 'expected order', 'ok'], rows },
         { title: 'C24 time-decay: hyperbolic flips (t* − 1 ms / t* / t* + 1 ms)', columns: ['pair', 'predicted t*', 'before', 'at', 'after'], rows: flipRows },
@@ -127,6 +131,60 @@ export const c24TimeDecay: CheckDefinition = {
     };
   },
 };
+
+/**
+ * C24's DST pass: the scenario once more, in a new collection, written around the first UTC-offset
+ * change of 2024 in this process's time zone (`offsetChangeIn`: the run's zone, Australia/Adelaide
+ * by default, runner time-zone.ts): T0 is 300 ms before it, so `c24-a` and `c24-b` are written
+ * before the change and `c24-c` and the pair after, and every `now` step from 100 ms on lies after
+ * it. Each step of both decay functions and both queries must equal the float64 reference as in
+ * the main pass. A store that computes ages from local wall-clock readings (a `timestamp` column in
+ * the session zone, `now()::timestamp`) is right whenever both readings share one offset — every
+ * other C24 instant — and an hour off here. Figures `dstChange` (the instant, or null), `dstSteps`,
+ * `dstFailed`. A zone without an offset change (UTC) makes no pass, and the note says so.
+ */
+async function dstPass(
+  cell: Parameters<CheckDefinition['run']>[0],
+  scan: 'exact' | undefined,
+  tieEpsilon: number,
+  scoreTolerance: number,
+): Promise<{ failures: Failure[]; figures: Record<string, string | number | null>; note: string }> {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const change = offsetChangeIn(2024);
+  if (!change) return { failures: [], figures: { dstChange: null }, note: `DST pass not made: time zone ${zone} keeps one UTC offset all 2024` };
+  const base = formatInstant(addMs(change, -300));
+  const dim = cell.dataset.manifest.dim;
+  const records = scenarioRecords(dim, base);
+  const { collection } = await cell.scratch('c24d', { metric: 'cosine', index: { type: 'none' } });
+  await collection.upsert(records);
+  const failures: Failure[] = [];
+  let steps = 0;
+  let failed = 0;
+  for (const fn of ['hyperbolic', 'exponential'] as const) {
+    const decay = { fn, halfLifeMs: HALF_LIFE_MS };
+    for (const ms of STEPS_MS) {
+      for (const q of scenarioQueries(dim)) {
+        const now = formatInstant(at(ms, base));
+        const hits = await collection.recall({ vector: q.vector, k: q.k, now, decay, scan });
+        const ref = decayedReference(records, q.vector, q.k, at(ms, base), decay, tieEpsilon);
+        const c = compareHits(
+          ref,
+          hits,
+          { dataset: cell.datasetName, target: cell.target, queryId: `C24 DST ${fn} ${q.name} now=${now} (offset change ${formatInstant(change)} in ${zone})`, metric: 'cosine' },
+          { k: q.k, mode: 'exact', tieEpsilon, scoreTolerance },
+        );
+        steps++;
+        if (c.failures.length) failed++;
+        failures.push(...c.failures);
+      }
+    }
+  }
+  return {
+    failures,
+    figures: { dstChange: formatInstant(change), dstSteps: steps, dstFailed: failed },
+    note: `DST pass: the scenario written across ${zone}'s UTC-offset change at ${formatInstant(change)} (T0 ${base}); ${steps - failed} of ${steps} recalls as the reference`,
+  };
+}
 
 /** Microsecond createdAt round trip from a new client; offsets rejected atomically (write) and in `now`. */
 async function checkRoundTripAndInput(

@@ -1,4 +1,4 @@
-import { isCanonicalInstant, MAX_RECALL_K, parseInstant, rerankWithDecay, type DecayCandidate, type MemoryCollection } from '@memory-matrix/spec';
+import { addMs, formatInstant, isCanonicalInstant, MAX_RECALL_K, parseInstant, rerankWithDecay, type DecayCandidate, type MemoryCollection } from '@memory-matrix/spec';
 import { needsCaps, type Mutant } from './proxy';
 
 /**
@@ -53,4 +53,44 @@ export const localTimeCreatedAt: Mutant = {
   }),
 };
 
-export const LOCAL_TIME_MUTANTS: readonly Mutant[] = [localTimeCreatedAt];
+/**
+ * Instant `i` as the local wall clock reads it, taken for UTC: `i` plus this process's UTC offset at
+ * `i` (what a `timestamp without time zone` column in the session zone holds).
+ */
+export function wallClock(i: string): string {
+  const t = parseInstant(i, 'wall-clock-age: instant');
+  return formatInstant(addMs(t, -new Date(t.ms).getTimezoneOffset() * 60_000));
+}
+
+/**
+ * Ages from local wall-clock readings. Public bug kind: a store that keeps `created_at` as
+ * `timestamp without time zone` in the session's zone and computes an age as `now()::timestamp −
+ * created_at` (or subtracts naive `datetime`s): right whenever both readings share one UTC offset,
+ * and an hour off when a DST change lies between them. Injected as `local-time-created-at` is
+ * (decay-rerank.ts over the store's own recall and get), with every `createdAt` AND the `now`
+ * replaced by `wallClock` of themselves. Escapes every C24 instant but the DST pass's: caught only
+ * where the run's zone changes its offset (Australia/Adelaide, not UTC).
+ */
+export const wallClockAge: Mutant = {
+  name: 'wall-clock-age',
+  family: 'local-time',
+  bug: 'ages computed from local wall-clock readings (timestamp without time zone): an hour off across a DST change',
+  requires: needsCaps('vectors', 'timeDecay'),
+  fault: () => ({
+    collection: (inner: MemoryCollection) => ({
+      recall: async (q) => {
+        if (!q.decay || !isCanonicalInstant(q.now)) return inner.recall(q);
+        const now = parseInstant(wallClock(q.now), 'wall-clock-age: now');
+        const total = await inner.count(q.filter);
+        const fetch = async (n: number): Promise<DecayCandidate[]> => {
+          const hits = await inner.recall({ vector: q.vector, k: Math.min(n, MAX_RECALL_K), filter: q.filter, scan: q.scan });
+          const at = new Map((await inner.get(hits.map((h) => h.id))).map((r) => [r.id, r.createdAt]));
+          return hits.map((h) => ({ id: h.id, score: h.score, createdAt: wallClock(at.get(h.id) ?? '') }));
+        };
+        return (await rerankWithDecay({ now, decay: q.decay }, { k: q.k, minScore: q.minScore, total, where: 'wall-clock-age' }, fetch)).hits;
+      },
+    }),
+  }),
+};
+
+export const LOCAL_TIME_MUTANTS: readonly Mutant[] = [localTimeCreatedAt, wallClockAge];
