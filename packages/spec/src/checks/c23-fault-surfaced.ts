@@ -11,7 +11,7 @@ import { type CheckDefinition, failure, needs } from './check';
 import { batchAtomic, describeWrite, judgeSurfaced, retryCompletes, settle, type Settled } from './c23-steps';
 
 /** The error the caller saw (first line, ≤ 200 chars), or null when the call did not reject. */
-const messageOf = (s: Settled): string | null => (s.how === 'rejected' ? s.message.split('\n')[0]!.slice(0, 200) : null);
+export const messageOf = (s: Settled): string | null => (s.how === 'rejected' ? s.message.split('\n')[0]!.slice(0, 200) : null);
 
 /**
  * Client limits of the faulted client. A paused server answers nothing, so only the client's own
@@ -35,7 +35,8 @@ export function c23Timeouts(cell: LiveCell, factor = 1): { timeouts: Required<Cl
   const timeouts = { connectMs: x(base.connectMs), queryMs: x(base.queryMs), statementMs: x(base.statementMs) };
   return { timeouts, hangMs: Math.max(x(HANG_LIMIT_MS), 2 * timeouts.queryMs + 5_000) };
 }
-const CLIENT = 'mm-c23';
+/** The faulted client's name (`ConnectOptions.clientName`): what `dropConnections` and `awaitWriteInFlight` select. */
+export const CLIENT = 'mm-c23';
 /** Memories C23 needs: 50 stored, then batches of ⌊0.4·(n − 50)⌋ ≥ 1 and the rest ≥ 1 for the two faults. */
 export const C23_MIN_MEMORIES = 53;
 
@@ -166,7 +167,21 @@ async function pauseDuringQuery(cell: LiveCell, ft: FaultTarget, col: MemoryColl
   return out;
 }
 
-async function dropMidBatch(cell: LiveCell, ft: FaultTarget, col: MemoryCollection, reader: MemoryStore, batch: MemoryRecord[], figures: Record<string, Figure>, hangMs: number): Promise<Failure[]> {
+/**
+ * Step 3 of C23, also all of C30: the client's server session terminated once the server shows its
+ * multi-chunk upsert of `batch` in flight; the call must reject with a code (not hang past
+ * `hangMs`), the batch be all there or absent, and a retry through `col` complete it. Writes the
+ * figures `dropMidBatch`, `dropSessions`, `dropMs`, `dropMessage`, `dropPresentAfter` into `figures`.
+ */
+export async function dropMidBatch(
+  cell: LiveCell,
+  ft: FaultTarget,
+  col: MemoryCollection,
+  reader: MemoryStore,
+  batch: MemoryRecord[],
+  figures: Record<string, Figure>,
+  hangMs: number,
+): Promise<Failure[]> {
   const what = describeWrite(batch, col.spec.name);
   let t0 = 0;
   let write: Promise<void> | undefined;

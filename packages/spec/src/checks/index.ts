@@ -28,6 +28,7 @@ import { c26SnapshotRollback } from './c26-snapshot-rollback';
 import { c27ReadYourWrites } from './c27-read-your-writes';
 import { c28IndexInEffect } from './c28-index-in-effect';
 import { c29BackendErrors } from './c29-backend-errors';
+import { c30ConnectionDrop } from './c30-connection-drop';
 
 /** Every implemented check of the catalogue (README.md "Checks"), in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
@@ -60,6 +61,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   c27ReadYourWrites,
   c28IndexInEffect,
   c29BackendErrors,
+  c30ConnectionDrop,
 ];
 
 /** The checks whose id (`C03`) or name (`topk-exact`) is in `selection`; all when empty. */
