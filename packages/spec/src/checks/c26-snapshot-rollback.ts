@@ -94,8 +94,10 @@ export function runChild(input: ChildInput, killAfterMs?: number, timeoutMs = sc
 /**
  * C26 snapshot-rollback across processes, for targets with chat history and snapshots whose store
  * another process can open (`ProcessRecipe`): process A appends 40 turns, saves S1, appends 80
- * more, saves S2 and exits; process B appends one more, rolls back to S1 (the state must equal S1
- * exactly), lists the snapshots (S1 and S2 both still there), rolls back to S2 (equals S2). Then
+ * more, saves S2 and exits; process V lists the snapshots and reads each (exactly S1 then S2, each
+ * with its 40 / 120 turns: the check's own assertion, not the adapter's guard); process B appends one more, rolls back to S1 (the state must equal S1
+ * exactly), lists the snapshots (S1 and S2 both still there), rolls back to S2 (equals S2), and
+ * reads both snapshots again (unchanged by the rollbacks). Then
  * KILL_CYCLES times a process loops rollbacks S1 ↔ S2 and is SIGKILLed a random 1–30 ms after
  * its first one: the next process must find exactly S1's or S2's state, both snapshots, and roll
  * back to S1. Finally the session is rolled back to S2 and its canonical dump (messages and every
@@ -151,12 +153,25 @@ export const c26SnapshotRollback: CheckDefinition = {
       const have = new Set((Array.isArray(got) ? (got as SnapshotInfo[]) : []).map((s) => s.id));
       for (const id of ids) if (!have.has(id)) fail(`${where}: ${what}: snapshot ${id} is gone (listSnapshots: ${[...have].join(', ') || 'none'})`, { id, expected: 'present', actual: 'missing' });
     };
+    /** A `dump` result whose snapshots are exactly S1 then S2 (ids `s1`, `s2`), each holding its state. */
+    const snapshotsHold = (got: unknown, s1: string, s2: string, what: string): void => {
+      const snaps = (got as { snapshots?: Array<{ id: string; messages: ChatMessage[] }> } | undefined)?.snapshots ?? [];
+      const ids = snaps.map((x) => x.id);
+      if (ids.length !== 2 || ids[0] !== s1 || ids[1] !== s2)
+        fail(`${where}: ${what}: snapshots listed [${ids.join(', ')}], expected [${s1}, ${s2}] (oldest first)`, { expected: `${s1}, ${s2}`, actual: ids.join(', ') });
+      const one = (id: string, want: ChatMessage[], name: string) => {
+        const x = snaps.find((y) => y.id === id);
+        if (x) sameAs(want, x.messages, `${what}: readSnapshot ${name}`, id);
+      };
+      one(s1, s1State, 'S1');
+      one(s2, s2State, 'S2');
+    };
     let killed = 0;
     let before = 0;
     let after = 0;
     let rollbacksInKilled = 0;
     const figures = () => ({
-      processes: 3 + 2 * KILL_CYCLES,
+      processes: 4 + 2 * KILL_CYCLES,
       killCycles: KILL_CYCLES,
       killed,
       stateBefore: before,
@@ -171,11 +186,26 @@ export const c26SnapshotRollback: CheckDefinition = {
       const s1 = String(a.results.get(1));
       const s2 = String(a.results.get(3));
       if (a.error) return { figures: figures(), failures, notes: ['stopped after process A'] };
-      const b = await child('B', [{ op: 'append', messages: [msgs[S2_SIZE]!] }, { op: 'rollback', id: s1 }, { op: 'read' }, { op: 'list' }, { op: 'rollback', id: s2 }, { op: 'read' }]);
+      // What A left, read by a process of its own before anything else touches the session: the
+      // check's own assertion that both snapshots were committed with their content (a snapshot
+      // written in a transaction that never commits is caught here, not by the adapter's error).
+      const v = await child('V', [{ op: 'dump' }]);
+      if (v.results.has(0)) snapshotsHold(v.results.get(0), s1, s2, 'process V after process A exited');
+      const b = await child('B', [
+        { op: 'append', messages: [msgs[S2_SIZE]!] },
+        { op: 'rollback', id: s1 },
+        { op: 'read' },
+        { op: 'list' },
+        { op: 'rollback', id: s2 },
+        { op: 'read' },
+        { op: 'dump' },
+      ]);
       if (b.results.has(2)) sameAs(s1State, b.results.get(2), 'process B after rollback to S1', s1);
       if (b.results.has(3)) listed(b.results.get(3), [s1, s2], 'process B after rollback to S1');
       if (b.results.has(5)) sameAs(s2State, b.results.get(5), 'process B after rollback to S2', s2);
-      if (a.error || b.error) return { figures: figures(), failures, notes: ['stopped after process B: the kill cycles need both snapshots'] };
+      // Rollbacks leave every snapshot in place with its content (a rollback that deletes or rewrites snapshots).
+      if (b.results.has(6)) snapshotsHold(b.results.get(6), s1, s2, 'process B after its two rollbacks');
+      if (a.error || v.error || b.error) return { figures: figures(), failures, notes: ['stopped after process B: the kill cycles need both snapshots'] };
 
       for (let cycle = 1; cycle <= KILL_CYCLES; cycle++) {
         const delay = 1 + Math.floor(Math.random() * 30);
