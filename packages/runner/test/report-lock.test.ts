@@ -45,18 +45,6 @@ test('taken, held against a live owner (USAGE naming its pid), released; a dead 
   expect(existsSync(path.join(dir, REPORT_LOCK))).toBe(false);
 });
 
-test('the command line a lock records: shell-quoted where needed, URL passwords redacted, one line, bounded', () => {
-  expect(lockCommandLine(['--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C01,C02', '--report-dir', '/tmp/r 1'])).toBe(
-    "memory-matrix --backend sqlite@3.53-vec0.1.9 --check C01,C02 --report-dir '/tmp/r 1'",
-  );
-  expect(lockCommandLine(['--backend', 'pgvector@url=postgres://me:s3cret@db:5432/x', "it's\nodd"])).toBe(
-    "memory-matrix --backend 'pgvector@url=postgres://me:***@db:5432/x' 'it'\\''s odd'", // '*' is quoted: the line pastes into a shell as it was
-  );
-  const long = lockCommandLine(['--check', 'C01'.repeat(200)]);
-  expect(long).toHaveLength(300);
-  expect(long.endsWith('…')).toBe(true);
-});
-
 test('a second run into a report dir a live run holds: exit 2 naming that pid, the first run’s report untouched', async () => {
   const dir = tmpDir();
   const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });

@@ -72,9 +72,8 @@ export interface SelftestOptions {
  *   C14 10 s    last-chunk-dropped           C09 13 s    min-score-exclusive (its boundary probe)
  *   C08 16 s    ties-reversed (its probes' exact ties); C09 and C08 load the golden collection (5 s on sqlite)
  *   C22 30 s    lock-wait-dropped (its write-lock step), failed-batch-rolls-back-others (its mixed step)
- * then the other cheap checks (C27 3.6 s, C13 6.7 s, C11, C12, C17: no mutant only they catch),
- * then the golden replays (C03 first: it catches most of what they catch; C02, C03, C04, C07 took
- * 47-54 s each on sqlite), then C26 (187 s). Checks not listed here (added later)
+ * then the other cheap checks (C27 3.6 s, C13 6.7 s, C11, C12, C17: no mutant only they catch), the golden
+ * replays (C03 first: it catches most of what they catch; C02, C03, C04, C07 took 47-54 s each on sqlite), C26 (187 s). Checks not listed here (added later)
  * run after the listed ones, in catalogue order; the slow tier always runs last.
  */
 export const FIRST_ORDER: readonly string[] = [

@@ -32,7 +32,8 @@ interface LockedWrite {
   /** After the lock is gone: how many of the write's items are stored as written, of `size`, and the first difference seen. */
   readBack(): Promise<{ stored: number; difference?: string }>;
   size: number;
-  outcome?: { ok: true; ms: number } | { ok: false; ms: number; error: unknown };
+  /** How it ended, after how long (ms), and whether the lock was still held then. */
+  outcome?: { ok: true; ms: number; whileHeld: boolean } | { ok: false; ms: number; error: unknown; whileHeld: boolean };
 }
 
 /**
@@ -40,11 +41,12 @@ interface LockedWrite {
  * the storage has a write lock one client can hold (`C22Clients.holdWriteLock`; SQLite's
  * `BEGIN IMMEDIATE`): process 1 takes the lock, then processes 0 and 2 write at once — an upsert of
  * 3 memories into a new collection (capabilities vectors + upsert) and an append of 2 messages to a
- * new session (history) — and the lock is kept `MARGIN_MS` × host factor past the store's wait limit
- * (busy_timeout), then let go. Each write must either be acknowledged and then stored exactly as
+ * new session (history) — and the lock is kept until both writes have ended (at most twice the
+ * store's wait limit, busy_timeout, + `MARGIN_MS` × host factor), then let go. Each write must either be acknowledged and then stored exactly as
  * written, or fail with a coded error (`MemoryMatrixError`) and be wholly absent. A write that was
  * acknowledged but is missing (an adapter that catches SQLITE_BUSY and returns), one refused but
  * stored anyway (wholly or in part), and an uncoded error are failures (kind `write-lock`).
+ * A write that ends only after the lock went is judged the same way and the note says so.
  * Where writers wait without limit (`waitLimitMs` null) the lock is held `UNLIMITED_HOLD_MS`; a wait
  * limit over `MAX_WAIT_LIMIT_MS` is not waited out (a note says so, the step is skipped).
  * Figures (prefix `lock/`): waitLimitMs, heldMs, and per write `upsert` / `append` (`landed` or
@@ -71,20 +73,29 @@ export async function lockedWrites(cell: LiveCell, clients: C22Clients): Promise
         notes: [`${clients.label}: writers wait ${limit} ms for a lock (over ${MAX_WAIT_LIMIT_MS} ms): a write waiting out the lock was not tried`],
       };
     }
-    const holdMs = limit === null ? scaledLimitMs(UNLIMITED_HOLD_MS) : limit + scaledLimitMs(MARGIN_MS);
+    // Writers with a wait limit: the lock is kept until both writes have ended (SQLite counts its
+    // busy sleeps, not wall time, so under load a wait outlasts busy_timeout: a release on a fixed
+    // timer let a write land after it, and a dropped SQLITE_BUSY went unseen), at most twice the
+    // limit + the margin. Writers without a limit: released after a fixed hold, so they can land.
+    const holdMs = limit === null ? scaledLimitMs(UNLIMITED_HOLD_MS) : 2 * limit + scaledLimitMs(MARGIN_MS);
     const t0 = performance.now();
+    let held = true;
     const settled = Promise.all(
       writes.map(async (w) => {
         const s = performance.now();
         try {
           await w.run();
-          w.outcome = { ok: true, ms: performance.now() - s };
+          w.outcome = { ok: true, ms: performance.now() - s, whileHeld: held };
         } catch (error) {
-          w.outcome = { ok: false, ms: performance.now() - s, error };
+          w.outcome = { ok: false, ms: performance.now() - s, error, whileHeld: held };
         }
       }),
     );
-    await new Promise((r) => setTimeout(r, holdMs));
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise((r) => (timer = setTimeout(r, holdMs)));
+    await (limit === null ? bound : Promise.race([settled, bound]));
+    clearTimeout(timer);
+    held = false;
     heldMs = performance.now() - t0;
     await hold.release();
     await settled;
@@ -103,7 +114,9 @@ export async function lockedWrites(cell: LiveCell, clients: C22Clients): Promise
     figures[`lock/${key}Ms`] = Math.round(o.ms);
     const { stored, difference } = await w.readBack();
     const fail = (message: string, extra: Partial<Failure>) => failures.push(failure(cell, 'write-lock', `${w.what} ${during}: ${message}`, extra));
-    told.push(`${key} ${o.ok ? 'acknowledged' : `refused${o.error instanceof MemoryMatrixError ? ` ${o.error.code}` : ' (uncoded)'}`} after ${Math.round(o.ms)} ms, ${stored} of ${w.size} stored`);
+    told.push(
+      `${key} ${o.ok ? 'acknowledged' : `refused${o.error instanceof MemoryMatrixError ? ` ${o.error.code}` : ' (uncoded)'}`} after ${Math.round(o.ms)} ms${o.whileHeld ? '' : ' (after the lock was let go)'}, ${stored} of ${w.size} stored`,
+    );
     if (o.ok) {
       figures[`lock/${key}`] = 'landed';
       if (stored < w.size)
@@ -141,7 +154,7 @@ async function upsertWrite(cell: LiveCell, clients: C22Clients): Promise<LockedW
       let difference: string | undefined;
       for (const r of records) {
         const b = got.get(r.id);
-        const d = b ? describeDifference(r, b) : `${r.id} missing`;
+        const d = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : `${r.id} missing`;
         if (d === null) stored++;
         else difference ??= d;
       }

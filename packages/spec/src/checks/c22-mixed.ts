@@ -43,23 +43,26 @@ function badRecord(r: MemoryRecord, kind: BadKind): MemoryRecord {
  * read through a new client: every memory of an acknowledged batch is present exactly as written
  * (a layer whose failing batch rolls back others' writes — BEGIN / ROLLBACK on a pooled
  * connection another writer's transaction is on — loses them), and every memory of a refused
- * batch is absent (a partly written batch); the count is the acknowledged memories. A good batch
- * refused, or a refusal without a code, is a failure too (kind `concurrency`). A bad batch the store
+ * batch is absent (a partly written batch); the count is the acknowledged memories (kind
+ * `mixed-batch`). A good batch refused is a `write-refused` failure, a refusal without a code a
+ * `mixed-batch` one. Where the adapter refuses both bad kinds in its own input validation, before
+ * the backend sees the batch (every built-in adapter), no transaction is ever rolled back, so a
+ * layer's ROLLBACK on the wrong pooled connection shows only in a layer that validates later. A bad batch the store
  * ACKNOWLEDGES is judged like a good one and named in a note: accepting a wrong dimension or a NaN
  * is C11's and C12's finding, not reported twice.
- * Memories are the dataset's, sampled, under new ids (`<id>-m<w>-<b>-<j>`), so any dataset size
- * serves. Figures (prefix `mixed/`): writers, batches, refused, acknowledged, lost, partial, count, writeMs.
+ * Memories are the dataset's, sampled, under ids of the step's own (`c22m-<w>-<b>-<j>`: a
+ * dataset's ids may be as long as the format allows), so any dataset size serves. Figures (prefix `mixed/`): writers, batches, refused, acknowledged, lost, partial, count, writeMs.
  */
 export async function mixedWriters(cell: LiveCell, clients: C22Clients): Promise<{ figures: Record<string, Figure>; failures: Failure[]; notes: string[] }> {
   const failures: Failure[] = [];
   const notes: string[] = [];
-  const fail = (message: string, extra: Partial<Failure> = {}) => failures.push(failure(cell, 'concurrency', `mixed writers: ${message}`, extra));
+  const fail = (message: string, extra: Partial<Failure> = {}, kind = 'mixed-batch') => failures.push(failure(cell, kind, `mixed writers: ${message}`, extra));
   const pool = sampleRecords(cell.dataset.memories, Math.min(cell.dataset.memories.length, WRITERS * BATCHES * BATCH));
   const batches = Array.from({ length: WRITERS }, (_, w) =>
     Array.from({ length: BATCHES }, (_, b) =>
       Array.from({ length: BATCH }, (_, j): MemoryRecord => {
         const src = pool[(((w * BATCHES + b) * BATCH + j) * 7) % pool.length]!;
-        return { ...src, id: `${src.id}-m${w}-${b}-${j}`, metadata: { ...src.metadata, c22mixed: `${w}.${b}` } };
+        return { ...src, id: `c22m-${w}-${b}-${j}`, metadata: { ...src.metadata, c22mixed: `${w}.${b}` } };
       }),
     ),
   );
@@ -85,7 +88,7 @@ export async function mixedWriters(cell: LiveCell, clients: C22Clients): Promise
           if (!(err instanceof MemoryMatrixError)) {
             fail(`${what} failed without a code: ${(err as Error)?.message ?? String(err)}`, { expected: 'a coded error', actual: 'uncoded' });
           } else if (!kind) {
-            fail(`${what} was refused while other writers' batches failed: ${err.code}: ${err.message}`, { expected: 'acknowledged', actual: err.code });
+            fail(`${what} was refused while other writers' batches failed: ${err.code}: ${err.message}`, { expected: 'acknowledged', actual: err.code }, 'write-refused');
           }
           refusedBatches++;
           refused.push(...batch);

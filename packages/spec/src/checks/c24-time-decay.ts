@@ -136,8 +136,8 @@ export const c24TimeDecay: CheckDefinition = {
  * C24's DST pass: the scenario once more, in a new collection, written around the first UTC-offset
  * change of 2024 in this process's time zone (`offsetChangeIn`: the run's zone, Australia/Adelaide
  * by default, runner time-zone.ts): T0 is 300 ms before it, so `c24-a` and `c24-b` are written
- * before the change and `c24-c` and the pair after, and every `now` step from 100 ms on lies after
- * it. Each step of both decay functions and both queries must equal the float64 reference as in
+ * before the change and `c24-c` and the pair after; the `now` steps 100 and 299 ms lie before it,
+ * every later one after it. Each step of both decay functions and both queries must equal the float64 reference as in
  * the main pass. A store that computes ages from local wall-clock readings (a `timestamp` column in
  * the session zone, `now()::timestamp`) is right whenever both readings share one offset — every
  * other C24 instant — and an hour off here. Figures `dstChange` (the instant, or null), `dstSteps`,

@@ -7,7 +7,6 @@ import { C23_MIN_MEMORIES } from './c23-fault-surfaced';
 import { C25_MIN_MEMORIES } from './c25-isolation';
 import { C27_MIN_MEMORIES } from './c27-rounds';
 import { C29_MIN_MEMORIES } from './c29-backend-errors';
-import { C30_MIN_MEMORIES } from './c30-connection-drop';
 
 /**
  * The fewest memories each check can run on (below it the check throws INVALID_INPUT naming the
@@ -24,7 +23,6 @@ export const CHECK_MIN_MEMORIES: Readonly<Record<string, number>> = {
   C25: C25_MIN_MEMORIES,
   C27: C27_MIN_MEMORIES,
   C29: C29_MIN_MEMORIES,
-  C30: C30_MIN_MEMORIES,
 };
 
 /** The smallest dataset (memories) every check can run on, and the check that sets it. */
