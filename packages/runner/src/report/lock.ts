@@ -92,7 +92,7 @@ const MAX_LINE = 300;
  * The command line a lock records for `args` (argv after node and the script): `memory-matrix`
  * and the arguments, each shell-quoted when it holds anything but `[\w@%+=:,./-]`, passwords in
  * URLs redacted (backends `redactUrl`), on one line of at most MAX_LINE characters, e.g.
- * `memory-matrix --backend sqlite@3.53-vec0.1.9 --check C01 --report-dir /tmp/r1`.
+ * `memory-matrix --backend sqlite@3.53-vec0.1.9 --check C01 --report-dir r1`.
  */
 export function lockCommandLine(args: readonly string[]): string {
   const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);

@@ -73,8 +73,7 @@ export interface SelftestOptions {
  *   C08 16 s    ties-reversed (its probes' exact ties); C09 and C08 load the golden collection (5 s on sqlite)
  *   C22 30 s    lock-wait-dropped (its write-lock step), failed-batch-rolls-back-others (its mixed step)
  * then the other cheap checks (C27 3.6 s, C13 6.7 s, C11, C12, C17: no mutant only they catch), the golden
- * replays (C03 first: it catches most of what they catch; C02, C03, C04, C07 took 47-54 s each on sqlite), C26 (187 s). Checks not listed here (added later)
- * run after the listed ones, in catalogue order; the slow tier always runs last.
+ * replays (C03 first; C02–C07 47-54 s each on sqlite), C30, C26 (187 s); unlisted checks after them, the slow tier last.
  */
 export const FIRST_ORDER: readonly string[] = [
   'C25',
@@ -101,6 +100,7 @@ export const FIRST_ORDER: readonly string[] = [
   'C02',
   'C05',
   'C28',
+  'C30',
   'C26',
 ];
 
