@@ -36,21 +36,7 @@ export const localTimeCreatedAt: Mutant = {
   family: 'local-time',
   bug: "the store turns createdAt into epoch ms as local time (right only when the process's zone is UTC)",
   requires: needsCaps('vectors', 'timeDecay'),
-  fault: () => ({
-    collection: (inner: MemoryCollection) => ({
-      recall: async (q) => {
-        if (!q.decay || !isCanonicalInstant(q.now)) return inner.recall(q);
-        const now = parseInstant(q.now, 'local-time-created-at: now');
-        const total = await inner.count(q.filter);
-        const fetch = async (n: number): Promise<DecayCandidate[]> => {
-          const hits = await inner.recall({ vector: q.vector, k: Math.min(n, MAX_RECALL_K), filter: q.filter, scan: q.scan });
-          const at = new Map((await inner.get(hits.map((h) => h.id))).map((r) => [r.id, r.createdAt]));
-          return hits.map((h) => ({ id: h.id, score: h.score, createdAt: localTimeInstant(at.get(h.id) ?? '') }));
-        };
-        return (await rerankWithDecay({ now, decay: q.decay }, { k: q.k, minScore: q.minScore, total, where: 'local-time-created-at' }, fetch)).hits;
-      },
-    }),
-  }),
+  fault: () => ({ collection: (inner: MemoryCollection) => ({ recall: decayedRecallWith(inner, 'local-time-created-at', (now) => now, localTimeInstant) }) }),
 };
 
 /**
@@ -76,21 +62,28 @@ export const wallClockAge: Mutant = {
   family: 'local-time',
   bug: 'ages computed from local wall-clock readings (timestamp without time zone): an hour off across a DST change',
   requires: needsCaps('vectors', 'timeDecay'),
-  fault: () => ({
-    collection: (inner: MemoryCollection) => ({
-      recall: async (q) => {
-        if (!q.decay || !isCanonicalInstant(q.now)) return inner.recall(q);
-        const now = parseInstant(wallClock(q.now), 'wall-clock-age: now');
-        const total = await inner.count(q.filter);
-        const fetch = async (n: number): Promise<DecayCandidate[]> => {
-          const hits = await inner.recall({ vector: q.vector, k: Math.min(n, MAX_RECALL_K), filter: q.filter, scan: q.scan });
-          const at = new Map((await inner.get(hits.map((h) => h.id))).map((r) => [r.id, r.createdAt]));
-          return hits.map((h) => ({ id: h.id, score: h.score, createdAt: wallClock(at.get(h.id) ?? '') }));
-        };
-        return (await rerankWithDecay({ now, decay: q.decay }, { k: q.k, minScore: q.minScore, total, where: 'wall-clock-age' }, fetch)).hits;
-      },
-    }),
-  }),
+  fault: () => ({ collection: (inner: MemoryCollection) => ({ recall: decayedRecallWith(inner, 'wall-clock-age', wallClock, wallClock) }) }),
 };
+
+/**
+ * A decayed recall answered as spec decay-rerank.ts answers it for Chroma and Redis (candidates by
+ * similarity from `inner`'s recall without decay, at most MAX_RECALL_K, `createdAt` from its `get`,
+ * re-ranked by `rerankWithDecay`), with `now` read through `nowAs` and each `createdAt` through
+ * `createdAs` (canonical instants in, canonical instants out). A recall without decay or without a
+ * canonical `now` is `inner`'s own. `where` names the mutant in rerank errors.
+ */
+function decayedRecallWith(inner: MemoryCollection, where: string, nowAs: (now: string) => string, createdAs: (createdAt: string) => string): MemoryCollection['recall'] {
+  return async (q) => {
+    if (!q.decay || !isCanonicalInstant(q.now)) return inner.recall(q);
+    const now = parseInstant(nowAs(q.now), `${where}: now`);
+    const total = await inner.count(q.filter);
+    const fetch = async (n: number): Promise<DecayCandidate[]> => {
+      const hits = await inner.recall({ vector: q.vector, k: Math.min(n, MAX_RECALL_K), filter: q.filter, scan: q.scan });
+      const at = new Map((await inner.get(hits.map((h) => h.id))).map((r) => [r.id, r.createdAt]));
+      return hits.map((h) => ({ id: h.id, score: h.score, createdAt: createdAs(at.get(h.id) ?? '') }));
+    };
+    return (await rerankWithDecay({ now, decay: q.decay }, { k: q.k, minScore: q.minScore, total, where }, fetch)).hits;
+  };
+}
 
 export const LOCAL_TIME_MUTANTS: readonly Mutant[] = [localTimeCreatedAt, wallClockAge];
