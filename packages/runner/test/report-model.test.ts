@@ -221,3 +221,16 @@ test('report.json writes a non-finite number as its name in a string, never as n
     failures: [{ actual: 'Infinity', expected: 'a finite score' }],
   });
 });
+
+test('the console ends with one line naming every failed check just above the counts, so the last lines of a CI log say what failed', () => {
+  const report = emptyReport([], '2026-12-01T00:00:00.000Z');
+  const failed: CheckResult = { ...passed('C30'), status: 'failed', failures: [{ message: 'lost' } as CheckResult['failures'][number]] };
+  const notRun: CheckResult = { ...passed('C05'), status: 'failed', error: { code: 'NOT_RUN', message: 'store stopped answering' } };
+  report.cells = [cell('a@1', [passed('C01'), failed]), cell('b@2', [failed, notRun])];
+  const lines = renderConsole(reportView(settleReport(report)), false).split('\n');
+  const at = lines.findIndex((l) => l.startsWith('failed ('));
+  expect(lines[at]).toBe('failed (2): a@1 C30 c30; b@2 C30 c30');
+  expect(lines[at + 1]).toMatch(/^\d+ passed, 2 failed/);
+  report.cells = [cell('a@1', [passed('C01')])];
+  expect(renderConsole(reportView(settleReport(report)), false)).not.toContain('failed (');
+});

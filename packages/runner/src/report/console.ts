@@ -94,6 +94,8 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   if (report.host.calibration && cells.length) out.push(hostLine(report.host.calibration));
   if (report.host.timeZone && cells.length) out.push(zoneLine(report.host.timeZone));
   if (report.cpu && cells.length) out.push(cpuLine(report.cpu, report.durationMs));
+  const recap = failedRecap(cells);
+  if (recap) out.push(c.red(recap));
   const s = report.summary;
   // A run stopped before any cell (bad flag, unknown target, malformed golden data) has no counts to give.
   if (!(report.error && cells.length === 0)) out.push(countsLine(s));
@@ -102,6 +104,20 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   // The same prefix as every other error the CLI prints (cli.ts).
   if (report.error) out.push(c.red(`memory-matrix: ${report.error.code}: ${report.error.message}`));
   return out.join('\n');
+}
+
+/**
+ * One line naming every failed check of the run (`target Cnn name`, in cell order), printed just above
+ * the counts: a CI log cut to its last lines still says what failed, not only how many. Checks not
+ * run are named by their own lines above and left out here; `null` when nothing failed. Past
+ * `limit` entries (default 12) the line ends `… and N more`.
+ */
+export function failedRecap(cells: ReadonlyArray<CellReport>, limit = 12): string | null {
+  const names: string[] = [];
+  for (const cell of cells) for (const r of cell.checks) if (r.status === 'failed' && !isNotRun(r)) names.push(`${cell.target} ${r.id} ${r.name}`);
+  if (!names.length) return null;
+  const more = names.length > limit ? ` … and ${names.length - limit} more` : '';
+  return `failed (${names.length}): ${names.slice(0, limit).join('; ')}${more}`;
 }
 
 /** The checks of a cell that ran but were recorded not run (status failed, NOT_RUN), grouped by their cause: cause → check ids. */
