@@ -1,7 +1,7 @@
 import type { ZodType, ZodTypeDef } from 'zod';
 import type { MemoryStore } from './adapter';
 import type { Capabilities } from './capabilities';
-import type { ConnectOptions, WriteLockHold } from './durability';
+import type { ConnectOptions, WriteLockHold } from './connect-options';
 import type { SampleSource } from './sample-layout';
 import type { Metric } from './types';
 
