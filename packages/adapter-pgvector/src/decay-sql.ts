@@ -1,8 +1,7 @@
 import type { Metric, RecallQuery } from '@memory-matrix/spec';
 import { ident, vectorToLiteral } from './codec';
-import type { RecallPlan } from './recall-sql';
-import { whereClause } from './recall-sql';
 import { DISTANCE_OPERATOR } from './scores';
+import { type RecallPlan, whereClause } from './where-sql';
 
 /**
  * Time-decayed recall computed server-side (spec decay.ts), always as an exact scan: an ANN

@@ -1,6 +1,6 @@
 import type { IndexInEffect, Metric } from '@memory-matrix/spec';
 import { OPERATOR_CLASS } from './scores';
-import type { RecallPlan } from './recall-sql';
+import type { RecallPlan } from './where-sql';
 import type { SqlQueryable } from './sql';
 
 /**

@@ -11,5 +11,5 @@ export { postgresContainerKind, pgConnectionString, pgTableOf, pgSettingsInArgs,
 export { PGLITE_ENGINE_MODULES, sandboxProblem } from './driver/embedded';
 export { PGVECTOR_SCORES } from './scores';
 export { readIndexInEffect } from './index-in-effect';
-export type { RecallPlan } from './recall-sql';
+export type { RecallPlan } from './where-sql';
 export { pgvectorSampleSource } from './sample';

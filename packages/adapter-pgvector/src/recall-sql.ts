@@ -1,43 +1,8 @@
-import type { IndexConfig, Metric, RecallFilter, RecallQuery } from '@memory-matrix/spec';
+import type { IndexConfig, Metric, RecallQuery } from '@memory-matrix/spec';
 import { ident, vectorToLiteral } from './codec';
 import { decayPlan } from './decay-sql';
 import { DISTANCE_OPERATOR } from './scores';
-
-/**
- * SQL for filters and recall. Everything the caller supplies travels as a bind parameter.
- *
- * Filter semantics (spec `matchesFilter`): namespace IN, kind IN (an empty list matches nothing),
- * metadata: `metadata @> $n::jsonb`. jsonb containment compares JSON types, so `{"a":0}` matches
- * 0 but not false or "" (verified in test/pgvector.test.ts), a key given as null matches only a
- * present null, and a missing key never matches.
- */
-export function whereClause(filter: RecallFilter | undefined, params: unknown[]): string {
-  const parts: string[] = [];
-  if (filter?.namespaces !== undefined) {
-    params.push(filter.namespaces);
-    parts.push(`namespace = ANY($${params.length}::text[])`);
-  }
-  if (filter?.kinds !== undefined) {
-    params.push(filter.kinds);
-    parts.push(`kind = ANY($${params.length}::text[])`);
-  }
-  if (filter?.metadata !== undefined && Object.keys(filter.metadata).length > 0) {
-    params.push(JSON.stringify(filter.metadata));
-    parts.push(`metadata @> $${params.length}::jsonb`);
-  }
-  return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
-}
-
-/** One recall: statements setting transaction-local settings to run first (same transaction; none: the query alone, no transaction), then the query. */
-export interface RecallPlan {
-  settings: string[];
-  sql: string;
-  params: unknown[];
-  /** What the plan forces: `exact` (sequential scan), `hnsw`, `ivfflat`, `none` (no index built), or `decay` (decay-sql.ts). */
-  mode: 'exact' | 'hnsw' | 'ivfflat' | 'none' | 'decay';
-  /** `decay` plans return `{ id, s }` with s the decayed canonical score; the others `{ id, d }` (native distance). */
-  decayed?: boolean;
-}
+import { type RecallPlan, whereClause } from './where-sql';
 
 /**
  * Extra rows the ANN index scan fetches beyond k, so that a tie group at rank k is still ordered

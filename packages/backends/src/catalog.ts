@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { capabilityOverridesSchema, CHECKS, DEFAULT_TOLERANCES, didYouMean, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { CHECKS, DEFAULT_TOLERANCES, didYouMean, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { checkRef } from './check-ref';
 import { localFaultSupported } from './faults/local-instance';
-import { knownFailuresSchema } from './known-failures';
-import { containerKindNames, driverNames, driverOf, findContainerKind, findDriver, missingDrivers } from './registry';
+import { driverOf, findContainerKind, missingDrivers } from './registry';
+import { indexSchema, targetSchema, tolerancesSchema, type ResolvedTarget, type StartEntry, type TargetEntry } from './target';
 import { parseUrlTarget, urlTargetName } from './url';
 import type { UserConfig } from './user-config';
 import { failOnIssues, readYamlMapping, type YamlFail } from './yaml-file';
@@ -13,118 +13,7 @@ import { CATALOG_FILE } from '@memory-matrix/catalog';
 
 /** The default catalog file: the built-in catalog, `targets.yaml` of `@memory-matrix/catalog` (the repository's matrix/ folder). */
 export { CATALOG_FILE };
-
-/** Strict like every object of the catalog: a mistyped setting (`efSerch`) is an unknown key, not a silently ignored one. */
-const indexSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('none') }).strict(),
-  z.object({ type: z.literal('hnsw'), m: z.number().int().min(2), efConstruction: z.number().int().min(4), efSearch: z.number().int().min(1) }).strict(),
-  z.object({ type: z.literal('ivfflat'), lists: z.number().int().min(1), probes: z.number().int().min(1) }).strict(),
-]);
-
-const tolerancesSchema = z.object({
-  scoreTolerance: z.number().positive(),
-  tieEpsilon: z.number().nonnegative(),
-  annRecallFloor: z.number().min(0).max(1),
-  annRecallFloorPerQuery: z.number().min(0).max(1),
-  annShortfallMax: z.number().min(0).max(1),
-  faultClientTimeoutMs: z.number().int().positive(),
-  embeddingReadback: z.number().positive().max(1e-3),
-});
-
-const offlineSchema = z
-  .object({
-    tag: z.string().min(1),
-    suite: z.string().min(1),
-    packages: z.array(z.string().min(1)).min(1),
-    setup: z.array(z.string()).default([]),
-    env: z.record(z.string()).default({}),
-    cmd: z.array(z.string()).optional(),
-    expose: z.array(z.number().int()).optional(),
-    mirror: z.string().optional(),
-  })
-  .strict();
-
-/** Names are checked against the registry at parse time (a driver from MM_DRIVERS counts too). */
-const backendName = z.string().refine(
-  (n) => findDriver(n) !== undefined,
-  (n) => ({ message: `unknown backend ${JSON.stringify(n)} (registered drivers: ${driverNames().join(', ')})` }),
-);
-const containerKindName = z.string().refine(
-  (k) => findContainerKind(k) !== undefined,
-  (k) => ({ message: `unknown container kind ${JSON.stringify(k)} (the drivers offer: ${containerKindNames().join(', ')})` }),
-);
-
-const startSchema = z
-  .object({
-    /** The container kind (a registered driver's `container.kind`); default the target's driver's. */
-    kind: containerKindName.optional(),
-    timeoutMs: z.number().int().positive().default(60_000),
-    /**
-     * The cell's setup limit, ms before scaling by `MM_START_TIMEOUT_SCALE`: starting the target, its
-     * versions and capabilities read (default 120000). Image builds never count (the run obtains
-     * images before their cells: runner image-prep.ts).
-     */
-    setupTimeoutMs: z.number().int().positive().optional(),
-    /** Where the server keeps its data inside the container (fault instances mount a volume there); default per kind. */
-    dataDir: z.string().startsWith('/').optional(),
-  })
-  .strict();
-
-/** One durability configuration (spec `DurabilityConfiguration`); the name is a figure key part, so no `/` or spaces. */
-const durabilitySchema = z
-  .object({
-    name: z.string().regex(/^[^/\s]+$/, 'no "/" or whitespace'),
-    durable: z.boolean(),
-    settings: z.record(z.string()).optional(),
-    args: z.array(z.string()).optional(),
-    note: z.string().optional(),
-  })
-  .strict();
-
-const targetSchema = z
-  .object({
-    backend: backendName,
-    /** How the server is started; absent exactly when `server` names the server of a client target. */
-    provider: z.enum(['embedded', 'container', 'local', 'url']).optional(),
-    /**
-     * (client targets: a driver with a `client` facet, e.g. LangChain.js) the catalog target whose
-     * server this client runs over, e.g. `pgvector@pg17`; the server is started, faulted and stopped
-     * as that target. Such a target gives no provider, engine, image, offline, start, durability or
-     * upgradeFrom of its own (they are the server's).
-     */
-    server: z.string().optional(),
-    engine: z.string().optional(),
-    image: z.string().optional(),
-    offline: offlineSchema.optional(),
-    start: startSchema.optional(),
-    expect: z.record(z.string()).default({}),
-    index: indexSchema.optional(),
-    tolerances: tolerancesSchema.partial().optional(),
-    /** Options passed to the adapter for this target's configuration (e.g. Redis `quantization: noquant`); validated by the driver's `adapterOptions` schema. */
-    adapterOptions: z.record(z.unknown()).optional(),
-    /** Overrides of the driver's declared capabilities for this target (e.g. `vectors: false` on a server without vector support); strict: an unknown key is an error. */
-    capabilities: capabilityOverridesSchema.optional(),
-    note: z.string().optional(),
-    /** (container, or embedded with a fault process) durability configurations for C15/C22/C23 (first = the default); gives the `faults` capability. */
-    durability: z.array(durabilitySchema).min(1).optional(),
-    /** An older target whose data this one must read (C16, run in this target's cell); gives `upgrade`. */
-    upgradeFrom: z.string().optional(),
-    /** Known upstream failures of this target (known-failures.ts; docs/known-failures.md): the only way a failed check does not fail the run. */
-    knownFailures: knownFailuresSchema.optional(),
-    /**
-     * What a check that runs on this target cannot show here, by check id (`C27: <the bug kind, and
-     * the measurement that shows it is invisible on this server>`): the check still runs and is
-     * judged as usual; every report prints the text beside its verdict, so a pass is never read as
-     * more than it is (docs/targets.md "What a target cannot show").
-     */
-    cannotShow: z
-      .record(
-        z.string().refine((k) => CHECKS.some((c) => c.id === k), 'a check id of the catalogue, such as C27'),
-        z.string().min(20, 'say what the check cannot show here, and why (measured)'),
-      )
-      .optional(),
-  })
-  .strict();
+export type { OfflineRecipe, ResolvedTarget, TargetEntry } from './target';
 
 const profileSchema = z
   .object({
@@ -174,36 +63,7 @@ const catalogSchema = z.object({
   profiles: z.record(profileSchema),
 });
 
-export type TargetEntry = z.infer<typeof targetSchema>;
-type StartEntry = z.infer<typeof startSchema>;
-export type OfflineRecipe = z.infer<typeof offlineSchema>;
 export type Profile = z.infer<typeof profileSchema>;
-
-/** A catalog target with defaults applied: `name` is `backend@version`. */
-export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities' | 'start' | 'provider'> {
-  name: string;
-  /** How the server is started (a client target's is its server's). */
-  provider: NonNullable<TargetEntry['provider']>;
-  /**
-   * (client targets) the resolved server target the client runs over. The client target carries
-   * the server's provider, engine, image, offline recipe, start, durability and upgradeFrom, so
-   * images, shards and child cells treat it like its server; `backend` is the client driver.
-   */
-  serverTarget?: ResolvedTarget;
-  /** Start settings; for a container target `kind` is always set (default: the driver's container kind). */
-  start?: StartEntry;
-  /** The catalog's `adapterOptions` as the driver's schema parsed them (defaults applied); what providers hand to the driver. `adapterOptions` stays as written (reports, baselines). */
-  driverOptions?: unknown;
-  version: string;
-  index: IndexConfig;
-  tolerances: Tolerances;
-  /** The adapter's declared capabilities with the catalog's overrides applied. */
-  capabilities: Capabilities;
-  /** (url provider) the connection URL the user gave; never printed (see `redactUrl`). */
-  url?: string;
-  /** The resolved `upgradeFrom` target (C16), when the catalog names one. */
-  upgradeFromTarget?: ResolvedTarget;
-}
 
 /** The parsed target catalog (matrix/targets.yaml). */
 export interface Catalog {

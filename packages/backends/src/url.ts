@@ -1,5 +1,5 @@
 import { MemoryMatrixError, type MemoryStore } from '@memory-matrix/spec';
-import type { ResolvedTarget } from './catalog';
+import type { ResolvedTarget } from './target';
 import { findDriver } from './registry';
 import type { StartedBackend } from './types';
 

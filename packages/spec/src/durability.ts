@@ -1,7 +1,10 @@
 import type { MemoryStore } from './adapter';
+import type { ClientTimeouts, ConnectOptions, WriteLockHold } from './connect-options';
 import type { ServerAddress } from './driver';
-import type { Figure } from './conformance/result';
+import type { Figure } from './figures';
 import { MemoryMatrixError } from './errors';
+
+export type { ClientTimeouts, ConnectOptions, WriteLockHold };
 
 /**
  * Fault control: what a durability/fault check (C15, C16, C23) may do to the target it runs on.
@@ -10,23 +13,6 @@ import { MemoryMatrixError } from './errors';
  * `capability: faults`. Faults never touch the cell's shared backend: each `start` gives a NEW
  * instance of the same target (same image, own labelled storage) that the check owns and stops.
  */
-
-/** Client-side limits of one connection, all in milliseconds; absent = no limit. */
-export interface ClientTimeouts {
-  /** Opening a connection (TCP + startup) must finish within this. */
-  connectMs?: number;
-  /** The client gives up waiting for one statement's answer (works when the server is frozen). */
-  queryMs?: number;
-  /** The server cancels a statement running longer than this (does nothing while the server is frozen). */
-  statementMs?: number;
-}
-
-/** Options of `FaultTarget.connect` (and of container providers' `connect`). */
-export interface ConnectOptions {
-  /** Name the server sees for this client's sessions (pg `application_name`); `dropConnections` selects by it. */
-  clientName?: string;
-  timeouts?: ClientTimeouts;
-}
 
 /**
  * A durability configuration users actually choose, from the catalog (`durability:` of a target).
@@ -99,18 +85,6 @@ export interface FaultTarget {
   holdWriteLock?(): Promise<WriteLockHold>;
   /** Remove the instance and its storage; idempotent. Also unpauses first. */
   stop(): Promise<void>;
-}
-
-/** A write lock held by `FaultTarget.holdWriteLock`. */
-export interface WriteLockHold {
-  /**
-   * How long, ms, a writer of this storage waits for the lock before its write fails (SQLite: the
-   * `busy_timeout` the holding connection reports, 5 000 by default); null when writers wait as
-   * long as it takes.
-   */
-  readonly waitLimitMs: number | null;
-  /** Let the lock go (commit the empty transaction) and close its connection; idempotent. */
-  release(): Promise<void>;
 }
 
 /** What a provider offers a cell's checks. See the module comment. */

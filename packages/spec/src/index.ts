@@ -57,8 +57,6 @@ export {
 export {
   defineDriver,
   offeredProviders,
-  SAMPLE_FIELDS,
-  sampleMappedColumns,
   type BackendDriver,
   type ClientFacet,
   type ContainerEndpoint,
@@ -76,20 +74,29 @@ export {
   type LocalLaunch,
   type ProviderName,
   type ReportedVersions,
-  type SampleColumnMapping,
-  type SampleField,
-  type SampleFieldSource,
-  type SampleRow,
-  type SampleSnapshot,
-  type SampleSource,
-  type SampleSourceInfo,
-  type SampleStratify,
   type ScoreConversion,
   type ServerAddress,
   type UrlFacet,
   type UrlInstance,
 } from './driver';
-export type { SampleLayout, SampleLayoutColumn, SampleLayoutReference, SampleTableColumn, SampleTableReference, SampleTableShape } from './sample-layout';
+export {
+  SAMPLE_FIELDS,
+  sampleMappedColumns,
+  type SampleColumnMapping,
+  type SampleField,
+  type SampleFieldSource,
+  type SampleLayout,
+  type SampleLayoutColumn,
+  type SampleLayoutReference,
+  type SampleRow,
+  type SampleSnapshot,
+  type SampleSource,
+  type SampleSourceInfo,
+  type SampleStratify,
+  type SampleTableColumn,
+  type SampleTableReference,
+  type SampleTableShape,
+} from './sample-layout';
 
 // Canonical scores: the float64 reference and shared helpers (each driver converts its own native scores).
 export { FLOAT32_MAX, negativeSqrtOfSquared, referenceScore, validateVector } from './scores';

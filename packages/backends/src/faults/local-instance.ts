@@ -16,7 +16,7 @@ import {
   type MemoryStore,
   type WriteLockHold,
 } from '@memory-matrix/spec';
-import type { ResolvedTarget } from '../catalog';
+import type { ResolvedTarget } from '../target';
 import { startTimeoutScale } from '../container/start';
 import { guardProcess } from '../local/guard';
 import { freeLoopbackPort } from '../local/process';

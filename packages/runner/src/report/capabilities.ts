@@ -1,22 +1,7 @@
 import { DEFAULT_CAPABILITIES, offersCapability } from '@memory-matrix/spec';
-import type { CellReport } from './model';
+import type { CapabilityEntry, CapabilityMatrix, CellReport } from './types';
 
-/** One target × capability entry: ✓ (`ok`), or ✗ with the reason. */
-export interface CapabilityEntry {
-  ok: boolean;
-  /** The declared value: a flag, a list (metrics, ANN index types), or a number (maxBatch, maxDim, maxIndexDim; null = no limit). */
-  value: boolean | number | string[] | null;
-  /** Why ✗: the checks of this run skipped for it, or that the target does not declare it. */
-  reason?: string;
-  /** Ids of the checks of this run skipped with `capability: <name>`. */
-  skippedChecks?: string[];
-}
-
-/** report.json `capabilityMatrix`: rows are targets (cell order), columns `capabilities`. */
-export interface CapabilityMatrix {
-  capabilities: string[];
-  targets: Array<{ target: string; entries: Record<string, CapabilityEntry> }>;
-}
+export type { CapabilityEntry, CapabilityMatrix };
 
 /** The numeric limits: informational, ✓ with the figure (null = no limit). */
 const LIMITS = ['maxBatch', 'maxDim', 'maxIndexDim'];

@@ -1,4 +1,4 @@
-import type { CellReport } from './model';
+import type { CellReport } from './types';
 
 /** The figure shown in the console/markdown column `recall@10`: C05's mean (ANN), else C03's. */
 export function headlineRecall(cell: CellReport): number | null {

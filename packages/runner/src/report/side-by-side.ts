@@ -1,52 +1,11 @@
+// The side-by-side pairs of a run (report.json `sideBySide`, shapes in types.ts): each client target
+// next to the raw-adapter target of its server, and the checks where the two differ.
 import type { CheckResult, CheckStatus } from '@memory-matrix/spec';
 import { failureLines } from './failure-groups';
 import { fmt } from './figures';
-import type { CellReport } from './model';
+import type { CellReport, SideBySideDifference, SideBySidePair, SideVerdict } from './types';
 
-/**
- * report.json `sideBySide`: each CLIENT target of the run (a cell with `server`, e.g.
- * `langchain-pgvector@pg17` over `pgvector@pg17`) next to the raw-adapter target of the same server
- * when that target is in the run too, and the checks where the two differ — in verdict, or in a key
- * figure — each with why. Both sides failing a check with different failure kinds is a difference
- * too: the client may fail it for another reason than the server.
- */
-export interface SideBySidePair {
-  /** The client target, e.g. `langchain-pgvector@pg17`. */
-  client: string;
-  /** The raw-adapter target of the same server, e.g. `pgvector@pg17`. */
-  server: string;
-  /** Checks both cells recorded (their ids). */
-  compared: number;
-  /** Of those, how many agree in verdict and key figures. */
-  same: number;
-  /** The checks that differ, in check id order. */
-  differences: SideBySideDifference[];
-}
-
-/** One check where a client target and its server's raw target differ. */
-export interface SideBySideDifference {
-  /** Check id and name, e.g. `C21`, `idempotent-upsert`. */
-  id: string;
-  name: string;
-  /** The verdict on each side and, where one was measured, the key figures (`KEY_FIGURES`) as text. */
-  client: SideVerdict;
-  server: SideVerdict;
-  /**
-   * Why they differ: `capability` (one side skipped it for a missing capability: its skip reason),
-   * `skipped` (skipped for another reason, e.g. a profile's tier), `known` (a listed upstream failure:
-   * reason and `link`), `failure` (one side failed: its first failure line or error; or both failed
-   * with different failure kinds: both sets of kinds, then the client's first failure), `figures`
-   * (same verdict, a key figure differs). `side`: the target the explanation is about.
-   */
-  why: { kind: 'capability' | 'skipped' | 'known' | 'failure' | 'figures'; side: 'client' | 'server'; text: string; link?: string };
-}
-
-/** A check's result on one side: its status (absent: the check is not in that cell) and key figures. */
-export interface SideVerdict {
-  status: CheckStatus | 'absent';
-  /** e.g. `recall@k mean 0.9890, worst 0.6000`; absent when the check reports none of `KEY_FIGURES`. */
-  figures?: string;
-}
+export type { SideBySideDifference, SideBySidePair, SideVerdict };
 
 /**
  * The figures compared when both sides have the same verdict, with the smallest difference that

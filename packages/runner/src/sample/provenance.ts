@@ -7,7 +7,7 @@
 import type { SampleSourceInfo } from '@memory-matrix/spec';
 import type { RedactionTally, redactionTable } from './redact';
 import type { ConversionStats } from './records';
-import type { SampleOptions } from './sampler';
+import type { SampleOptions } from './options';
 
 /** sample-provenance.json (see the file comment). `sampledAt` is SOURCE_DATE_EPOCH when set, else now. */
 export interface SampleProvenance {

@@ -7,10 +7,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog } from '@memory-matrix/backends';
-import { MemoryMatrixError, writeGoldenDataset, type GoldenDatasetInput, type GoldenQuery, type MemoryRecord, type Metric, type SampleSource, type SampleStratify } from '@memory-matrix/spec';
+import { MemoryMatrixError, writeGoldenDataset, type GoldenDatasetInput, type GoldenQuery, type MemoryRecord, type SampleStratify } from '@memory-matrix/spec';
 import { loadExpectation } from '../golden';
 import { TOOL_VERSION } from '../version';
-import { describeMapping, type ColumnMapping, type ColumnOverrides } from './columns';
+import { describeMapping, type ColumnMapping } from './columns';
 import { resolveMapping } from './layouts';
 import { NAME_LIST_SOURCE } from './names';
 import { newStats, toMemory } from './records';
@@ -18,35 +18,9 @@ import { newTally, redactionTable } from './redact';
 import { sampleKey, StratifiedReservoir } from './select';
 import { checkSampleOut, writeStaged } from './output';
 import { buildProvenance, type SampleProvenance } from './provenance';
+import type { SampleOptions } from './options';
 
-/** Options of one sampling run (the CLI's flags, parsed). */
-export interface SampleOptions {
-  /** The driver's sample source that reads `url` (from `findSampleSource`). */
-  source: SampleSource;
-  /** The store's URL as `--from` gave it (with password; never printed or written) */
-  url: string;
-  table: string;
-  /** `--columns`: applied over the detected layout's mapping (see layouts.ts) */
-  columns: ColumnOverrides;
-  /** memories in the dataset (≥ 1) */
-  n: number;
-  /** held-out queries taken from the sample in addition to `n` (≥ 1) */
-  queries: number;
-  /** recall depth of each query */
-  k: number;
-  seed: number;
-  stratify?: SampleStratify;
-  redact: boolean;
-  out: string;
-  name: string;
-  metric: Metric;
-  /** the manifest's embedding model id (default `<table>.<embedding column>`) */
-  embeddingModel?: string;
-  licence: string;
-  overwrite: boolean;
-  /** Receives the lines about the layout and mapping chosen, before the store's rows are read. */
-  log?: (line: string) => void;
-}
+export type { SampleOptions };
 
 /** What a run produced: the dataset folder, its provenance and counts, the mapping it read with. */
 export interface SampleResult {

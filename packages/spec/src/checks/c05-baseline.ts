@@ -1,26 +1,10 @@
 import type { Failure } from '../comparator';
 import type { LiveCell, QueryRun } from '../conformance/cell';
 import { whereOf } from '../conformance/where';
+import type { ReleaseBaseline } from '../conformance/types';
 import { failure } from './check';
 
-/**
- * The release baseline a profile judges C05 against (`baselines:` of a profile in
- * matrix/targets.yaml; the runner reads the committed `record` output of the target and passes it
- * as `CellConfig.baseline`). `queries`: the index-path top-k of every golden query as recorded,
- * ids best first with their canonical scores. Tolerances are recall@k fractions in [0, 1]:
- * `meanRecallDrop` the largest fall of the cell's mean recall@k below the baseline's mean that
- * passes, `queryRecallDrop` the largest fall of one query's recall@k below its baseline recall.
- */
-export interface ReleaseBaseline {
-  /** The baseline file, repository-relative (named in every failure). */
-  file: string;
-  /** When it was recorded (ISO-8601), and the server version it was recorded on. */
-  recordedAt: string;
-  serverVersion: string;
-  queries: ReadonlyMap<string, { ids: readonly string[]; scores: readonly number[] }>;
-  meanRecallDrop: number;
-  queryRecallDrop: number;
-}
+export type { ReleaseBaseline };
 
 /** What `judgeAgainstBaseline` returns for C05's outcome. */
 export interface BaselineVerdict {

@@ -15,8 +15,10 @@ import { DEFAULT_LOAD_SEED, seededShuffle } from '../load-order';
 import type { FaultControl } from '../durability';
 import type { JudgedReplay } from './result';
 import { type DatasetFit, datasetFit, fitCapabilities, fitIndex } from './fit';
-import type { ReleaseBaseline } from '../checks/c05-baseline';
-import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '../types';
+import type { CellFixture, ProgressPhase, QueryRun, ReleaseBaseline, ScanMode } from './types';
+import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallQuery } from '../types';
+
+export type { CellFixture, ProgressPhase, QueryRun, ScanMode };
 
 /**
  * Everything a cell (one target × one dataset) needs, known before the backend starts except
@@ -75,23 +77,8 @@ export interface SpawnedInstance {
   stop(): Promise<void>;
 }
 
-export type ProgressPhase = 'load' | 'index' | 'query-exact' | 'query-index';
-
 /** Records per upsert call during the golden load (progress granularity; adapters chunk further). */
 const LOAD_CHUNK = 500;
-
-export type ScanMode = 'exact' | 'index';
-
-/** A shared fixture of a cell (`CheckDefinition.fixtures`): the golden collection, or the golden replay on one scan path. */
-export type CellFixture = 'golden' | 'exact-replay' | 'index-replay';
-
-/** One query's result in one scan mode (`scan`, the path it was sent on), with its wall time in ms. */
-export interface QueryRun {
-  query: GoldenQuery;
-  scan: ScanMode;
-  hits: RecallHit[];
-  ms: number;
-}
 
 /**
  * A started cell: shared fixtures for the checks. The golden collection is loaded once (by

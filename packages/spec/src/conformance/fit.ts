@@ -1,5 +1,4 @@
 import { type Capabilities } from '../capabilities';
-import type { CheckDefinition } from '../checks/check';
 import type { IndexConfig, Metric } from '../types';
 
 /** What of a golden dataset decides whether a target can hold it: its metric and its dimension (manifest `metric`, `dim`). */
@@ -60,13 +59,19 @@ export function fitIndex(index: IndexConfig, fit: DatasetFit): IndexConfig {
 }
 
 /**
+ * What `fitSkipReason` and `fitNote` read of a check (`CheckDefinition`'s `requires` and
+ * `usesDatasetMetric`; declared here so that this module, which cell.ts imports, needs nothing of checks/).
+ */
+export type FitCheck = { requires(caps: Capabilities): string | null; usesDatasetMetric?: false };
+
+/**
  * Why `check` is skipped in a cell of a target with `caps` on a dataset that fits as `fit`, or null
  * when it runs. The target's own reason first (`check.requires(caps)`: a capability it lacks on
  * any dataset); else the dataset's gap when the check cannot run under `fitCapabilities` — the
  * `vectors` gap, except for a check that never stores vectors in the dataset's metric
  * (`usesDatasetMetric: false`) when the gap is the metric alone; then the `indexPath` gap (C05, C28).
  */
-export function fitSkipReason(check: CheckDefinition, caps: Capabilities, fit: DatasetFit): string | null {
+export function fitSkipReason(check: FitCheck, caps: Capabilities, fit: DatasetFit): string | null {
   const own = check.requires(caps);
   if (own) return own;
   const vectorsGap = fit.vectors && !(fit.metricOnly && check.usesDatasetMetric === false) ? fit.vectors : null;
@@ -81,7 +86,7 @@ export function fitSkipReason(check: CheckDefinition, caps: Capabilities, fit: D
  * its history part only, naming why. (The index-path parts of the golden replays note themselves,
  * `LiveCell.scanModes`.)
  */
-export function fitNote(check: CheckDefinition, caps: Capabilities, fit: DatasetFit): string | null {
+export function fitNote(check: FitCheck, caps: Capabilities, fit: DatasetFit): string | null {
   if (!fit.vectors || (fit.metricOnly && check.usesDatasetMetric === false)) return null;
   if (check.requires({ ...caps, vectors: false }) || check.requires({ ...caps, history: false })) return null;
   return `memory part not run (${fit.vectors}): only the chat-history part ran`;

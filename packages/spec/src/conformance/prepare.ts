@@ -1,5 +1,18 @@
 import { MemoryMatrixError } from '../errors';
-import type { CellFixture, LiveCell } from './cell';
+import type { Capabilities } from '../capabilities';
+import type { DatasetFit } from './fit';
+import type { CellFixture, ScanMode } from './types';
+
+/** What `prepareFixtures` uses of a cell (a `LiveCell`; declared here so that cell.ts can import this module). */
+export interface FixtureHost {
+  readonly target: string;
+  readonly config: { readonly capabilities: Pick<Capabilities, 'exactScan'> };
+  readonly fit: Pick<DatasetFit, 'indexPath'>;
+  /** The golden collection, loaded (and indexed) once. */
+  loaded(): Promise<unknown>;
+  /** The golden replay on one scan path. */
+  queryRuns(scan: ScanMode): Promise<unknown>;
+}
 
 /**
  * Prepare a cell's shared `fixtures` (`CheckDefinition.fixtures`) in order golden collection →
@@ -11,7 +24,7 @@ import type { CellFixture, LiveCell } from './cell';
  * promise); one that exceeds `limitMs` is replaced through `fail` by a rejection with code
  * `TIMEOUT` naming it. The later fixtures are then not started. Never throws.
  */
-export async function prepareFixtures(cell: LiveCell, fixtures: readonly CellFixture[], limitMs: number, fail: (f: CellFixture, err: Promise<never>) => void): Promise<void> {
+export async function prepareFixtures(cell: FixtureHost, fixtures: readonly CellFixture[], limitMs: number, fail: (f: CellFixture, err: Promise<never>) => void): Promise<void> {
   const want = new Set(fixtures);
   const steps: Array<[CellFixture, string, () => Promise<unknown>]> = [];
   if (want.size) steps.push(['golden', 'the golden load and index build', () => cell.loaded()]);

@@ -1,16 +1,9 @@
 import type { Comparison, Failure } from '../comparator';
 import type { ExpectationEntry } from '../expectation';
-import type { QueryRun, ScanMode } from './cell';
+import type { Figure, FigureTable } from '../figures';
+import type { QueryRun, ScanMode } from './types';
 
-/** A figure in a check's result: a number (recall@k, |Δscore|, ms …), a label, or null (n/a). */
-export type Figure = number | string | boolean | null;
-
-/** A small table a check reports (e.g. C04's selectivity × k sweep), rendered by every report writer. */
-export interface FigureTable {
-  title: string;
-  columns: string[];
-  rows: Figure[][];
-}
+export type { Figure, FigureTable };
 
 /**
  * A check's verdict in one cell. `known`: the check failed, and every failure lies inside the
