@@ -4,7 +4,7 @@ import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
 import { cpuLine } from './cpu';
 import { failureLines } from './failure-groups';
-import { countsLine, fmt, isNotRun } from './figures';
+import { countsLine, failedText, fmt, isNotRun } from './figures';
 import { tableSummary } from './tables';
 import { cannotShowOf, type CellReport } from './model';
 import type { RunTimeZone } from '../time-zone';
@@ -37,7 +37,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
           if (r.status === 'passed' && r.knownFailure) return c.green('pass') + c.yellow(r.knownFailure.intermittent ? ' (known: not reproduced)' : ' (STALE known)');
           if (r.status === 'passed') return c.green('pass') + (cannotShowOf(cell, r) ? c.yellow(' (cannot show all: see below)') : '');
           if (r.status === 'known') return c.yellow(`KNOWN (${r.failures.length})`);
-          if (r.status === 'failed') return c.red(isNotRun(r) ? 'NOT RUN' : `FAIL (${r.failures.length || 'error'})`);
+          if (r.status === 'failed') return c.red(failedText(r));
           return c.yellow(`skip: ${r.skipReason ?? ''}`);
         }),
       ]);

@@ -45,6 +45,15 @@ export function isNotRun(r: { status: string; error?: { code?: string } | null }
   return r.status === 'failed' && r.error?.code === 'NOT_RUN';
 }
 
+/**
+ * The table text of a failed check, the same in the console, report.md and report.html (tables.js):
+ * `NOT RUN` (`isNotRun`), else `FAIL (n)` with its number of failures, or `FAIL (error)` when it
+ * failed on an error of its own without a failure list.
+ */
+export function failedText(r: { status: string; failures: readonly unknown[]; error?: { code?: string } | null }): string {
+  return isNotRun(r) ? 'NOT RUN' : `FAIL (${r.failures.length || 'error'})`;
+}
+
 /** Status glyph used by the console and markdown tables (`KNOWN`: a failure listed in the target's knownFailures). */
 export function glyph(status: string): string {
   return status === 'passed' ? 'pass' : status === 'failed' ? 'FAIL' : status === 'skipped' ? 'skip' : status === 'known' ? 'KNOWN' : status;

@@ -2,7 +2,7 @@ import { capabilityGlyph } from './capabilities';
 import { cpuLine } from './cpu';
 import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
 import { failureLines } from './failure-groups';
-import { countsLine, fmt, glyph, isNotRun } from './figures';
+import { countsLine, failedText, fmt, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
 import { cannotShowOf } from './model';
 import { nothingRan, nothingRanLine, verdictHeading } from './verdict';
@@ -46,7 +46,8 @@ export function renderMarkdown(view: ReportView): string {
             if (r.status === 'known') return `🟠 KNOWN ([upstream](${r.knownFailure!.link}))`;
             if (r.status === 'passed' && r.knownFailure) return `pass (${r.knownFailure.intermittent ? 'known failure not reproduced' : 'STALE known failure'})`;
             if (r.status === 'passed' && cells[i] && cannotShowOf(cells[i]!, r)) return 'pass (cannot show all: see below)';
-            return (isNotRun(r) ? 'NOT RUN' : glyph(r.status)) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
+            if (r.status === 'failed') return failedText(r); // `FAIL (n)` as on the console
+            return glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
           })
           .join(' | ')} |`,
       );
