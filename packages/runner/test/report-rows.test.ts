@@ -25,7 +25,10 @@ const failure = (message: string): CheckResult['failures'][number] => ({ message
 test('a failed check reads FAIL (n) in the console and in report.md; FAIL (error) for an error without failures; NOT RUN for a check not run', () => {
   const report = emptyReport([], '2026-12-06T00:00:00.000Z');
   report.cells = [
-    cellReport('a@1', [result('C03', 'failed', { failures: [failure('q1 rank 1'), failure('q2 rank 3'), failure('q3 rank 2')] }), result('C05', 'failed', { error: { code: 'TIMEOUT', message: 'took too long' } })]),
+    cellReport('a@1', [
+      result('C03', 'failed', { failures: [failure('q1 rank 1'), failure('q2 rank 3'), failure('q3 rank 2')] }),
+      result('C05', 'failed', { error: { code: 'TIMEOUT', message: 'took too long' } }),
+    ]),
     cellReport('b@1', [result('C03', 'failed', { error: { code: 'NOT_RUN', message: 'not run: b@1 did not start' } }), result('C05', 'passed')]),
   ];
   const view = reportView(settleReport(report));
