@@ -1,8 +1,14 @@
 /**
  * What a reader of the console and report.md takes from the target × check table, the same in
- * both: a failed check shows its failure count, `FAIL (n)`, not a bare FAIL.
+ * both (and in report.html where it shows the same row): a failed check shows its failure count,
+ * `FAIL (n)`, not a bare FAIL; a recall figure says whether it is C05's ANN recall or C03's exact
+ * scan, so an exact 1 is not read as ANN recall.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
 import type { CheckResult } from '@memory-matrix/spec';
+import { headlineRecallOf, recallText } from '../src/report/figures';
 import { renderConsole } from '../src/report/console';
 import { renderMarkdown } from '../src/report/markdown';
 import { emptyReport } from '../src/report/model';
@@ -39,4 +45,33 @@ test('a failed check reads FAIL (n) in the console and in report.md; FAIL (error
   const out = renderConsole(view, false);
   expect(row(out, 'C03')).toMatch(/C03 check-C03 +│ FAIL \(3\) +│ NOT RUN +│/);
   expect(row(out, 'C05')).toMatch(/C05 check-C05 +│ FAIL \(error\) +│ pass +│/);
+});
+
+test('recall@k rows say where each figure comes from: C05 over the ANN index, else C03 exact (C05 skipped or absent), – when neither ran', () => {
+  const report = emptyReport([], '2026-12-06T00:00:00.000Z');
+  const exact = result('C03', 'passed', { figures: { recallAtKMean: 1, recallAtKMin: 1 } });
+  report.cells = [
+    cellReport('ann@1', [exact, result('C05', 'passed', { figures: { recallAtKMean: 0.98, recallAtKMin: 0.7 } })]),
+    cellReport('skipped-ann@1', [exact, result('C05', 'skipped', { skipReason: 'capability: annIndex', figures: { recallAtKMean: 0.5 } })]),
+    cellReport('exact-only@1', [exact]),
+    cellReport('none@1', [result('C01', 'passed')]),
+  ];
+  const view = reportView(settleReport(report));
+  const md = renderMarkdown(view);
+  expect(md).toContain('| recall@k (mean) | 0.9800 (ANN, C05) | 1 (exact, C03) | 1 (exact, C03) | – |');
+  expect(md).toContain('| recall@k (worst query) | 0.7000 (ANN, C05) | 1 (exact, C03) | 1 (exact, C03) | – |');
+  const out = renderConsole(view, false);
+  expect(out).toMatch(/recall@k \(mean\) +│ 0\.9800 \(ANN, C05\) +│ 1 \(exact, C03\) +│ 1 \(exact, C03\) +│ – +│/);
+  expect(out).toMatch(/recall@k \(worst query\) +│ 0\.7000 \(ANN, C05\) +│ 1 \(exact, C03\) +│ 1 \(exact, C03\) +│ – +│/);
+
+  // report.html's page script (format.js) gives the same text for every cell (the browser test, html.test.ts, reads the page).
+  const ctx = vm.createContext({ console });
+  vm.runInContext(`(() => {\n${readFileSync(path.join(__dirname, '..', 'src', 'report', 'html', 'client', 'format.js'), 'utf8')}\n})();`, ctx);
+  const MM = (ctx as unknown as { MM: { headlineOf(c: unknown, k: string): unknown; recallText(r: unknown): string } }).MM;
+  for (const cell of view.report.cells) {
+    for (const key of ['recallAtKMean', 'recallAtKMin'] as const) {
+      const r = headlineRecallOf(cell, key);
+      expect(MM.recallText(MM.headlineOf(JSON.parse(JSON.stringify(cell)), key))).toBe(recallText(r?.value ?? null, r?.from ?? null));
+    }
+  }
 });

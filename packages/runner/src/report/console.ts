@@ -4,7 +4,7 @@ import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
 import { cpuLine } from './cpu';
 import { failureLines } from './failure-groups';
-import { countsLine, failedText, fmt, isNotRun } from './figures';
+import { countsLine, failedText, fmt, recallText, isNotRun } from './figures';
 import { tableSummary } from './tables';
 import { cannotShowOf, type CellReport } from './model';
 import type { RunTimeZone } from '../time-zone';
@@ -42,8 +42,8 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
         }),
       ]);
     }
-    table.push(['recall@k (mean)', ...headlines.map((h) => fmt(h.recallMean))]);
-    table.push(['recall@k (worst query)', ...headlines.map((h) => fmt(h.recallMin))]);
+    table.push(['recall@k (mean)', ...headlines.map((h) => recallText(h.recallMean, h.recallMeanFrom))]);
+    table.push(['recall@k (worst query)', ...headlines.map((h) => recallText(h.recallMin, h.recallMinFrom))]);
     table.push(['max |Δscore|', ...headlines.map((h) => fmt(h.maxDelta))]);
     table.push(['server', ...headlines.map((h) => h.server)]);
     out.push(table.toString());

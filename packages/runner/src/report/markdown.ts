@@ -2,7 +2,7 @@ import { capabilityGlyph } from './capabilities';
 import { cpuLine } from './cpu';
 import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
 import { failureLines } from './failure-groups';
-import { countsLine, failedText, fmt, glyph, isNotRun } from './figures';
+import { countsLine, failedText, fmt, recallText, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
 import { cannotShowOf } from './model';
 import { nothingRan, nothingRanLine, verdictHeading } from './verdict';
@@ -52,8 +52,8 @@ export function renderMarkdown(view: ReportView): string {
           .join(' | ')} |`,
       );
     }
-    lines.push(`| recall@k (mean) | ${headlines.map((h) => fmt(h.recallMean)).join(' | ')} |`);
-    lines.push(`| recall@k (worst query) | ${headlines.map((h) => fmt(h.recallMin)).join(' | ')} |`);
+    lines.push(`| recall@k (mean) | ${headlines.map((h) => recallText(h.recallMean, h.recallMeanFrom)).join(' | ')} |`);
+    lines.push(`| recall@k (worst query) | ${headlines.map((h) => recallText(h.recallMin, h.recallMinFrom)).join(' | ')} |`);
     lines.push(`| max \\|Δscore\\| | ${headlines.map((h) => fmt(h.maxDelta)).join(' | ')} |`, '');
     lines.push('| target | provider | server | components | image | index |', '|---|---|---|---|---|---|');
     for (const c of cells) {
