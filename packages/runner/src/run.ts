@@ -196,7 +196,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       const volumes = await removeLeftoverVolumes(); // fault instances' data volumes (C15, C16, C23)
       if (volumes.length) out(`removed ${volumes.length} volume(s) left by an earlier run that died`);
     }
-    const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile ?? 'default', docker: docker.available, shard });
+    const { targets, why, leftOut } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile ?? 'default', docker: docker.available, shard });
+    report.skippedTargets.push(...leftOut); // named in every report (console and report.md: `skipped target …`)
     out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
     const cfg = catalog.config;
     if (cfg) out(`config ${cfg.file}: adapters ${cfg.adapters.join(', ') || 'none'}${cfg.replaced.length ? `; replaces the built-in ${cfg.replaced.join(', ')}` : ''}`);

@@ -75,3 +75,16 @@ test('recall@k rows say where each figure comes from: C05 over the ANN index, el
     }
   }
 });
+
+test('targets of the profile left out (no Docker engine: its fallbackTargets) are named in report.md as on the console, under the counts', () => {
+  const report = emptyReport([], '2026-12-06T00:00:00.000Z');
+  report.cells = [cellReport('sqlite@3.53-vec0.1.9', [result('C01', 'passed')])];
+  const reason = 'no Docker engine answers: profile tiny runs its fallbackTargets (sqlite@3.53-vec0.1.9) instead of its targets';
+  report.skippedTargets = [{ target: 'pgvector@pg17', reason }];
+  const view = reportView(settleReport(report));
+  expect(renderConsole(view, false)).toContain(`skipped target pgvector@pg17: ${reason}`);
+  const md = renderMarkdown(view).split('\n');
+  const at = md.indexOf(`- skipped target **pgvector@pg17**: ${reason}`);
+  expect(at).toBeGreaterThan(md.indexOf('**1 passed, 0 failed, 0 known, 0 skipped**'));
+  expect(at).toBeLessThan(md.findIndex((l) => l.startsWith('| check |')));
+});

@@ -33,6 +33,8 @@ export function renderMarkdown(view: ReportView): string {
   if (report.host.timeZone && report.cells.length) lines.push(`${zoneLine(report.host.timeZone)}.`, '');
   if (report.cpu && report.cells.length) lines.push(`${cpuLine(report.cpu, report.durationMs)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
+  // Targets of the profile not run (no Docker engine: its fallbackTargets; an adapter not installed), as the console says them.
+  if (report.skippedTargets.length) lines.push(...report.skippedTargets.map((t) => `- skipped target **${esc(t.target)}**: ${esc(t.reason)}`), '');
   if (!report.error && nothingRan(s)) lines.push(`> **${nothingRanLine(s)}**: the skip reasons are in the table below.`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;
@@ -117,7 +119,6 @@ export function renderMarkdown(view: ReportView): string {
     }
     lines.push('');
   }
-  for (const t of report.skippedTargets) lines.push(`- skipped target **${esc(t.target)}**: ${esc(t.reason)}`);
   const tables = view.tables;
   if (tables.length) {
     lines.push('', '### Check tables', '');
