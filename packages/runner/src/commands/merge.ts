@@ -97,6 +97,8 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
     host: { docker: reports.every((r) => r.host.docker), dockerReason: [...new Set(reports.map((r) => r.host.dockerReason).filter(Boolean))].join('; ') },
     dataset: reports.find((r) => r.dataset)?.dataset ?? null,
     expectation: reports.find((r) => r.expectation)?.expectation ?? null,
+    // The catalog file(s) the shards read in place of matrix/targets.yaml (MM_CATALOG), one of each.
+    ...(reports.some((r) => r.catalog) ? { catalog: { file: [...new Set(reports.flatMap((r) => (r.catalog ? [r.catalog.file] : [])))].join('; ') } } : {}),
     ...(reports.find((r) => r.loadOrder) ? { loadOrder: reports.find((r) => r.loadOrder)!.loadOrder } : {}),
     ...(reports.every((r) => r.cpu)
       ? {

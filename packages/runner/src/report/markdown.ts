@@ -1,6 +1,6 @@
 import { capabilityGlyph } from './capabilities';
 import { cpuLine } from './cpu';
-import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
+import { catalogLine, hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, failedText, fmt, recallText, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
@@ -28,6 +28,7 @@ export function renderMarkdown(view: ReportView): string {
       `Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`,
     );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
+  if (report.catalog) lines.push(`${catalogLine(report.catalog)}.`, '');
   if (report.loadOrder && loadedAny(report)) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
   if (report.host.calibration && report.cells.length) lines.push(`${hostLine(report.host.calibration)}.`, '');
   if (report.host.timeZone && report.cells.length) lines.push(`${zoneLine(report.host.timeZone)}.`, '');
