@@ -139,7 +139,8 @@ export function checkTier(catalog: Catalog, profile: string | undefined): CheckT
 /**
  * The checks `--check` names (ids such as `C03` or names such as `topk-exact`, case-insensitive),
  * in catalogue order; every check when `selection` is empty. Throws USAGE naming the unknown
- * entries (with the closest names of a mistyped name: "did you mean …?") and listing the
+ * entries (with the closest names of a mistyped name, or the id of an id without its zero padding,
+ * `C1` → C01: "did you mean …?") and listing the
  * catalogue, and USAGE when `tier` (a profile's check tier) leaves out every selected check
  * (such a run would check nothing and still exit 0).
  */
@@ -148,12 +149,14 @@ export function resolveChecks(selection: readonly string[], tier?: CheckTier): C
   const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
   const unknown = selection.filter((c) => !known.includes(c.toLowerCase()));
   if (unknown.length || (selection.length && checks.length === 0)) {
-    // A mistyped name gets the closest names; a mistyped id (C99) only the list of checks.
+    // A mistyped name gets the closest names; an id written without its zero padding (C1, c001) the
+    // id of that number; another id (C99) only the list of checks.
     const names = CHECKS.map((c) => c.name);
     const show = (n: string): string => `${CHECKS.find((c) => c.name === n)!.id} ${n}`;
     const hints: string[] = [];
     for (const u of unknown) {
-      const h = /^c\d+$/i.test(u) ? '' : didYouMean(u, names, show);
+      const same = /^c\d+$/i.test(u) ? CHECKS.find((c) => Number(c.id.slice(1)) === Number(u.slice(1))) : undefined;
+      const h = same ? `did you mean ${same.id} ${same.name}?` : /^c\d+$/i.test(u) ? '' : didYouMean(u, names, show);
       if (h) hints.push(unknown.length > 1 ? `${JSON.stringify(u)}: ${h}` : h);
     }
     throw new MemoryMatrixError(
