@@ -72,13 +72,12 @@ MM.h = (tag, attrs, ...children) => {
 /** A recall cell (`MM.num` of figure `key`), its text saying where the figure comes from (`MM.recallText`; `data-from`). */
 MM.recallCell = (cell, key, mm) => {
   const r = MM.headlineOf(cell, key);
-  const td = MM.num(r ? r.value : null, mm, cell.target, r ? { from: r.from } : undefined);
-  td.textContent = MM.recallText(r);
-  return td;
+  return MM.num(r ? r.value : null, mm, cell.target, r ? { from: r.from } : undefined, MM.recallText(r));
 };
 
-/** A number cell: the formatted value shown, the exact report.json value in `data-value` and the tooltip. */
-MM.num = (v, mm, target, extra) => MM.h('td', { class: 'num', title: v === null ? 'n/a' : String(v), dataset: { mm, target: target ?? '', value: v === null ? '' : String(v), ...extra } }, MM.fmt(v));
+/** A number cell: the formatted value shown (or `text`), the exact report.json value in `data-value` and the tooltip. */
+MM.num = (v, mm, target, extra, text) =>
+  MM.h('td', { class: 'num', title: v === null ? 'n/a' : String(v), dataset: { mm, target: target ?? '', value: v === null ? '' : String(v), ...extra } }, text ?? MM.fmt(v));
 
 MM.statusText = (s) => (s === 'passed' ? 'pass' : s === 'failed' ? 'FAIL' : s === 'skipped' ? 'skip' : s === 'known' ? 'KNOWN' : s);
 
