@@ -8,4 +8,6 @@ const path = require('node:path');
 const entry = require.resolve('@memory-matrix/runner');
 const tsDriver = (process.env.MM_DRIVERS || '').split(',').some((m) => /\.[cm]?tsx?$/.test(m.trim()));
 if (entry.endsWith('.ts') || tsDriver) require(require.resolve('tsx/cjs', { paths: [path.dirname(entry)] }));
-require(entry).main();
+// exitWhenDone (cli-exit.ts): exit with the command's status once it finished, as `pnpm matrix` does.
+const runner = require(entry);
+runner.main().then(runner.exitWhenDone);

@@ -17,6 +17,7 @@ import { runCatalog } from './select';
 import { useTmpRoot } from './tmp-root';
 import { deferMatrixTimeZone } from './time-zone';
 import { beforeAction } from './cli-hooks';
+import { exitWhenDone } from './cli-exit';
 import { TOOL_VERSION } from './version';
 
 /** Repeatable / comma-separated option values; an empty value is a usage error, not "all". */
@@ -268,24 +269,6 @@ function loadBench(): typeof import('./commands/bench') {
       { cause: e },
     );
   }
-}
-
-/** ms the process may stay after its command finished (reports written, exit status set) before it exits anyway. */
-const EXIT_GRACE_MS = 2_000;
-
-/**
- * After the command finished: exit once nothing holds the process, or after EXIT_GRACE_MS when
- * something still does. A driver call that never settled (a connect hung past the cell's set-up
- * limit) keeps its socket or timer, and the process lived on idle after writing its reports,
- * deaf to Ctrl-C (the container guard's handler stays installed), until SIGKILL.
- */
-function exitWhenDone(): void {
-  setTimeout(() => {
-    process.stderr.write(
-      `memory-matrix: the command finished ${EXIT_GRACE_MS} ms ago and something it started still holds the process (a connection or timer left by a call that never settled); exiting with status ${Number(process.exitCode ?? 0)}\n`,
-    );
-    process.exit(process.exitCode ?? 0);
-  }, EXIT_GRACE_MS).unref();
 }
 
 if (require.main === module) void main().then(exitWhenDone);

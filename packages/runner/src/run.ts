@@ -53,7 +53,7 @@ import { cellsFirst, exclusiveSuites, resolveParallelism } from './parallel';
 import { prepareImages } from './image-prep';
 import { setupLimitMs, stopLateStart } from './cell-start';
 import { MatrixRuntime, timedOutResult } from './runtime';
-import { runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
+import { catalogFile, runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets } from './select';
 import { TOOL_VERSION, displayPath } from './version';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from './selftest/wrap-cell';
 import { cpuBetween, measureRunCpu, type RunCpu } from './report/cpu';
@@ -180,6 +180,9 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     ensureReportDir(opts.reportDir);
     lockReportDir(opts.reportDir);
     ownsReportDir = true;
+    const userCatalog = catalogFile();
+    // Recorded before it is read: a catalog that fails to load is named too. (Appended: the older keys keep their order.)
+    if (userCatalog) report.catalog = { file: displayPath(userCatalog).startsWith('..') ? userCatalog : displayPath(userCatalog) }; // outside the repository: absolute
     const catalog = runCatalog();
     const shard = parseShard(opts.shard);
     const repeat = parseRepeat(opts.repeat);
@@ -196,7 +199,8 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       const volumes = await removeLeftoverVolumes(); // fault instances' data volumes (C15, C16, C23)
       if (volumes.length) out(`removed ${volumes.length} volume(s) left by an earlier run that died`);
     }
-    const { targets, why } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile ?? 'default', docker: docker.available, shard });
+    const { targets, why, leftOut } = selectTargets(catalog, { backends: opts.backends, profile: opts.profile ?? 'default', docker: docker.available, shard });
+    report.skippedTargets.push(...leftOut); // named in every report (console and report.md: `skipped target …`)
     out(`memory-matrix ${TOOL_VERSION}: ${targets.length} target(s) from ${why}${docker.available ? '' : ` (Docker: ${docker.reason})`}`);
     const cfg = catalog.config;
     if (cfg) out(`config ${cfg.file}: adapters ${cfg.adapters.join(', ') || 'none'}${cfg.replaced.length ? `; replaces the built-in ${cfg.replaced.join(', ')}` : ''}`);

@@ -61,14 +61,18 @@ export function parseRepeat(spec: string | undefined): number {
  * an installed copy without an optional adapter) are left out and named in `why`; USAGE when that
  * leaves none. A `--backend` naming one is TARGET_UNAVAILABLE (resolveTarget). A shard takes every
  * n-th target of the sorted list (deterministic: cell order is the target name order), so the
- * union of all shards is the unsharded run.
+ * union of all shards is the unsharded run. `leftOut`: the profile's targets not run, each with its
+ * reason (report.json `skippedTargets`, printed as `skipped target …` by the console and report.md):
+ * without Docker those of its `targets` not in its `fallbackTargets`, and those whose adapter is not
+ * installed; empty for `--backend`. Every shard lists them all (merge keeps one of each).
  */
 export function selectTargets(
   catalog: Catalog,
   opts: { backends: string[]; profile: string; docker: boolean; shard: { index: number; count: number } | null },
-): { targets: ResolvedTarget[]; why: string } {
+): { targets: ResolvedTarget[]; why: string; leftOut: Array<{ target: string; reason: string }> } {
   let names: string[];
   let why: string;
+  const leftOut: Array<{ target: string; reason: string }> = [];
   if (opts.backends.length) {
     names = [...new Set(opts.backends)];
     why = '--backend';
@@ -78,6 +82,8 @@ export function selectTargets(
     if (!opts.docker && p.fallbackTargets) {
       names = p.fallbackTargets;
       why = `profile ${opts.profile}: no Docker engine answers, so its embedded/local targets`;
+      for (const t of p.targets.filter((n) => !names.includes(n)))
+        leftOut.push({ target: t, reason: `no Docker engine answers: profile ${opts.profile} runs its fallbackTargets (${names.join(', ')}) instead of its targets` });
     } else {
       names = p.targets;
       why = `profile ${opts.profile}`;
@@ -85,6 +91,7 @@ export function selectTargets(
     const absent = names.filter((n) => catalog.unavailable.has(n));
     if (absent.length) {
       names = names.filter((n) => !absent.includes(n));
+      for (const n of absent) leftOut.push({ target: n, reason: catalog.unavailable.get(n)! });
       const byReason = new Map<string, string[]>();
       for (const n of absent) byReason.set(catalog.unavailable.get(n)!, [...(byReason.get(catalog.unavailable.get(n)!) ?? []), n]);
       const left = [...byReason].map(([reason, ts]) => `${ts.join(', ')}: ${reason}`).join('; ');
@@ -99,7 +106,7 @@ export function selectTargets(
     targets = sorted.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1);
     why += `, shard ${opts.shard.index}/${opts.shard.count}`;
   }
-  return { targets, why };
+  return { targets, why, leftOut };
 }
 
 /** The checks a profile leaves out, with the reason each is reported under, and a line for the console. */
@@ -132,7 +139,8 @@ export function checkTier(catalog: Catalog, profile: string | undefined): CheckT
 /**
  * The checks `--check` names (ids such as `C03` or names such as `topk-exact`, case-insensitive),
  * in catalogue order; every check when `selection` is empty. Throws USAGE naming the unknown
- * entries (with the closest names of a mistyped name: "did you mean …?") and listing the
+ * entries (with the closest names of a mistyped name, or the id of an id without its zero padding,
+ * `C1` → C01: "did you mean …?") and listing the
  * catalogue, and USAGE when `tier` (a profile's check tier) leaves out every selected check
  * (such a run would check nothing and still exit 0).
  */
@@ -141,12 +149,14 @@ export function resolveChecks(selection: readonly string[], tier?: CheckTier): C
   const known = checks.flatMap((c) => [c.id.toLowerCase(), c.name]);
   const unknown = selection.filter((c) => !known.includes(c.toLowerCase()));
   if (unknown.length || (selection.length && checks.length === 0)) {
-    // A mistyped name gets the closest names; a mistyped id (C99) only the list of checks.
+    // A mistyped name gets the closest names; an id written without its zero padding (C1, c001) the
+    // id of that number; another id (C99) only the list of checks.
     const names = CHECKS.map((c) => c.name);
     const show = (n: string): string => `${CHECKS.find((c) => c.name === n)!.id} ${n}`;
     const hints: string[] = [];
     for (const u of unknown) {
-      const h = /^c\d+$/i.test(u) ? '' : didYouMean(u, names, show);
+      const same = /^c\d+$/i.test(u) ? CHECKS.find((c) => Number(c.id.slice(1)) === Number(u.slice(1))) : undefined;
+      const h = same ? `did you mean ${same.id} ${same.name}?` : /^c\d+$/i.test(u) ? '' : didYouMean(u, names, show);
       if (h) hints.push(unknown.length > 1 ? `${JSON.stringify(u)}: ${h}` : h);
     }
     throw new MemoryMatrixError(

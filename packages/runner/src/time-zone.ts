@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { didYouMean, MemoryMatrixError } from '@memory-matrix/spec';
 
 /**
  * The time zone every process of a run works in (the runner, its embedded cells' child processes,
@@ -25,20 +25,31 @@ export const TIME_ZONE_ENV = 'MM_TIME_ZONE';
  * `Date`) and the C library (the zoneinfo file under `TZDIR` or /usr/share/zoneinfo) must know the
  * name: a C library without the file falls back to UTC without a word, and ICU ignores POSIX
  * strings such as `ACST-9:30ACDT,M10.1.0,M4.1.0/3`, so both are checked. Throws USAGE naming
- * `MM_TIME_ZONE` and the zone when either does not resolve it (install the tzdata package).
+ * `MM_TIME_ZONE` and the zone when either does not resolve it (install the tzdata package), with a
+ * "did you mean" when ICU knows the zone under another spelling the C library has (`utc` → `UTC`,
+ * `australia/adelaide`: ICU is case-insensitive, zone files are not) or, for a name ICU does not
+ * know, the closest IANA names (`Australia/Adelaid`).
  */
 export function useMatrixTimeZone(env: NodeJS.ProcessEnv = process.env): string {
   const given = env[TIME_ZONE_ENV];
   const zone = given === undefined || given === '' ? MATRIX_TIME_ZONE : given;
   const from = given ? `${TIME_ZONE_ENV}="${given}"` : `the matrix's time zone ${zone} (time-zone.ts)`;
+  let canonical: string;
   try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
+    canonical = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    throw new MemoryMatrixError('USAGE', `${from}: not a time zone Node's ICU knows; give an IANA name such as Australia/Adelaide or UTC`);
+    const hint = didYouMean(zone, Intl.supportedValuesOf('timeZone'), (z) => `${TIME_ZONE_ENV}=${z}`);
+    throw new MemoryMatrixError('USAGE', `${from}: not a time zone Node's ICU knows; ${hint ? `${hint} ` : ''}give an IANA name such as Australia/Adelaide or UTC`);
   }
   const dir = env.TZDIR || '/usr/share/zoneinfo';
-  if (zone !== 'UTC' && process.platform !== 'win32' && !existsSync(path.join(dir, zone))) {
-    throw new MemoryMatrixError('USAGE', `${from}: the C library has no zone file ${path.join(dir, zone)} (SQLite's localtime would run in UTC); install the tzdata package or set TZDIR`);
+  const hasFile = (z: string): boolean => z === 'UTC' || process.platform === 'win32' || existsSync(path.join(dir, z));
+  if (!hasFile(zone)) {
+    // ICU reads names case-insensitively (`utc`, `australia/adelaide`), the C library does not: name ICU's spelling when the C library has it.
+    const hint =
+      canonical !== zone && hasFile(canonical)
+        ? `did you mean ${TIME_ZONE_ENV}=${canonical}? (${canonical.toLowerCase() === zone.toLowerCase() ? "the C library's zone names are case-sensitive" : `ICU's name of ${zone}`}); else `
+        : '';
+    throw new MemoryMatrixError('USAGE', `${from}: the C library has no zone file ${path.join(dir, zone)} (SQLite's localtime would run in UTC); ${hint}install the tzdata package or set TZDIR`);
   }
   env.TZ = zone;
   return zone;

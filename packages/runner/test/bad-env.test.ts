@@ -14,6 +14,7 @@ const ARGS = ['--backend', 'sqlite@3.53-vec0.1.9', '--check', 'C01'];
 describe.each([
   ['MM_HOST_FACTOR', 'abc', 'MM_HOST_FACTOR "abc": expected a number from 1 to 8'],
   ['MM_TIME_ZONE', 'Nowhere/Town', 'MM_TIME_ZONE="Nowhere/Town": not a time zone Node\'s ICU knows'],
+  ['MM_TIME_ZONE', 'utc', 'MM_TIME_ZONE="utc": the C library has no zone file'],
 ])('%s=%s on a run', (name, value, message) => {
   const r = cli(ARGS, { env: { [name]: value } });
 

@@ -48,6 +48,7 @@ describe('malformed flags (exit 2, USAGE or commander)', () => {
     ['--repeat abc', ['--repeat', 'abc'], /--repeat "abc"/],
     ['--repeat 3 without C05', ['--repeat', '3', '--check', 'C03'], /--repeat 3: only C05 \(ann-recall\) replays its queries n times, and this run does not run C05 \(--check leaves it out\)/],
     ['--check C99 (no such check)', ['--check', 'C99'], /--check "C99": no such check/],
+    ['--check C1 (an id without its zero padding: that id)', ['--check', 'C1'], /--check "C1": no such check; did you mean C01 write-read\? checks are C01 write-read, /],
     ['--check topk-exactt (a mistyped name: the closest one)', ['--check', 'topk-exactt'], /--check "topk-exactt": no such check; did you mean C03 topk-exact\? checks are C01 write-read, /],
     ['--profile nope', ['--profile', 'nope'], /unknown profile "nope"; known profiles: default/],
     ['malformed url target', ['--backend', 'pgvector@url=notaurl'], /"notaurl" is not a URL/],

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { failureLines } from '../src/report/failure-groups';
-import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin } from '../src/report/figures';
+import { fmt, headlineMaxDelta, headlineRecall, headlineRecallMin, headlineRecallOf, recallText } from '../src/report/figures';
 import { capabilityMatrix } from '../src/report/capabilities';
 import { renderConsole } from '../src/report/console';
 import { renderMarkdown } from '../src/report/markdown';
@@ -237,14 +237,16 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
     expect(await page.getAttribute('[data-mm="verdict"]', 'data-exit')).toBe('1');
     for (const cell of report.cells) {
       const t = `[data-target="${cell.target}"]`;
-      for (const [mm, v] of [
-        ['recall', headlineRecall(cell)],
-        ['recall-min', headlineRecallMin(cell)],
-        ['max-delta', headlineMaxDelta(cell)],
+      for (const [mm, v, shown] of [
+        ['recall', headlineRecall(cell), recallText(headlineRecall(cell), headlineRecallOf(cell, 'recallAtKMean')!.from)],
+        ['recall-min', headlineRecallMin(cell), recallText(headlineRecallMin(cell), headlineRecallOf(cell, 'recallAtKMin')!.from)],
+        ['max-delta', headlineMaxDelta(cell), fmt(headlineMaxDelta(cell))],
       ] as const) {
-        expect(await text(`td[data-mm="${mm}"]${t}`)).toBe(fmt(v));
+        expect(await text(`td[data-mm="${mm}"]${t}`)).toBe(shown);
         expect(await page.getAttribute(`td[data-mm="${mm}"]${t}`, 'data-value')).toBe(String(v));
       }
+      // This run has C05: the recall rows say the figure is ANN recall, as the console and report.md do.
+      expect(await text(`td[data-mm="recall"]${t}`)).toMatch(/ \(ANN, C05\)$/);
       for (const c of cell.checks) expect(await page.getAttribute(`td[data-mm="check"]${t}[data-check="${c.id}"]`, 'data-status')).toBe(c.status);
     }
     // The histogram's largest |Δscore| is the largest per-query delta, here C03's figure (1e-3 moved).

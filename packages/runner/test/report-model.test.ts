@@ -142,8 +142,8 @@ test('the view: check rows per cell, headline figures, and a server line built f
     ['C01 c01', [undefined, 'passed']],
   ]);
   expect(view.headlines).toEqual([
-    { target: 'pgvector@pg17', recallMean: 1, recallMin: 1, maxDelta: 2e-7, server: 'postgres 17.12, pgvector 0.8.0' },
-    { target: 'toy@1', recallMean: null, recallMin: null, maxDelta: null, server: 'Toy 1.0' },
+    { target: 'pgvector@pg17', recallMean: 1, recallMin: 1, recallMeanFrom: 'exact, C03', recallMinFrom: 'exact, C03', maxDelta: 2e-7, server: 'postgres 17.12, pgvector 0.8.0' },
+    { target: 'toy@1', recallMean: null, recallMin: null, recallMeanFrom: null, recallMinFrom: null, maxDelta: null, server: 'Toy 1.0' },
   ]);
   expect(serverLabel(cell('y@1', []))).toBe('–');
 });

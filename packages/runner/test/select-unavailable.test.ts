@@ -28,6 +28,23 @@ test('a profile leaves the unavailable targets out, naming them and the package'
   const { targets, why } = selectTargets(without('sqlite'), { backends: [], profile: 'embedded', docker: false, shard: null });
   expect(targets.map((t) => t.name)).toEqual(['pgvector@pglite-pg16', 'pgvector@pglite-pg18', 'lancedb@0.37']);
   expect(why).toBe(`profile embedded (left out: sqlite@3.53-vec0.1.9: ${WHY})`);
+  // …and names them for the reports (report.json skippedTargets: `skipped target …` in the console and report.md).
+  expect(selectTargets(without('sqlite'), { backends: [], profile: 'embedded', docker: false, shard: null }).leftOut).toEqual([{ target: 'sqlite@3.53-vec0.1.9', reason: WHY }]);
+});
+
+test("without Docker a profile's targets not in its fallbackTargets are named as left out, with the reason; none with Docker or --backend", () => {
+  const c = loadCatalog();
+  const noDocker = selectTargets(c, { backends: [], profile: 'pr-gate', docker: false, shard: null });
+  expect(noDocker.targets.map((t) => t.name)).toEqual(['pgvector@pglite-pg16', 'pgvector@pglite-pg18']);
+  const reason = 'no Docker engine answers: profile pr-gate runs its fallbackTargets (pgvector@pglite-pg16, pgvector@pglite-pg18) instead of its targets';
+  expect(noDocker.leftOut).toEqual([
+    { target: 'pgvector@pg17', reason },
+    { target: 'pgvector@pg18', reason },
+  ]);
+  // A shard names them too (merge keeps one of each).
+  expect(selectTargets(c, { backends: [], profile: 'pr-gate', docker: false, shard: { index: 2, count: 2 } }).leftOut).toEqual(noDocker.leftOut);
+  expect(selectTargets(c, { backends: [], profile: 'pr-gate', docker: true, shard: null }).leftOut).toEqual([]);
+  expect(selectTargets(c, { backends: ['pgvector@pglite-pg18'], profile: 'pr-gate', docker: false, shard: null }).leftOut).toEqual([]);
 });
 
 test('a profile with no target left: USAGE naming each and why', () => {

@@ -29,6 +29,29 @@ describe('useMatrixTimeZone', () => {
     expect(noFiles.TZ).toBeUndefined();
   });
 
+  test("a zone ICU knows under another spelling (case: utc, australia/adelaide) gets ICU's name as a did-you-mean, not only tzdata advice; a typo the closest names", () => {
+    for (const [given, want] of [
+      ['utc', 'UTC'],
+      ['australia/adelaide', 'Australia/Adelaide'],
+    ]) {
+      const env: NodeJS.ProcessEnv = { MM_TIME_ZONE: given };
+      expect(() => useMatrixTimeZone(env)).toThrow(
+        expect.objectContaining({
+          code: 'USAGE',
+          message: expect.stringContaining(
+            `MM_TIME_ZONE="${given}": the C library has no zone file /usr/share/zoneinfo/${given} (SQLite's localtime would run in UTC); did you mean MM_TIME_ZONE=${want}? (the C library's zone names are case-sensitive); else install the tzdata package`,
+          ),
+        }),
+      );
+      expect(env.TZ).toBeUndefined();
+    }
+    expect(() => useMatrixTimeZone({ MM_TIME_ZONE: 'Australia/Adelaid' })).toThrow(
+      expect.objectContaining({ code: 'USAGE', message: expect.stringContaining("not a time zone Node's ICU knows; did you mean MM_TIME_ZONE=Australia/Adelaide? give an IANA name") }),
+    );
+    // Without a zone file for either spelling, tzdata advice only.
+    expect(() => useMatrixTimeZone({ MM_TIME_ZONE: 'australia/adelaide', TZDIR: '/nonexistent-zoneinfo' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('did you mean') }));
+  });
+
   test('the report line names the zone and its offsets', () => {
     expect(zoneLine({ name: 'Australia/Adelaide', offsets: ['+09:30', '+10:30'] })).toMatch(
       /^time zone Australia\/Adelaide \(UTC\+09:30, \+10:30\): the runner, its child cells, store processes and local servers ran in it/,

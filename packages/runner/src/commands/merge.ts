@@ -48,7 +48,7 @@ function groups(inputs: ShardInput[], key: (i: ShardInput) => string | null): st
 
 /**
  * Join shard reports (runs with `--shard i/n`, or any runs of one dataset) into one report:
- * cells concatenated and ordered by target name, skipped targets concatenated, summary,
+ * cells concatenated and ordered by target name, skipped targets concatenated (one of each), summary,
  * capability matrix, durability table and exit code settled anew (report/settle.ts), a shard's run
  * error kept (prefixed with its file). Throws USAGE naming the files when the inputs disagree:
  * dataset sha256, expectation sha256 or load-order seed differ, the shards of an `i/n` series are not exactly
@@ -97,6 +97,8 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
     host: { docker: reports.every((r) => r.host.docker), dockerReason: [...new Set(reports.map((r) => r.host.dockerReason).filter(Boolean))].join('; ') },
     dataset: reports.find((r) => r.dataset)?.dataset ?? null,
     expectation: reports.find((r) => r.expectation)?.expectation ?? null,
+    // The catalog file(s) the shards read in place of matrix/targets.yaml (MM_CATALOG), one of each.
+    ...(reports.some((r) => r.catalog) ? { catalog: { file: [...new Set(reports.flatMap((r) => (r.catalog ? [r.catalog.file] : [])))].join('; ') } } : {}),
     ...(reports.find((r) => r.loadOrder) ? { loadOrder: reports.find((r) => r.loadOrder)!.loadOrder } : {}),
     ...(reports.every((r) => r.cpu)
       ? {
@@ -107,7 +109,8 @@ export function mergeReports(inputs: ShardInput[]): SettledReport {
         }
       : {}),
     cells: reports.flatMap((r) => r.cells).sort((a, b) => a.target.localeCompare(b.target)),
-    skippedTargets: reports.flatMap((r) => r.skippedTargets).sort((a, b) => a.target.localeCompare(b.target)),
+    // Every shard names the profile's targets it left out (select.ts): one of each.
+    skippedTargets: [...new Map(reports.flatMap((r) => r.skippedTargets).map((t) => [`${t.target}\n${t.reason}`, t])).values()].sort((a, b) => a.target.localeCompare(b.target)),
     summary: { passed: 0, failed: 0, skipped: 0, cellErrors: 0 },
     exitCode: 0,
     mergedFrom: inputs.map((i) => ({ file: i.file, shard: i.report.shard, startedAt: i.report.startedAt, exitCode: i.report.exitCode, toolVersion: i.report.tool.version })),

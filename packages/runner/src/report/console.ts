@@ -4,7 +4,7 @@ import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
 import { cpuLine } from './cpu';
 import { failureLines } from './failure-groups';
-import { countsLine, fmt, isNotRun } from './figures';
+import { countsLine, failedText, fmt, recallText, isNotRun } from './figures';
 import { tableSummary } from './tables';
 import { cannotShowOf, type CellReport } from './model';
 import type { RunTimeZone } from '../time-zone';
@@ -37,13 +37,13 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
           if (r.status === 'passed' && r.knownFailure) return c.green('pass') + c.yellow(r.knownFailure.intermittent ? ' (known: not reproduced)' : ' (STALE known)');
           if (r.status === 'passed') return c.green('pass') + (cannotShowOf(cell, r) ? c.yellow(' (cannot show all: see below)') : '');
           if (r.status === 'known') return c.yellow(`KNOWN (${r.failures.length})`);
-          if (r.status === 'failed') return c.red(isNotRun(r) ? 'NOT RUN' : `FAIL (${r.failures.length || 'error'})`);
+          if (r.status === 'failed') return c.red(failedText(r));
           return c.yellow(`skip: ${r.skipReason ?? ''}`);
         }),
       ]);
     }
-    table.push(['recall@k (mean)', ...headlines.map((h) => fmt(h.recallMean))]);
-    table.push(['recall@k (worst query)', ...headlines.map((h) => fmt(h.recallMin))]);
+    table.push(['recall@k (mean)', ...headlines.map((h) => recallText(h.recallMean, h.recallMeanFrom))]);
+    table.push(['recall@k (worst query)', ...headlines.map((h) => recallText(h.recallMin, h.recallMinFrom))]);
     table.push(['max |Δscore|', ...headlines.map((h) => fmt(h.maxDelta))]);
     table.push(['server', ...headlines.map((h) => h.server)]);
     out.push(table.toString());
@@ -89,6 +89,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   }
   for (const t of view.tables) out.push(tableSummary(t.target, t.table));
   for (const s of report.skippedTargets) out.push(c.yellow(`skipped target ${s.target}: ${s.reason}`));
+  if (report.catalog) out.push(catalogLine(report.catalog));
   if (report.loadOrder && loadedAny(report)) out.push(loadOrderLine(report.loadOrder));
   // Every run that reached its cells names its host factor, zone and CPU, also one where no check ran.
   if (report.host.calibration && cells.length) out.push(hostLine(report.host.calibration));
@@ -138,6 +139,11 @@ export function loadedAny(report: { cells: ReadonlyArray<{ timings: { loadMs: nu
 /** The line naming the golden load order of a run: its method and the seed that replays it. */
 export function loadOrderLine(o: { seed: number; method: string }): string {
   return `golden memories loaded in a seeded shuffled order (${o.method}), seed ${o.seed}: --load-seed ${o.seed} replays it`;
+}
+
+/** The line naming the catalog file a run read in place of matrix/targets.yaml (report.json `catalog`: MM_CATALOG). */
+export function catalogLine(c: { file: string }): string {
+  return `target catalog ${c.file} (MM_CATALOG, in place of matrix/targets.yaml)`;
 }
 
 /** The line naming the host calibration of a run (spec host.ts): the factor its time limits were multiplied by, and what it came from. */

@@ -1,5 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { SettledReport } from './settle';
+import { nothingRan, nothingRanLine } from './verdict';
 
 /**
  * JUnit XML: one <testsuite> per cell (`<target> × <dataset>`), one <testcase> per check named
@@ -9,15 +10,34 @@ import type { SettledReport } from './settle';
  * <system-out>; a listed check that passed (stale, or not reproduced) says so in <system-out>;
  * both carry the testcase properties `knownFailure` (known | stale | not-reproduced | not-covered)
  * and `knownFailureLink`.
+ *
+ * How each count of the counts line (figures.ts `countsLine`, `report.summary`) maps, so that a
+ * JUnit-only gate fails exactly when the exit status is not 0 and the totals add up to the line:
+ * - passed (stale and not-reproduced entries among them): a <testcase> with no child;
+ * - failed: a <failure> (type: the check's error code, else CHECK_FAILED);
+ * - not run (a check of a cell that could not run): a <failure type="NOT_RUN">;
+ * - known: a <skipped> (a listed upstream failure does not fail the run);
+ * - skipped: a <skipped> with the skip reason;
+ * - cell(s) could not run (a cell error: its start or its stop failed): one more <testcase> of that
+ *   cell's suite, `cell`, with an <error> (type: the error's code);
+ * - a run that could not be carried out (`error`): a suite `memory-matrix run`, testcase `run`, <error>;
+ * - no check ran (verdict.ts `nothingRan`, exit 1, when there is no run error): a suite
+ *   `memory-matrix run`, testcase `no check ran`, <failure type="NO_CHECK_RAN"> naming the line.
+ * So <testsuites> `tests` = passed + failed + not run + known + skipped + cell errors + 1 per run
+ * error or no-check-ran testcase; `failures` = failed + not run (+ 1 when no check ran);
+ * `skipped` = skipped + known; `errors` = cell errors (+ 1 for a run error). Each <testsuite>'s
+ * attributes count its own testcases the same way.
  */
 export function renderJUnit(report: SettledReport): string {
+  const s = report.summary;
+  const noneRan = !report.error && nothingRan(s);
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
     name: 'memory-matrix',
     // A check not run (its cell could not run) is a <failure type="NOT_RUN"> testcase: a JUnit-only gate must not see it as green.
-    tests: report.summary.passed + report.summary.failed + (report.summary.notRun ?? 0) + (report.summary.known ?? 0) + report.summary.skipped,
-    failures: report.summary.failed + (report.summary.notRun ?? 0),
-    skipped: report.summary.skipped + (report.summary.known ?? 0),
-    errors: report.summary.cellErrors + (report.error ? 1 : 0),
+    tests: s.passed + s.failed + (s.notRun ?? 0) + (s.known ?? 0) + s.skipped + s.cellErrors + (report.error || noneRan ? 1 : 0),
+    failures: s.failed + (s.notRun ?? 0) + (noneRan ? 1 : 0),
+    skipped: s.skipped + (s.known ?? 0),
+    errors: s.cellErrors + (report.error ? 1 : 0),
     time: (report.durationMs / 1000).toFixed(3),
   });
   const ds = report.dataset?.name ?? 'no-dataset';
@@ -28,20 +48,36 @@ export function renderJUnit(report: SettledReport): string {
       .ele('testcase', { classname: 'memory-matrix', name: 'run' })
       .ele('error', { message: report.error.message, type: report.error.code })
       .txt(`${report.error.code}: ${report.error.message}`);
+  } else if (noneRan) {
+    // Every check skipped (or none in the report): exit 1, so not green to a JUnit-only gate either (each skip is still listed below).
+    const line = nothingRanLine(s);
+    root
+      .ele('testsuite', { name: 'memory-matrix run', tests: 1, failures: 1, errors: 0, skipped: 0 })
+      .ele('testcase', { classname: 'memory-matrix', name: 'no check ran' })
+      .ele('failure', { message: line, type: 'NO_CHECK_RAN' })
+      .txt(line);
   }
   for (const cell of report.cells) {
+    // As settleReport counts cellErrors: a cell whose status is `error` (its start or its stop failed).
+    const cellError = cell.status === 'error' ? (cell.error ?? { message: 'the cell could not run' }) : undefined;
     const suite = root.ele('testsuite', {
       name: `${cell.target} × ${ds}`,
-      tests: cell.checks.length,
+      tests: cell.checks.length + (cellError ? 1 : 0),
       failures: cell.checks.filter((c) => c.status === 'failed').length,
       skipped: cell.checks.filter((c) => c.status === 'skipped' || c.status === 'known').length,
-      errors: cell.error ? 1 : 0,
+      errors: cellError ? 1 : 0,
     });
     const props = suite.ele('properties');
     for (const [k, v] of Object.entries({ provider: cell.provider, serverVersion: cell.serverVersion ?? '', image: cell.image ?? '', imageId: cell.imageId ?? '', ...cell.components })) {
       props.ele('property', { name: k, value: v });
     }
     if (cell.error) suite.ele('system-err').txt(`${cell.error.code ?? 'ERROR'}: ${cell.error.message}`);
+    if (cellError) {
+      suite
+        .ele('testcase', { classname: cell.target, name: 'cell' })
+        .ele('error', { message: cellError.message, type: cellError.code ?? 'CELL_ERROR' })
+        .txt(`${cellError.code ?? 'CELL_ERROR'}: ${cellError.message}`);
+    }
     for (const c of cell.checks) {
       const tc = suite.ele('testcase', { classname: cell.target, name: `${c.id} ${c.name}`, time: (c.durationMs / 1000).toFixed(3) });
       if (c.status === 'skipped') tc.ele('skipped', { message: c.skipReason ?? '' });

@@ -1,8 +1,8 @@
 import { capabilityGlyph } from './capabilities';
 import { cpuLine } from './cpu';
-import { hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
+import { catalogLine, hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
 import { failureLines } from './failure-groups';
-import { countsLine, fmt, glyph, isNotRun } from './figures';
+import { countsLine, failedText, fmt, recallText, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
 import { cannotShowOf } from './model';
 import { nothingRan, nothingRanLine, verdictHeading } from './verdict';
@@ -28,11 +28,14 @@ export function renderMarkdown(view: ReportView): string {
       `Dataset **${report.dataset.name}** v${report.dataset.version} (${report.dataset.memories} memories, ${report.dataset.queries} queries, ${report.dataset.dim}-d ${report.dataset.metric}, sha256 \`${report.dataset.sha256.slice(0, 12)}\`)`,
     );
   lines.push(`Run ${report.startedAt}, ${(report.durationMs / 1000).toFixed(1)} s, memory-matrix ${report.tool.version}${report.shard ? `, shard ${report.shard}` : ''}.`, '');
+  if (report.catalog) lines.push(`${catalogLine(report.catalog)}.`, '');
   if (report.loadOrder && loadedAny(report)) lines.push(`${loadOrderLine(report.loadOrder)}.`, '');
   if (report.host.calibration && report.cells.length) lines.push(`${hostLine(report.host.calibration)}.`, '');
   if (report.host.timeZone && report.cells.length) lines.push(`${zoneLine(report.host.timeZone)}.`, '');
   if (report.cpu && report.cells.length) lines.push(`${cpuLine(report.cpu, report.durationMs)}.`, '');
   lines.push(`**${countsLine(s)}**`, '');
+  // Targets of the profile not run (no Docker engine: its fallbackTargets; an adapter not installed), as the console says them.
+  if (report.skippedTargets.length) lines.push(...report.skippedTargets.map((t) => `- skipped target **${esc(t.target)}**: ${esc(t.reason)}`), '');
   if (!report.error && nothingRan(s)) lines.push(`> **${nothingRanLine(s)}**: the skip reasons are in the table below.`, '');
   if (report.error) lines.push(`> **${report.error.code}**: ${esc(report.error.message)}`, '');
   const cells = report.cells;
@@ -46,13 +49,14 @@ export function renderMarkdown(view: ReportView): string {
             if (r.status === 'known') return `🟠 KNOWN ([upstream](${r.knownFailure!.link}))`;
             if (r.status === 'passed' && r.knownFailure) return `pass (${r.knownFailure.intermittent ? 'known failure not reproduced' : 'STALE known failure'})`;
             if (r.status === 'passed' && cells[i] && cannotShowOf(cells[i]!, r)) return 'pass (cannot show all: see below)';
-            return (isNotRun(r) ? 'NOT RUN' : glyph(r.status)) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
+            if (r.status === 'failed') return failedText(r); // `FAIL (n)` as on the console
+            return glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');
           })
           .join(' | ')} |`,
       );
     }
-    lines.push(`| recall@k (mean) | ${headlines.map((h) => fmt(h.recallMean)).join(' | ')} |`);
-    lines.push(`| recall@k (worst query) | ${headlines.map((h) => fmt(h.recallMin)).join(' | ')} |`);
+    lines.push(`| recall@k (mean) | ${headlines.map((h) => recallText(h.recallMean, h.recallMeanFrom)).join(' | ')} |`);
+    lines.push(`| recall@k (worst query) | ${headlines.map((h) => recallText(h.recallMin, h.recallMinFrom)).join(' | ')} |`);
     lines.push(`| max \\|Δscore\\| | ${headlines.map((h) => fmt(h.maxDelta)).join(' | ')} |`, '');
     lines.push('| target | provider | server | components | image | index |', '|---|---|---|---|---|---|');
     for (const c of cells) {
@@ -116,7 +120,6 @@ export function renderMarkdown(view: ReportView): string {
     }
     lines.push('');
   }
-  for (const t of report.skippedTargets) lines.push(`- skipped target **${esc(t.target)}**: ${esc(t.reason)}`);
   const tables = view.tables;
   if (tables.length) {
     lines.push('', '### Check tables', '');

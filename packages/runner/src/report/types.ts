@@ -44,6 +44,13 @@ export interface MatrixReport {
    * that stopped before the arguments were read.
    */
   loadOrder?: { seed: number; method: string };
+  /**
+   * The target catalog the run read in place of the repository's matrix/targets.yaml: `MM_CATALOG`
+   * (select.ts `catalogFile`): its path relative to where the reports write paths from (version.ts
+   * `displayPath`) when it lies there, else absolute.
+   * Absent when the run read the built-in catalog, and in reports of older versions.
+   */
+  catalog?: { file: string };
   cells: CellReport[];
   /** Targets asked for but not run, with the reason (e.g. image unavailable offline). */
   skippedTargets: Array<{ target: string; reason: string }>;

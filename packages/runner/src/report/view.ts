@@ -1,5 +1,5 @@
 import type { CheckResult, FigureTable } from '@memory-matrix/spec';
-import { headlineMaxDelta, headlineRecall, headlineRecallMin } from './figures';
+import { headlineMaxDelta, headlineRecallOf, type RecallSource } from './figures';
 import type { CellReport } from './model';
 import type { SettledReport } from './settle';
 
@@ -18,6 +18,10 @@ export interface CellHeadline {
   recallMean: number | null;
   /** recall@k of the worst query of the same check (`headlineRecallMin`). */
   recallMin: number | null;
+  /** Where `recallMean` comes from (`headlineRecallOf`): `ANN, C05` or `exact, C03`; null when neither ran. */
+  recallMeanFrom: RecallSource | null;
+  /** Where `recallMin` comes from, as `recallMeanFrom`. */
+  recallMinFrom: RecallSource | null;
   /** Max |Δscore| over the checks that measure it, canonical score units (`headlineMaxDelta`). */
   maxDelta: number | null;
   /** The server as the cell reports it: its components as `name version`, comma-separated, else `serverVersion`, else `–`. */
@@ -49,7 +53,19 @@ export function reportView(report: SettledReport): ReportView {
   // Check ids in first-seen order over the cells (cells run the same checks; a cell that could not start lists them all).
   const titles = new Map(cells.flatMap((x) => x.checks.map((k) => [k.id, `${k.id} ${k.name}`] as const)));
   const checkRows = [...titles].map(([id, title]) => ({ id, title, results: cells.map((cell) => cell.checks.find((k) => k.id === id)) }));
-  const headlines = cells.map((cell) => ({ target: cell.target, recallMean: headlineRecall(cell), recallMin: headlineRecallMin(cell), maxDelta: headlineMaxDelta(cell), server: serverLabel(cell) }));
+  const headlines = cells.map((cell) => {
+    const mean = headlineRecallOf(cell, 'recallAtKMean');
+    const min = headlineRecallOf(cell, 'recallAtKMin');
+    return {
+      target: cell.target,
+      recallMean: mean?.value ?? null,
+      recallMin: min?.value ?? null,
+      recallMeanFrom: mean?.from ?? null,
+      recallMinFrom: min?.from ?? null,
+      maxDelta: headlineMaxDelta(cell),
+      server: serverLabel(cell),
+    };
+  });
   const tables = cells.flatMap((cell) => cell.checks.flatMap((c) => (c.tables ?? []).map((table) => ({ target: cell.target, check: `${c.id} ${c.name}`, table }))));
   return { report, checkRows, headlines, tables };
 }

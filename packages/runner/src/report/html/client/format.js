@@ -15,16 +15,22 @@ MM.fmt = (v) => {
 
 const checkOf = (cell, id) => cell.checks.find((c) => c.id === id && c.status !== 'skipped');
 
-/** figures.ts `headlineRecall` / `headlineRecallMin`: C05's figure (ANN), else C03's. */
-MM.headline = (cell, key) => {
-  for (const id of ['C05', 'C03']) {
+/** figures.ts `headlineRecallOf`: C05's figure (ANN), else C03's (exact), with where it comes from; null when neither has it. */
+MM.headlineOf = (cell, key) => {
+  for (const [id, from] of [
+    ['C05', 'ANN, C05'],
+    ['C03', 'exact, C03'],
+  ]) {
     const v = checkOf(cell, id)?.figures[key];
-    if (typeof v === 'number') return v;
+    if (typeof v === 'number') return { value: v, from };
   }
   return null;
 };
+MM.headline = (cell, key) => MM.headlineOf(cell, key)?.value ?? null;
 MM.recall = (cell) => MM.headline(cell, 'recallAtKMean');
 MM.recallMin = (cell) => MM.headline(cell, 'recallAtKMin');
+/** figures.ts `recallText`: `0.9812 (ANN, C05)`, `1 (exact, C03)`, `–`. */
+MM.recallText = (r) => (r ? `${MM.fmt(r.value)} (${r.from})` : MM.fmt(null));
 
 /** figures.ts `headlineMaxDelta`: max |Δscore| over the checks that measure it. */
 MM.maxDelta = (cell) => {
@@ -63,8 +69,15 @@ MM.h = (tag, attrs, ...children) => {
   return el;
 };
 
-/** A number cell: the formatted value shown, the exact report.json value in `data-value` and the tooltip. */
-MM.num = (v, mm, target, extra) => MM.h('td', { class: 'num', title: v === null ? 'n/a' : String(v), dataset: { mm, target: target ?? '', value: v === null ? '' : String(v), ...extra } }, MM.fmt(v));
+/** A recall cell (`MM.num` of figure `key`), its text saying where the figure comes from (`MM.recallText`; `data-from`). */
+MM.recallCell = (cell, key, mm) => {
+  const r = MM.headlineOf(cell, key);
+  return MM.num(r ? r.value : null, mm, cell.target, r ? { from: r.from } : undefined, MM.recallText(r));
+};
+
+/** A number cell: the formatted value shown (or `text`), the exact report.json value in `data-value` and the tooltip. */
+MM.num = (v, mm, target, extra, text) =>
+  MM.h('td', { class: 'num', title: v === null ? 'n/a' : String(v), dataset: { mm, target: target ?? '', value: v === null ? '' : String(v), ...extra } }, text ?? MM.fmt(v));
 
 MM.statusText = (s) => (s === 'passed' ? 'pass' : s === 'failed' ? 'FAIL' : s === 'skipped' ? 'skip' : s === 'known' ? 'KNOWN' : s);
 

@@ -28,6 +28,7 @@ MM.provenance = (r) => {
       'cpu-time',
     ],
     ['profile / shard', `${r.profile ?? '–'} / ${r.shard ?? '–'}`],
+    r.catalog && ['target catalog', `${r.catalog.file} (MM_CATALOG, in place of matrix/targets.yaml)`, 'catalog'],
     ['Docker engine', r.host.docker ? 'answered' : `not used: ${r.host.dockerReason}`],
     r.host.calibration && [
       'host factor',

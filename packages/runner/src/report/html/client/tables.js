@@ -128,8 +128,8 @@ MM.checkMatrix = (r) => {
       'tbody',
       null,
       ...checkIds(cells).map(([id, title]) => h('tr', null, h('th', { scope: 'row' }, title), ...cells.map((c) => verdictCell(c, id)))),
-      h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'recall@10 (mean)'), ...cells.map((c) => MM.num(MM.recall(c), 'recall', c.target))),
-      h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'recall@10 (worst query)'), ...cells.map((c) => MM.num(MM.recallMin(c), 'recall-min', c.target))),
+      h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'recall@10 (mean)'), ...cells.map((c) => MM.recallCell(c, 'recallAtKMean', 'recall'))),
+      h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'recall@10 (worst query)'), ...cells.map((c) => MM.recallCell(c, 'recallAtKMin', 'recall-min'))),
       h('tr', { class: 'fig' }, h('th', { scope: 'row' }, 'max |Δscore|'), ...cells.map((c) => MM.num(MM.maxDelta(c), 'max-delta', c.target))),
     ),
   );
