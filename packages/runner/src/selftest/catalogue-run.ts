@@ -2,7 +2,7 @@ import { type CheckDefinition, type CheckResult, type Expectation, type GoldenDa
 import type { ImageSource, ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
 import { registerTargetCell } from '../run';
 import { MatrixRuntime, timedOutResult } from '../runtime';
-import type { CatalogueRun } from './model';
+import { absorbedByKnown, type CatalogueRun } from './model';
 import type { StoreWrap } from './wrap-cell';
 
 /** How one catalogue run of one target goes (`runCatalogue`). */
@@ -22,10 +22,12 @@ export interface CatalogueRunOptions {
 }
 
 /**
- * A test runtime that, once a test has failed, turns the remaining tests of the suite into no-ops
- * (their checks are neither run nor recorded); hooks run as registered. `--first`.
+ * A test runtime that, once a test has failed and `catches()` says the failure counts, turns the
+ * remaining tests of the suite into no-ops (their checks are neither run nor recorded); hooks run
+ * as registered. `--first`. `catches` (default: every failure) is asked right after the failing
+ * test: a failure its target's `knownFailures` absorb does not stop the run.
  */
-export function stopAtFirstFailure(rt: TestRuntime): TestRuntime {
+export function stopAtFirstFailure(rt: TestRuntime, catches: () => boolean = () => true): TestRuntime {
   let failed = false;
   const test = Object.assign(
     (name: string, fn: () => Promise<void>, timeoutMs?: number) =>
@@ -36,7 +38,7 @@ export function stopAtFirstFailure(rt: TestRuntime): TestRuntime {
           try {
             await fn();
           } catch (e) {
-            failed = true;
+            failed = catches();
             throw e;
           }
         },
@@ -50,14 +52,18 @@ export function stopAtFirstFailure(rt: TestRuntime): TestRuntime {
 /**
  * Run the catalogue on `target` once, through the runner's own cell path (`registerTargetCell`:
  * the backend started afresh through its provider, its own store, dropped and stopped after),
- * with `opts.wrapStore` applied to every store. Never throws for a check's failure or the cell's
+ * with `opts.wrapStore` applied to every store. A failed check that the target's `knownFailures`
+ * absorb wholly (as the main run's report would settle it) is listed in `known`: not a catch, and
+ * with `first` it does not stop the run. Never throws for a check's failure or the cell's
  * setup error: both are in the returned `CatalogueRun`.
  */
 export async function runCatalogue(target: ResolvedTarget, dataset: GoldenDataset, expectation: Expectation, opts: CatalogueRunOptions): Promise<CatalogueRun> {
   const t0 = performance.now();
   const mrt = new MatrixRuntime();
   const results: CheckResult[] = [];
-  registerTargetCell(opts.first ? stopAtFirstFailure(mrt) : mrt, target, dataset, expectation, {
+  const metric = dataset.manifest.metric;
+  const isKnown = (r: CheckResult | undefined): boolean => r !== undefined && absorbedByKnown(r, target.knownFailures, metric);
+  registerTargetCell(opts.first ? stopAtFirstFailure(mrt, () => !isKnown(results[results.length - 1])) : mrt, target, dataset, expectation, {
     runId: opts.runId,
     imageSource: opts.imageSource,
     checks: opts.checks,
@@ -74,5 +80,11 @@ export async function runCatalogue(target: ResolvedTarget, dataset: GoldenDatase
   });
   const suite = `${target.name} × ${dataset.manifest.name}`;
   const err = out.setupErrors.get(suite) ?? out.teardownErrors.get(suite);
-  return { results, ms: performance.now() - t0, ...(err ? { setupError: { code: (err as { code?: string }).code, message: err.message } } : {}) };
+  const known = results.filter(isKnown).map((r) => r.id);
+  return {
+    results,
+    ms: performance.now() - t0,
+    ...(known.length ? { known } : {}),
+    ...(err ? { setupError: { code: (err as { code?: string }).code, message: err.message } } : {}),
+  };
 }

@@ -1,4 +1,5 @@
-import type { CheckResult } from '@memory-matrix/spec';
+import type { CheckResult, KnownFailureEntry, Metric } from '@memory-matrix/spec';
+import { knownVerdict } from '../report/known';
 import type { RunTimeZone } from '../time-zone';
 
 /**
@@ -9,6 +10,12 @@ export interface CatalogueRun {
   results: CheckResult[];
   /** The cell's setup (or teardown) error: the run was not carried out. */
   setupError?: { code?: string; message: string };
+  /**
+   * Ids of the failed checks whose every failure the target's `knownFailures` entry absorbs
+   * (report/known.ts `knownVerdict` → `known`, as the main run's report would settle them): a known
+   * upstream defect, not a catch and not a failed clean run. Absent when none.
+   */
+  known?: string[];
   /** Wall time, ms. */
   ms: number;
 }
@@ -53,6 +60,8 @@ export interface CleanOutcome {
   reason?: string;
   checksRun: number;
   ms: number;
+  /** Checks that failed on the clean run inside the target's `knownFailures` (`CatalogueRun.known`): they cannot catch a mutant by failing within that scope. Absent when none. */
+  known?: string[];
   /** Wall time of each check that ran, ms, by id (the cost `--first`'s order is measured by; the first check to use the golden collection carries its load). */
   checkMs?: Record<string, number>;
 }
@@ -99,21 +108,46 @@ export interface SelftestReport {
   exitCode: 0 | 1 | 2;
 }
 
+/**
+ * Whether the failed check `r` fails wholly inside its target's `knownFailures` entry for it:
+ * report/known.ts `knownVerdict` says `known` (every failure inside the entry's scope), as the
+ * main run's report would settle it. A passed, skipped or timed-out check, a check with no entry,
+ * or a failure outside the scope → false. `metric`: the dataset's. Pure; never throws.
+ */
+export function absorbedByKnown(r: CheckResult, entries: readonly KnownFailureEntry[] | undefined, metric?: Metric): boolean {
+  if (r.status !== 'failed') return false;
+  return (
+    knownVerdict(
+      r,
+      entries?.find((k) => k.check === r.id),
+      metric,
+    )?.verdict === 'known'
+  );
+}
+
 /** The first line of a failed check's first failure, or of its error. */
 export function firstLine(r: CheckResult): string {
   const msg = r.error ? `${r.error.code ? `${r.error.code}: ` : ''}${r.error.message}` : (r.failures[0]?.message ?? 'failed');
   return msg.split('\n')[0]!;
 }
 
-/** The failed checks of a run, in catalogue order; `timeout` marks a check stopped at its time limit (runtime.ts `timedOutResult`). */
+/**
+ * The failed checks of a run, in catalogue order, but those its target's `knownFailures` absorb
+ * (`run.known`); `timeout` marks a check stopped at its time limit (runtime.ts `timedOutResult`).
+ */
 export function failedChecks(run: CatalogueRun): Array<CatchingCheck & { timeout: boolean }> {
+  const known = new Set(run.known ?? []);
   return run.results
-    .filter((r) => r.status === 'failed')
+    .filter((r) => r.status === 'failed' && !known.has(r.id))
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((r) => ({ id: r.id, name: r.name, firstLine: firstLine(r), timeout: r.error?.code === 'TIMEOUT' }));
 }
 
-/** Judge the clean run: `error` on a setup error, `void` when a check failed, else `clean`. */
+/**
+ * Judge the clean run: `error` on a setup error, `void` when a check failed outside the target's
+ * `knownFailures` (a known upstream defect, `run.known`, is listed in `known` and voids nothing),
+ * else `clean`.
+ */
 export function judgeClean(run: CatalogueRun): CleanOutcome {
   const ran = run.results.filter((r) => r.status !== 'skipped');
   const checksRun = ran.length;
@@ -121,10 +155,10 @@ export function judgeClean(run: CatalogueRun): CleanOutcome {
   if (run.setupError) return { status: 'error', failed: [], reason: run.setupError.message.split('\n')[0], checksRun, ms: run.ms, checkMs };
   const failed = failedChecks(run);
   if (failed.length) return { status: 'void', failed: failed.map((f) => f.id), reason: failed.map((f) => `${f.id}: ${f.firstLine}`).join('; '), checksRun, ms: run.ms, checkMs };
-  return { status: 'clean', failed: [], checksRun, ms: run.ms, checkMs };
+  return { status: 'clean', failed: [], ...(run.known?.length ? { known: run.known } : {}), checksRun, ms: run.ms, checkMs };
 }
 
-/** Judge one mutant's run: `error` on a setup error, `caught` when a check failed, else `escaped`. */
+/** Judge one mutant's run: `error` on a setup error, `caught` when a check failed outside the target's `knownFailures` (`failedChecks`), else `escaped`. */
 export function judgeMutant(m: { name: string; family: string; bug: string }, run: CatalogueRun): MutantOutcome {
   const base = { mutant: m.name, family: m.family, bug: m.bug, checksRun: run.results.filter((r) => r.status !== 'skipped').length, ms: run.ms };
   if (run.setupError) return { ...base, status: 'error', caughtBy: [], reason: run.setupError.message.split('\n')[0] };

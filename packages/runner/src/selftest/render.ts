@@ -25,9 +25,18 @@ export function summaryLine(s: SelftestSummary): string {
 function cleanLine(t: TargetSelftest): string {
   const c = t.clean;
   const secs = `${(c.ms / 1000).toFixed(1)} s`;
-  if (c.status === 'clean') return `${t.target}: clean run ${c.checksRun} checks passed (${secs})`;
+  if (c.status === 'clean') return `${t.target}: clean run ${c.checksRun} checks passed${knownText(c.known)} (${secs})`;
   if (c.status === 'void') return `${t.target}: VOID — the clean run failed ${c.failed.join(', ')} (${c.reason}); its mutants were not run`;
   return `${t.target}: the clean run did not start: ${c.reason}`;
+}
+
+/**
+ * What the clean-run line says of the checks that failed inside the target's `knownFailures`
+ * (`CleanOutcome.known`): they passed nothing and cannot catch a mutant by failing within that
+ * scope, so the line names them; '' when none.
+ */
+export function knownText(known: readonly string[] | undefined): string {
+  return known?.length ? ` but ${known.join(', ')}, which failed as its knownFailures say (they catch a mutant only by failing outside that scope)` : '';
 }
 
 /** The console rendering: per target its clean-run line and a mutant → verdict table, then the summary and wall time. */

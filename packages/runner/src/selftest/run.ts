@@ -16,7 +16,7 @@ import { TOOL_VERSION } from '../version';
 import { runCatalogue } from './catalogue-run';
 import { exitCodeOf, judgeClean, type CatalogueRun, judgeMutant, notApplicable, summarize, type SelftestReport, type TargetSelftest } from './model';
 import { faultStore, selectMutants, type Mutant } from './mutants';
-import { renderSelftestConsole, renderSelftestMarkdown, verdictText } from './render';
+import { knownText, renderSelftestConsole, renderSelftestMarkdown, verdictText } from './render';
 
 /** The profile whose check tier names the slow checks `--first` runs last (`slowChecks`). */
 export const SLOW_TIER_PROFILE = 'pr-gate';
@@ -279,7 +279,7 @@ async function selftestTarget(
   const clean = judgeClean(await cleanP);
   into.clean = clean;
   out(
-    `${target.name}: clean run ${clean.status === 'clean' ? `passed ${clean.checksRun} checks` : clean.status === 'void' ? `FAILED ${clean.failed.join(', ')}: the selftest of this target is void` : `did not start: ${clean.reason}`} (${(clean.ms / 1000).toFixed(1)} s)`,
+    `${target.name}: clean run ${clean.status === 'clean' ? `passed ${clean.checksRun} checks${knownText(clean.known)}` : clean.status === 'void' ? `FAILED ${clean.failed.join(', ')}: the selftest of this target is void` : `did not start: ${clean.reason}`} (${(clean.ms / 1000).toFixed(1)} s)`,
   );
   const outcomes = await Promise.all(runs);
   into.mutants = clean.status === 'clean' ? outcomes : [];
