@@ -163,11 +163,16 @@ describe('ExactOracle at golden scale', () => {
     }
   });
 
-  test('300 queries × 5,000 rows × 384 dims in well under 5 s', () => {
-    const t0 = performance.now();
-    for (const qv of queries) o.topK({ vector: qv, k: 10 }, 1e-5);
-    const ms = performance.now() - t0;
-    console.log(`ExactOracle: 300 × 5000 × 384 topK in ${ms.toFixed(0)} ms`);
-    expect(ms).toBeLessThan(5000);
+  // Speed is `pnpm bench`'s job (its oracle row: the oracle against an exact kNN library, a ratio
+  // measured in one run), not a timed test: on a busy 2-core machine a wall-time bound fails for
+  // the machine, not the code. Here: the batch at golden scale stays exact for every query.
+  test('300 queries × 5,000 rows × 384 dims: each top-k is 10 distinct ids in score order, widened only by a tie at rank 10', () => {
+    for (const qv of queries) {
+      const { hits } = o.topK({ vector: qv, k: 10 }, 1e-5);
+      expect(hits.length).toBeGreaterThanOrEqual(10);
+      expect(new Set(hits.map((h) => h.id)).size).toBe(hits.length);
+      for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+      for (const h of hits.slice(10)) expect(hits[9]!.score - h.score).toBeLessThanOrEqual(1e-5);
+    }
   });
 });
