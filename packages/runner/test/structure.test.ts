@@ -15,7 +15,6 @@ import { REPO } from './cli-helpers';
 const MAX_LINES = 300;
 /** Source files still over MAX_LINES (repo-relative path → lines when listed). Remove, never add. */
 const OVER_LIMIT: Record<string, number> = {
-  'packages/runner/src/run.ts': 534,
   'packages/backends/src/catalog.ts': 385,
   'packages/spec/src/driver.ts': 375,
   'packages/spec/src/conformance/cell.ts': 358,
