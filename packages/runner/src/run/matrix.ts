@@ -16,11 +16,6 @@ import { ensureReportDir, finish, runIdOf } from './finish';
 import type { RunOptions } from './options';
 import { planRun } from './plan';
 
-export type { RunOptions } from './options';
-export { datasetDir } from './plan';
-export { registerTargetCell, type TargetCellHooks } from './cells';
-export { childTimeoutMs, ensureReportDir, runIdOf } from './finish';
-
 /**
  * Run the matrix: select targets, load and verify the golden dataset and its expectation
  * (nothing is started or written to any store before both are valid: run/plan.ts), run every cell
