@@ -35,10 +35,44 @@ function badRecord(r: MemoryRecord, kind: BadKind): MemoryRecord {
 }
 
 /**
+ * Who acknowledged last, for the mixed step's writers (0-based, `writers` of them): `otherAcked(w)`
+ * resolves once the newest acknowledged batch is another writer's (or every other writer is done),
+ * so a bad batch always fails right after another client's write was acknowledged, never right
+ * after its own: a failure that takes the newest acknowledged batch with it then always takes
+ * another client's (without the wait, a writer's bad batch, refused at once by validation, mostly
+ * followed its own acknowledgement and such a layer passed by chance). Never rejects.
+ */
+export function ackTurns(writers: number): { acked(w: number): void; done(w: number): void; otherAcked(w: number): Promise<void> } {
+  let last = -1;
+  const finished = new Set<number>();
+  let waiting: Array<() => void> = [];
+  const wake = (): void => {
+    const ws = waiting;
+    waiting = [];
+    for (const f of ws) f();
+  };
+  const othersDone = (w: number): boolean => Array.from({ length: writers }, (_, x) => x).every((x) => x === w || finished.has(x));
+  return {
+    acked: (w) => {
+      last = w;
+      wake();
+    },
+    done: (w) => {
+      finished.add(w);
+      wake();
+    },
+    otherAcked: async (w) => {
+      while ((last === -1 || last === w) && !othersDone(w)) await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+  };
+}
+
+/**
  * C22, mixed step (issue 36, kind 6): `WRITERS` clients upsert `BATCHES` batches of `BATCH` new
  * memories each into one new collection at once, and some batches fail: writers 1 and 3 send, on
  * every third call, a batch whose third record is invalid (one dimension too many, or a NaN
- * component) — a batch the store must refuse as a whole. Unlike the other C22 writers, a writer
+ * component) — a batch the store must refuse as a whole, sent only once another writer's batch is
+ * the newest acknowledged one (`ackTurns`). Unlike the other C22 writers, a writer
  * goes on after a refused batch, as an application that logs and continues would. Afterwards,
  * read through a new client: every memory of an acknowledged batch is present exactly as written
  * (a layer whose failing batch rolls back others' writes — BEGIN / ROLLBACK on a pooled
@@ -76,12 +110,14 @@ export async function mixedWriters(cell: LiveCell, clients: C22Clients): Promise
   let acceptedBad = 0; // invalid records in batches the store acknowledged: stored or not, not judged
   const refused: MemoryRecord[] = [];
   let refusedBatches = 0;
+  const turn = ackTurns(WRITERS);
   const t0 = performance.now();
   await Promise.all(
     writers.map(async (col, w) => {
       for (let b = 0; b < BATCHES; b++) {
         const kind = badKindOf(w, b);
         const batch = batches[w]![b]!;
+        if (kind) await turn.otherAcked(w);
         const sent = kind ? batch.map((r, j) => (j === 2 ? badRecord(r, kind) : r)) : batch;
         const what = `writer ${w} batch ${b + 1} (${kind ? `record 3 ${kind === 'dimension' ? `of dimension ${cell.dataset.manifest.dim + 1}` : 'with a NaN component'}` : 'valid'})`;
         try {
@@ -101,7 +137,9 @@ export async function mixedWriters(cell: LiveCell, clients: C22Clients): Promise
         if (kind) notes.push(`mixed writers: ${what} was acknowledged (an invalid record accepted: C11 / C12 judge that); its valid records judged as written`);
         acked.push(...(kind ? batch.filter((_, j) => j !== 2) : batch));
         if (kind) acceptedBad++;
+        turn.acked(w);
       }
+      turn.done(w);
     }),
   );
   const writeMs = performance.now() - t0;
