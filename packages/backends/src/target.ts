@@ -145,6 +145,7 @@ export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities' | 'star
   /** The catalog's `adapterOptions` as the driver's schema parsed them (defaults applied); what providers hand to the driver. `adapterOptions` stays as written (reports, baselines). */
   driverOptions?: unknown;
   version: string;
+  /** The index the cell builds, parsed by the schema the driver declares for its type (target-index.ts); a target without vectors that gives none: `{ type: 'none' }`. */
   index: IndexConfig;
   tolerances: Tolerances;
   /** The adapter's declared capabilities with the catalog's overrides applied. */
