@@ -109,10 +109,12 @@ describe('defineDriver checks the declared index types', () => {
     expect(() => defineDriver({ ...base, name: 'ix-a', capabilities: caps(['hnsw']) })).toThrow(
       'driver ix-a: capabilities.annIndexes "hnsw" is not a declared index type (indexes: none); declare each in the driver\'s indexes with its schema',
     );
-    expect(() => defineDriver({ ...base, name: 'ix-b', capabilities: caps(['hnsw', 'graph']), indexes: { hnsw: hnswIndexSchema } })).toThrow(/annIndexes "graph" is not a declared index type \(indexes: none, hnsw\)/);
+    expect(() => defineDriver({ ...base, name: 'ix-b', capabilities: caps(['hnsw', 'graph']), indexes: { hnsw: hnswIndexSchema } })).toThrow(
+      /annIndexes "graph" is not a declared index type \(indexes: none, hnsw\)/,
+    );
     expect(defineDriver({ ...base, name: 'ix-c', capabilities: caps(['hnsw']), indexes: { hnsw: hnswIndexSchema } }).name).toBe('ix-c');
   });
-  test('none is every driver\'s and is not declared', () => {
+  test("none is every driver's and is not declared", () => {
     expect(() => defineDriver({ ...base, name: 'ix-d', capabilities: caps([]), indexes: { none: hnswIndexSchema } })).toThrow('driver ix-d: indexes must not declare "none" (every driver offers it)');
   });
 });
