@@ -88,7 +88,9 @@ describe('catalog errors about drivers (exit 2, naming file, line and key)', () 
   }, 120_000);
 
   test('an index type the driver does not declare (hnsw on sqlite) is a catalog error at its line naming the types offered', () => {
-    const f = catalogWith('index.yaml', (y) => y.replace('index: { type: none } # vec0 has no ANN index', 'index: { type: hnsw, m: 16, efConstruction: 64, efSearch: 99 }'));
+    const f = catalogWith('index.yaml', (y) =>
+      y.replace('index: { type: none } # vec0 has no ANN index: its KNN is an exhaustive scan', 'index: { type: hnsw, m: 16, efConstruction: 64, efSearch: 99 }'),
+    );
     const r = cli(['--backend', 'pgvector@pglite-pg18', '--check', 'C01'], { env: { MM_CATALOG: f } });
     expect(r.status).toBe(2);
     expect(r.report?.error?.code).toBe('USAGE');
