@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { capabilities, defineDriver, hnswIndexSchema, type Capabilities } from '@memory-matrix/spec';
-import { loadCatalog, registerDriver, resolveTarget } from '@memory-matrix/backends';
+import { checkDriverContract, loadCatalog, registerDriver, resolveTarget } from '@memory-matrix/backends';
 import { driver as toy, TOY_CAPABILITIES } from './fixtures/toy-driver';
 
 registerDriver(toy);
@@ -116,5 +116,20 @@ describe('defineDriver checks the declared index types', () => {
   });
   test("none is every driver's and is not declared", () => {
     expect(() => defineDriver({ ...base, name: 'ix-d', capabilities: caps([]), indexes: { none: hnswIndexSchema } })).toThrow('driver ix-d: indexes must not declare "none" (every driver offers it)');
+  });
+});
+
+describe('a driver module not built with defineDriver (MM_DRIVERS, memory-matrix.yaml adapters) is held to the same', () => {
+  const plain = (extra: Record<string, unknown>) => ({ ...toy, name: 'plain', ...extra });
+  test('annIndexes must be declared, and indexes must be zod schemas: USAGE naming where', () => {
+    expect(error(() => checkDriverContract(plain({ capabilities: { ...TOY_CAPABILITIES, annIndexes: ['graph'] } }), 'MM_DRIVERS'))).toEqual({
+      code: 'USAGE',
+      message: 'MM_DRIVERS: driver plain: capabilities.annIndexes "graph" is not a declared index type (indexes: none, toy-flat); declare each in the driver\'s indexes with its schema',
+    });
+    expect(error(() => checkDriverContract(plain({ indexes: { graph: { type: 'graph' } } }), 'MM_DRIVERS'))).toEqual({
+      code: 'USAGE',
+      message: 'MM_DRIVERS: driver plain: indexes.graph.safeParse is missing (a function)',
+    });
+    expect(() => checkDriverContract(plain({}), 'MM_DRIVERS')).not.toThrow();
   });
 });
