@@ -4,24 +4,15 @@
  * skipped, a cell that could not run → an error testcase) and equal what its testcases hold; a
  * run where no check ran (exit 1) is a failing testcase, so a JUnit-only gate is not green.
  */
-import type { CheckResult, Failure, KnownFailureEntry } from '@memory-matrix/spec';
+import type { Failure, KnownFailureEntry } from '@memory-matrix/spec';
 import { countsLine } from '../src/report/figures';
 import { renderJUnit } from '../src/report/junit';
 import { emptyReport, type CellReport } from '../src/report/model';
 import { settleReport, type SettledReport } from '../src/report/settle';
-import { cellReport } from './report-fixtures';
+import { cellReport, checkResult } from './report-fixtures';
 
 const failure = (kind: string): Failure => ({ dataset: 'd', target: 't', queryId: '-', kind, message: `[x] ${kind}` });
-const result = (id: string, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult => ({
-  id,
-  name: `check-${id}`,
-  status,
-  figures: {},
-  failures: [],
-  notes: [],
-  durationMs: 1,
-  ...extra,
-});
+const result = checkResult;
 const LINK = 'https://example.org/issue/1';
 const entry = (check: string, intermittent: boolean): KnownFailureEntry => ({
   check,

@@ -23,3 +23,8 @@ export function cellReport(target: string, checks: CheckResult[], extra: Partial
     ...extra,
   };
 }
+
+/** A check result of check `id` (name `check-<id>`) with `status`, no figures, failures or notes, 1 ms; `extra` overrides any field. */
+export function checkResult(id: string, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult {
+  return { id, name: `check-${id}`, status, figures: {}, failures: [], notes: [], durationMs: 1, ...extra };
+}

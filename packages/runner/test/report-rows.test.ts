@@ -14,18 +14,9 @@ import { renderMarkdown } from '../src/report/markdown';
 import { emptyReport } from '../src/report/model';
 import { settleReport } from '../src/report/settle';
 import { reportView } from '../src/report/view';
-import { cellReport } from './report-fixtures';
+import { cellReport, checkResult } from './report-fixtures';
 
-const result = (id: string, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult => ({
-  id,
-  name: `check-${id}`,
-  status,
-  figures: {},
-  failures: [],
-  notes: [],
-  durationMs: 1,
-  ...extra,
-});
+const result = checkResult;
 const failure = (message: string): CheckResult['failures'][number] => ({ message }) as CheckResult['failures'][number];
 
 test('a failed check reads FAIL (n) in the console and in report.md; FAIL (error) for an error without failures; NOT RUN for a check not run', () => {
