@@ -378,10 +378,15 @@ export interface UrlInstance {
  * Define a driver: identity at run time, after checking the name's shape and that every
  * `capabilities.annIndexes` entry is a declared index type (`indexes`, index-config.ts
  * `checkDeclaredIndexes`). Throws TypeError for a malformed name or an undeclared index type, at
- * module load of the adapter package (a programming error, not user input).
+ * module load of the adapter package (a programming error, not user input). A missing
+ * `capabilities` or `annIndexes` is not checked here: the contract check reports it.
  */
 export function defineDriver<O>(driver: BackendDriver<O>): BackendDriver<O> {
   if (!/^[a-z][a-z0-9-]*$/.test(driver.name)) throw new TypeError(`driver name must match [a-z][a-z0-9-]*, got ${JSON.stringify(driver.name)}`);
-  checkDeclaredIndexes(driver.name, driver.capabilities.annIndexes, driver.indexes);
+  // A driver without capabilities (or without annIndexes) is left to the contract check, which
+  // names the missing member at the user's file:line (runner driver-module.ts); crashing here on
+  // `undefined.annIndexes` would hide that under a load error.
+  const annIndexes = (driver.capabilities as Partial<BackendDriver<O>['capabilities']> | undefined)?.annIndexes;
+  if (Array.isArray(annIndexes)) checkDeclaredIndexes(driver.name, annIndexes, driver.indexes);
   return driver;
 }
