@@ -33,7 +33,7 @@ export const CHROMA_CAPABILITIES: Capabilities = capabilities({
   vectors: true,
   metrics: ['cosine', 'ip', 'l2'],
   exactScan: false,
-  annIndexes: ['chroma-hnsw'],
+  annIndexes: ['hnsw'],
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,

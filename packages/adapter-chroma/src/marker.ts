@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig } from '@memory-matrix/spec';
+import { isHnsw, MemoryMatrixError, type CollectionSpec, type IndexConfig } from '@memory-matrix/spec';
 import { CHROMA_SPACE, metricOfSpace } from './scores';
 
 /** Value of `mm.marker` in the metadata of every Chroma collection this adapter creates. */
@@ -27,7 +27,7 @@ export function markerMetadata(spec: CollectionSpec): Record<string, string | nu
  * `index: none` keeps Chroma's HNSW defaults (it has no exact path).
  */
 export function createConfiguration(spec: CollectionSpec): { hnsw: Record<string, number | string> } {
-  const i = spec.index.type === 'hnsw' ? spec.index : CHROMA_HNSW_DEFAULTS;
+  const i = isHnsw(spec.index) ? spec.index : CHROMA_HNSW_DEFAULTS;
   return { hnsw: { space: CHROMA_SPACE[spec.metric], max_neighbors: i.m, ef_construction: i.efConstruction, ef_search: i.efSearch } };
 }
 
@@ -78,7 +78,7 @@ export function specFromStored(name: string, c: StoredCollection): CollectionSpe
     throw new MemoryMatrixError('BACKEND_ERROR', `${where}: marker mm.index is not JSON: ${(e as Error).message}`, { cause: e });
   }
   let index: IndexConfig = declared;
-  if (declared.type === 'hnsw') {
+  if (isHnsw(declared)) {
     index = { type: 'hnsw', m: Number(hnsw?.max_neighbors), efConstruction: Number(hnsw?.ef_construction), efSearch: Number(hnsw?.ef_search) };
     if (index.m !== declared.m || index.efConstruction !== declared.efConstruction || index.efSearch !== declared.efSearch) {
       throw bad(

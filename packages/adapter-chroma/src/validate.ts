@@ -1,4 +1,6 @@
 import {
+  isHnsw,
+  isIvfflat,
   FLOAT32_MAX,
   MemoryMatrixError,
   checkStoredText,
@@ -69,8 +71,8 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
 
 function validateIndex(i: IndexConfig, name: string): void {
   if (i?.type === 'none') return;
-  if (i?.type === 'ivfflat') throw new MemoryMatrixError('CAPABILITY_MISSING', `chroma: collection ${name}: Chroma has no IVFFlat index (annIndexes: chroma-hnsw)`);
-  if (i?.type !== 'hnsw') throw invalid(`collection ${name}: index.type must be hnsw or none, got ${JSON.stringify((i as { type?: unknown })?.type)}`);
+  if (isIvfflat(i)) throw new MemoryMatrixError('CAPABILITY_MISSING', `chroma: collection ${name}: Chroma has no IVFFlat index (annIndexes: hnsw)`);
+  if (!isHnsw(i)) throw invalid(`collection ${name}: index.type must be hnsw or none, got ${JSON.stringify((i as { type?: unknown })?.type)}`);
   for (const k of ['m', 'efConstruction', 'efSearch'] as const) {
     if (!Number.isInteger(i[k]) || i[k] < 1) throw invalid(`collection ${name}: index.${k} must be a positive integer, got ${i[k]}`);
   }

@@ -1,5 +1,7 @@
 import type { Table, VectorQuery } from '@lancedb/lancedb';
 import {
+  isHnsw,
+  isIvfflat,
   inAskedOrder,
   MemoryMatrixError,
   rerankWithDecay,
@@ -181,8 +183,8 @@ export class LancedbCollection implements MemoryCollection {
     if (where !== undefined) vq = vq.where(where);
     const idx = this.spec.index;
     if (q.scan === 'exact' || idx.type === 'none') return vq.bypassVectorIndex();
-    if (idx.type === 'hnsw') vq = vq.ef(Math.max(idx.efSearch, limit));
-    if (idx.type === 'ivfflat') vq = vq.nprobes(idx.probes);
+    if (isHnsw(idx)) vq = vq.ef(Math.max(idx.efSearch, limit));
+    if (isIvfflat(idx)) vq = vq.nprobes(idx.probes);
     return vq;
   }
 }

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { defineDriver, type EmbeddedEngine, type EmbeddedInstance, type MemoryStore, type ScoreConversion } from '@memory-matrix/spec';
+import { defineDriver, hnswIndexSchema, ivfflatIndexSchema, type EmbeddedEngine, type EmbeddedInstance, type MemoryStore, type ScoreConversion } from '@memory-matrix/spec';
 import { lancedbPackageVersions } from './driver-versions';
 import { lancedbEmbeddedEngine } from './engine';
 import { createLancedbStore, LANCEDB_CAPABILITIES } from './lancedb-adapter';
@@ -64,6 +64,8 @@ export const lancedbDriver = defineDriver<LancedbAdapterOptions>({
   description: 'LanceDB (@lancedb/lancedb, in process)',
   capabilities: LANCEDB_CAPABILITIES,
   scores: LANCEDB_SCORES,
+  /** Index types: HNSW (built as IVF_HNSW_SQ; m, efConstruction, efSearch) and IVFFlat (IVF_FLAT; lists, probes); spec hnswIndexSchema, ivfflatIndexSchema. */
+  indexes: { hnsw: hnswIndexSchema, ivfflat: ivfflatIndexSchema },
   adapterOptions: lancedbAdapterOptionsSchema,
   embedded: { engines: { 'lancedb-0.37': lancedbEngine } },
 });

@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { Field, Int32, makeData, RecordBatch, Schema, Struct, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
+import type { Table as ArrowTable } from 'apache-arrow';
 import {
   codePoints,
   decodeChatMessage,
@@ -16,6 +16,7 @@ import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindo
 import { ADAPTER, type StoreContext } from './context';
 import { quoteString } from './sql';
 import { LANCEDB_RULES } from './validate';
+import { arrowOf, ensureTable, HISTORY_TABLE, nextStamp, SNAPSHOT_SCHEMA, SNAPSHOT_TABLE, TURN_SCHEMA, type TurnRow } from './history-tables';
 
 /**
  * Chat history on LanceDB: two tables of the database directory, created on first use. `payload` is
@@ -41,65 +42,10 @@ import { LANCEDB_RULES } from './validate';
 
 /** Default prefix when `HistoryOptions.keyPrefix` is absent (spec history-rows.ts). */
 export { DEFAULT_HISTORY_PREFIX, outsideWindow } from '@memory-matrix/spec';
-export const HISTORY_TABLE = 'mm_history';
-export const SNAPSHOT_TABLE = 'mm_history_snapshots';
-
-const PK = new Map([['lance-schema:unenforced-primary-key:position', '1']]);
-const str = (name: string, pk = false) => new Field(name, new Utf8(), false, pk ? PK : undefined);
-const TURN_SCHEMA = new Schema([str('key', true), str('prefix'), str('session'), str('turn'), str('payload'), new Field('chars', new Int32(), false)]);
-const SNAPSHOT_SCHEMA = new Schema([str('key', true), str('prefix'), str('session'), str('snapshot'), str('state')]);
-
-interface TurnRow {
-  turn: string;
-  payload: string;
-  chars: number;
-}
-
-/** This process's writer id and the last stamp it gave (stamps never go back, also when the clock does). */
-const WRITER = Math.floor(Math.random() * 0xffffffff)
-  .toString(16)
-  .padStart(8, '0');
-let lastMs = 0;
-let counter = 0;
-
-/** A new stamp `<ms, 15>.<counter, 6>.<writer>`, strictly greater than every earlier one of this process. */
-export function nextStamp(): string {
-  const now = Date.now();
-  if (now > lastMs) {
-    lastMs = now;
-    counter = 0;
-  } else counter++;
-  return `${String(lastMs).padStart(15, '0')}.${String(counter).padStart(6, '0')}.${WRITER}`;
-}
+export { HISTORY_TABLE, nextStamp, SNAPSHOT_TABLE } from './history-tables';
 
 function invalid(why: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${why}`);
-}
-
-/** An Arrow table of `schema` from string/int columns (every column non-null). */
-function arrowOf(schema: Schema, columns: Record<string, Array<string | number>>, n: number): ArrowTable {
-  const children = schema.fields.map((f) =>
-    f.type instanceof Int32
-      ? makeData({ type: new Int32(), length: n, nullCount: 0, data: Int32Array.from(columns[f.name] as number[]) })
-      : vectorFromArray(columns[f.name] as string[], new Utf8()).data[0]!,
-  );
-  return new ArrowTable(schema, new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children })));
-}
-
-/**
- * Open table `name`, creating it (empty, `schema`) when missing: `createEmptyTable` with `existOk`,
- * never a `tableNames()` check first — another process's creation in progress shows its directory
- * before its first version exists, and opening it then fails ("exists but could not be loaded",
- * measured with C22 across processes); two creations race on the commit of version 1 instead, and
- * the loser opens the winner's table.
- */
-async function ensureTable(ctx: StoreContext, name: string, schema: Schema): Promise<Table> {
-  try {
-    return await ctx.db.createEmptyTable(name, schema, { mode: 'create', existOk: true });
-  } catch (err) {
-    if (/already exists/i.test((err as Error)?.message ?? '')) return ctx.db.openTable(name);
-    throw err;
-  }
 }
 
 /** One session's chat history (spec `ChatHistory`) plus snapshots (spec `SessionSnapshots`). */

@@ -1,5 +1,5 @@
 import { Index, type Table, type VectorQuery } from '@lancedb/lancedb';
-import { MemoryMatrixError, type CollectionSpec, type IndexInEffect, type Metric } from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, MemoryMatrixError, type CollectionSpec, type IndexInEffect, type Metric } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 import { LANCE_DISTANCE } from './scores';
 
@@ -30,8 +30,8 @@ export async function buildVectorIndex(tbl: Table, spec: CollectionSpec, opts: L
   const distanceType = LANCE_DISTANCE[spec.metric];
   const idx = spec.index;
   let config: Index;
-  if (idx.type === 'hnsw') config = Index.hnswSq({ distanceType, m: idx.m, efConstruction: idx.efConstruction, numPartitions: opts.hnswPartitions });
-  else if (idx.type === 'ivfflat') config = Index.ivfFlat({ distanceType, numPartitions: idx.lists });
+  if (isHnsw(idx)) config = Index.hnswSq({ distanceType, m: idx.m, efConstruction: idx.efConstruction, numPartitions: opts.hnswPartitions });
+  else if (isIvfflat(idx)) config = Index.ivfFlat({ distanceType, numPartitions: idx.lists });
   else return;
   await tbl.createIndex('embedding', { config, replace: true });
 }
@@ -57,7 +57,7 @@ export async function readIndexInEffect(tbl: Table, spec: CollectionSpec, vq: Ve
   if (!metric) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: index ${cfg.name} reports distance type ${String(stats.distanceType)}, not one of cosine, dot, l2`);
   const params: IndexInEffect['params'] = {};
   const details = cfg.indexDetails as Record<string, unknown> | undefined;
-  if (spec.index.type === 'ivfflat' && typeof details?.num_partitions === 'number') params.lists = details.num_partitions;
+  if (isIvfflat(spec.index) && typeof details?.num_partitions === 'number') params.lists = details.num_partitions;
   return {
     type,
     metric,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { defineDriver, pinnedPackageVersions } from '@memory-matrix/spec';
+import { defineDriver, hnswIndexSchema, pinnedPackageVersions } from '@memory-matrix/spec';
 import { CHROMADB_MAJORS } from './clients';
 import { connectLangchainChroma, LANGCHAIN_CHROMA_CAPABILITIES } from './langchain-chroma-adapter';
 import { LANGCHAIN_CHROMA_SCORES } from './scores';
@@ -32,6 +32,8 @@ export const langchainChromaDriver = defineDriver<LangchainChromaAdapterOptions>
   description: 'LangChain.js Chroma (@langchain/community) over a Chroma server',
   capabilities: LANGCHAIN_CHROMA_CAPABILITIES,
   scores: LANGCHAIN_CHROMA_SCORES,
+  /** Index types: Chroma's HNSW (m, efConstruction, efSearch; spec hnswIndexSchema). */
+  indexes: { hnsw: hnswIndexSchema },
   adapterOptions: langchainChromaOptionsSchema,
   client: {
     servers: ['chroma'],

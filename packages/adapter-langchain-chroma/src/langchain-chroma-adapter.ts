@@ -23,7 +23,7 @@ export const LANGCHAIN_CHROMA_CAPABILITIES: Capabilities = capabilities({
   vectors: true,
   metrics: ['cosine', 'ip', 'l2'],
   exactScan: false,
-  annIndexes: ['chroma-hnsw'],
+  annIndexes: ['hnsw'],
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,

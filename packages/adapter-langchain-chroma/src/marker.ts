@@ -1,5 +1,5 @@
 import { metricOfSpace } from '@memory-matrix/adapter-chroma';
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 
 /** Value of `mm.marker` in the metadata of every collection this driver creates. */
@@ -33,9 +33,9 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
   if (!Number.isInteger(spec.dim) || spec.dim < 1 || spec.dim > 16000) throw bad(`dim must be an integer in 1..16000, got ${spec.dim}`);
   if (!metrics.includes(spec.metric)) throw bad(`metric must be one of ${metrics.join(', ')}, got ${JSON.stringify(spec.metric)}`);
   const i = spec.index as IndexConfig | undefined;
-  if (i?.type === 'ivfflat') throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: collection ${spec.name}: Chroma has no IVFFlat index`);
-  if (i?.type !== 'none' && i?.type !== 'hnsw') throw bad(`index.type must be hnsw or none, got ${JSON.stringify((i as unknown as { type?: unknown } | undefined)?.type)}`);
-  if (i.type === 'hnsw') for (const k of ['m', 'efConstruction', 'efSearch'] as const) if (!Number.isInteger(i[k]) || i[k] < 1) throw bad(`index.${k} must be a positive integer, got ${i[k]}`);
+  if (isIvfflat(i)) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: collection ${spec.name}: Chroma has no IVFFlat index`);
+  if (i?.type !== 'none' && !isHnsw(i)) throw bad(`index.type must be hnsw or none, got ${JSON.stringify((i as unknown as { type?: unknown } | undefined)?.type)}`);
+  if (isHnsw(i)) for (const k of ['m', 'efConstruction', 'efSearch'] as const) if (!Number.isInteger(i[k]) || i[k] < 1) throw bad(`index.${k} must be a positive integer, got ${i[k]}`);
 }
 
 /**
@@ -45,7 +45,7 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
  * space set, plus this driver's marker (`mm.marker`, `mm.name`, `mm.dim`, `mm.index`, `mm.model`).
  */
 export function collectionMetadata(spec: CollectionSpec): Record<string, string | number> {
-  const i = spec.index.type === 'hnsw' ? spec.index : HNSW_DEFAULTS;
+  const i = isHnsw(spec.index) ? spec.index : HNSW_DEFAULTS;
   const m: Record<string, string | number> = {
     'hnsw:space': spec.metric,
     'hnsw:M': i.m,

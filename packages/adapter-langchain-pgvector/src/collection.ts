@@ -1,6 +1,7 @@
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { ident, readIndexInEffect, versionAtLeast } from '@memory-matrix/adapter-pgvector';
 import {
+  isHnsw,
   inAskedOrder,
   MAX_RECALL_K,
   MemoryMatrixError,
@@ -117,7 +118,7 @@ export class LangchainPgvectorCollection implements MemoryCollection {
    */
   async buildIndex(): Promise<void> {
     const ix = this.spec.index;
-    if (ix.type !== 'hnsw') return;
+    if (!isHnsw(ix)) return;
     await viaClient(`createHnswIndex on table ${this.table}`, () => this.lc.createHnswIndex({ dimensions: this.spec.dim, m: ix.m, efConstruction: ix.efConstruction, namespace: this.table }));
     const { rows } = await viaClient(`look up the HNSW index of table ${this.table}`, () =>
       this.pool.query(

@@ -1,6 +1,6 @@
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { ident, PGVECTOR_MAX_DIM, PGVECTOR_MAX_INDEX_DIM } from '@memory-matrix/adapter-pgvector';
-import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { capabilities, isHnsw, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import type { Pool } from 'pg';
 import { LangchainPgvectorCollection } from './collection';
 import { PrecomputedEmbeddings } from './embeddings';
@@ -147,7 +147,7 @@ function checkSpec(spec: CollectionSpec): void {
   if (!LANGCHAIN_PGVECTOR_CAPABILITIES.metrics.includes(spec.metric)) throw invalid(`${where}: metric must be one of cosine, ip, l2, got ${String(spec.metric)}`);
   const ix = spec.index;
   if (ix?.type === 'none') return;
-  if (ix?.type !== 'hnsw')
+  if (!isHnsw(ix))
     throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: index type ${JSON.stringify((ix as { type?: unknown })?.type)}: PGVectorStore builds HNSW indexes only (createHnswIndex)`);
   const int = (v: unknown, lo: number, hi: number, field: string): void => {
     if (!Number.isInteger(v) || (v as number) < lo || (v as number) > hi) throw invalid(`${where}: index.${field} must be an integer in ${lo}..${hi}, got ${String(v)}`);

@@ -23,6 +23,8 @@ export const langchainRedisHistoryDriver = defineDriver({
   description: 'LangChain.js RedisChatMessageHistory (@langchain/redis) over a Redis server',
   capabilities: LANGCHAIN_REDIS_HISTORY_CAPABILITIES,
   scores: NO_SCORES,
+  /** No vectors, so no index: `none` only. */
+  indexes: {},
   client: {
     servers: ['redis'],
     description: 'LangChain.js RedisChatMessageHistory (@langchain/redis, node-redis)',

@@ -1,4 +1,5 @@
 import {
+  isHnsw,
   inAskedOrder,
   keysetPage,
   MemoryMatrixError,
@@ -187,7 +188,7 @@ export class MilvusMemoryCollection implements MemoryCollection {
 
   /** HNSW `ef` for a search of `limit` results: the declared efSearch, raised to `limit` (Milvus requires ef ≥ limit). */
   private efFor(limit: number): number {
-    return this.spec.index.type === 'hnsw' ? Math.max(this.spec.index.efSearch, limit) : 0;
+    return isHnsw(this.spec.index) ? Math.max(this.spec.index.efSearch, limit) : 0;
   }
 
   /** Milvus's `n` nearest under `expr`, canonical scores sorted by score then id; with `withCreatedAt` each hit's stored createdAt. */

@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import { isHnsw, MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
 
 /** Field names of every collection this adapter creates (one Milvus collection = one memory-matrix collection). */
 export const FIELD = {
@@ -52,7 +52,7 @@ export function milvusName(name: string): string {
  */
 export function indexParams(spec: CollectionSpec): { index_type: 'HNSW' | 'FLAT'; params: Record<string, number> } {
   const i: IndexConfig = spec.index;
-  if (i.type === 'hnsw') return { index_type: 'HNSW', params: { M: i.m, efConstruction: i.efConstruction } };
+  if (isHnsw(i)) return { index_type: 'HNSW', params: { M: i.m, efConstruction: i.efConstruction } };
   if (i.type === 'none') return { index_type: 'FLAT', params: {} };
   throw new MemoryMatrixError('CAPABILITY_MISSING', `milvus: collection ${spec.name}: index ${i.type} is not offered (kylin-ai-vector-engine: FLAT, HNSW, AUTOINDEX only)`);
 }
@@ -105,7 +105,7 @@ export function specFromStored(name: string, s: StoredCollection): CollectionSpe
   if (s.dim !== m.dim) throw bad(`the vector field has dim ${s.dim}, the marker ${m.dim}`);
   if (m.name !== name) throw bad(`the marker names collection ${JSON.stringify(m.name)}`);
   let index: IndexConfig = m.index;
-  if (m.index.type === 'hnsw') {
+  if (isHnsw(m.index)) {
     if (s.indexType !== 'HNSW') throw bad(`the index type is ${String(s.indexType)}, the marker says hnsw`);
     index = { type: 'hnsw', m: Number(s.indexParams.M), efConstruction: Number(s.indexParams.efConstruction), efSearch: m.index.efSearch };
     if (index.m !== m.index.m || index.efConstruction !== m.index.efConstruction)

@@ -1,4 +1,5 @@
 import {
+  isHnsw,
   MemoryMatrixError,
   validateIdList,
   validateMemoryRecord,
@@ -37,7 +38,7 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
   if (!Number.isInteger(spec.dim) || spec.dim < 1 || spec.dim > 16000) throw invalid(`collection ${spec.name}: dim must be an integer in 1..16000, got ${spec.dim}`);
   if (!metrics.includes(spec.metric)) throw invalid(`collection ${spec.name}: metric must be one of ${metrics.join(', ')}, got ${JSON.stringify(spec.metric)}`);
   const i = spec.index;
-  if (i?.type === 'hnsw') {
+  if (isHnsw(i)) {
     for (const k of ['m', 'efConstruction', 'efSearch'] as const) if (!Number.isInteger(i[k]) || i[k] < 1) throw invalid(`collection ${spec.name}: index.${k} must be a positive integer, got ${i[k]}`);
   } else if (i?.type !== 'none' && i?.type !== 'ivfflat') throw invalid(`collection ${spec.name}: index.type must be hnsw or none, got ${JSON.stringify((i as { type?: unknown })?.type)}`);
 }

@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
 import { ident, quoteLiteral } from './codec';
 import { OPERATOR_CLASS } from './scores';
 
@@ -103,18 +103,17 @@ export function parseMarker(comment: string | null, table: string): CollectionMa
   return m as CollectionMarker;
 }
 
-/** CREATE INDEX for the collection's ANN index with the metric's operator class; null for `none`. */
+/**
+ * CREATE INDEX for the collection's ANN index with the metric's operator class; null for `none`.
+ * Throws INVALID_INPUT for an index type pgvector has not (validate.ts refuses it first).
+ */
 export function createIndexSql(table: string, indexName: string, metric: Metric, index: IndexConfig): string | null {
   const on = `${ident(indexName)} ON ${ident(table)}`;
   const col = `(embedding ${OPERATOR_CLASS[metric]})`;
-  switch (index.type) {
-    case 'none':
-      return null;
-    case 'hnsw':
-      return `CREATE INDEX IF NOT EXISTS ${on} USING hnsw ${col} WITH (m = ${index.m}, ef_construction = ${index.efConstruction})`;
-    case 'ivfflat':
-      return `CREATE INDEX IF NOT EXISTS ${on} USING ivfflat ${col} WITH (lists = ${index.lists})`;
-  }
+  if (index.type === 'none') return null;
+  if (isHnsw(index)) return `CREATE INDEX IF NOT EXISTS ${on} USING hnsw ${col} WITH (m = ${index.m}, ef_construction = ${index.efConstruction})`;
+  if (isIvfflat(index)) return `CREATE INDEX IF NOT EXISTS ${on} USING ivfflat ${col} WITH (lists = ${index.lists})`;
+  throw new MemoryMatrixError('INVALID_INPUT', `pgvector: table ${table}: index.type must be none, hnsw or ivfflat, got ${JSON.stringify(index.type)}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { IndexConfig, Metric, RecallQuery } from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, type IndexConfig, type Metric, type RecallQuery } from '@memory-matrix/spec';
 import { ident, vectorToLiteral } from './codec';
 import { decayPlan } from './decay-sql';
 import { DISTANCE_OPERATOR } from './scores';
@@ -43,7 +43,7 @@ export function recallPlan(table: string, metric: Metric, index: IndexConfig, in
   const limit = `$${params.length}`;
   const from = `FROM ${ident(table)} ${where}`.trimEnd();
 
-  if (q.scan === 'exact' || index.type === 'none' || !indexBuilt) {
+  if (q.scan === 'exact' || !(isHnsw(index) || isIvfflat(index)) || !indexBuilt) {
     const sql = `SELECT id, d FROM (SELECT id, ${distance} AS d ${from} OFFSET 0) AS x ORDER BY d, id LIMIT ${limit}`;
     return { mode: q.scan === 'exact' ? 'exact' : 'none', settings: [], sql, params };
   }
@@ -51,7 +51,7 @@ export function recallPlan(table: string, metric: Metric, index: IndexConfig, in
   const innerLimit = `$${params.length}`;
   const sql = `WITH c AS MATERIALIZED (SELECT id, ${distance} AS d ${from} ORDER BY ${distance} LIMIT ${innerLimit}) ` + `SELECT id, d FROM c ORDER BY d + 0, id LIMIT ${limit}`;
   const local: Array<[string, string]> = [['enable_seqscan', 'off']];
-  if (index.type === 'hnsw') {
+  if (isHnsw(index)) {
     local.push(['hnsw.ef_search', String(index.efSearch)]);
     if (iterativeScan) local.push(['hnsw.iterative_scan', 'strict_order']);
   } else {

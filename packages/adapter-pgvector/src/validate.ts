@@ -1,4 +1,6 @@
 import {
+  isHnsw,
+  isIvfflat,
   MemoryMatrixError,
   checkStoredText,
   validateIdList,
@@ -58,12 +60,12 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
     }
   };
   if (ix?.type === 'none') return;
-  if (ix?.type === 'hnsw') {
+  if (isHnsw(ix)) {
     // Ranges from pgvector's reloptions / GUCs: m 2..100, ef_construction 4..1000 (≥ 2·m), ef_search 1..1000.
     int(ix.m, 2, 100, 'm');
     int(ix.efConstruction, Math.max(4, 2 * ix.m), 1000, 'efConstruction');
     int(ix.efSearch, 1, 1000, 'efSearch');
-  } else if (ix?.type === 'ivfflat') {
+  } else if (isIvfflat(ix)) {
     // pgvector: lists 1..32768, ivfflat.probes 1..lists.
     int(ix.lists, 1, 32768, 'lists');
     int(ix.probes, 1, ix.lists, 'probes');

@@ -1,4 +1,5 @@
 import {
+  isHnsw,
   inAskedOrder,
   MemoryMatrixError,
   rerankWithDecay,
@@ -62,7 +63,7 @@ export class RedisVectorCollection implements MemoryCollection {
     const recs = validateRecords(records, this.spec.dim, this.spec.name);
     if (recs.length === 0) return;
     const ix = this.spec.index;
-    const [m, efc] = ix.type === 'hnsw' ? [ix.m, ix.efConstruction] : [DEFAULT_M, DEFAULT_EF_CONSTRUCTION];
+    const [m, efc] = isHnsw(ix) ? [ix.m, ix.efConstruction] : [DEFAULT_M, DEFAULT_EF_CONSTRUCTION];
     await this.ctx.run('upsert', this.keys.vset, async () => {
       await this.assertExists();
       const tx = this.ctx.client.multi();
@@ -173,7 +174,7 @@ export class RedisVectorCollection implements MemoryCollection {
     for (;;) {
       const args: Array<string | number | Buffer> = [this.keys.vset, 'FP32', blob, 'WITHSCORES', 'COUNT', n];
       if (exact) args.push('TRUTH');
-      else args.push('EF', Math.max(this.spec.index.type === 'hnsw' ? this.spec.index.efSearch : 0, n));
+      else args.push('EF', Math.max(isHnsw(this.spec.index) ? this.spec.index.efSearch : 0, n));
       if (expr !== null) args.push('FILTER', expr, 'FILTER-EF', Math.max(100 * n, card));
       const hits = parseVsim((await this.ctx.client.call('VSIM', ...args)) as string[], this.keys.vset);
       hits.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -193,7 +194,7 @@ export class RedisVectorCollection implements MemoryCollection {
    */
   async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
     validateQuery(q, this.spec.dim, this.spec.name);
-    return this.ctx.run('VINFO', this.keys.vset, async () => {
+    return this.ctx.run('VINFO', this.keys.vset, async (): Promise<IndexInEffect> => {
       await this.assertExists();
       const reply = (await this.ctx.client.call('VINFO', this.keys.vset)) as unknown[] | null;
       if (reply === null) return { type: 'none', metric: null, params: {}, source: `VINFO ${this.keys.vset}: no vector set` };

@@ -57,7 +57,7 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
   vectors: true,
   metrics: ['cosine'],
   exactScan: true,
-  annIndexes: ['vset-hnsw'],
+  annIndexes: ['hnsw'],
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,

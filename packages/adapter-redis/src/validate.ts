@@ -1,4 +1,5 @@
 import {
+  isHnsw,
   MemoryMatrixError,
   checkStoredText,
   validateMemoryRecord,
@@ -52,7 +53,7 @@ export function validateSpec(spec: CollectionSpec): void {
     if (!Number.isInteger(v) || (v as number) < lo || (v as number) > hi) throw invalid(`${where}: index.${field} must be an integer in ${lo}..${hi}, got ${String(v)}`);
   };
   if (ix?.type === 'none') return;
-  if (ix?.type === 'hnsw') {
+  if (isHnsw(ix)) {
     int(ix.m, M_RANGE, 'm');
     int(ix.efConstruction, EF_RANGE, 'efConstruction');
     int(ix.efSearch, EF_RANGE, 'efSearch');

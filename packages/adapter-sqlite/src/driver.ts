@@ -68,5 +68,7 @@ export const sqliteDriver = defineDriver({
   description: 'SQLite + sqlite-vec (better-sqlite3, in process)',
   capabilities: SQLITE_CAPABILITIES,
   scores: SQLITE_SCORES,
+  /** No ANN index: vec0's KNN is an exhaustive scan, so `none` is the only index type. */
+  indexes: {},
   embedded: { engines: { 'sqlite-vec-0.1': sqliteVecEngine } },
 });

@@ -5,6 +5,7 @@ import { checkRef } from './check-ref';
 import { localFaultSupported } from './faults/local-instance';
 import { driverOf, findContainerKind, missingDrivers } from './registry';
 import { indexSchema, targetSchema, tolerancesSchema, type ResolvedTarget, type StartEntry, type TargetEntry } from './target';
+import { resolveTargetIndex, urlTargetIndex } from './target-index';
 import { parseUrlTarget, urlTargetName } from './url';
 import type { UserConfig } from './user-config';
 import { failOnIssues, readYamlMapping, type YamlFail } from './yaml-file';
@@ -144,7 +145,7 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
       driverOptions,
       name,
       version,
-      index: t.index ?? c.defaults.index,
+      index: resolveTargetIndex(driver, t.index, { from: 'defaults', index: c.defaults.index, vectors: t.capabilities?.vectors ?? driver.capabilities.vectors }, at, fail),
       tolerances: { ...DEFAULT_TOLERANCES, ...c.defaults.tolerances, ...t.tolerances },
       capabilities: { ...driver.capabilities, ...faultCapabilities({ ...t, provider }, start), ...t.capabilities },
     });
@@ -318,7 +319,7 @@ function resolveClientTarget(name: string, t: TargetEntry, servers: Map<string, 
     ...(s.durability !== undefined ? { durability: s.durability } : {}),
     serverTarget: s,
     driverOptions: parseDriverOptions(driver, t, at, fail),
-    index: t.index ?? s.index,
+    index: resolveTargetIndex(driver, t.index, { from: `server ${s.name}`, index: s.index, vectors: t.capabilities?.vectors ?? driver.capabilities.vectors }, at, fail),
     tolerances: { ...DEFAULT_TOLERANCES, ...defaults.tolerances, ...s.tolerances, ...t.tolerances },
     capabilities: { ...driver.capabilities, faults: s.capabilities.faults, upgrade: s.capabilities.upgrade, ...t.capabilities },
   };
@@ -363,7 +364,7 @@ export function resolveTarget(catalog: Catalog, name: string): ResolvedTarget {
       provider: 'url',
       url: u.url,
       expect: {},
-      index: catalog.defaults.index,
+      index: urlTargetIndex(driverOf(u.backend), catalog.defaults.index, urlTargetName(u.backend, u.url), catalog.file),
       tolerances: catalog.defaults.tolerances,
       capabilities: driverOf(u.backend).capabilities,
       driverOptions: driverOf(u.backend).adapterOptions?.parse({}),

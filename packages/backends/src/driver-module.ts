@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
-import { capabilitiesSchema, MemoryMatrixError, type BackendDriver } from '@memory-matrix/spec';
+import { capabilitiesSchema, checkDeclaredIndexes, MemoryMatrixError, type BackendDriver } from '@memory-matrix/spec';
 
 /**
  * Loading a driver module that lives outside this workspace: a user's own memory module named in
@@ -69,7 +69,9 @@ export function loadDriverModule(spec: string, baseDir: string, where: string): 
  * (`[a-z][a-z0-9-]*`), `description`, `capabilities` (every flag, valid: spec capabilities.ts),
  * `scores.formula` and `scores.toCanonical`, at least one way to start or reach a server (a
  * `container`, `embedded`, `local`, `url` or `client` facet), and the functions of each facet it
- * has (`client`: `servers` a non-empty list of names, `description`, `preflight`, `connect`).
+ * has (`client`: `servers` a non-empty list of names, `description`, `preflight`, `connect`), and
+ * `indexes` (when given) an object of zod schemas that declares every `capabilities.annIndexes`
+ * entry (spec index-config.ts `checkDeclaredIndexes`).
  * Whether `client.servers` names registered drivers is the caller's check (the registry).
  * Throws USAGE `<where>: driver <name>: <member> …`.
  */
@@ -93,6 +95,15 @@ export function checkDriverContract(d: unknown, where: string): asserts d is Bac
     const issue = caps.error.issues[0]!;
     const key = issue.code === 'unrecognized_keys' ? issue.keys[0]! : issue.path.join('.');
     bad(`capabilities.${key}`, issue.code === 'unrecognized_keys' ? 'is not a capability' : `: ${issue.message} (build them with capabilities({ … }))`);
+  }
+  if (o.indexes !== undefined) {
+    if (typeof o.indexes !== 'object' || o.indexes === null || Array.isArray(o.indexes)) bad('indexes', 'is not an object (index type → its zod schema, e.g. { hnsw: hnswIndexSchema })');
+    for (const t of Object.keys(o.indexes as object)) needFns(`indexes.${t}.safeParse`);
+  }
+  try {
+    checkDeclaredIndexes(o.name as string, caps.success ? caps.data.annIndexes : [], o.indexes as Record<string, unknown> | undefined);
+  } catch (e) {
+    throw new MemoryMatrixError('USAGE', `${where}: ${(e as Error).message}`);
   }
   if (typeof get('scores.formula') !== 'string') bad('scores.formula', 'is missing (a string: the native → canonical formula and its source)');
   needFns('scores.toCanonical');

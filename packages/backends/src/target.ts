@@ -9,12 +9,13 @@ import { z } from 'zod';
 import { knownFailuresSchema } from './known-failures';
 import { containerKindNames, driverNames, findContainerKind, findDriver } from './registry';
 
-/** Strict like every object of the catalog: a mistyped setting (`efSerch`) is an unknown key, not a silently ignored one. */
-export const indexSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('none') }).strict(),
-  z.object({ type: z.literal('hnsw'), m: z.number().int().min(2), efConstruction: z.number().int().min(4), efSearch: z.number().int().min(1) }).strict(),
-  z.object({ type: z.literal('ivfflat'), lists: z.number().int().min(1), probes: z.number().int().min(1) }).strict(),
-]);
+/**
+ * An index as written: `type` and the type's parameters (numbers, strings, booleans). Open here; the target's driver's schema
+ * of that type (`BackendDriver.indexes`) parses it at load, strict like every object of the
+ * catalog (target-index.ts `resolveTargetIndex`: a mistyped setting such as `efSerch` is an
+ * unknown key there, not a silently ignored one).
+ */
+export const indexSchema = z.object({ type: z.string().min(1) }).catchall(z.union([z.number(), z.string(), z.boolean()]));
 
 export const tolerancesSchema = z.object({
   scoreTolerance: z.number().positive(),
@@ -144,6 +145,7 @@ export interface ResolvedTarget extends Omit<TargetEntry, 'capabilities' | 'star
   /** The catalog's `adapterOptions` as the driver's schema parsed them (defaults applied); what providers hand to the driver. `adapterOptions` stays as written (reports, baselines). */
   driverOptions?: unknown;
   version: string;
+  /** The index the cell builds, parsed by the schema the driver declares for its type (target-index.ts); a target without vectors that gives none: `{ type: 'none' }`. */
   index: IndexConfig;
   tolerances: Tolerances;
   /** The adapter's declared capabilities with the catalog's overrides applied. */

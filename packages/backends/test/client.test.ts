@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { parse, stringify } from 'yaml';
-import { defineDriver, type MemoryRecord } from '@memory-matrix/spec';
+import { defineDriver, hnswIndexSchema, ivfflatIndexSchema, type MemoryRecord } from '@memory-matrix/spec';
 import { createPgvectorStore, fromPgPool, pgPoolOptions, PGVECTOR_CAPABILITIES, PGVECTOR_SCORES, sandboxProblem } from '@memory-matrix/adapter-pgvector';
 import { loadCatalog, registerDriver, resolveTarget, startTarget } from '../src';
 
@@ -19,6 +19,7 @@ const pgClient = defineDriver({
   description: 'the pgvector adapter over node-postgres at the server URL (client-provider test fixture)',
   capabilities: { ...PGVECTOR_CAPABILITIES, faults: false, upgrade: false },
   scores: PGVECTOR_SCORES,
+  indexes: { hnsw: hnswIndexSchema, ivfflat: ivfflatIndexSchema },
   client: {
     servers: ['pgvector'],
     description: 'node-postgres over the wire protocol',

@@ -5,7 +5,8 @@
  *   repository is edited) runs the conformance suite as `toy@1`: every check passes or is skipped
  *   with a capability;
  * - catalog errors about drivers name the file, line and key (exit 2): a capability override
- *   that is not a capability, a backend no driver registers, a provider the driver does not offer.
+ *   that is not a capability, a backend no driver registers, a provider the driver does not offer,
+ *   an index type the driver does not declare.
  * No Docker, no backend server: runs everywhere.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,6 +85,16 @@ describe('catalog errors about drivers (exit 2, naming file, line and key)', () 
     expect(r.status).toBe(2);
     expect(r.report?.error?.code).toBe('USAGE');
     expect(r.report?.error?.message).toContain(`${f}:${lineOf(f, 'vectros')}: targets.redis@7.0.capabilities.vectros: unknown key "vectros"`);
+  }, 120_000);
+
+  test('an index type the driver does not declare (hnsw on sqlite) is a catalog error at its line naming the types offered', () => {
+    const f = catalogWith('index.yaml', (y) =>
+      y.replace('index: { type: none } # vec0 has no ANN index: its KNN is an exhaustive scan', 'index: { type: hnsw, m: 16, efConstruction: 64, efSearch: 99 }'),
+    );
+    const r = cli(['--backend', 'pgvector@pglite-pg18', '--check', 'C01'], { env: { MM_CATALOG: f } });
+    expect(r.status).toBe(2);
+    expect(r.report?.error?.code).toBe('USAGE');
+    expect(r.report?.error?.message).toContain(`${f}:${lineOf(f, 'efSearch: 99')}: targets.sqlite@3.53-vec0.1.9.index.type: driver sqlite has no index type "hnsw"; it offers index types: none`);
   }, 120_000);
 
   test('a provider the driver does not offer (redis as embedded) is a catalog error at the provider line', () => {

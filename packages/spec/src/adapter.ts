@@ -88,9 +88,10 @@ export interface MemoryCollection {
  *   `ivfflat`), or `none` when the server answers it without an index (a sequential scan).
  * - `metric`: the metric the index is built for, read from the server (pgvector the operator
  *   class, Chroma `hnsw.space`, Redis Vector Sets are always cosine); null with `type: 'none'`.
- * - `params`: the parameters in effect, with `IndexConfig` names (m, efConstruction, efSearch,
- *   lists, probes, integers); a parameter the server does not report is absent (Redis does not
- *   report EF construction; its per-query EF is a VSIM argument, not server state).
+ * - `params`: the parameters in effect, with the names of the `IndexConfig` type (hnsw: m,
+ *   efConstruction, efSearch; ivfflat: lists, probes, integers; a driver's own type: its schema's
+ *   keys); a parameter the server does not report is absent (Redis does not report EF
+ *   construction; its per-query EF is a VSIM argument, not server state).
  * - `extra`: other server-reported settings that decide recall, e.g. `quantization: int8`,
  *   `hnsw.iterative_scan: strict_order`.
  * - `source`: where the values were read, e.g. `EXPLAIN: Index Scan using mm_x_ann; SHOW hnsw.ef_search`.
@@ -98,7 +99,7 @@ export interface MemoryCollection {
 export interface IndexInEffect {
   type: string;
   metric: Metric | null;
-  params: Partial<Record<'m' | 'efConstruction' | 'efSearch' | 'lists' | 'probes', number>>;
+  params: Record<string, number | string | boolean>;
   extra?: Record<string, string>;
   source: string;
 }

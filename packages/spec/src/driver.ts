@@ -2,6 +2,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 import type { MemoryStore } from './adapter';
 import type { Capabilities } from './capabilities';
 import type { ConnectOptions, WriteLockHold } from './connect-options';
+import { checkDeclaredIndexes, type IndexSchema } from './index-config';
 import type { SampleSource } from './sample-layout';
 import type { Metric } from './types';
 
@@ -38,6 +39,14 @@ export interface BackendDriver<AdapterOptions = Record<string, unknown>> {
    * (failure: exit 2 naming the file, line and field); facets receive the parsed value.
    */
   readonly adapterOptions?: ZodType<AdapterOptions, ZodTypeDef, unknown>;
+  /**
+   * The index types this driver's targets may name (`index: { type: <key>, …params }`), each with
+   * the zod schema of the whole index object (e.g. `{ hnsw: hnswIndexSchema }`, index-config.ts);
+   * `none` is always offered and never declared. Absent = `none` only. The catalog parses a
+   * target's index with the schema of its type at load (exit 2 naming the file, line and key; an
+   * unknown type names the types offered); `capabilities.annIndexes` must be declared types.
+   */
+  readonly indexes?: Readonly<Record<string, IndexSchema>>;
   /** The driver can run its server in a container (provider `container`). */
   readonly container?: ContainerKind<AdapterOptions>;
   /** The driver can run its server inside this process (provider `embedded`). */
@@ -366,10 +375,18 @@ export interface UrlInstance {
 }
 
 /**
- * Define a driver: identity at run time, after checking the name's shape. Throws TypeError for a
- * malformed name, at module load of the adapter package (a programming error, not user input).
+ * Define a driver: identity at run time, after checking the name's shape and that every
+ * `capabilities.annIndexes` entry is a declared index type (`indexes`, index-config.ts
+ * `checkDeclaredIndexes`). Throws TypeError for a malformed name or an undeclared index type, at
+ * module load of the adapter package (a programming error, not user input). A missing
+ * `capabilities` or `annIndexes` is not checked here: the contract check reports it.
  */
 export function defineDriver<O>(driver: BackendDriver<O>): BackendDriver<O> {
   if (!/^[a-z][a-z0-9-]*$/.test(driver.name)) throw new TypeError(`driver name must match [a-z][a-z0-9-]*, got ${JSON.stringify(driver.name)}`);
+  // A driver without capabilities (or without annIndexes) is left to the contract check, which
+  // names the missing member at the user's file:line (runner driver-module.ts); crashing here on
+  // `undefined.annIndexes` would hide that under a load error.
+  const annIndexes = (driver.capabilities as Partial<BackendDriver<O>['capabilities']> | undefined)?.annIndexes;
+  if (Array.isArray(annIndexes)) checkDeclaredIndexes(driver.name, annIndexes, driver.indexes);
   return driver;
 }

@@ -77,8 +77,14 @@ export interface RecallHit {
   score: number;
 }
 
-/** Index configuration of a collection. `none` = no index, every recall is an exact scan. */
-export type IndexConfig = { type: 'none' } | { type: 'hnsw'; m: number; efConstruction: number; efSearch: number } | { type: 'ivfflat'; lists: number; probes: number };
+/**
+ * Index configuration of a collection: `{ type: 'none' }` = no index, every recall is an exact
+ * scan; otherwise an index type the target's driver declares (`BackendDriver.indexes`, e.g.
+ * `hnsw` with m, efConstruction, efSearch) and its parameters, as that driver's schema parsed
+ * them from the catalog. Open: read parameters after narrowing with `isHnsw` / `isIvfflat`
+ * (index-config.ts) or the driver's own guard.
+ */
+export type IndexConfig = { type: 'none' } | { type: string; [param: string]: number | string | boolean };
 
 /** What to create: a collection (table, key prefix, Chroma collection) for one run. */
 export interface CollectionSpec {

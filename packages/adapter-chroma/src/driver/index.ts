@@ -1,4 +1,4 @@
-import { defineDriver } from '@memory-matrix/spec';
+import { defineDriver, hnswIndexSchema } from '@memory-matrix/spec';
 import { CHROMA_CAPABILITIES } from '../chroma-adapter';
 import { CHROMA_SCORES } from '../scores';
 import { chromaContainerKind } from './container';
@@ -14,6 +14,8 @@ export const chromaDriver = defineDriver({
   description: 'Chroma (chromadb client; native server from its npm bindings)',
   capabilities: CHROMA_CAPABILITIES,
   scores: CHROMA_SCORES,
+  /** Index types: Chroma's HNSW (m, efConstruction, efSearch; spec hnswIndexSchema). */
+  indexes: { hnsw: hnswIndexSchema },
   container: chromaContainerKind,
   local: chromaLocal,
 });

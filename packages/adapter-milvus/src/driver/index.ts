@@ -1,4 +1,4 @@
-import { defineDriver } from '@memory-matrix/spec';
+import { defineDriver, hnswIndexSchema } from '@memory-matrix/spec';
 import { MILVUS_CAPABILITIES } from '../milvus-adapter';
 import { MILVUS_SCORES } from '../scores';
 import { milvusContainerKind } from './container';
@@ -14,5 +14,7 @@ export const milvusDriver = defineDriver({
   description: 'Milvus gRPC API (@zilliz/milvus2-sdk-node 2.4.9; offline: kylin-ai-vector-engine, a Milvus Lite fork)',
   capabilities: MILVUS_CAPABILITIES,
   scores: MILVUS_SCORES,
+  /** Index types: HNSW (built as Milvus HNSW; `none` is FLAT; m, efConstruction, efSearch; spec hnswIndexSchema). */
+  indexes: { hnsw: hnswIndexSchema },
   container: milvusContainerKind,
 });

@@ -1,4 +1,4 @@
-import { defineDriver } from '@memory-matrix/spec';
+import { defineDriver, hnswIndexSchema, ivfflatIndexSchema } from '@memory-matrix/spec';
 import { PGVECTOR_CAPABILITIES } from '../pgvector-adapter';
 import { PGVECTOR_SCORES } from '../scores';
 import { postgresContainerKind } from './container';
@@ -17,6 +17,8 @@ export const pgvectorDriver = defineDriver({
   description: 'PostgreSQL + pgvector (node-postgres; PGlite in process)',
   capabilities: PGVECTOR_CAPABILITIES,
   scores: PGVECTOR_SCORES,
+  /** Index types: HNSW (m, efConstruction, efSearch) and IVFFlat (lists, probes); spec hnswIndexSchema, ivfflatIndexSchema. */
+  indexes: { hnsw: hnswIndexSchema, ivfflat: ivfflatIndexSchema },
   container: postgresContainerKind,
   embedded: pgliteEngines,
   url: pgvectorUrl,

@@ -1,4 +1,4 @@
-import { defineDriver } from '@memory-matrix/spec';
+import { defineDriver, hnswIndexSchema } from '@memory-matrix/spec';
 import { REDIS_CAPABILITIES } from '../redis-adapter';
 import { REDIS_SCORES } from '../scores';
 import { redisContainerKind } from './container';
@@ -14,6 +14,8 @@ export const redisDriver = defineDriver<RedisAdapterOptions>({
   description: 'Redis (ioredis): chat history; Vector Sets',
   capabilities: REDIS_CAPABILITIES,
   scores: REDIS_SCORES,
+  /** Index types: Vector Sets' HNSW (m, efConstruction, efSearch; spec hnswIndexSchema). */
+  indexes: { hnsw: hnswIndexSchema },
   adapterOptions: redisAdapterOptionsSchema,
   container: redisContainerKind,
 });

@@ -2,7 +2,6 @@ import {
   MemoryMatrixError,
   type ConnectOptions,
   type ContainerEndpoint,
-  type ContainerKind,
   type DurabilityConfiguration,
   type FaultKindControls,
   type FaultTarget,
@@ -10,39 +9,17 @@ import {
   type ServerAddress,
 } from '@memory-matrix/spec';
 import { serverAddress } from '../address';
+import { createContainer, type InstanceSpec } from './instance-create';
 import { containerEndpoint } from '../container/endpoint';
 import { findContainerKind } from '../registry';
-import { registerContainer, registerRun, unregisterContainer } from '../container/guard';
-import { containerLabels } from '../container/labels';
+import { registerContainer, unregisterContainer } from '../container/guard';
 import { waitForKind } from '../container/start';
 import { pollReady } from '../readiness';
 import { freezeWithRetry } from './freeze';
 import { containerState, docker, killContainer, logMatches, mappedPort, pollUntil, startContainer } from './docker-ops';
 import { endCpuSegment } from '../container/cpu';
 
-/** What to start: one target in one durability configuration, on a volume. */
-export interface InstanceSpec {
-  target: string;
-  configuration: DurabilityConfiguration;
-  /** The target's container kind (its driver's facts); must have `faults`. */
-  kind: ContainerKind<unknown>;
-  /** The target's parsed `adapterOptions`, handed to the kind's `connect`. */
-  adapterOptions?: unknown;
-  /** Local image reference. */
-  image: string;
-  runId: string;
-  /** The volume mounted at `dataDir` (created by the caller). */
-  volume: string;
-  dataDir: string;
-  /** Start deadline per (re)start, ms, already scaled. */
-  startTimeoutMs: number;
-  /** Called once by `stop()` after the container is removed (the control releases the volume). */
-  onStopped?: () => Promise<void>;
-  /** The volume holds data another image wrote: run the kind's `adoptStorageCmd` first. */
-  adoptStorage?: boolean;
-  /** A host directory (a local instance's storage) whose contents are copied into the new volume first (`cp -a` in a one-off container of `image`, the directory mounted read-only). */
-  seedFrom?: string;
-}
+export type { InstanceSpec } from './instance-create';
 
 /**
  * A fault instance: one container (labelled like every container of the run, registered with the
@@ -72,65 +49,12 @@ export class ContainerFaultTarget implements FaultTarget {
   }
 
   /**
-   * Create and start the container, wait until ready, apply and verify the configuration's
+   * Create (instance-create.ts `createContainer`) and start the container, wait until ready, apply and verify the configuration's
    * settings (restarting when they need it). Throws TARGET_UNAVAILABLE with the last log lines when
    * the server exits or is not ready in time (the container is removed; the volume is the caller's).
    */
   static async start(spec: InstanceSpec): Promise<ContainerFaultTarget> {
-    const where = `${spec.target} [${spec.configuration.name}]`;
-    const baseCmd = spec.configuration.args?.length ? await imageCmd(spec.image, where) : [];
-    const labels = Object.entries({ ...containerLabels(spec.runId, spec.target), 'memory-matrix.fault': spec.configuration.name }).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
-    registerRun(spec.runId);
-    if (spec.seedFrom) {
-      await docker(
-        [
-          'run',
-          '--rm',
-          ...labels,
-          '--user',
-          'root',
-          '--entrypoint',
-          'cp',
-          '--mount',
-          `type=volume,src=${spec.volume},dst=${spec.dataDir}`,
-          '--mount',
-          `type=bind,src=${spec.seedFrom},dst=/mm-seed,readonly`,
-          spec.image,
-          '-a',
-          '/mm-seed/.',
-          `${spec.dataDir}/`,
-        ],
-        `${where}: copy ${spec.seedFrom} into the volume`,
-        300_000,
-      );
-    }
-    const adopt = spec.adoptStorage ? spec.kind.faults?.adoptStorageCmd?.(spec.dataDir) : undefined;
-    if (adopt) {
-      await docker(
-        ['run', '--rm', ...labels, '--user', adopt.user, '--entrypoint', adopt.entrypoint, '--mount', `type=volume,src=${spec.volume},dst=${spec.dataDir}`, spec.image, ...adopt.args],
-        `${where}: adopt the data directory`,
-        120_000,
-      );
-    }
-    const id = (
-      await docker(
-        [
-          'create',
-          ...labels,
-          '-p',
-          `127.0.0.1::${spec.kind.port}`,
-          '--mount',
-          `type=volume,src=${spec.volume},dst=${spec.dataDir}`,
-          '--stop-signal',
-          spec.kind.stopSignal ?? 'SIGTERM',
-          ...(spec.kind.shmBytes ? ['--shm-size', String(spec.kind.shmBytes)] : []),
-          spec.image,
-          ...baseCmd,
-          ...(spec.configuration.args ?? []),
-        ],
-        where,
-      )
-    ).trim();
+    const id = await createContainer(spec);
     registerContainer(id, spec.target);
     const t = new ContainerFaultTarget(spec, id);
     try {
@@ -300,11 +224,4 @@ export class ContainerFaultTarget implements FaultTarget {
     })();
     return this.stopping;
   }
-}
-
-/** The image's CMD (ENTRYPOINT is kept by Docker), to append a configuration's args to. */
-async function imageCmd(image: string, where: string): Promise<string[]> {
-  const out = await docker(['image', 'inspect', '--format', '{{json .Config.Cmd}}', image], where);
-  const cmd = JSON.parse(out.trim() || 'null') as string[] | null;
-  return cmd ?? [];
 }

@@ -63,7 +63,8 @@ export function writeBaseline(baseline: Baseline, file: string): void {
   }
 }
 
-const indexSchema = z.object({ type: z.enum(['none', 'hnsw', 'ivfflat']) }).passthrough();
+/** A run's index as the catalog resolved it: `none` or a driver's index type (spec `IndexConfig`) with its parameters. */
+const indexSchema = z.object({ type: z.string().min(1) }).catchall(z.union([z.number(), z.string(), z.boolean()]));
 const runSchema = z.object({
   scan: z.enum(['exact', 'index']),
   index: indexSchema,

@@ -1,11 +1,15 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import type { IndexConfig } from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, type IndexConfig } from '@memory-matrix/spec';
 import type { DiffReport, DiffSide } from './model';
 import { fmt } from './verdict';
 
 const indexText = (i: IndexConfig): string =>
-  i.type === 'hnsw' ? `hnsw m ${i.m} efC ${i.efConstruction} ef ${i.efSearch}` : i.type === 'ivfflat' ? `ivfflat lists ${i.lists} probes ${i.probes}` : 'none';
+  isHnsw(i)
+    ? `hnsw m ${i.m} efC ${i.efConstruction} ef ${i.efSearch}`
+    : isIvfflat(i)
+      ? `ivfflat lists ${i.lists} probes ${i.probes}`
+      : [i.type, ...Object.entries(i).flatMap(([k, v]) => (k === 'type' ? [] : [`${k} ${String(v)}`]))].join(' ');
 const exp = (x: number | undefined): string => (x === undefined ? '–' : x === 0 ? '0' : x.toExponential(1));
 const sideText = (s: DiffSide): string => {
   const c = s.provenance.components;

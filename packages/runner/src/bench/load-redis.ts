@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { recordAttributes, QUANT_FLAG, type Quantization } from '@memory-matrix/adapter-redis';
-import type { GoldenDataset, IndexConfig, MemoryStore } from '@memory-matrix/spec';
+import { isHnsw, type GoldenDataset, type IndexConfig, type MemoryStore } from '@memory-matrix/spec';
 import { adapterContender, interleavedMedians, ratioRow, type RatioRow } from './measure';
 
 /** HNSW parameters the adapter uses when the collection's index is not hnsw (Redis defaults; adapter-redis collection.ts). */
@@ -26,7 +26,7 @@ export async function redisLoadRatios(
 ): Promise<RatioRow[]> {
   const records = ds.memories;
   const { dim, metric } = ds.manifest;
-  const [m, efc] = opts.index.type === 'hnsw' ? [opts.index.m, opts.index.efConstruction] : [DEFAULT_M, DEFAULT_EF_CONSTRUCTION];
+  const [m, efc] = isHnsw(opts.index) ? [opts.index.m, opts.index.efConstruction] : [DEFAULT_M, DEFAULT_EF_CONSTRUCTION];
   const client = new Redis({ host: ep.host, port: ep.port, lazyConnect: true, maxRetriesPerRequest: 0, connectionName: 'memory-matrix-bench' });
   await client.connect();
   let round = 0;

@@ -4,6 +4,7 @@ import { toRecallQuery } from '../conformance/cell';
 import { whereOf } from '../conformance/where';
 import type { FigureTable, JudgedReplay } from '../conformance/result';
 import { summarize } from '../stats';
+import { isHnsw, isIvfflat } from '../index-config';
 import { tieGroups } from '../comparator';
 import { judgeAgainstBaseline } from './c05-baseline';
 import { duplicateOnlyShortfall } from './c05-duplicates';
@@ -190,16 +191,13 @@ async function indexShown(cell: import('../conformance/cell').LiveCell): Promise
   return describeInEffect(await collection.indexInEffect(toRecallQuery(q, 'index')));
 }
 
-/** A short label for an index config, e.g. `hnsw(m=16,efc=64,ef=100)`. */
+/** A short label for an index config, e.g. `hnsw(m=16,efc=64,ef=100)`; a driver's own type lists its parameters as written, e.g. `diskann(maxNeighbors=64)`. */
 export function describeIndex(i: import('../types').IndexConfig): string {
-  switch (i.type) {
-    case 'none':
-      return 'none';
-    case 'hnsw':
-      return `hnsw(m=${i.m},efc=${i.efConstruction},ef=${i.efSearch})`;
-    case 'ivfflat':
-      return `ivfflat(lists=${i.lists},probes=${i.probes})`;
-  }
+  if (i.type === 'none') return 'none';
+  if (isHnsw(i)) return `hnsw(m=${i.m},efc=${i.efConstruction},ef=${i.efSearch})`;
+  if (isIvfflat(i)) return `ivfflat(lists=${i.lists},probes=${i.probes})`;
+  const params = Object.entries(i).filter(([k]) => k !== 'type');
+  return `${i.type}(${params.map(([k, v]) => `${k}=${String(v)}`).join(',')})`;
 }
 
 /** A short label for an in-effect index, e.g. `hnsw(m=16,efc=64,ef=100) cosine [hnsw.iterative_scan=strict_order]`. */

@@ -3,6 +3,7 @@ import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import { emptyDurabilityFigures, type DurabilityConfiguration, type DurabilityFigures, type FaultTarget } from '../durability';
 import { hasCode } from '../errors';
+import { isHnsw } from '../index-config';
 import type { CollectionSpec, IndexConfig } from '../types';
 import { auditAfterRestart, auditOfMissingCollection, head, type AckInfo, type WriteLedger } from './c15-audit';
 import type { DurabilityPart, PartOutcome } from './c15-cycles';
@@ -42,7 +43,7 @@ const TORN_AFTER_CRASH = new Set<string>(['durability-count', 'durability-phanto
  */
 export function memoryPart(cell: LiveCell, ft: FaultTarget, config: DurabilityConfiguration, cycles: number): DurabilityPart {
   const tag = `[${config.name}]`;
-  const index: IndexConfig = cell.config.index.type === 'hnsw' ? cell.config.index : { type: 'none' };
+  const index: IndexConfig = isHnsw(cell.config.index) ? cell.config.index : { type: 'none' };
   const spec = cell.collectionSpec('c15', index);
   const golden = cell.dataset.memories;
   const queries = every(cell.dataset.queries, AUDIT_QUERIES);

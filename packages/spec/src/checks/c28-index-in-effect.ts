@@ -82,7 +82,7 @@ export function compareIndex(declared: IndexConfig, metric: string, got: IndexIn
   if (got.metric !== metric) out.push(`the index is built for metric ${String(got.metric)}, the collection's metric is ${metric}`);
   for (const [key, want] of Object.entries(declared)) {
     if (key === 'type') continue;
-    const have = got.params[key as keyof IndexInEffect['params']];
+    const have = got.params[key];
     if (have === undefined) unreported.add(key);
     else if (have !== want) out.push(`${key} in effect is ${have}, declared ${String(want)}`);
   }

@@ -1,81 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { MemoryCollection, MemoryStore } from '../adapter';
-import type { Capabilities, Tolerances } from '../capabilities';
-import { compareHits, type Comparison } from '../comparator';
-import { whereOf } from './where';
+import type { Comparison } from '../comparator';
 import { prepareFixtures } from './prepare';
 import { MemoryMatrixError } from '../errors';
 import { yieldToEventLoop } from '../yield';
-import type { Expectation, ExpectationEntry } from '../expectation';
+import type { ExpectationEntry } from '../expectation';
 import { checkFingerprint } from '../golden/fingerprint';
 import type { GoldenDataset, GoldenQuery } from '../golden/types';
-import { matchesFilter } from '../filter';
 import { ExactOracle } from '../oracle';
 import { DEFAULT_LOAD_SEED, seededShuffle } from '../load-order';
-import type { FaultControl } from '../durability';
 import type { JudgedReplay } from './result';
 import { type DatasetFit, datasetFit, fitCapabilities, fitIndex } from './fit';
-import type { CellFixture, ProgressPhase, QueryRun, ReleaseBaseline, ScanMode } from './types';
-import type { CollectionSpec, IndexConfig, MemoryRecord, RecallFilter, RecallQuery } from '../types';
+import { ReplayJudge } from './judge';
+import type { CellFixture, ProgressPhase, QueryRun, ScanMode } from './types';
+import type { CellConfig } from './config';
+import type { CollectionSpec, IndexConfig, RecallFilter, RecallQuery } from '../types';
 
 export type { CellFixture, ProgressPhase, QueryRun, ScanMode };
-
-/**
- * Everything a cell (one target × one dataset) needs, known before the backend starts except
- * `connect`, which is called lazily inside the suite's `beforeAll`.
- */
-export interface CellConfig {
-  /** `backend@version`, e.g. `backend@version`. */
-  target: string;
-  capabilities: Capabilities;
-  tolerances: Tolerances;
-  /** The ANN index the cell builds on its shared golden collection. */
-  index: IndexConfig;
-  dataset: GoldenDataset;
-  /** The recorded expectation (committed oracle results) the checks compare against. */
-  expectation: Expectation;
-  /** Opens a NEW client to the backend on every call. */
-  connect(): Promise<MemoryStore>;
-  /** Progress of the long phases (bulk load, index build, query replay); `done` of `total` units. */
-  progress?(phase: ProgressPhase, done: number, total: number): void;
-  /**
-   * Fault control of the target (durability.ts), when its provider has one (container targets
-   * with `durability:` in the catalog). C15, C16 and C23 use it; they skip with `capability:
-   * faults` when the target's capabilities say it has none.
-   */
-  faults?: FaultControl;
-  /**
-   * Start a NEW instance of this target (same provider, image and settings, its own storage) that
-   * the caller owns and stops: for checks that change server-wide settings (C19 sets maxmemory),
-   * so the cell's own server and its golden collection are never touched. Absent where the
-   * provider cannot start one (url targets: a user's server). Throws TARGET_UNAVAILABLE.
-   */
-  spawn?(): Promise<SpawnedInstance>;
-  /**
-   * How many times C05 replays the golden queries on the index path, each after a fresh index
-   * build (`--repeat n`, c05-repeat.ts); integer ≥ 1, default 1.
-   */
-  repeat?: number;
-  /**
-   * The release baseline C05 also judges the index path against (c05-baseline.ts): set by the
-   * runner for profiles with `baselines:` in matrix/targets.yaml. Absent: floors only.
-   */
-  baseline?: ReleaseBaseline;
-  /**
-   * Seed of the order the golden memories are written in (load-order.ts `seededShuffle`; uint32,
-   * `--load-seed`). Default `DEFAULT_LOAD_SEED`: never id order, so a store that breaks exact ties
-   * by insertion order shows in C07.
-   */
-  loadSeed?: number;
-}
-
-/** An instance started by `CellConfig.spawn` (structurally a backends `StartedBackend`). */
-export interface SpawnedInstance {
-  /** A new client on every call. */
-  connect(): Promise<MemoryStore>;
-  /** Stop the instance and remove its storage; closes the stores still open. Idempotent. */
-  stop(): Promise<void>;
-}
+export { byId } from './judge';
+export type { CellConfig, SpawnedInstance } from './config';
 
 /** Records per upsert call during the golden load (progress granularity; adapters chunk further). */
 const LOAD_CHUNK = 500;
@@ -93,13 +36,12 @@ export class LiveCell {
   readonly fit: DatasetFit;
   readonly oracle: ExactOracle;
   readonly runId = randomBytes(3).toString('hex');
-  private readonly expected = new Map<string, ExpectationEntry>();
-  private readonly records: Map<string, MemoryRecord>;
+  /** Compares this cell's query runs with the recorded expectation (judge.ts); `compare`, `judge`, `expectationFor` and `matches` are its. */
+  readonly judging: ReplayJudge;
   private readonly stores: MemoryStore[] = [];
   private readonly created: Array<{ store: MemoryStore; name: string }> = [];
   private golden?: Promise<{ store: MemoryStore; collection: MemoryCollection; loadMs: number; indexMs: number }>;
   private readonly runs = new Map<ScanMode, Promise<Map<string, QueryRun>>>();
-  private readonly comparisons = new WeakMap<QueryRun, Partial<Record<'exact' | 'ann', Comparison>>>();
   private timing?: { loadMs: number; indexMs: number };
   private readonly view: GoldenDataset;
   private indexPathLeftOut = false;
@@ -122,14 +64,12 @@ export class LiveCell {
       dim: d.manifest.dim,
       metric: d.manifest.metric,
     });
-    for (const e of config.expectation.entries) this.expected.set(e.query, e);
-    this.records = byId(d.memories);
+    this.judging = new ReplayJudge({ target: config.target, dataset: this.view, expectation: config.expectation, tolerances: config.tolerances, oracle: this.oracle });
   }
 
-  /** Whether golden memory `id` passes `filter` (false for ids not in the dataset). */
+  /** Whether golden memory `id` passes `filter` (false for ids not in the dataset): judge.ts `ReplayJudge.matches`. */
   matches(id: string, filter?: RecallFilter): boolean {
-    const r = this.records.get(id);
-    return r !== undefined && matchesFilter(r, filter);
+    return this.judging.matches(id, filter);
   }
 
   get target(): string {
@@ -152,13 +92,9 @@ export class LiveCell {
     return n ? { count: n, reason: 'queries with minScore need capability threshold' } : null;
   }
 
-  /** The recorded expectation for one query; GOLDEN_MISSING when the file has no line for it. */
+  /** The recorded expectation for one query; GOLDEN_MISSING when the file has no line for it (judge.ts `ReplayJudge.expectationFor`). */
   expectationFor(queryId: string): ExpectationEntry {
-    const e = this.expected.get(queryId);
-    if (!e) {
-      throw new MemoryMatrixError('GOLDEN_MISSING', `expectation for query ${queryId} of dataset ${this.datasetName} is missing; re-record with --update-golden`);
-    }
-    return e;
+    return this.judging.expectationFor(queryId);
   }
 
   /** The seed of the golden load order (`CellConfig.loadSeed`, else `DEFAULT_LOAD_SEED`), uint32. */
@@ -287,47 +223,14 @@ export class LiveCell {
     return out;
   }
 
-  /**
-   * Compare one query run with its recorded expectation (comparator.ts) under this target's
-   * tolerances: `scoreOf` from the float64 oracle, `matches` from the golden filter semantics.
-   * Computed once per run and mode: a second call with the same `run` object returns the same
-   * Comparison (C04 and C05 both judge the shared index replay). Callers must not mutate it.
-   */
+  /** One query run compared with its recorded expectation, once per run and mode (judge.ts `ReplayJudge.compare`). Callers must not mutate it. */
   compare(run: QueryRun, mode: 'exact' | 'ann'): Comparison {
-    const known = this.comparisons.get(run) ?? {};
-    const cached = known[mode];
-    if (cached) return cached;
-    const c = this.compareOnce(run, mode);
-    known[mode] = c;
-    this.comparisons.set(run, known);
-    return c;
+    return this.judging.compare(run, mode);
   }
 
-  /**
-   * Judge every run of a golden replay (dataset query order) with `compare`: the per-query
-   * comparisons a check returns as `CheckOutcome.replay` for the report.
-   */
+  /** Every run of a golden replay judged with `compare`, in dataset query order (judge.ts `ReplayJudge.judge`). */
   judge(check: string, scan: ScanMode, mode: 'exact' | 'ann', runs: ReadonlyMap<string, QueryRun>): JudgedReplay {
-    const queries = [...runs.values()].map((run) => ({ run, expected: this.expectationFor(run.query.id), comparison: this.compare(run, mode) }));
-    return { check, scan, mode, queries };
-  }
-
-  private compareOnce(run: QueryRun, mode: 'exact' | 'ann'): Comparison {
-    const q = run.query;
-    return compareHits(
-      this.expectationFor(q.id),
-      run.hits,
-      { dataset: this.datasetName, target: this.target, queryId: q.id, ...whereOf(q, run.scan, this.dataset.manifest.metric) },
-      {
-        k: q.k,
-        mode,
-        tieEpsilon: this.config.tolerances.tieEpsilon,
-        scoreTolerance: this.config.tolerances.scoreTolerance,
-        tolerances: this.oracle.tolerancesFor(q.vector, this.config.tolerances),
-        scoreOf: (id) => this.oracle.score(id, q.vector),
-        matches: (id) => this.matches(id, q.filter),
-      },
-    );
+    return this.judging.judge(check, scan, mode, runs);
   }
 
   /** Drop every collection this cell created and close every client; errors are collected and rethrown. */
@@ -350,9 +253,4 @@ export class LiveCell {
 /** The recall request a golden query stands for, in a given scan mode. */
 export function toRecallQuery(q: GoldenQuery, scan: ScanMode): RecallQuery {
   return { vector: q.vector, k: q.k, filter: q.filter, minScore: q.minScore, now: q.now, scan };
-}
-
-/** Records of the dataset by id. */
-export function byId(records: MemoryRecord[]): Map<string, MemoryRecord> {
-  return new Map(records.map((r) => [r.id, r]));
 }

@@ -1,0 +1,156 @@
+import { datasetFit, fitIndex, type CheckDefinition, type CheckResult, type GoldenDataset, type JudgedReplay, type LiveCell, type ResultSink } from '@memory-matrix/spec';
+import type { ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
+import type { CellReport, MatrixReport } from '../report/model';
+import { cellQueries } from '../report/queries';
+import type { ChildCell } from '../cell-child/spawn';
+import { timedOutResult, type RanTest } from '../runtime';
+
+/** One cell of a run as it is collected: its report row, its live cell once ready, the replays C03 / C05 judged. */
+export interface CollectedCell {
+  report: CellReport;
+  /** The suite name the runtime reports its tests under: `<target> × <dataset>`. */
+  suite: string;
+  /** The target's knownFailures (a failed check listed there is judged when the report is settled). */
+  known: NonNullable<ResolvedTarget['knownFailures']>;
+  live?: LiveCell;
+  replays: JudgedReplay[];
+}
+
+/**
+ * What a run records while its cells run, written into `report.cells` (one `CellReport` per
+ * target, in the order added): every check result the conformance suite hands its sink, the
+ * started backends and the child processes (so an interrupt can stop them), the per-test progress
+ * lines, and once the run is over the checks a cell never ran. After `interrupted` is set, nothing
+ * more is recorded.
+ */
+export class CellCollector {
+  /** Set by an interrupt: checks still running fail only because their backend is being stopped, which is no verdict. */
+  interrupted = false;
+  /** The target backends started so far (an interrupt stops them). */
+  readonly started: StartedBackend[] = [];
+  /** Embedded cells running in child processes, and the cell each fills in (interrupt: stop them, keep what they recorded). */
+  readonly children = new Map<ChildCell, CellReport>();
+  /** The checks this run was to run in every cell (set once they are resolved): an interrupt lists those a started cell never ran. */
+  planned: readonly CheckDefinition[] = [];
+  private readonly cells = new Map<string, CollectedCell>();
+  /** A setup error fails every test of its cell with the same error: its message is printed once. */
+  private readonly shown = new Set<Error>();
+
+  constructor(
+    private readonly report: MatrixReport,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Add `target`'s cell on `dataset` to the report: nothing ran yet, its index fitted to the dataset (none on one wider than maxIndexDim). */
+  add(target: ResolvedTarget, dataset: GoldenDataset): CollectedCell {
+    const m = dataset.manifest;
+    const report: CellReport = {
+      target: target.name,
+      backend: target.backend,
+      ...(target.serverTarget ? { server: target.serverTarget.name } : {}),
+      provider: target.provider,
+      serverVersion: null,
+      components: {},
+      image: null,
+      imageId: null,
+      index: fitIndex(target.index, datasetFit(target.capabilities, { metric: m.metric, dim: m.dim })),
+      tolerances: { ...target.tolerances },
+      timings: { startMs: null, loadMs: null, indexMs: null },
+      status: 'ran',
+      checks: [],
+      capabilities: target.capabilities,
+      ...(target.knownFailures?.length ? { knownFailures: target.knownFailures } : {}),
+      ...(target.cannotShow ? { cannotShow: target.cannotShow } : {}),
+    };
+    const cell: CollectedCell = { report, suite: `${target.name} × ${m.name}`, known: target.knownFailures ?? [], replays: [] };
+    this.cells.set(cell.suite, cell);
+    this.report.cells.push(report);
+    return cell;
+  }
+
+  /** The sink of registration alone: it records the checks skipped by the tier or the capabilities. */
+  skipSink(cell: CollectedCell): ResultSink {
+    return { record: (r) => cell.report.checks.push(r) };
+  }
+
+  /** The sink of a cell's checks: each result once (a check its time limit stopped is recorded by `onTest`), with the replay it judged. */
+  sink(cell: CollectedCell): ResultSink {
+    return {
+      record: (r: CheckResult, replay?: JudgedReplay) => {
+        // A check stopped at its time limit is recorded as TIMEOUT (onTest); its body finishing later is not a second verdict.
+        if (this.interrupted || cell.report.checks.some((c) => c.id === r.id)) return;
+        cell.report.checks.push(r);
+        if (replay) cell.replays.push(replay);
+      },
+    };
+  }
+
+  /** Record a started backend: what it runs (server version, components, image) and how long its start took, ms. */
+  onStarted(cell: CollectedCell, backend: StartedBackend, startMs: number): void {
+    this.started.push(backend);
+    const c = cell.report;
+    c.timings.startMs = startMs;
+    c.serverVersion = backend.info.serverVersion;
+    c.components = backend.info.components;
+    c.image = backend.info.image ?? null;
+    c.imageId = backend.info.imageId ?? null;
+  }
+
+  /** Take the cell a child process recorded (cell-child/), unless the run was interrupted. */
+  onChildCell(cell: CollectedCell, recorded: CellReport): void {
+    if (!this.interrupted) Object.assign(cell.report, recorded);
+  }
+
+  /** The runtime's callback per test: a check stopped at its time limit is recorded as TIMEOUT, and a progress line is printed. */
+  onTest(t: RanTest): void {
+    if (this.interrupted) return;
+    const timedOut = timedOutResult(t, this.planned);
+    const cell = this.cells.get(t.suite);
+    if (timedOut) cell?.report.checks.push(timedOut);
+    const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
+    const err = t.status === 'failed' && t.error && !('result' in t.error) && !this.shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
+    if (t.error) this.shown.add(t.error);
+    // A check the target lists in knownFailures is judged when the report is settled (report/known.ts).
+    const listed = t.status === 'failed' && cell?.known.some((k) => t.title.startsWith(`${k.check} `)) ? ' (listed in knownFailures: judged in the summary)' : '';
+    this.log(`${mark} ${t.suite} › ${t.title}${err}${listed}`);
+  }
+
+  /**
+   * Close every cell once the runtime is done: a cell whose setup (or teardown) failed is `error`
+   * and lists each planned check it did not run as failed (NOT_RUN, with that reason), so every
+   * selected check appears for every target; checks are sorted by id; the load and index times
+   * and the per-query figures of the replays C03 / C05 judged are added (nothing is queried again).
+   */
+  settle(result: { setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }): void {
+    for (const cell of this.cells.values()) {
+      const { report, suite } = cell;
+      const name = report.target;
+      const setupError = result.setupErrors.get(suite) ?? result.teardownErrors.get(suite);
+      if (setupError) {
+        report.status = 'error';
+        report.error = { code: (setupError as { code?: string }).code, message: setupError.message };
+        for (const c of this.planned) {
+          if (report.checks.some((r) => r.id === c.id)) continue;
+          const why = (setupError as { code?: string }).code === 'CHILD_FAILED' ? 'its cell process failed' : 'did not start';
+          const message = `not run: ${name} ${why}: ${setupError.message.split('\n')[0]}`;
+          report.checks.push({ id: c.id, name: c.name, status: 'failed', figures: {}, failures: [], notes: [], durationMs: 0, error: { code: 'NOT_RUN', message } });
+        }
+      }
+      report.checks.sort((a, b) => a.id.localeCompare(b.id)); // skips are recorded at registration, the others as they run
+      const l = cell.live?.loadTimings;
+      if (l) Object.assign(report.timings, { loadMs: l.loadMs, indexMs: l.indexMs });
+      const q = cellQueries(cell.replays);
+      if (q) report.queries = q;
+    }
+  }
+
+  /** After an interrupt by `sig`: every cell lists each planned check it never ran as skipped, and its checks are sorted by id. */
+  markNotRun(sig: NodeJS.Signals): void {
+    for (const c of this.report.cells) {
+      const ran = new Set(c.checks.map((r) => r.id));
+      for (const p of this.planned)
+        if (!ran.has(p.id)) c.checks.push({ id: p.id, name: p.name, status: 'skipped', skipReason: `not run: the run was interrupted by ${sig}`, figures: {}, failures: [], notes: [], durationMs: 0 });
+      c.checks.sort((a, b) => a.id.localeCompare(b.id));
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import type { ImageSource } from '@memory-matrix/backends';
+
+/** Options of one `memory-matrix run`. */
+export interface RunOptions {
+  backends: string[];
+  /**
+   * `--profile`: without `--backend` its targets and its check tier (`checks` / `excludeChecks` in
+   * matrix/targets.yaml); with `--backend` only its check tier. Undefined: the `default` profile's
+   * targets, and every check when `--backend` is given.
+   */
+  profile?: string;
+  /** `--parallel N`: cells run at once (as given; validated by parseParallel). Default: `MM_PARALLEL`, else the bound of `defaultParallelism`. */
+  parallel?: string;
+  /** Dataset folder or a name under golden-data/. */
+  dataset: string;
+  reportDir: string;
+  updateGolden: boolean;
+  shard?: string;
+  checks: string[];
+  /** `--repeat n`: C05 replays the index path n times on fresh index builds (as given; validated by parseRepeat). */
+  repeat?: string;
+  /** `--load-seed`: seed of the golden load order (as given: an integer or `random`; spec `parseLoadSeed`). Default `DEFAULT_LOAD_SEED`. */
+  loadSeed?: string;
+  /** Where container images come from: registry | debian | auto (default). */
+  imageSource?: ImageSource;
+  argv: string[];
+  /** Where console output goes (tests capture it). */
+  out?: (line: string) => void;
+}
