@@ -151,7 +151,8 @@ export function validateRecallFilter(f: RecallFilter | undefined, where: string,
   if (f.where !== undefined) {
     validateFilterExpr(f.where, `${rules.adapter}: ${where}: filter.where`);
     const missing = unsupportedFilterOperators(f.where, rules.filterOperators ?? []);
-    if (missing.length) throw new MemoryMatrixError('CAPABILITY_MISSING', `${rules.adapter}: ${where}: filter.where uses ${missing.join(', ')}, which this adapter does not push down (capability filterOperators)`);
+    if (missing.length)
+      throw new MemoryMatrixError('CAPABILITY_MISSING', `${rules.adapter}: ${where}: filter.where uses ${missing.join(', ')}, which this adapter does not push down (capability filterOperators)`);
   }
 }
 

@@ -1,11 +1,12 @@
 // The reference semantics (filter-lang/evaluate.ts, docs/filters.md) against hand-written truth
 // tables: each row names a filter and exactly the documents it must select.
 import { hasCode } from '../src/errors';
-import { matchesFilter } from '../src/filter';
+import { type FilterableRecord, matchesFilter } from '../src/filter';
 import { recallFilterExpr } from '../src/filter-lang/describe';
 import { evaluateFilter } from '../src/filter-lang/evaluate';
 import { parseFilter } from '../src/filter-lang/parse';
 import type { FilterDocument, FilterJson } from '../src/filter-lang/types';
+import type { MemoryKind, RecallFilter } from '../src/types';
 import { ExactOracle } from '../src/oracle';
 
 /** One document per kind of value of metadata key `v` (and `missing` without it). */
@@ -159,13 +160,13 @@ describe('instants: createdAt compared in UTC, to the microsecond', () => {
 });
 
 describe('RecallFilter.where is ANDed with the old parts; recallFilterExpr means the same', () => {
-  const recs = [
+  const recs: FilterableRecord[] = [
     { namespace: 'u1', kind: 'fact' as const, metadata: { lang: 'en', n: 0 } },
     { namespace: 'u1', kind: 'episode' as const, metadata: { lang: 'de', n: 1 } },
     { namespace: 'u2', kind: 'fact' as const, metadata: { lang: 'en', n: 2 } },
     { namespace: 'u2', kind: 'summary' as const, metadata: { n: false } },
   ];
-  const filters = [
+  const filters: RecallFilter[] = [
     { namespaces: ['u1'], where: parseFilter({ 'metadata.n': { $gte: 1 } }) },
     { kinds: ['fact' as const], metadata: { lang: 'en' }, where: parseFilter({ namespace: { $ne: 'u1' } }) },
     { where: parseFilter({ 'metadata.lang': { $ne: 'en' } }) },
@@ -175,7 +176,11 @@ describe('RecallFilter.where is ANDed with the old parts; recallFilterExpr means
   test.each(filters.map((f, i) => [i, f] as const))('filter %i', (_i, f) => {
     const expr = recallFilterExpr(f);
     for (const r of recs) {
-      const direct = (f.namespaces === undefined || f.namespaces.includes(r.namespace)) && (f.kinds === undefined || f.kinds.includes(r.kind)) && Object.entries(f.metadata ?? {}).every(([k, v]) => k in r.metadata && (r.metadata as Record<string, unknown>)[k] === v) && (f.where === undefined || evaluateFilter(f.where, r));
+      const direct =
+        (f.namespaces === undefined || f.namespaces.includes(r.namespace)) &&
+        (f.kinds === undefined || f.kinds.includes(r.kind as MemoryKind)) &&
+        Object.entries(f.metadata ?? {}).every(([k, v]) => k in r.metadata && (r.metadata as Record<string, unknown>)[k] === v) &&
+        (f.where === undefined || evaluateFilter(f.where, r));
       expect(matchesFilter(r, f)).toBe(direct);
       expect(expr === undefined ? true : evaluateFilter(expr, r)).toBe(direct);
     }

@@ -113,7 +113,11 @@ describe('a malformed filter-set file is GOLDEN_INVALID naming file:line', () =>
     ['operators disagree', () => edit(3, (o) => (o.operators = ['$ne'])), 'set.jsonl:4: case "eq-false": field "operators" is ["$ne"] but the filter uses ["$eq"]'],
     ['selectivity', () => edit(2, (o) => (o.selectivity = 0.5)), 'set.jsonl:3: case "eq-negative-zero": selectivity 0.5 ≠ matching / rows'],
     ['vacuous', () => edit(2, (o) => ((o.matching = 5111), (o.selectivity = 0.999))), 'set.jsonl:3: case "eq-negative-zero": matching 5111 is every row (5111): a vacuous case'],
-    ['missing query', () => edit(2, (o) => delete (o.topk as Record<string, unknown>)['q-0002']), 'set.jsonl:3: case "eq-negative-zero": topk must have exactly the header\'s queries (missing ["q-0002"]'],
+    [
+      'missing query',
+      () => edit(2, (o) => delete (o.topk as Record<string, unknown>)['q-0002']),
+      'set.jsonl:3: case "eq-negative-zero": topk must have exactly the header\'s queries (missing ["q-0002"]',
+    ],
     ['repeated name', () => edit(3, (o) => (o.name = 'eq-number-zero')), 'set.jsonl:4: case "eq-number-zero" repeats the name of line 2'],
     ['not JSON', () => lines.map((l, i) => (i === 6 ? l.slice(0, 20) : l)).join('\n'), 'set.jsonl:7: not JSON'],
     ['blank line', () => lines.map((l, i) => (i === 6 ? ' ' : l)).join('\n'), 'set.jsonl:7: blank line'],

@@ -41,7 +41,8 @@ export function filterToSurface(expr: FilterExpr): Record<string, unknown> {
 function name(expr: { op: string; field?: unknown }): string {
   const f = expr.field as { root?: unknown; path?: unknown } | undefined;
   if (typeof f !== 'object' || f === null || typeof f.root !== 'string') throw new MemoryMatrixError('INVALID_INPUT', `filter node ${expr.op}: field must be { root, path? }`);
-  if (f.root === 'metadata' && !(Array.isArray(f.path) && f.path.every((k) => typeof k === 'string'))) throw new MemoryMatrixError('INVALID_INPUT', `filter node ${expr.op}: metadata field needs a path of strings`);
+  if (f.root === 'metadata' && !(Array.isArray(f.path) && f.path.every((k) => typeof k === 'string')))
+    throw new MemoryMatrixError('INVALID_INPUT', `filter node ${expr.op}: metadata field needs a path of strings`);
   return fieldName(f as Parameters<typeof fieldName>[0]);
 }
 

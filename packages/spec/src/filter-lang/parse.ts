@@ -64,7 +64,8 @@ function parseKey(key: string, value: unknown, path: string, fail: Fail): Filter
     return { op: key, args: value.map((v, i) => parseObject(v, `${at}[${i}]`, fail)) };
   }
   if (key === '$not') return { op: '$not', arg: parseObject(value, at, fail) };
-  if (key.startsWith('$')) throw fail(at, `unknown operator ${JSON.stringify(key)} at filter level${hint(key, ['$and', '$or', '$not'])}; field operators go inside a field: { "metadata.x": { "${key}": … } }`);
+  if (key.startsWith('$'))
+    throw fail(at, `unknown operator ${JSON.stringify(key)} at filter level${hint(key, ['$and', '$or', '$not'])}; field operators go inside a field: { "metadata.x": { "${key}": … } }`);
   const field = parseField(key, at, fail);
   return parseClause(field, value, at, fail);
 }
@@ -146,7 +147,8 @@ function parseOperator(field: FilterField, op: string, v: unknown, at: string, f
 /** An `$eq`-style operand for `field`: the value rules of `parseFilter`. */
 function operand(field: FilterField, op: string, v: unknown, at: string, fail: Fail): FilterScalar {
   if (isPlainObject(v) && '$date' in v) {
-    if (field.root !== 'createdAt') throw fail(at, `an instant compares with createdAt only; ${field.root === 'metadata' ? 'metadata holds JSON values (store epoch milliseconds as a number)' : `${field.root} is a string`}`);
+    if (field.root !== 'createdAt')
+      throw fail(at, `an instant compares with createdAt only; ${field.root === 'metadata' ? 'metadata holds JSON values (store epoch milliseconds as a number)' : `${field.root} is a string`}`);
     return parseInstantOperand(v, at, fail);
   }
   if (field.root === 'createdAt') throw fail(at, `createdAt takes an instant { "$date": "2026-01-02T03:04:05Z" }, got ${describeValue(v)} (a string is never taken for a date)`);
@@ -188,7 +190,15 @@ function parseInstantOperand(v: Record<string, unknown>, at: string, fail: Fail)
   const frac = (m[7] ?? '').padEnd(6, '0');
   const local = Date.UTC(y, mo - 1, d, h, mi, se);
   const check = new Date(local);
-  if (y < 1 || check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || check.getUTCHours() !== h || check.getUTCMinutes() !== mi || check.getUTCSeconds() !== se) {
+  if (
+    y < 1 ||
+    check.getUTCFullYear() !== y ||
+    check.getUTCMonth() !== mo - 1 ||
+    check.getUTCDate() !== d ||
+    check.getUTCHours() !== h ||
+    check.getUTCMinutes() !== mi ||
+    check.getUTCSeconds() !== se
+  ) {
     throw fail(`${at}.$date`, `${JSON.stringify(s)} is not a calendar date and time`);
   }
   const zone = m[8]!;

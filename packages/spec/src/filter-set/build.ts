@@ -72,7 +72,8 @@ export function pickFilterQueries(dataset: GoldenDataset, count = FILTER_SET_QUE
 export function filterSetDocuments(dataset: GoldenDataset): FilterDocument[] {
   return dataset.memories.map((r) => {
     const clash = DERIVED_FILTER_KEYS.find((k) => Object.prototype.hasOwnProperty.call(r.metadata, k));
-    if (clash !== undefined) throw new MemoryMatrixError('GOLDEN_INVALID', `${dataset.dir}: memory ${r.id} has metadata key "${clash}", which ${FILTER_DERIVATION} derives; rename it or change the derivation`);
+    if (clash !== undefined)
+      throw new MemoryMatrixError('GOLDEN_INVALID', `${dataset.dir}: memory ${r.id} has metadata key "${clash}", which ${FILTER_DERIVATION} derives; rename it or change the derivation`);
     return { namespace: r.namespace, kind: r.kind, createdAt: r.createdAt, metadata: filterSetMetadata(r) };
   });
 }
@@ -137,6 +138,17 @@ export function buildFilterSet(dataset: GoldenDataset, sources: readonly FilterC
     });
   }
   if (cases.length === 0) throw invalidAt(opts.casesFile, 1, 'no cases');
-  const header = { kind: 'memory-matrix-filter-set', version: 1, dataset: dataset.manifest.name, datasetSha256: dataset.datasetSha256, derivation: FILTER_DERIVATION, metric, tieEpsilon: opts.tieEpsilon, k, rows: n, queries } as const;
+  const header = {
+    kind: 'memory-matrix-filter-set',
+    version: 1,
+    dataset: dataset.manifest.name,
+    datasetSha256: dataset.datasetSha256,
+    derivation: FILTER_DERIVATION,
+    metric,
+    tieEpsilon: opts.tieEpsilon,
+    k,
+    rows: n,
+    queries,
+  } as const;
   return { header: { ...header, queries: [...queries] }, cases };
 }

@@ -25,7 +25,10 @@ export const DERIVED_FILTER_KEYS = ['words', 'stance', 'src', 'labels', 'scores'
 export function deriveFilterFields(record: Pick<MemoryRecord, 'text' | 'kind' | 'metadata'>): Record<string, FilterJson> {
   const m = record.metadata;
   const out: Record<string, FilterJson> = {};
-  out.words = record.text.trim().split(/\s+/u).filter((w) => w !== '').length;
+  out.words = record.text
+    .trim()
+    .split(/\s+/u)
+    .filter((w) => w !== '').length;
   if (Object.prototype.hasOwnProperty.call(m, 'polarity')) out.stance = m.polarity!;
   else if (record.kind === 'episode') out.stance = null;
   const doc: Record<string, FilterJson> = {};

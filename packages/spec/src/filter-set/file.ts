@@ -154,13 +154,15 @@ export function parseFilterSet(text: string, file: string): FilterSet {
     }
     const derived = { operators: filterOperators(expr), fields: filterFields(expr), shapes: filterShapes(expr) };
     for (const key of ['operators', 'fields', 'shapes'] as const) {
-      if (JSON.stringify(c[key]) !== JSON.stringify(derived[key])) throw invalidAt(file, line, `case "${c.name}": field "${key}" is ${JSON.stringify(c[key])} but the filter uses ${JSON.stringify(derived[key])}`);
+      if (JSON.stringify(c[key]) !== JSON.stringify(derived[key]))
+        throw invalidAt(file, line, `case "${c.name}": field "${key}" is ${JSON.stringify(c[key])} but the filter uses ${JSON.stringify(derived[key])}`);
     }
     if (c.matching >= header.rows) throw invalidAt(file, line, `case "${c.name}": matching ${c.matching} is every row (${header.rows}): a vacuous case`);
     if (c.selectivity !== c.matching / header.rows) throw invalidAt(file, line, `case "${c.name}": selectivity ${c.selectivity} ≠ matching / rows = ${c.matching / header.rows}`);
     const extra = Object.keys(c.topk).filter((q) => !header.queries.includes(q));
     const missing = header.queries.filter((q) => !Object.prototype.hasOwnProperty.call(c.topk, q));
-    if (extra.length || missing.length) throw invalidAt(file, line, `case "${c.name}": topk must have exactly the header's queries (missing ${JSON.stringify(missing)}, unknown ${JSON.stringify(extra)})`);
+    if (extra.length || missing.length)
+      throw invalidAt(file, line, `case "${c.name}": topk must have exactly the header's queries (missing ${JSON.stringify(missing)}, unknown ${JSON.stringify(extra)})`);
     const topk: Record<string, RecallHit[]> = {};
     for (const q of header.queries) topk[q] = c.topk[q]!.map(([id, score]) => ({ id, score }));
     cases.push({ ...c, note: c.note, expr, operators: derived.operators, fields: derived.fields, shapes: derived.shapes, topk });
