@@ -6,7 +6,8 @@
  *     [--dataset golden-data/agent-memories] [--cases golden-data/filters/agent-memories.cases.jsonl] \
  *     [--out golden-data/filters/agent-memories.jsonl] [--check]
  *
- * `--check` writes nothing: it rebuilds and exits 1 when the committed file differs. A bad cases
+ * `--check` writes nothing: it loads the committed file (`loadFilterSet`: a malformed line is exit 2
+ * naming file:line), rebuilds, and exits 1 when the committed file differs. A bad cases
  * file, a vacuous case (no memory or every memory) or a bad dataset: the error naming file:line and
  * the case on stderr, exit 2, nothing written. The file is written whole (temporary file + rename).
  */
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { DEFAULT_TOLERANCES } from '../src/capabilities';
 import { isMemoryMatrixError } from '../src/errors';
 import { buildFilterSet, readFilterCases } from '../src/filter-set/build';
-import { serializeFilterSet } from '../src/filter-set/file';
+import { loadFilterSet, serializeFilterSet } from '../src/filter-set/file';
 import { loadGoldenDataset } from '../src/golden/load';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -40,6 +41,7 @@ function main(argv: string[]): number {
   const casesFile = arg(argv, '--cases', path.join(ROOT, `golden-data/filters/${name}.cases.jsonl`));
   const out = arg(argv, '--out', path.join(ROOT, `golden-data/filters/${name}.jsonl`));
   const t0 = Date.now();
+  if (argv.includes('--check')) loadFilterSet(out);
   const dataset = loadGoldenDataset(datasetDir);
   const set = buildFilterSet(dataset, readFilterCases(casesFile), { casesFile, tieEpsilon: DEFAULT_TOLERANCES.tieEpsilon });
   const text = serializeFilterSet(set);
