@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILTER_OPERATORS } from './filter-lang/types';
 
 /**
  * What a target can do, as ONE strict zod schema; the `Capabilities` type is inferred from it.
@@ -27,6 +28,14 @@ export const capabilitiesSchema = z
     filterKind: z.boolean(),
     /** Filter by metadata equality. Default false. */
     filterMetadata: z.boolean(),
+    /**
+     * Operators of the filter language (`RecallFilter.where`, docs/filters.md) the adapter compiles
+     * into its backend's own filter and pushes down, with the reference semantics
+     * (filter-lang/evaluate.ts). A filter using any other operator is never sent to it
+     * (`unsupportedFilterOperators`); the case is reported unsupported, never emulated after the
+     * query. Default [] (an adapter that declares none refuses any `where`).
+     */
+    filterOperators: z.array(z.enum(FILTER_OPERATORS)),
     /** `minScore` threshold in recall. Default false. */
     threshold: z.boolean(),
     /** upsert replaces a memory with the same id (C21). Default false. */
@@ -160,6 +169,7 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'filterNamespace',
   'filterKind',
   'filterMetadata',
+  'filterOperators',
   'threshold',
   'upsert',
   'delete',
@@ -216,6 +226,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   filterNamespace: false,
   filterKind: false,
   filterMetadata: false,
+  filterOperators: [],
   threshold: false,
   upsert: false,
   delete: false,

@@ -1,10 +1,16 @@
-import type { MemoryKind, Metadata, RecallFilter } from './types';
+import { evaluateFilter } from './filter-lang/evaluate';
+import type { FilterJson } from './filter-lang/types';
+import type { MemoryKind, RecallFilter } from './types';
 
-/** The parts of a memory a `RecallFilter` looks at. */
+/**
+ * The parts of a memory a `RecallFilter` looks at: `createdAt` (canonical instant) is needed only
+ * by a `where` that reads it; `metadata` may hold nested objects and arrays (`Metadata` fits).
+ */
 export interface FilterableRecord {
   namespace: string;
   kind: MemoryKind;
-  metadata: Metadata;
+  createdAt?: string;
+  metadata: Readonly<Record<string, FilterJson>>;
 }
 
 /**
@@ -15,7 +21,10 @@ export interface FilterableRecord {
  * - `metadata`: for each key, `record.metadata` has that key as its own property and its value
  *   is strictly equal (`===`, so type and value: `0` ≠ `false` ≠ `""` ≠ `null`; a missing key
  *   never matches, not even `null`). An empty `metadata` object adds no condition.
- * No filter (`undefined`) matches every record. Pure; never throws.
+ * - `where`: the filter language's reference semantics (filter-lang/evaluate.ts `evaluateFilter`,
+ *   docs/filters.md).
+ * No filter (`undefined`) matches every record. Pure; throws INVALID_INPUT only for a `where`
+ * that reads `createdAt` of a record given without one.
  */
 export function matchesFilter(record: FilterableRecord, filter?: RecallFilter): boolean {
   if (filter === undefined) return true;
@@ -27,5 +36,6 @@ export function matchesFilter(record: FilterableRecord, filter?: RecallFilter): 
       if (record.metadata[key] !== filter.metadata[key]) return false;
     }
   }
+  if (filter.where !== undefined && !evaluateFilter(filter.where, record)) return false;
   return true;
 }

@@ -124,8 +124,30 @@ export type { DeclaredTolerances, L2Form, QueryTolerances, TieTolerance } from '
 export { identifierProblem, metadataKeyProblem, metadataNumberProblem, stringProblem } from './stored-values';
 export { checkMetadata, checkStoredText, validateIdList, validateMemoryRecord, validateRecallFilter, validateRecallQuery, type InputRules } from './record-validation';
 
-// Filters and keyset scans.
+// Filters and keyset scans. The filter language (docs/filters.md): AST, parser, reference
+// evaluator, surface form and operator lists; the golden filter set (golden-data/FORMAT.md "Filter sets").
 export { matchesFilter, type FilterableRecord } from './filter';
+export {
+  FILTER_OPERATORS,
+  fieldName,
+  isFilterInstant,
+  RANGE_OPERATORS,
+  type FilterDocument,
+  type FilterExpr,
+  type FilterField,
+  type FilterInstant,
+  type FilterJson,
+  type FilterOperator,
+  type FilterRangeValue,
+  type FilterScalar,
+  type RangeOperator,
+} from './filter-lang/types';
+export { parseFilter } from './filter-lang/parse';
+export { evaluateFilter } from './filter-lang/evaluate';
+export { filterFields, filterOperators, filterToSurface, recallFilterExpr, unsupportedFilterOperators, validateFilterExpr } from './filter-lang/describe';
+export { DERIVED_FILTER_KEYS, deriveFilterFields, FILTER_DERIVATION, filterSetMetadata } from './filter-set/derive';
+export { buildFilterSet, FILTER_SET_K, FILTER_SET_QUERY_COUNT, filterSetDocuments, pickFilterQueries, readFilterCases, type FilterCaseSource } from './filter-set/build';
+export { filterShapes, loadFilterSet, parseFilterSet, serializeFilterSet, type FilterCase, type FilterSet, type FilterSetHeader, type FilterShape } from './filter-set/file';
 export { compareIdsBytes, keysetPage, MAX_SCAN_LIMIT, scanAll, validateScanOptions, type ScanAllResult } from './scan';
 export { scanConformance } from './scan-conformance';
 

@@ -1,15 +1,24 @@
 import { MemoryMatrixError } from './errors';
 import { matchesFilter } from './filter';
+import type { FilterJson } from './filter-lang/types';
 import { validateVector } from './scores';
 import { type DeclaredTolerances, pairTolerances, type QueryTolerances, toleranceScale, underflowTerm } from './tolerance';
-import type { MemoryKind, Metadata, Metric, RecallFilter, RecallHit, RecallQuery } from './types';
+import type { MemoryKind, Metric, RecallFilter, RecallHit, RecallQuery } from './types';
+
+/** One row's metadata as the oracle filters it: `Metadata`, or nested objects and arrays (filter-lang/types.ts `FilterJson`). */
+type RowMetadata = Readonly<Record<string, FilterJson>>;
 
 /** The rows an `ExactOracle` searches. All arrays have one entry per row, in the same order. */
 export interface OracleInput {
   ids: string[];
   namespaces: string[];
   kinds: MemoryKind[];
-  metadata: Metadata[];
+  metadata: RowMetadata[];
+  /**
+   * Canonical instants (time.ts), one per row: needed only for filters whose `where` reads
+   * `createdAt` (a topK with such a filter and no `createdAt` throws INVALID_INPUT).
+   */
+  createdAt?: string[];
   /** Row-major `Float32Array` of length `ids.length * dim` (row i = components [i*dim, (i+1)*dim)). */
   vectors: Float32Array;
   dim: number;
@@ -52,7 +61,8 @@ export class ExactOracle {
   private readonly ids: string[];
   private readonly namespaces: string[];
   private readonly kinds: MemoryKind[];
-  private readonly metadata: Metadata[];
+  private readonly metadata: RowMetadata[];
+  private readonly createdAt: string[] | undefined;
   private readonly vectors: Float32Array;
   private readonly sqNorms: Float64Array;
   private maxRowNorm = 0;
@@ -69,6 +79,7 @@ export class ExactOracle {
       ['namespaces', input.namespaces.length],
       ['kinds', input.kinds.length],
       ['metadata', input.metadata.length],
+      ['createdAt', input.createdAt?.length ?? n],
     ] as const) {
       if (len !== n) {
         throw new MemoryMatrixError('INVALID_INPUT', `ExactOracle: ${field} has ${len} entries, ids has ${n}`);
@@ -84,6 +95,7 @@ export class ExactOracle {
     this.namespaces = input.namespaces;
     this.kinds = input.kinds;
     this.metadata = input.metadata;
+    this.createdAt = input.createdAt;
     this.vectors = input.vectors;
     this.sqNorms = new Float64Array(n);
     this.allRows = Int32Array.from({ length: n }, (_, i) => i);
@@ -217,7 +229,7 @@ export class ExactOracle {
 
   private rowMatches(i: number, filter: RecallFilter | undefined): boolean {
     if (filter === undefined) return true;
-    return matchesFilter({ namespace: this.namespaces[i]!, kind: this.kinds[i]!, metadata: this.metadata[i]! }, filter);
+    return matchesFilter({ namespace: this.namespaces[i]!, kind: this.kinds[i]!, createdAt: this.createdAt?.[i], metadata: this.metadata[i]! }, filter);
   }
 
   private queryNorm(v: Float32Array): number {

@@ -1,5 +1,7 @@
 import { validateDecay } from './decay';
 import { MemoryMatrixError } from './errors';
+import { unsupportedFilterOperators, validateFilterExpr } from './filter-lang/describe';
+import type { FilterOperator } from './filter-lang/types';
 import { validateVector, vectorProblem } from './scores';
 import { identifierProblem, metadataKeyProblem, metadataNumberProblem, metadataValuesOk, stringProblem } from './stored-values';
 import { isInstant, parseInstant } from './time';
@@ -22,6 +24,8 @@ export interface InputRules {
   adapter: string;
   /** The vector check; default spec `validateVector` (Chroma adds its float32 overflow guard). */
   vector?: (v: ArrayLike<number>, dim: number, metric: Metric, where: string) => void;
+  /** Filter-language operators the adapter compiles (its `filterOperators` capability); default none: any `where` is refused. */
+  filterOperators?: readonly FilterOperator[];
 }
 
 /** Largest id length in UTF-16 code units (types.ts `MemoryRecord.id`). */
@@ -126,7 +130,12 @@ function checkVector(v: unknown, dim: number, metric: Metric, where: string, rul
   (rules.vector ?? validateVector)(v as Float32Array, dim, metric, `${rules.adapter}: ${where}`);
 }
 
-/** A recall/count filter (every part optional; empty lists match nothing); kinds must be known kinds. */
+/**
+ * A recall/count filter (every part optional; empty lists match nothing); kinds must be known
+ * kinds; a `where` must be a valid expression (INVALID_INPUT naming the path inside it) whose
+ * operators the adapter declares in `rules.filterOperators` (else CAPABILITY_MISSING naming them,
+ * so an adapter that has not learnt `where` refuses it instead of ignoring it).
+ */
 export function validateRecallFilter(f: RecallFilter | undefined, where: string, rules: InputRules): void {
   if (f === undefined) return;
   if (typeof f !== 'object' || f === null) throw invalid(rules, `${where}: filter must be an object`);
@@ -139,6 +148,12 @@ export function validateRecallFilter(f: RecallFilter | undefined, where: string,
     for (const k of f.kinds) if (!MEMORY_KINDS.includes(k)) throw invalid(rules, `${where}: filter.kinds has unknown kind ${JSON.stringify(k)}`);
   }
   if (f.metadata !== undefined) checkMetadata(f.metadata, `${where}: filter`, rules, true);
+  if (f.where !== undefined) {
+    validateFilterExpr(f.where, `${rules.adapter}: ${where}: filter.where`);
+    const missing = unsupportedFilterOperators(f.where, rules.filterOperators ?? []);
+    if (missing.length)
+      throw new MemoryMatrixError('CAPABILITY_MISSING', `${rules.adapter}: ${where}: filter.where uses ${missing.join(', ')}, which this adapter does not push down (capability filterOperators)`);
+  }
 }
 
 /** A recall query: vector (DIMENSION_MISMATCH / INVALID_VECTOR), k 1..1000, minScore, scan, filter, decay. */

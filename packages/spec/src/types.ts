@@ -1,3 +1,5 @@
+import type { FilterExpr } from './filter-lang/types';
+
 /** Similarity metric of a collection. See `scores.ts` for the canonical score of each. */
 export type Metric = 'cosine' | 'ip' | 'l2';
 export const METRICS: readonly Metric[] = ['cosine', 'ip', 'l2'];
@@ -33,11 +35,18 @@ export interface MemoryRecord {
  * - `namespaces`: the memory's namespace is one of these (IN).
  * - `kinds`: the memory's kind is one of these.
  * - `metadata`: each key equals the given scalar exactly (type and value; `0` ≠ `false` ≠ `""`).
+ * - `where`: an expression of the filter language (filter-lang/, docs/filters.md), built with
+ *   `parseFilter`. An optional part rather than a replacement of the three above, so that every
+ *   existing adapter, golden query and expectation keeps its exact shape and meaning; a compiler
+ *   that wants one tree takes `recallFilterExpr(filter)`. Sent only to a target whose capability
+ *   `filterOperators` lists every operator it uses (`unsupportedFilterOperators`); an adapter
+ *   that declares none refuses it in `validateRecallFilter` (CAPABILITY_MISSING), never ignores it.
  */
 export interface RecallFilter {
   namespaces?: string[];
   kinds?: MemoryKind[];
   metadata?: Metadata;
+  where?: FilterExpr;
 }
 
 /** The largest `k` a recall may ask for (`RecallQuery.k`; record-validation.ts refuses more with INVALID_INPUT). */

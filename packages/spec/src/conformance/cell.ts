@@ -60,6 +60,7 @@ export class LiveCell {
       namespaces: d.memories.map((m) => m.namespace),
       kinds: d.memories.map((m) => m.kind),
       metadata: d.memories.map((m) => m.metadata),
+      createdAt: d.memories.map((m) => m.createdAt),
       vectors: d.vectors,
       dim: d.manifest.dim,
       metric: d.manifest.metric,

@@ -1,9 +1,9 @@
 import type { FailureWhere } from '../comparator';
 import type { Metric, RecallFilter, RecallQuery } from '../types';
 
-/** Whether `filter` restricts anything (a namespace, kind or metadata condition); undefined or `{}` does not. */
+/** Whether `filter` restricts anything (a namespace, kind, metadata or `where` condition); undefined or `{}` does not. */
 export function isFiltered(filter: RecallFilter | undefined): boolean {
-  return filter !== undefined && (filter.namespaces !== undefined || filter.kinds !== undefined || filter.metadata !== undefined);
+  return filter !== undefined && (filter.namespaces !== undefined || filter.kinds !== undefined || filter.metadata !== undefined || filter.where !== undefined);
 }
 
 /**

@@ -45,6 +45,7 @@ export function oracleOver(records: readonly MemoryRecord[], dim: number, metric
     namespaces: records.map((r) => r.namespace),
     kinds: records.map((r) => r.kind),
     metadata: records.map((r) => r.metadata),
+    createdAt: records.map((r) => r.createdAt),
     vectors,
     dim,
     metric,
