@@ -48,8 +48,8 @@ export class LiveCell {
   private indexPathLeftOut = false;
   /** Name of the shared golden collection once `loaded()` has created it (the liveness probe counts it). */
   private goldenCollection?: string;
-  /** `loadStopped`: the golden load's limit ran out, it stops before its next batch; `written`: how far it got; `current`: `noteStep`. */
-  private loadStopped = false;
+  /** `stopped`: the golden load / replay whose limit ran out (it stops before its next batch / query); `written`: how far the load got; `current`: `noteStep`. */
+  private readonly stopped = new Set<'load' | ScanMode>();
   private written = { written: 0, indexing: false, ms: 0 };
   private current?: string;
   /** The steps `prepare` ran before the checks, in order (empty until it ran). */
@@ -155,7 +155,7 @@ export class LiveCell {
       const all = seededShuffle(this.dataset.memories, this.loadSeed);
       const t0 = performance.now();
       for (let i = 0; i < all.length; i += LOAD_CHUNK) {
-        if (this.loadStopped) throw new MemoryMatrixError('TIMEOUT', `${this.target}: the golden load was stopped at its time limit after ${i} of ${all.length} memories`);
+        if (this.stopped.has('load')) throw new MemoryMatrixError('TIMEOUT', `${this.target}: the golden load was stopped at its time limit after ${i} of ${all.length} memories`);
         this.noteStep(`loading ${all.length} memories`, i);
         await collection.upsert(all.slice(i, i + LOAD_CHUNK));
         await yieldToEventLoop(); // in-process engines: let signals and timers in (yield.ts)
@@ -203,9 +203,9 @@ export class LiveCell {
     return { ...this.written };
   }
 
-  /** Tell the golden load to stop before its next batch (its limit ran out); a load that finished is unaffected. */
-  stopLoad(): void {
-    this.loadStopped = true;
+  /** Tell the golden load (`load`), or every replay on a scan path, to stop before its next batch / query (its limit ran out); one that finished is unaffected. */
+  stop(what: 'load' | ScanMode): void {
+    this.stopped.add(what);
   }
 
   /** Record what the cell does now (`recall (exact) of 40 golden queries`, with `, 31 done` when `done` is given) for a limit's message; checks may call it. */
@@ -254,6 +254,7 @@ export class LiveCell {
     const out = new Map<string, QueryRun>();
     const qs = this.dataset.queries;
     for (const q of qs) {
+      if (this.stopped.has(scan)) throw new MemoryMatrixError('TIMEOUT', `${this.target}: the ${scan} replay was stopped at its time limit after ${out.size} of ${qs.length} queries`);
       const t0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, scan));
       await yieldToEventLoop();

@@ -18,8 +18,8 @@ export interface FixtureHost {
   readonly loadTimings: { loadMs: number; indexMs: number } | undefined;
   /** How far the golden load got: memories written, and whether the index build started. */
   readonly loadProgress: { written: number; indexing: boolean; ms: number };
-  /** Tell the golden load to stop before its next batch (its limit ran out). */
-  stopLoad(): void;
+  /** Tell the golden load (`load`) or the replays on a scan path to stop before their next batch / query (a limit ran out). */
+  stop(what: 'load' | ScanMode): void;
   /** What the cell is doing now (`LiveCell.step`), for limit messages. */
   readonly step: string | undefined;
   /** The golden replay on one scan path. */
@@ -62,8 +62,8 @@ const errorOf = (e: unknown): { code?: string; message: string } => {
  * checks ran before it, and none pays for them inside its own time limit. A step that fails stays
  * failed for every check that reads it (the cell caches the rejected promise); one that exceeds its
  * limit is replaced through `fail` by a rejection with code TIMEOUT naming what ran, how far it got,
- * the limit, the factor and how to raise it (limits.ts `limitMessage`), and a load past its limit is
- * told to stop before its next batch. The later steps are then not started. Returns every step,
+ * the limit, the factor and how to raise it (limits.ts `limitMessage`), and a load or replay past its
+ * limit is told to stop before its next batch or query. The later steps are then not started. Returns every step,
  * in order, as `PreparedStep`s (`onStep` sees each as it ends). Never throws.
  */
 export async function prepareFixtures(
@@ -92,7 +92,7 @@ export async function prepareFixtures(
       () => cell.loaded(),
       limits.loadTimeoutMs,
       (f) => {
-        cell.stopLoad();
+        cell.stop('load');
         const p = cell.loadProgress;
         const how = p.indexing ? `${indexLabel}; the ${n} memories were written in ${Math.round(p.ms / 1000)} s` : `${loadLabel}, ${p.written} written`;
         return new MemoryMatrixError(
@@ -140,11 +140,13 @@ export async function prepareFixtures(
       await runWithin(
         () => cell.queryRuns(scan),
         limits.checkTimeoutMs,
-        (f) =>
-          new MemoryMatrixError(
+        (f) => {
+          cell.stop(scan);
+          return new MemoryMatrixError(
             'TIMEOUT',
             limitMessage(`${cell.target}: the golden replay on the ${scan} path (${q} queries, prepared before the checks)`, limits.checkTimeoutMs, f, 'checkTimeoutMs', cell.step),
-          ),
+          );
+        },
         factor,
       );
       emit({ step, label, status: 'done', durationMs: performance.now() - s0, limitMs: limits.checkTimeoutMs, hostFactor: factor });
