@@ -153,6 +153,8 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
   for (const [name, t] of entries) {
     if (t.server !== undefined) targets.set(name, resolveClientTarget(name, t, targets, c.defaults, fail));
   }
+  // memory-matrix.yaml `adapters: { <driver>: { module, limits } }`: the driver's limits under each target's own.
+  for (const a of user?.adapters ?? []) for (const t of targets.values()) if (a.limits && t.backend === a.name) t.limits = { ...a.limits, ...t.limits };
   for (const t of targets.values()) {
     if (t.upgradeFrom === undefined || t.serverTarget) continue;
     const from = targets.get(t.upgradeFrom);

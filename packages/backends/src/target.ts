@@ -66,6 +66,21 @@ const startSchema = z
   })
   .strict();
 
+/**
+ * The time limits of the target's cells, ms before the host factor (spec conformance/limits.ts
+ * `CellLimits`; defaults `DEFAULT_CELL_LIMITS`: setup 120000, load 900000, check 300000): a slow
+ * layer raises them here instead of failing on a limit made for a fast store. A client target
+ * gives its own (its load goes through the client). `setupTimeoutMs` wins over `start.setupTimeoutMs`;
+ * `MM_SETUP_TIMEOUT_MS`, `MM_LOAD_TIMEOUT_MS`, `MM_CHECK_TIMEOUT_MS` win over both for a run.
+ */
+export const limitsSchema = z
+  .object({
+    setupTimeoutMs: z.number().int().positive().optional(),
+    loadTimeoutMs: z.number().int().positive().optional(),
+    checkTimeoutMs: z.number().int().positive().optional(),
+  })
+  .strict();
+
 /** One durability configuration (spec `DurabilityConfiguration`); the name is a figure key part, so no `/` or spaces. */
 const durabilitySchema = z
   .object({
@@ -96,6 +111,8 @@ export const targetSchema = z
     expect: z.record(z.string()).default({}),
     index: indexSchema.optional(),
     tolerances: tolerancesSchema.partial().optional(),
+    /** Time limits of this target's cells (`limitsSchema`): setup, the golden load step, a check. */
+    limits: limitsSchema.optional(),
     /** Options passed to the adapter for this target's configuration (e.g. Redis `quantization: noquant`); validated by the driver's `adapterOptions` schema. */
     adapterOptions: z.record(z.unknown()).optional(),
     /** Overrides of the driver's declared capabilities for this target (e.g. `vectors: false` on a server without vector support); strict: an unknown key is an error. */

@@ -4,6 +4,7 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 import { z } from 'zod';
 import { loadDriverModule } from './driver-module';
 import { driverNames, findDriver, registerDriver } from './registry';
+import { limitsSchema } from './target';
 import { failOnIssues, readYamlMapping, type YamlFail } from './yaml-file';
 
 /**
@@ -13,6 +14,7 @@ import { failOnIssues, readYamlMapping, type YamlFail } from './yaml-file';
  * ```yaml
  * adapters:                                  # driver name → module (path relative to this file, or a package name)
  *   own-memory: ./matrix-adapter.ts          # TypeScript is loaded without a build step
+ *   # or { module: ./matrix-adapter.ts, limits: { loadTimeoutMs: 1800000 } }: time limits of every target of the driver
  * targets:                                   # the catalog's target schema; client targets name a server target
  *   own-memory@pglite-pg18: { backend: own-memory, server: pgvector@pglite-pg18, capabilities: { history: false } }
  * profiles:                                  # the catalog's profile schema
@@ -35,6 +37,8 @@ export interface UserAdapter {
   spec: string;
   /** The module's resolved file. */
   file: string;
+  /** `limits:` of the entry (`{ module, limits }` form): the time limits of every target of this driver, under each target's own `limits`. */
+  limits?: z.infer<typeof limitsSchema>;
 }
 
 /** A loaded memory-matrix.yaml: its adapters registered, its targets and profiles for `loadCatalog(…, { config })`. */
@@ -54,7 +58,13 @@ export interface UserConfig {
 export const userConfigSchema = z
   .object({
     adapters: z
-      .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'an adapter name is a driver name: [a-z][a-z0-9-]*'), z.string().min(1, 'give the module: a path (./…, relative to this file) or a package name'))
+      .record(
+        z.string().regex(/^[a-z][a-z0-9-]*$/, 'an adapter name is a driver name: [a-z][a-z0-9-]*'),
+        z.union([
+          z.string().min(1, 'give the module: a path (./…, relative to this file) or a package name'),
+          z.object({ module: z.string().min(1, 'give the module: a path (./…, relative to this file) or a package name'), limits: limitsSchema.optional() }).strict(),
+        ]),
+      )
       .default({}),
     targets: z.record(z.unknown()).default({}),
     profiles: z.record(z.unknown()).default({}),
@@ -86,7 +96,8 @@ export function loadUserConfig(file: string): UserConfig {
   if (!parsed.success) failOnIssues(parsed.error.issues, y.fail, userConfigSchema);
   const c = parsed.data!;
   const adapters: UserAdapter[] = [];
-  const loaded = Object.entries(c.adapters).map(([name, spec]) => {
+  const loaded = Object.entries(c.adapters).map(([name, entry]) => {
+    const spec = typeof entry === 'string' ? entry : entry.module;
     const where = `${abs}:${y.lineOf(['adapters', name])}: adapters.${name}`;
     const { driver: d, file: moduleFile } = loadDriverModule(spec, path.dirname(abs), where);
     if (d.name !== name)
@@ -98,7 +109,7 @@ export function loadUserConfig(file: string): UserConfig {
     } catch (err) {
       throw new MemoryMatrixError('USAGE', `${where}: ${(err as Error).message}`, { cause: err });
     }
-    adapters.push({ name, spec, file: moduleFile });
+    adapters.push({ name, spec, file: moduleFile, ...(typeof entry !== 'string' && entry.limits ? { limits: entry.limits } : {}) });
     return { where, d };
   });
   for (const { where, d } of loaded) {

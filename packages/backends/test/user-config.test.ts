@@ -115,3 +115,41 @@ test('a built-in catalog error still names the built-in catalog, not the user fi
     new RegExp(`^USAGE: ${bad.replace(/[.]/g, '\\.')}:3: targets\\.pgvector@z\\.engine: driver pgvector has no embedded engine "nope"`),
   );
 });
+
+test.each([
+  [
+    'a mistyped limit of a target',
+    'targets:\n  pgvector@q:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    limits: { loadTimoutMs: 5 }\n',
+    /memory-matrix\.yaml:6: targets\.pgvector@q\.limits\.loadTimoutMs: unknown key "loadTimoutMs"; did you mean "loadTimeoutMs"\?$/,
+  ],
+  ['an unknown key of an adapters entry', 'adapters:\n  own: { module: ./x.ts, limts: {} }\n', /memory-matrix\.yaml:2: adapters\.own\.limts: unknown key "limts"/],
+  [
+    'a limit that is not a positive integer',
+    'adapters:\n  own: { module: ./x.ts, limits: { loadTimeoutMs: -1 } }\n',
+    /memory-matrix\.yaml:2: adapters\.own\.limits\.loadTimeoutMs: Number must be greater than 0/,
+  ],
+])('time limits (issue 35): %s names the user file and line (USAGE)', (_name, yaml, why) => {
+  const m = error(() => loadCatalog(undefined, { config: loadUserConfig(config(yaml)) }));
+  expect(m).toMatch(/^USAGE: /);
+  expect(m).toMatch(why);
+});
+
+test("time limits: a target's own limits; an adapters entry's limits under them for every target of its driver", () => {
+  const toy = path.resolve(__dirname, '../../runner/test/fixtures/toy-driver/index.ts');
+  const f = config(
+    [
+      'adapters:',
+      `  toy: { module: ${JSON.stringify(toy)}, limits: { loadTimeoutMs: 1800000, checkTimeoutMs: 600000 } }`,
+      'targets:',
+      '  toy@1: { backend: toy, provider: embedded, engine: toy-1, index: { type: none }, limits: { checkTimeoutMs: 900000 } }',
+      '  toy@2: { backend: toy, provider: embedded, engine: toy-1, index: { type: none } }',
+      '  pgvector@slow: { backend: pgvector, provider: embedded, engine: pglite-0.5, limits: { setupTimeoutMs: 240000 } }',
+      '',
+    ].join('\n'),
+  );
+  const cat = loadCatalog(undefined, { config: loadUserConfig(f) });
+  expect(resolveTarget(cat, 'toy@1').limits).toEqual({ loadTimeoutMs: 1_800_000, checkTimeoutMs: 900_000 });
+  expect(resolveTarget(cat, 'toy@2').limits).toEqual({ loadTimeoutMs: 1_800_000, checkTimeoutMs: 600_000 });
+  expect(resolveTarget(cat, 'pgvector@slow').limits).toEqual({ setupTimeoutMs: 240_000 });
+  expect(resolveTarget(cat, 'pgvector@pg17').limits).toBeUndefined();
+});

@@ -8,34 +8,52 @@ const LABEL: Record<ProgressPhase, string> = {
   'query-index': 'queries, index scan',
 };
 
+/** How often a long phase prints a line of its own without a TTY, ms: `… loading memories 2000/5111, 95 s`. */
+export const PROGRESS_LINE_MS = 30_000;
+
 /**
  * Progress of the cells' long phases, safe for cells running at once. On a TTY one cli-progress
- * bar line per running cell (a MultiBar: the bar of a cell shows its current phase; log lines are
- * printed above the bars, whole). Otherwise (a pipe, `| tee`, a CI log) one line when a phase of a
- * cell starts, prefixed by the target, and nothing per step, so lines of concurrent cells never mix.
+ * bar line per running cell (a MultiBar: the bar of a cell shows its current phase, done / total
+ * and the seconds since the phase began; log lines are printed above the bars, whole). Otherwise (a
+ * pipe, `| tee`, a CI log) one line when a phase of a cell starts, prefixed by the target, then at
+ * most one every `PROGRESS_LINE_MS` while it lasts (`<target>: loading memories 2000/5111, 95 s`),
+ * each whole, so lines of concurrent cells never mix and a long golden load is seen moving.
  */
 export class Progress {
   private multi?: cliProgress.MultiBar;
   private readonly bars = new Map<string, cliProgress.SingleBar>();
   /** The phase each cell is in (non-TTY: a line per change). */
   private readonly phases = new Map<string, ProgressPhase>();
+  /** When each cell's phase began, and when its last line was printed (non-TTY), ms (`now`). */
+  private readonly since = new Map<string, { start: number; line: number }>();
   private width = 0;
-  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
+  constructor(
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** `done` of `total` steps of `phase` in the cell of `target`. */
   update(target: string, phase: ProgressPhase, done: number, total: number): void {
     const changed = this.phases.get(target) !== phase;
     this.phases.set(target, phase);
+    const t = this.now();
+    if (changed) this.since.set(target, { start: t, line: t });
+    const since = this.since.get(target)!;
+    const elapsed = `${Math.round((t - since.start) / 1000)} s`;
     if (!this.stream.isTTY) {
       if (changed) this.stream.write(`${target}: ${LABEL[phase]} (${total})…\n`);
+      else if (t - since.line >= PROGRESS_LINE_MS) {
+        since.line = t;
+        this.stream.write(`${target}: ${LABEL[phase]} ${done}/${total}, ${elapsed}\n`);
+      }
       return;
     }
     this.width = Math.max(this.width, target.length);
     this.multi ??= new cliProgress.MultiBar(
-      { format: '{target} {phase} [{bar}] {value}/{total}', stream: this.stream, clearOnComplete: true, hideCursor: true, gracefulExit: false },
+      { format: '{target} {phase} [{bar}] {value}/{total} {elapsed}', stream: this.stream, clearOnComplete: true, hideCursor: true, gracefulExit: false },
       cliProgress.Presets.shades_classic,
     );
-    const payload = { target: target.padEnd(this.width), phase: LABEL[phase].padEnd(19) };
+    const payload = { target: target.padEnd(this.width), phase: LABEL[phase].padEnd(19), elapsed };
     const bar = this.bars.get(target);
     if (!bar) this.bars.set(target, this.multi.create(total, done, payload));
     else {
@@ -47,6 +65,7 @@ export class Progress {
   /** The cell of `target` has ended: its bar goes away (and the bars, when it was the last). */
   end(target: string): void {
     this.phases.delete(target);
+    this.since.delete(target);
     const bar = this.bars.get(target);
     if (!bar) return;
     this.bars.delete(target);

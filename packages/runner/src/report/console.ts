@@ -6,6 +6,7 @@ import { cpuLine } from './cpu';
 import { failureLines } from './failure-groups';
 import { countsLine, failedText, fmt, recallText, isNotRun } from './figures';
 import { tableSummary } from './tables';
+import { failedStepLines, stepRows } from './steps';
 import { cannotShowOf, type CellReport } from './model';
 import type { RunTimeZone } from '../time-zone';
 import type { ReportView } from './view';
@@ -28,6 +29,8 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
       style: { head: [], border: [] },
       chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     });
+    // The steps prepared before the checks (the golden load first), each with its own time: never charged to a check.
+    for (const row of stepRows(cells)) table.push([row.title, ...row.entries.map((e) => (e.startsWith('FAIL') ? c.red(e) : e))]);
     for (const row of view.checkRows) {
       table.push([
         row.title,
@@ -65,6 +68,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const cell of cells) {
     // A cell error after checks ran (its cleanup failed: the store had died) is not "could not run".
     if (cell.error) out.push(c.red(`${cell.target}: ${ranAny(cell) ? 'error' : 'could not run'}: ${cell.error.message}`));
+    for (const line of failedStepLines(cell)) out.push(c.red(line));
     // Checks not run: one line per cause (spec conformance/liveness.ts: the store stopped answering
     // mid-cell); the cell's own error, which each of them carries, is not repeated.
     for (const [cause, ids] of notRunCauses(cell)) {

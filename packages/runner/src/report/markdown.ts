@@ -4,6 +4,7 @@ import { catalogLine, hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, 
 import { failureLines } from './failure-groups';
 import { countsLine, failedText, fmt, recallText, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
+import { failedStepLines, stepRows } from './steps';
 import { cannotShowOf } from './model';
 import { nothingRan, nothingRanLine, verdictHeading } from './verdict';
 import type { SideBySidePair } from './side-by-side';
@@ -41,6 +42,8 @@ export function renderMarkdown(view: ReportView): string {
   const cells = report.cells;
   if (cells.length) {
     lines.push(`| check | ${cells.map((c) => esc(c.target)).join(' | ')} |`, `|---|${cells.map(() => '---').join('|')}|`);
+    // The steps prepared before the checks (the golden load first), each with its own time: never charged to a check.
+    for (const row of stepRows(cells)) lines.push(`| ${esc(row.title)} | ${row.entries.map(esc).join(' | ')} |`);
     for (const row of view.checkRows) {
       lines.push(
         `| ${row.title} | ${row.results
@@ -102,6 +105,7 @@ export function renderMarkdown(view: ReportView): string {
       const limit = cannotShowOf(cell, r);
       if (limit) lines.push(`- **${esc(cell.target)}** ${r.id} ${r.name}: ${r.status === 'passed' ? 'passed, but' : 'on this target it'} cannot show ${esc(limit)}`);
     }
+    for (const line of failedStepLines(cell)) lines.push(`- **${esc(line)}**`);
     // Checks not run (the cell did not start, or its store stopped answering mid-cell): one line per cause, not one block per check.
     for (const [cause, ids] of notRunCauses(cell)) lines.push(`- **${esc(cell.target)}**: ${ids.length} check(s) not run (${ids.join(', ')}): ${esc(cause)}`);
     for (const r of cell.checks.filter((x) => x.status === 'failed' && !isNotRun(x))) {

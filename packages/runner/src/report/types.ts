@@ -4,7 +4,7 @@
  * builds or reads a report imports them from here and none imports another for a shape.
  * model.ts, capabilities.ts and side-by-side.ts re-export their names.
  */
-import type { Capabilities, CheckResult, CheckStatus, DurabilityFigures, HostCalibration, IndexConfig, KnownFailureEntry } from '@memory-matrix/spec';
+import type { Capabilities, CellLimits, CheckResult, CheckStatus, DurabilityFigures, HostCalibration, IndexConfig, KnownFailureEntry, PreparedStep } from '@memory-matrix/spec';
 import type { RunCpu } from './cpu';
 import type { CellQueries } from './queries';
 import type { RunTimeZone } from '../time-zone';
@@ -101,6 +101,16 @@ export interface CellReport {
   tolerances: Record<string, number>;
   /** ms: backend start, golden bulk load, index build. */
   timings: { startMs: number | null; loadMs: number | null; indexMs: number | null };
+  /**
+   * The steps the cell prepared before its checks, in order (spec `PreparedStep`): `load` (label
+   * `load 5111 memories`), `index`, `exact-replay`, `index-replay`, each with its status, wall time,
+   * limit and host factor (and its error when it failed). A failed load makes every check that
+   * reads the golden collection NOT_RUN "not run: the golden load failed: <cause>". Absent in
+   * reports of older versions and in cells that prepared nothing (no check reads the golden set).
+   */
+  steps?: PreparedStep[];
+  /** The time limits the cell ran under, ms before the host factor (spec `CellLimits`: setup, load, check); absent in reports of older versions. */
+  limits?: CellLimits;
   status: 'ran' | 'error';
   error?: { code?: string; message: string };
   checks: CheckResult[];

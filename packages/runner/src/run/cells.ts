@@ -1,8 +1,18 @@
-import { hostCalibration, registerConformance, type CellConfig, type CheckDefinition, type ResultSink, type TestRuntime, type GoldenDataset, type LiveCell } from '@memory-matrix/spec';
+import {
+  hostCalibration,
+  registerConformance,
+  type CellConfig,
+  type PreparedStep,
+  type CheckDefinition,
+  type ResultSink,
+  type TestRuntime,
+  type GoldenDataset,
+  type LiveCell,
+} from '@memory-matrix/spec';
 import { startTarget, type ImageSource, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
 import type { Progress } from '../progress';
 import { registerChildCell } from '../cell-child/register';
-import { setupLimitMs, stopLateStart } from '../cell-start';
+import { stopLateStart, targetLimits } from '../cell-start';
 import { MatrixRuntime } from '../runtime';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from '../selftest/wrap-cell';
 import type { CellCollector } from './collect';
@@ -28,6 +38,8 @@ export interface TargetCellHooks {
   onStarted?: (backend: StartedBackend, startMs: number) => void;
   sink?: ResultSink;
   onCellReady?: (cell: LiveCell) => void;
+  /** Called as each step prepared before the checks ends (golden load, index build, replays: spec `PreparedStep`). */
+  onStep?: (step: PreparedStep) => void;
   /** Called when the cell has ended (its backend stopped, or it never started). */
   onEnded?: () => void;
   /**
@@ -90,7 +102,8 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
     {
       checks: hooks.checks,
       skip: hooks.skip,
-      setupTimeoutMs: setupLimitMs(target),
+      ...targetLimits(target), // setup, load and check limits: the target's `limits:`, the run's MM_*_TIMEOUT_MS
+      onStep: hooks.onStep,
       sink: hooks.sink,
       onCellReady: hooks.onCellReady,
       teardown: async () => {
@@ -128,7 +141,7 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
           spec: { target: target.name, datasetDir: dataset.dir, checks: opts.checks, tierProfile: plan.tierProfile, repeat: opts.repeat, loadSeed: plan.loadSeed },
           want: { target: target.name, datasetSha256: dataset.datasetSha256, expectationSha256: exp.sha256 },
           log: (l) => progress.log(l),
-          timeoutMs: Math.round(childTimeoutMs(checks.length) * hostCalibration().factor),
+          timeoutMs: Math.round(childTimeoutMs(checks.length, targetLimits(target)) * hostCalibration().factor),
         },
         {
           onSpawned: (c) => {
@@ -154,6 +167,7 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
       progress: (phase, done, total) => progress.update(target.name, phase, done, total),
       onStarted: (backend, startMs) => collector.onStarted(cell, backend, startMs),
       sink: collector.sink(cell),
+      onStep: (step) => collector.onStep(cell, step),
       onCellReady: (live) => (cell.live = live),
     });
   }

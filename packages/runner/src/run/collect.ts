@@ -1,9 +1,11 @@
-import { datasetFit, fitIndex, type CheckDefinition, type CheckResult, type GoldenDataset, type JudgedReplay, type LiveCell, type ResultSink } from '@memory-matrix/spec';
+import { datasetFit, fitIndex, type CheckDefinition, type PreparedStep, type CheckResult, type GoldenDataset, type JudgedReplay, type LiveCell, type ResultSink } from '@memory-matrix/spec';
 import type { ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
 import type { CellReport, MatrixReport } from '../report/model';
 import { cellQueries } from '../report/queries';
 import type { ChildCell } from '../cell-child/spawn';
 import { timedOutResult, type RanTest } from '../runtime';
+import { targetLimits } from '../cell-start';
+import { stepLine } from '../report/steps';
 
 /** One cell of a run as it is collected: its report row, its live cell once ready, the replays C03 / C05 judged. */
 export interface CollectedCell {
@@ -56,6 +58,7 @@ export class CellCollector {
       index: fitIndex(target.index, datasetFit(target.capabilities, { metric: m.metric, dim: m.dim })),
       tolerances: { ...target.tolerances },
       timings: { startMs: null, loadMs: null, indexMs: null },
+      limits: targetLimits(target),
       status: 'ran',
       checks: [],
       capabilities: target.capabilities,
@@ -83,6 +86,13 @@ export class CellCollector {
         if (replay) cell.replays.push(replay);
       },
     };
+  }
+
+  /** A step prepared before the checks ended (golden load, index build, replay): recorded in the cell's `steps`, and a line printed as for a check. */
+  onStep(cell: CollectedCell, step: PreparedStep): void {
+    if (this.interrupted) return;
+    (cell.report.steps ??= []).push(step);
+    this.log(stepLine(cell.suite, step));
   }
 
   /** Record a started backend: what it runs (server version, components, image) and how long its start took, ms. */

@@ -1,3 +1,4 @@
+import { DEFAULT_CELL_LIMITS, type CellLimits } from '@memory-matrix/spec';
 import { ensureWritableDir } from '../report/dir';
 import type { MatrixReport } from '../report/model';
 import { settleReport } from '../report/settle';
@@ -39,13 +40,13 @@ export function ensureReportDir(dir: string): void {
 }
 
 /**
- * Time limit of an embedded cell's child process, ms: the runtime's own limits of its setup
- * (120 s) and teardown (60 s) hooks and 300 s for each selected check (registerConformance's
- * per-test default): the child's own limits end a stuck check first; this one ends a child that
- * no longer answers at all.
+ * Time limit of an embedded cell's child process, ms: its cell's limits (spec limits.ts; default
+ * setup 120 s, load 900 s, check 300 s) — setup, teardown (60 s), the golden load, its two
+ * replays and each selected check: the child's own limits end a stuck step first; this one ends a
+ * child that no longer answers at all.
  */
-export function childTimeoutMs(checks: number): number {
-  return 180_000 + checks * 300_000;
+export function childTimeoutMs(checks: number, limits: CellLimits = DEFAULT_CELL_LIMITS): number {
+  return limits.setupTimeoutMs + 60_000 + limits.loadTimeoutMs + (checks + 2) * limits.checkTimeoutMs;
 }
 
 /** A run id: start instant and pid, e.g. `20261130193000-1234`. */

@@ -1,7 +1,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { GOLDEN_DATA_DIR } from '@memory-matrix/golden-data';
-import { datasetNamesIn, didYouMean, loadGoldenDataset, LOAD_ORDER_METHOD, MemoryMatrixError, parseLoadSeed, hostCalibration, type CheckDefinition, type GoldenDataset } from '@memory-matrix/spec';
+import {
+  datasetNamesIn,
+  didYouMean,
+  loadGoldenDataset,
+  LOAD_ORDER_METHOD,
+  MemoryMatrixError,
+  parseLoadSeed,
+  hostCalibration,
+  limitOverrides,
+  LIMIT_ENV,
+  type CheckDefinition,
+  type GoldenDataset,
+} from '@memory-matrix/spec';
 import { dockerStatus, removeLeftoverVolumes, removeRunContainers, startParallelism, startTimeoutScale, type ResolvedTarget } from '@memory-matrix/backends';
 import { releaseBaselines, type ReleaseBaselines } from '../baseline/release';
 import { loadExpectation } from '../golden';
@@ -95,6 +107,9 @@ export async function planRun(opts: RunOptions, report: MatrixReport, out: (line
   const parallel = resolveParallelism(opts.parallel, process.env.MM_PARALLEL, targets);
   startTimeoutScale(); // USAGE now, not at the first start, when MM_START_TIMEOUT_SCALE / MM_START_PARALLEL are set wrong
   startParallelism();
+  // USAGE now when MM_SETUP_TIMEOUT_MS / MM_LOAD_TIMEOUT_MS / MM_CHECK_TIMEOUT_MS is set wrong; said when set.
+  const limits = Object.entries(limitOverrides()).map(([k, v]) => `${k} ${v} ms (${LIMIT_ENV[k as keyof typeof LIMIT_ENV]})`);
+  if (limits.length) out(`time limits of every target for this run: ${limits.join(', ')}`);
   const embedded = targets.some((t) => t.provider === 'embedded') ? embeddedMode(targets.length, process.env.MM_EMBEDDED_INPROCESS) : undefined;
   const embeddedWhy = { child: '; embedded cells each in a child process', inprocess: '; embedded cells in this process, alone, after the others' };
   out(`cells at once: ${parallel.cells} (${parallel.why}${embedded && parallel.cells > 1 ? embeddedWhy[embedded] : ''})`);

@@ -55,7 +55,12 @@ export const c02SelfRecall: CheckDefinition = {
       let tieWall = 0;
       const ks = placed.map((p) => (scan === 'exact' ? reachK(p, SELF_RECALL_K) : SELF_RECALL_K));
       if (scan === 'exact') figures.maxK = Math.max(0, ...ks);
-      const answers = await mapBounded(sample, RECALLS_IN_FLIGHT, (r, i) => collection.recall({ vector: r.embedding, k: ks[i]!, scan }));
+      let done = 0;
+      const answers = await mapBounded(sample, RECALLS_IN_FLIGHT, async (r, i) => {
+        const hits = await collection.recall({ vector: r.embedding, k: ks[i]!, scan });
+        cell.noteStep(`recall (${scan}) of ${sample.length} sampled memories by their own embedding`, ++done); // named by a time limit that runs out
+        return hits;
+      });
       for (const [i, r] of sample.entries()) {
         const hits = answers[i]!;
         const p = placed[i]!;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Comparison } from '../comparator';
-import { prepareFixtures } from './prepare';
+import { prepareFixtures, type PreparedStep } from './prepare';
+import type { CellLimits } from './limits';
 import { MemoryMatrixError } from '../errors';
 import { yieldToEventLoop } from '../yield';
 import type { ExpectationEntry } from '../expectation';
@@ -47,6 +48,12 @@ export class LiveCell {
   private indexPathLeftOut = false;
   /** Name of the shared golden collection once `loaded()` has created it (the liveness probe counts it). */
   private goldenCollection?: string;
+  /** `stopped`: the golden load / replay whose limit ran out (it stops before its next batch / query); `written`: how far the load got; `current`: `noteStep`. */
+  private readonly stopped = new Set<'load' | ScanMode>();
+  private written = { written: 0, indexing: false, ms: 0 };
+  private current?: string;
+  /** The steps `prepare` ran before the checks, in order (empty until it ran). */
+  readonly steps: PreparedStep[] = [];
 
   constructor(config: CellConfig) {
     const d = config.dataset;
@@ -149,11 +156,16 @@ export class LiveCell {
       const all = seededShuffle(this.dataset.memories, this.loadSeed);
       const t0 = performance.now();
       for (let i = 0; i < all.length; i += LOAD_CHUNK) {
+        if (this.stopped.has('load')) throw new MemoryMatrixError('TIMEOUT', `${this.target}: the golden load was stopped at its time limit after ${i} of ${all.length} memories`);
+        this.noteStep(`loading ${all.length} memories`, i);
         await collection.upsert(all.slice(i, i + LOAD_CHUNK));
         await yieldToEventLoop(); // in-process engines: let signals and timers in (yield.ts)
-        this.config.progress?.('load', Math.min(i + LOAD_CHUNK, all.length), all.length);
+        this.written.written = Math.min(i + LOAD_CHUNK, all.length);
+        this.config.progress?.('load', this.written.written, all.length);
       }
       const t1 = performance.now();
+      this.written = { written: all.length, indexing: true, ms: t1 - t0 };
+      this.noteStep(`building the index (${this.config.index.type}) after the load`);
       // buildIndex() still runs with `index: none` (an adapter may finalise its bulk load there); no "building index" phase is shown for it.
       const hasIndex = this.config.index.type !== 'none';
       if (hasIndex) this.config.progress?.('index', 0, 1);
@@ -174,9 +186,37 @@ export class LiveCell {
     return this.timing;
   }
 
-  /** Prepare the shared `fixtures` now, each within `limitMs` (prepare.ts `prepareFixtures`); never throws. */
-  prepare(fixtures: readonly CellFixture[], limitMs: number): Promise<void> {
-    return prepareFixtures(this, fixtures, limitMs, (f, err) => (f === 'golden' ? (this.golden = err) : this.runs.set(f === 'exact-replay' ? 'exact' : 'index', err)));
+  /**
+   * Prepare the shared `fixtures` now: the golden load within `limits.loadTimeoutMs`, each replay
+   * within `limits.checkTimeoutMs` (prepare.ts `prepareFixtures`); the steps go to `steps` and to
+   * `onStep` as each ends. Never throws.
+   */
+  async prepare(fixtures: readonly CellFixture[], limits: Pick<CellLimits, 'loadTimeoutMs' | 'checkTimeoutMs'>, onStep?: (s: PreparedStep) => void): Promise<void> {
+    const fail = (f: CellFixture, err: Promise<never>): unknown => (f === 'golden' ? (this.golden = err) : this.runs.set(f === 'exact-replay' ? 'exact' : 'index', err));
+    await prepareFixtures(this, fixtures, limits, fail, (s) => {
+      this.steps.push(s);
+      onStep?.(s);
+    });
+  }
+
+  /** How far the golden load got: memories written, whether the index build started, ms the writes took. */
+  get loadProgress(): { written: number; indexing: boolean; ms: number } {
+    return { ...this.written };
+  }
+
+  /** Tell the golden load (`load`), or every replay on a scan path, to stop before its next batch / query (its limit ran out); one that finished is unaffected. */
+  stop(what: 'load' | ScanMode): void {
+    this.stopped.add(what);
+  }
+
+  /** Record what the cell does now (`recall (exact) of 40 golden queries`, with `, 31 done` when `done` is given) for a limit's message; checks may call it. */
+  noteStep(what: string | undefined, done?: number): void {
+    this.current = what === undefined || done === undefined ? what : `${what}, ${done} done`;
+  }
+
+  /** The last step `noteStep` recorded (registerConformance clears it before each check). */
+  get step(): string | undefined {
+    return this.current;
   }
 
   /** Every golden query run once in `scan` mode on the shared collection (cached per mode). */
@@ -215,10 +255,12 @@ export class LiveCell {
     const out = new Map<string, QueryRun>();
     const qs = this.dataset.queries;
     for (const q of qs) {
+      if (this.stopped.has(scan)) throw new MemoryMatrixError('TIMEOUT', `${this.target}: the ${scan} replay was stopped at its time limit after ${out.size} of ${qs.length} queries`);
       const t0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, scan));
       await yieldToEventLoop();
       out.set(q.id, { query: q, scan, hits, ms: performance.now() - t0 });
+      this.noteStep(`recall (${scan}) of ${qs.length} golden queries`, out.size);
       this.config.progress?.(scan === 'exact' ? 'query-exact' : 'query-index', out.size, qs.length);
     }
     return out;

@@ -5,6 +5,9 @@ import { LiveCell, type CellConfig } from './cell';
 import { type DatasetFit, type DatasetShape, datasetFit, fitNote, fitSkipReason } from './fit';
 import { CellLiveness, notRunResult, probeLiveness } from './liveness';
 import { CheckFailedError, type CheckRun, type ResultSink } from './result';
+import { checkLimitMs, limitMessage, resolveLimits, runWithin } from './limits';
+import { blockedBy, type PreparedStep } from './prepare';
+import { MAX_HOST_FACTOR } from '../host';
 import type { TestRuntime } from './runtime';
 
 /** Options of `registerConformance`. */
@@ -19,10 +22,18 @@ export interface RegisterOptions {
   skip?: ReadonlyMap<string, string>;
   /** Where results go besides the test verdict (the runner's report). */
   sink?: ResultSink;
-  /** Time limit for starting the cell (backend connect), ms. Default 120000. */
+  /** Time limit for starting the cell (backend connect), ms. Default 120000 (limits.ts `DEFAULT_CELL_LIMITS`; `MM_SETUP_TIMEOUT_MS` wins). */
   setupTimeoutMs?: number;
-  /** Time limit per check, ms, when the check declares none. Default 300000. */
+  /** Time limit of the golden load step (memories written and index built, before the checks), ms. Default 900000 (`MM_LOAD_TIMEOUT_MS` wins). */
+  loadTimeoutMs?: number;
+  /**
+   * Time limit per check, ms, when the check declares none (a declared one is stretched in
+   * proportion above the default: limits.ts `checkLimitMs`), and of each golden replay prepared
+   * before the checks. Default 300000 (`MM_CHECK_TIMEOUT_MS` wins).
+   */
   checkTimeoutMs?: number;
+  /** Called as each step prepared before the checks ends (the golden load, the index build, the replays: prepare.ts `PreparedStep`). */
+  onStep?: (step: PreparedStep) => void;
   /** Time limit of the liveness probe after a check that threw or timed out, ms (liveness.ts). Default `LIVENESS_LIMIT_MS` (30 s). */
   livenessLimitMs?: number;
   /** Called once the cell has started (the runner reads load/index timings from it). */
@@ -64,8 +75,14 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
  * (INVALID_INPUT), never runs checks the registration did not skip.
  * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check;
  * a second `beforeAll` prepares the shared fixtures the registered checks declare
- * (`CheckDefinition.fixtures`: golden collection, replays; `LiveCell.prepare`), so no check's
- * result or time limit depends on which checks ran before it.
+ * (`CheckDefinition.fixtures`: golden collection, replays; `LiveCell.prepare`) as steps of their
+ * own — the golden load within `loadTimeoutMs`, each replay within `checkTimeoutMs`, each reported
+ * to `onStep` — so no check's result or time limit depends on which checks ran before it. When the
+ * load failed, every check that reads a fixture is recorded failed with code NOT_RUN and the one
+ * cause `not run: the golden load failed: <cause>`; the other checks run.
+ * Each check runs within its limit (limits.ts `checkLimitMs`) × the host factor; past it the check
+ * is recorded failed with code TIMEOUT and a message naming the check, the step it was in
+ * (`LiveCell.noteStep`), the limit, the factor and how to raise it (limits.ts `limitMessage`).
  * After a check that threw or was stopped at its time limit, the next check first probes the store
  * (liveness.ts); when it no longer answers, every remaining check of the cell is recorded failed
  * with code NOT_RUN and one cause ("<target> stopped answering during C08 …"), not run.
@@ -77,6 +94,8 @@ export function registerConformance(
   options: RegisterOptions = {},
 ): void {
   const checks = options.checks ?? CHECKS;
+  // Every limit × the host factor when it starts; a limit that runs out names what ran and how to raise it (limits.ts).
+  const limits = resolveLimits({ setupTimeoutMs: options.setupTimeoutMs, loadTimeoutMs: options.loadTimeoutMs, checkTimeoutMs: options.checkTimeoutMs });
   let cell: LiveCell | undefined;
   const fit: DatasetFit = cellName.shape ? datasetFit(cellName.capabilities, cellName.shape) : { vectors: null, metricOnly: false, indexPath: null };
   // After a check that threw or timed out, the next one first asks whether the store still answers (liveness.ts).
@@ -93,13 +112,15 @@ export function registerConformance(
       }
       cell = live;
       options.onCellReady?.(cell);
-    }, options.setupTimeoutMs ?? 120_000);
+    }, limits.setupTimeoutMs);
     // The shared fixtures the registered checks read (golden collection, replays), prepared once
-    // before the first check, each within the check time limit: no check pays for them or sees
-    // them change with the checks that ran before it (cell.ts `prepare`).
+    // before the first check as steps of their own: the load within its own limit, each replay
+    // within the check limit (prepare.ts). No check pays for them or sees them change with the
+    // checks that ran before it; a failed load is one cause for every check that reads it.
     const fixtures = [...new Set(checks.filter((c) => !(options.skip?.get(c.id) ?? c.requires(cellName.capabilities))).flatMap((c) => c.fixtures ?? []))];
-    const fixtureLimitMs = options.checkTimeoutMs ?? 300_000;
-    if (fixtures.length) rt.beforeAll(async () => cell?.prepare(fixtures, fixtureLimitMs), fixtureLimitMs * 3 + 30_000);
+    // The steps enforce their own limits; the hook's is a backstop past the largest host factor.
+    const prepareBackstopMs = (limits.loadTimeoutMs + 2 * limits.checkTimeoutMs) * MAX_HOST_FACTOR + 30_000;
+    if (fixtures.length) rt.beforeAll(async () => cell?.prepare(fixtures, limits, options.onStep), prepareBackstopMs);
     rt.afterAll(async () => {
       try {
         await cell?.dispose();
@@ -118,14 +139,41 @@ export function registerConformance(
         checkTitle(check),
         async () => {
           if (!cell) throw new Error(`${cellName.target}: the cell did not start (see the setup error)`);
+          const blocked = blockedBy(cell.steps, check.fixtures);
+          if (blocked) {
+            options.sink?.record(notRunResult(check, blocked));
+            throw Object.assign(new Error(`${check.id} ${check.name}: ${blocked}`), { code: 'NOT_RUN' });
+          }
           const gone = await liveness.before();
           if (gone) {
             options.sink?.record(notRunResult(check, gone));
             throw Object.assign(new Error(`${check.id} ${check.name}: ${gone}`), { code: 'NOT_RUN' });
           }
           cell.takeIndexPathNote(); // a note left by an earlier check's error path is not this check's
+          cell.noteStep(undefined);
           liveness.started(check);
-          const { result, replay } = await runCheck(check, cell);
+          const live = cell;
+          const t0 = performance.now();
+          const ran = await runWithin(
+            () => runCheck(check, live),
+            checkLimitMs(check, limits),
+            (f) => new MemoryMatrixError('TIMEOUT', limitMessage(`${cellName.target}: ${check.id} ${check.name}`, checkLimitMs(check, limits), f, 'checkTimeoutMs', live.step)),
+          ).catch((e: MemoryMatrixError) => e);
+          if (ran instanceof MemoryMatrixError) {
+            // Stopped at its limit: recorded TIMEOUT; it stays "running" for the liveness probe of the next check (an unsettled ending).
+            options.sink?.record({
+              id: check.id,
+              name: check.name,
+              status: 'failed',
+              figures: {},
+              failures: [],
+              notes: [],
+              durationMs: performance.now() - t0,
+              error: { code: 'TIMEOUT', message: ran.message },
+            });
+            throw ran;
+          }
+          const { result, replay } = ran;
           liveness.settled(check, result);
           // What of the check the dataset's fit left out (its memory part, its index path) is said in its notes.
           for (const n of [fitNote(check, cellName.capabilities, fit), cell.takeIndexPathNote()]) if (n) result.notes.push(n);
@@ -140,7 +188,8 @@ export function registerConformance(
           const other = pattern ? result.failures.filter((f) => !pattern.test(f.message)) : result.failures;
           if (!pattern || other.length || (!finding && result.failures.length === 0)) throw new CheckFailedError({ ...result, failures: other });
         },
-        check.timeoutMs ?? options.checkTimeoutMs ?? 300_000,
+        // The check's own limit is enforced above (with what ran and how to raise it); the runtime's is a backstop.
+        checkLimitMs(check, limits) * MAX_HOST_FACTOR + 60_000,
       );
     }
   });

@@ -67,7 +67,21 @@ MM.provenance = (r) => {
           h('td', null, c.imageId ? h('code', { title: c.imageId }, c.imageId.slice(0, 19)) : '–'),
           h('td', null, indexText(c.index)),
           h('td', null, ...Object.entries(c.tolerances).map(([k, v]) => h('div', null, `${k} ${v}`))),
-          h('td', null, h('div', null, `start ${ms(c.timings.startMs)}`), h('div', null, `load ${ms(c.timings.loadMs)}`), h('div', null, `index ${ms(c.timings.indexMs)}`)),
+          // The steps prepared before the checks (report.json cells[].steps: the golden load first), each with its time and limit; older reports: the timings.
+          c.steps && c.steps.length
+            ? h(
+                'td',
+                null,
+                h('div', null, `start ${ms(c.timings.startMs)}`),
+                ...c.steps.map((s) =>
+                  h(
+                    'div',
+                    { title: `limit ${s.limitMs} ms × host factor ${s.hostFactor}${s.error ? `: ${s.error.message}` : ''}` },
+                    `${s.label}: ${s.status === 'done' ? ms(s.durationMs) : s.status === 'failed' ? `FAIL after ${ms(s.durationMs)} (${s.error?.code ?? 'error'})` : 'not run'}`,
+                  ),
+                ),
+              )
+            : h('td', null, h('div', null, `start ${ms(c.timings.startMs)}`), h('div', null, `load ${ms(c.timings.loadMs)}`), h('div', null, `index ${ms(c.timings.indexMs)}`)),
         ),
       ),
     ),
