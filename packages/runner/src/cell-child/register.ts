@@ -40,7 +40,7 @@ export function registerChildCell(rt: TestRuntime, suite: string, opts: ChildCel
           hooks.onCell(await child.result);
         } catch (e) {
           const death = (e as { death?: ChildDeath }).death;
-          if (!death || !hooks.onDied(death, e as Error)) throw e;
+          if (!death || !hooks.onDied(death)) throw e;
         } finally {
           hooks.onEnded();
         }

@@ -160,6 +160,7 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
       try {
         report = readReport(path.join(reportDir, 'report.json')).report;
       } catch (e) {
+        if (stopping) throw died(`was stopped before it wrote its report (${status})`, e); // killed at the end of its grace
         throw died(`ended (${status}) without a valid report (${(e as Error).message.split('\n')[0]})`, e);
       }
       if (stopping) {

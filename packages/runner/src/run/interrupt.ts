@@ -128,7 +128,9 @@ export class RunInterrupt {
         Object.assign(cell, await c.result);
       } catch (e) {
         const death = (e as { death?: ChildDeath }).death;
-        if (death) collector.keepJournal(cell, death.journal);
+        if (!death) return;
+        collector.keepJournal(cell, death.journal);
+        progress.log(`${cell.target}: its cell process ${death.what} during ${death.during}; the ${death.journal.results.length} result(s) its journal holds are kept`);
       }
     };
     const stopMs = this.ctx.child ? CHILD_STOP_MS : STOP_MS;
