@@ -1,3 +1,5 @@
+import { exitSurely } from './exit-surely';
+
 /** ms the process may stay after its command finished (reports written, exit status set) before it exits anyway. */
 export const EXIT_GRACE_MS = 2_000;
 
@@ -17,6 +19,10 @@ export const EXIT_GRACE_MS = 2_000;
  * guard's, which only cleans up) until the end. A signal while checks or a cell's teardown still
  * run is an interruption: run.ts records INTERRUPTED in the reports and exits 130 / 143. (A parent
  * such as pnpm, which receives the terminal's Ctrl-C itself, may still report the signal.)
+ * After the grace the exit goes through `exitSurely`: when even `process.exit` cannot end the
+ * process (a native call that never returns holds a worker thread its exit waits for: a driver's
+ * close stuck in its engine), its watchdog ends it with SIGKILL EXIT_WATCHDOG_MS later, saying so on
+ * stderr — the reports, written already, hold the run's status.
  */
 export function exitWhenDone(): void {
   process.once('beforeExit', () => process.exit(process.exitCode ?? 0));
@@ -24,6 +30,6 @@ export function exitWhenDone(): void {
     process.stderr.write(
       `memory-matrix: the command finished ${EXIT_GRACE_MS} ms ago and something it started still holds the process (a connection or timer left by a call that never settled); exiting with status ${Number(process.exitCode ?? 0)}\n`,
     );
-    process.exit(process.exitCode ?? 0);
+    exitSurely(Number(process.exitCode ?? 0));
   }, EXIT_GRACE_MS).unref();
 }

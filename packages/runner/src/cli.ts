@@ -93,8 +93,10 @@ export function buildProgram(): Command {
       '--load-seed <n>',
       `seed of the order the golden memories are written in (a seeded shuffle, never id order, so ties broken by insertion order show in C07): an integer 0-${MAX_LOAD_SEED}, or "random"; every report names it (default ${DEFAULT_LOAD_SEED})`,
     )
+    .addOption(new Option('--cell-journal <file>', "internal: the journal a child cell's parent reads when the child dies (cell-child/journal.ts)").hideHelp())
     .action(
       async (o: {
+        cellJournal?: string;
         loadSeed?: string;
         backend: string[];
         profile?: string;
@@ -120,6 +122,7 @@ export function buildProgram(): Command {
           loadSeed: o.loadSeed,
           imageSource: o.imageSource,
           argv: process.argv.slice(2),
+          ...(o.cellJournal !== undefined ? { cellJournal: path.resolve(o.cellJournal) } : {}),
         });
         process.exitCode = report.exitCode;
       },

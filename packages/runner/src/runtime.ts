@@ -19,6 +19,13 @@ interface Suite {
   tests: Array<{ title: string; fn?: TestBody; timeoutMs: number; skip: boolean }>;
 }
 
+/**
+ * What a suite is doing, as `MatrixRuntime.run`'s `onPhase` is told before each step: its setup
+ * hook number `hook` (0: the cell's start; 1 and later: what it prepares before its first check,
+ * the golden load among it), a test (`title`: `C08 score-canonical`), or its teardown.
+ */
+export type SuitePhase = { kind: 'setup'; hook: number } | { kind: 'test'; title: string } | { kind: 'teardown' };
+
 /** Error raised when a hook or test exceeds its time limit. */
 export class TimeoutError extends Error {
   readonly code = 'TIMEOUT';
@@ -130,13 +137,20 @@ export class MatrixRuntime implements TestRuntime {
    */
   async run(
     onTest?: (t: RanTest) => void,
-    opts: { concurrency?: number; exclusive?: ReadonlySet<string>; first?: ReadonlySet<string>; ready?: ReadonlyMap<string, Promise<Error | undefined>> } = {},
+    opts: {
+      concurrency?: number;
+      exclusive?: ReadonlySet<string>;
+      first?: ReadonlySet<string>;
+      ready?: ReadonlyMap<string, Promise<Error | undefined>>;
+      /** Called before each hook and test of a suite starts (a child cell's journal: cell-child/journal.ts). */
+      onPhase?: (suite: string, phase: SuitePhase) => void;
+    } = {},
   ): Promise<{ tests: RanTest[]; setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }> {
     const concurrency = opts.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer ≥ 1, got ${concurrency}`);
     const setupErrors = new Map<string, Error>();
     const teardownErrors = new Map<string, Error>();
-    const one = (s: Suite, gateError?: Error): Promise<RanTest[]> => (this.cancelled ? Promise.resolve([]) : this.runSuite(s, setupErrors, teardownErrors, onTest, gateError));
+    const one = (s: Suite, gateError?: Error): Promise<RanTest[]> => (this.cancelled ? Promise.resolve([]) : this.runSuite(s, setupErrors, teardownErrors, onTest, gateError, opts.onPhase));
     const gate = (s: Suite): Promise<Error | undefined> => opts.ready?.get(s.name) ?? Promise.resolve(undefined);
     // With 1 at a time every suite is alone already: registration order, as before the pool existed.
     const alone = (s: Suite): boolean => concurrency > 1 && (opts.exclusive?.has(s.name) ?? false);
@@ -158,12 +172,20 @@ export class MatrixRuntime implements TestRuntime {
   }
 
   /** One suite: its beforeAll hooks (not when its gate failed: `gateError` is then its setup error), its tests in order, its afterAll hooks. */
-  private async runSuite(s: Suite, setupErrors: Map<string, Error>, teardownErrors: Map<string, Error>, onTest?: (t: RanTest) => void, gateError?: Error): Promise<RanTest[]> {
+  private async runSuite(
+    s: Suite,
+    setupErrors: Map<string, Error>,
+    teardownErrors: Map<string, Error>,
+    onTest?: (t: RanTest) => void,
+    gateError?: Error,
+    onPhase?: (suite: string, phase: SuitePhase) => void,
+  ): Promise<RanTest[]> {
     const tests: RanTest[] = [];
     let setupError: Error | undefined = gateError;
     if (gateError) setupErrors.set(s.name, gateError);
-    for (const h of gateError ? [] : s.beforeAll) {
+    for (const [hook, h] of (gateError ? [] : s.beforeAll).entries()) {
       try {
+        onPhase?.(s.name, { kind: 'setup', hook });
         await withTimeout(h.fn, h.timeoutMs, `${s.name}: setup`, hostCalibration().factor);
       } catch (e) {
         setupError = e as Error;
@@ -180,6 +202,7 @@ export class MatrixRuntime implements TestRuntime {
       else if (setupError) ran = { suite: s.name, title: t.title, status: 'failed', error: setupError, durationMs: 0 };
       else {
         try {
+          onPhase?.(s.name, { kind: 'test', title: t.title });
           await withTimeout(t.fn!, t.timeoutMs, `${s.name}: ${t.title}`, hostCalibration().factor);
           ran = { suite: s.name, title: t.title, status: 'passed', durationMs: performance.now() - t0 };
         } catch (e) {
@@ -191,6 +214,7 @@ export class MatrixRuntime implements TestRuntime {
     }
     for (const h of s.afterAll) {
       try {
+        onPhase?.(s.name, { kind: 'teardown' });
         await withTimeout(h.fn, h.timeoutMs, `${s.name}: teardown`, hostCalibration().factor);
       } catch (e) {
         teardownErrors.set(s.name, e as Error);

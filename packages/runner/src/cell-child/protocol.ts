@@ -30,6 +30,8 @@ export interface ChildCellSpec {
   repeat?: string;
   /** The run's golden load-order seed (resolved by the parent: `random` already drawn), passed as `--load-seed`. */
   loadSeed?: number;
+  /** Absolute journal file the child appends its steps and verdicts to (`--cell-journal`, journal.ts); none when undefined. */
+  journal?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export function childRunArgs(spec: ChildCellSpec): string[] {
   if (spec.checks.length) args.push('--check', spec.checks.join(','));
   if (spec.repeat !== undefined) args.push('--repeat', spec.repeat);
   if (spec.loadSeed !== undefined) args.push('--load-seed', String(spec.loadSeed));
+  if (spec.journal !== undefined) args.push('--cell-journal', spec.journal);
   return args;
 }
 

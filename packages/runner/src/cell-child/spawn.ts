@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { readReport } from '../commands/merge';
 import type { CellReport } from '../report/model';
+import { phaseText, readJournal, type JournalRead } from './journal';
 import { cellFromChildReport, childRunArgs, type ChildCellSpec, type ChildExpectation } from './protocol';
 
 /** The runner's CLI: src/cli.ts from the sources (this file is src/cell-child/spawn.ts), dist/cli.js from a built package. */
@@ -14,10 +15,26 @@ const CLI = path.resolve(__dirname, '..', `cli${path.extname(__filename)}`);
 /** Lines of the child's output kept for an error message. */
 const TAIL_LINES = 15;
 
+/**
+ * How a child cell ended without the report it owed: `what` happened to it (`died (SIGSEGV)`,
+ * `died (exit status 7)`, `was stopped at its time limit of 900000 ms (signal SIGTERM)`, `ended
+ * (exit status 0) without a valid report (…)`), `during` the step its journal last started (`C08
+ * score-canonical`, `the golden load (its shared fixtures)`: journal.ts `phaseText`), and its
+ * journal (every verdict it reached). Carried as `death` by the CHILD_FAILED error of `result`,
+ * whose message is `<target>: the cell's child process <what> during <during>; its last output: …`.
+ */
+export interface ChildDeath {
+  what: string;
+  during: string;
+  journal: JournalRead;
+  /** `; its last output:\n  …` (its last 15 lines) or `; it printed nothing`. */
+  output: string;
+}
+
 /** Options of `startChildCell`. */
 export interface ChildCellOptions {
-  /** What to run (without `reportDir`: a fresh temp dir under the OS tmp dir is used and removed). */
-  spec: Omit<ChildCellSpec, 'reportDir'>;
+  /** What to run (without `reportDir`: a fresh temp dir under the OS tmp dir is used and removed; the journal is `journal.jsonl` in it). */
+  spec: Omit<ChildCellSpec, 'reportDir' | 'journal'>;
   /** What the child's report must agree with. */
   want: ChildExpectation;
   /**
@@ -27,7 +44,7 @@ export interface ChildCellOptions {
   log: (line: string) => void;
   /** ms the child may run before it is stopped (SIGTERM, then SIGKILL) and the cell fails with CHILD_FAILED. */
   timeoutMs: number;
-  /** ms between SIGTERM and SIGKILL when the child is stopped. Default 30 000. */
+  /** ms between SIGTERM and SIGKILL (of the child's whole process group) when the child is stopped. Default 30 000. */
   graceMs?: number;
   /** The program and its arguments before the `run …` arguments; default `node --require tsx/cjs <runner cli.ts>` (tests point it elsewhere). */
   command?: { file: string; args: string[] };
@@ -43,14 +60,20 @@ export interface ChildCell {
    * started, is killed by a signal it was not sent, exits with a status other than 0/1/2, times
    * out, or leaves no valid report (cellFromChildReport: not JSON, other target, other dataset or
    * expectation, a run error); the message carries the exit status and the tail of its output.
+   * When the child died or was stopped without a report (a signal, a status other than 0/1/2, no
+   * report, its time limit, or `stop()` before it wrote one) the error carries `death`
+   * (`ChildDeath`: how, during which step, and every verdict its journal holds).
    */
   readonly result: Promise<CellReport>;
   /**
    * `signal` (default SIGTERM; an interrupted run passes on the one it got, so the child's partial
    * cell names it) to the child's pid: it stops its engine, removes its temp dirs and writes a
-   * partial report. SIGKILL after `graceMs`; resolves when it has exited.
+   * partial report. SIGKILL to its whole process group (what it started: a store process) after
+   * `graceMs` (default: the option's); resolves when it has exited.
    */
-  stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<void>;
+  stop(signal?: 'SIGINT' | 'SIGTERM', graceMs?: number): Promise<void>;
+  /** SIGKILL to the child's process group now, when it is still running (a run that must end at once). */
+  kill(): void;
 }
 
 /**
@@ -72,7 +95,8 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
     tail.push(l);
     if (tail.length > TAIL_LINES) tail.shift();
   };
-  const child = spawn(cmd.file, [...cmd.args, ...childRunArgs({ ...opts.spec, reportDir })], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const journal = path.join(reportDir, 'journal.jsonl');
+  const child = spawn(cmd.file, [...cmd.args, ...childRunArgs({ ...opts.spec, reportDir, journal })], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   // mkdtemp's unique name: in the absolute and in the relative path (the child's `partial report` line).
   const internal = path.basename(reportDir);
   createInterface({ input: child.stderr }).on('line', (l) => {
@@ -91,11 +115,19 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
   process.once('exit', onParentExit);
-  const stop = async (signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM'): Promise<void> => {
+  /** SIGKILL to the child's process group (it is its leader: `detached`), so nothing it started outlives it; the child alone when the group is gone. */
+  const killGroup = (): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
+  const stop = async (signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM', graceMs = opts.graceMs ?? 30_000): Promise<void> => {
     stopping = true;
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
       child.kill(signal);
-      const hard = setTimeout(() => child.kill('SIGKILL'), opts.graceMs ?? 30_000);
+      const hard = setTimeout(killGroup, graceMs);
       hard.unref();
       await exited;
       clearTimeout(hard);
@@ -114,26 +146,39 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
     const status = signal ? `signal ${signal}` : `exit status ${code}`;
     const output = (): string => (tail.length ? `; its last output:\n  ${tail.join('\n  ')}` : '; it printed nothing');
     const fail = (why: string, cause?: unknown): MemoryMatrixError => new MemoryMatrixError('CHILD_FAILED', `${target}: the cell's child process ${why}`, cause === undefined ? undefined : { cause });
+    // Ended without the report it owed: what its journal holds goes with the error (the verdicts it reached stay).
+    const died = (what: string, cause?: unknown): MemoryMatrixError => {
+      const j = readJournal(journal);
+      const death: ChildDeath = { what, during: phaseText(j.phase), journal: j, output: output() };
+      return Object.assign(fail(`${what} during ${death.during}${output()}`, cause), { death });
+    };
     try {
       if (spawnError) throw fail(`could not be started (${cmd.file}): ${spawnError.message}`, spawnError);
-      if (timedOut) throw fail(`did not finish within ${opts.timeoutMs} ms and was stopped (${status})${output()}`);
+      if (timedOut) throw died(`was stopped at its time limit of ${opts.timeoutMs} ms (${status})`);
+      if (!stopping && (signal || (code !== 0 && code !== 1 && code !== 2))) throw died(`died (${signal ?? status})`);
       let report;
       try {
         report = readReport(path.join(reportDir, 'report.json')).report;
       } catch (e) {
-        throw fail(`ended (${status}) without a valid report: ${(e as Error).message}${output()}`, e);
+        if (stopping) throw died(`was stopped before it wrote its report (${status})`, e); // killed at the end of its grace
+        throw died(`ended (${status}) without a valid report (${(e as Error).message.split('\n')[0]})`, e);
       }
       if (stopping) {
         // Interrupted by the run: what the child completed before the signal stop() sent (the run's report says INTERRUPTED).
         const partial = report.cells.find((c) => c.target === target);
         if (partial) return partial;
-        throw fail(`was stopped before it recorded its cell (${status})`);
+        throw died(`was stopped before it recorded its cell (${status})`);
       }
-      if (signal || (code !== 0 && code !== 1 && code !== 2)) throw fail(`ended with ${status}${output()}`);
       return cellFromChildReport(report, opts.want, `${status}${tail.length ? `; last output: ${tail.slice(-3).join(' | ')}` : ''}`);
     } finally {
       rmSync(reportDir, { recursive: true, force: true });
     }
   });
-  return { pid: child.pid, result, stop };
+  const kill = (): void => {
+    if (child.exitCode === null && child.signalCode === null) {
+      stopping = true;
+      killGroup();
+    }
+  };
+  return { pid: child.pid, result, stop, kill };
 }

@@ -1,4 +1,4 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { promises as fsp, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -43,6 +43,24 @@ export function writeFilesAtomic(dir: string, files: ReadonlyArray<readonly [nam
         // not ours to remove (a directory in the way of the temporary name): the write's error says enough
       }
     }
+    throw e;
+  }
+}
+
+/**
+ * `writeFilesAtomic` on the worker pool (`fs.promises`): the same temporary names, order and
+ * outcome (resolves when every file is in place; rejects with the file system's error, after which
+ * no temporary file is left), but this process' thread stays free meanwhile, so a signal that comes
+ * while a slow or hung file system holds a write is handled (run/interrupt.ts). Two calls for the
+ * same `dir` must not overlap (they share the temporary names): callers chain them.
+ */
+export async function writeFilesAtomicAsync(dir: string, files: ReadonlyArray<readonly [name: string, data: string | Uint8Array]>): Promise<void> {
+  const temps = files.map(([name]) => tempFileOf(path.join(dir, name)));
+  try {
+    for (const [i, [, data]] of files.entries()) await fsp.writeFile(temps[i]!, data);
+    for (let i = files.length - 1; i >= 0; i--) await fsp.rename(temps[i]!, path.join(dir, files[i]![0]));
+  } catch (e) {
+    await Promise.all(temps.map((t) => fsp.rm(t, { force: true }).catch(() => undefined))); // not ours to remove: the write's error says enough
     throw e;
   }
 }

@@ -1,4 +1,4 @@
-import { writeFilesAtomic } from './atomic';
+import { writeFilesAtomic, writeFilesAtomicAsync } from './atomic';
 import { makeDirs } from '@memory-matrix/spec';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
@@ -21,14 +21,25 @@ export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.ht
  * before it, in the order report.html, report.md, junit.xml, with their new content).
  */
 export function writeReports(view: ReportView, dir: string): void {
-  const report = view.report;
   makeDirs(dir);
-  writeFilesAtomic(dir, [
+  writeFilesAtomic(dir, renderReports(view));
+}
+
+/** `writeReports` with the writes on the worker pool (`writeFilesAtomicAsync`): a run's end, where a signal must be heard while a write is slow. Same files, order and errors. */
+export async function writeReportsAsync(view: ReportView, dir: string): Promise<void> {
+  makeDirs(dir);
+  await writeFilesAtomicAsync(dir, renderReports(view));
+}
+
+/** The four report files of `view`, rendered, in writing order (`REPORT_FILES`). */
+function renderReports(view: ReportView): Array<[string, string]> {
+  const report = view.report;
+  return [
     ['report.json', reportJson(report)],
     ['junit.xml', renderJUnit(report)],
     ['report.md', renderMarkdown(view)],
     ['report.html', renderHtml(report)],
-  ]);
+  ];
 }
 
 /**

@@ -149,6 +149,7 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
             collector.children.set(c, cell.report);
           },
           onCell: (c) => collector.onChildCell(cell, c),
+          onDied: (death) => collector.onChildDied(cell, death),
           onEnded: () => progress.end(target.name),
         },
       );

@@ -2,8 +2,9 @@ import { datasetFit, fitIndex, type CheckDefinition, type PreparedStep, type Che
 import type { ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
 import type { CellReport, MatrixReport } from '../report/model';
 import { cellQueries } from '../report/queries';
-import type { ChildCell } from '../cell-child/spawn';
-import { timedOutResult, type RanTest } from '../runtime';
+import type { ChildCell, ChildDeath } from '../cell-child/spawn';
+import type { CellJournal, JournalRead } from '../cell-child/journal';
+import { timedOutResult, type RanTest, type SuitePhase } from '../runtime';
 import { targetLimits } from '../cell-start';
 import { stepLine } from '../report/steps';
 
@@ -34,6 +35,8 @@ export class CellCollector {
   readonly children = new Map<ChildCell, CellReport>();
   /** The checks this run was to run in every cell (set once they are resolved): an interrupt lists those a started cell never ran. */
   planned: readonly CheckDefinition[] = [];
+  /** A child cell's journal (`--cell-journal`): every step started and result recorded is appended (cell-child/journal.ts). */
+  journal?: CellJournal;
   private readonly cells = new Map<string, CollectedCell>();
   /** A setup error fails every test of its cell with the same error: its message is printed once. */
   private readonly shown = new Set<Error>();
@@ -83,6 +86,7 @@ export class CellCollector {
         // A check stopped at its time limit is recorded as TIMEOUT (onTest); its body finishing later is not a second verdict.
         if (this.interrupted || cell.report.checks.some((c) => c.id === r.id)) return;
         cell.report.checks.push(r);
+        this.journal?.append({ result: r });
         if (replay) cell.replays.push(replay);
       },
     };
@@ -104,6 +108,45 @@ export class CellCollector {
     c.components = backend.info.components;
     c.image = backend.info.image ?? null;
     c.imageId = backend.info.imageId ?? null;
+    this.journal?.append({ started: { serverVersion: c.serverVersion, components: c.components, image: c.image, imageId: c.imageId, startMs } });
+  }
+
+  /** The runtime's callback before each step of a suite: appended to the journal of a child cell. */
+  onPhase(_suite: string, phase: SuitePhase): void {
+    if (!this.interrupted) this.journal?.append({ phase });
+  }
+
+  /**
+   * A child cell that ended without its report (cell-child/spawn.ts `ChildDeath`): the verdicts its
+   * journal holds are kept (`keepJournal`); unless the run was interrupted (its own rows say so),
+   * every planned check it did not reach is failed NOT_RUN "not run: the cell's process died
+   * (SIGSEGV) during C08 score-canonical". With at least one verdict (a check that ran: passed or
+   * failed, not a skip, not NOT_RUN) the cell stays `ran` with `error` CELL_DIED (how, during
+   * which step, how many verdicts are kept, the child's last output) and true is returned: the
+   * target failed, exit 1. Without one, false: the caller makes its CHILD_FAILED error the cell's
+   * setup error (status `error`, exit 2, as a backend that did not start).
+   */
+  onChildDied(cell: CollectedCell, death: ChildDeath): boolean {
+    this.keepJournal(cell.report, death.journal);
+    if (this.interrupted) return true;
+    const message = `not run: the cell's process ${death.what} during ${death.during}`;
+    for (const c of this.planned)
+      if (!cell.report.checks.some((r) => r.id === c.id))
+        cell.report.checks.push({ id: c.id, name: c.name, status: 'failed', figures: {}, failures: [], notes: [], durationMs: 0, error: { code: 'NOT_RUN', message } });
+    const verdicts = death.journal.results.filter((r) => r.status !== 'skipped' && r.error?.code !== 'NOT_RUN').length;
+    if (verdicts === 0) return false;
+    cell.report.error = {
+      code: 'CELL_DIED',
+      message: `${cell.report.target}: the cell's process ${death.what} during ${death.during}; the ${verdicts} verdict(s) it reached before are kept${death.output}`,
+    };
+    return true;
+  }
+
+  /** Add to `report` the results of a child's journal it lacks, and what its backend runs (once started). */
+  keepJournal(report: CellReport, journal: JournalRead): void {
+    for (const r of journal.results) if (!report.checks.some((c) => c.id === r.id)) report.checks.push(r);
+    const s = journal.started;
+    if (s) Object.assign(report, { serverVersion: s.serverVersion, components: s.components, image: s.image, imageId: s.imageId, timings: { ...report.timings, startMs: s.startMs } });
   }
 
   /** Take the cell a child process recorded (cell-child/), unless the run was interrupted. */
@@ -117,6 +160,7 @@ export class CellCollector {
     const timedOut = timedOutResult(t, this.planned);
     const cell = this.cells.get(t.suite);
     if (timedOut) cell?.report.checks.push(timedOut);
+    if (timedOut) this.journal?.append({ result: timedOut });
     const mark = t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '○';
     const err = t.status === 'failed' && t.error && !('result' in t.error) && !this.shown.has(t.error) ? ` — ${t.error.message.split('\n')[0]}` : '';
     if (t.error) this.shown.add(t.error);

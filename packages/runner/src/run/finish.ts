@@ -3,16 +3,17 @@ import { ensureWritableDir } from '../report/dir';
 import type { MatrixReport } from '../report/model';
 import { settleReport } from '../report/settle';
 import { reportView, type ReportView } from '../report/view';
-import { writeReports } from '../report/write';
+import { writeReportsAsync } from '../report/write';
 import { cpuBetween, measureRunCpu, type RunCpu } from '../report/cpu';
 
 /**
- * Settle the report once (summary, capability matrix, durability table, exit code: report/settle.ts),
- * derive its view, and write the four report files atomically (report/write.ts) into `dir` (none
- * when null). `t0` is the run's start (`performance.now()`, ms), `cpu0` the CPU spent before it.
- * Returns the view the console renders and whether the files were written.
+ * Settle the report (summary, capability matrix, durability table, exit code: report/settle.ts),
+ * derive its view, and write the four report files atomically (report/write.ts, on the worker pool:
+ * a signal is heard meanwhile) into `dir` (none when null). `t0` is the run's start
+ * (`performance.now()`, ms), `cpu0` the CPU spent before it. Resolves to the view the console
+ * renders and whether the files were written. Calls for one `dir` must not overlap (run/interrupt.ts chains them).
  */
-export function finish(report: MatrixReport, dir: string | null, t0: number, cpu0: RunCpu): { view: ReportView; written: boolean } {
+export async function finish(report: MatrixReport, dir: string | null, t0: number, cpu0: RunCpu): Promise<{ view: ReportView; written: boolean }> {
   const settled = settleReport(report);
   settled.finishedAt = new Date().toISOString();
   settled.durationMs = performance.now() - t0;
@@ -20,7 +21,7 @@ export function finish(report: MatrixReport, dir: string | null, t0: number, cpu
   const view = reportView(settled);
   if (dir === null) return { view, written: false };
   try {
-    writeReports(view, dir);
+    await writeReportsAsync(view, dir);
     return { view, written: true };
   } catch (e) {
     // Only when the report dir itself is unusable (checked up front, so this run did nothing):

@@ -1,18 +1,18 @@
 import path from 'node:path';
 import { installGuard, redactUrl } from '@memory-matrix/backends';
-import { signalExitCode } from '../baseline/interrupt';
 import { Progress } from '../progress';
 import { renderConsole } from '../report/console';
-import { emptyReport, type CellReport, type MatrixReport } from '../report/model';
+import { emptyReport, type MatrixReport } from '../report/model';
 import { lockReportDir } from '../report/lock';
-import type { ChildCell } from '../cell-child/spawn';
+import { CellJournal } from '../cell-child/journal';
 import { cellsFirst, exclusiveSuites } from '../parallel';
 import { prepareImages } from '../image-prep';
 import { MatrixRuntime } from '../runtime';
 import { measureRunCpu } from '../report/cpu';
 import { registerRunCells } from './cells';
 import { CellCollector } from './collect';
-import { ensureReportDir, finish, runIdOf } from './finish';
+import { ensureReportDir, runIdOf } from './finish';
+import { RunInterrupt } from './interrupt';
 import type { RunOptions } from './options';
 import { planRun } from './plan';
 
@@ -40,38 +40,13 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   const collector = new CellCollector(report, (l) => progress.log(l));
   /** Whether this run holds the report dir's lock: a run stopped at the lock writes nothing there (the other run's reports stay whole). */
   let ownsReportDir = false;
-  const onSignal = (sig: NodeJS.Signals): void => {
-    // From here on nothing more is recorded: checks still running fail only because their backend
-    // is being stopped, which is not a verdict on the target. The report lists what completed.
-    collector.interrupted = true;
-    rt.cancel(); // cells still queued never start
-    progress.stop();
-    const { started, children } = collector;
-    // The count is the targets' backends; fault instances a check started (C15, C16, C23) are removed with them (container guard, instance registry) but not counted here.
-    progress.log(
-      `\n${sig}: stopping ${started.length} target backend(s) and any fault instances their checks started${children.size ? `, ${children.size} cell process(es)` : ''}, and writing the partial report…`,
-    );
-    report.error = { code: 'INTERRUPTED', message: `interrupted by ${sig}; the report holds the checks that completed before it` };
-    report.exitCode = 2;
-    // A child cell stops its own engine and temp dirs on the same signal and writes what it
-    // completed, its checks not run naming that signal (it is in a process group of its own: the
-    // signal reached this process only).
-    const stopChild = async (c: ChildCell, cell: CellReport): Promise<void> => {
-      await c.stop(sig === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
-      Object.assign(cell, await c.result);
-    };
-    void Promise.allSettled([...started.map((b) => b.stop()), ...[...children].map(([c, cell]) => stopChild(c, cell))]).finally(() => {
-      collector.markNotRun(sig);
-      if (finish(report, ownsReportDir ? opts.reportDir : null, t0, cpu0).written)
-        progress.log(`partial report (INTERRUPTED): ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
-      process.exit(signalExitCode(sig));
-    });
-  };
+  if (opts.cellJournal) collector.journal = new CellJournal(opts.cellJournal);
+  // SIGINT / SIGTERM in any phase until the reports are written: partial report, exit 130 / 143 (run/interrupt.ts).
+  const interrupt = new RunInterrupt({ report, collector, rt, progress, reportDir: () => (ownsReportDir ? opts.reportDir : null), t0, cpu0, child: opts.cellJournal !== undefined });
   // The container guard removes this run's containers synchronously on exit and on signals;
-  // onSignal then writes the partial report and exits with 130 / 143.
+  // the interrupt then writes the partial report and exits with 130 / 143.
   installGuard({ exitOnSignal: false });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  interrupt.install();
   try {
     ensureReportDir(opts.reportDir);
     lockReportDir(opts.reportDir);
@@ -88,6 +63,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       (t) => collector.onTest(t),
       // Embedded engines on this process' thread starve it: in-process, those cells run alone (parallel.ts).
       {
+        onPhase: (suite, phase) => collector.onPhase(suite, phase),
         concurrency: plan.parallel.cells,
         ready: images?.ready,
         exclusive: embedded === 'inprocess' ? exclusiveSuites(targets, m.name) : new Set(),
@@ -99,15 +75,18 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
       },
     );
     progress.stop();
+    if (interrupt.signal) await interrupt.ending(); // the interrupt records what completed and ends the process
     collector.settle(result);
   } catch (e) {
     const err = e as { code?: string; message?: string };
     report.error = { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) };
-  } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
   }
-  const { view, written } = finish(report, ownsReportDir ? opts.reportDir : null, t0, cpu0);
+  if (interrupt.signal) await interrupt.ending();
+  const { view, written } = await interrupt.write();
+  // A signal that came while the reports were written is heard here, before the status is final: the interrupt rewrites them (INTERRUPTED) and ends the process.
+  await new Promise((r) => setImmediate(r));
+  if (interrupt.signal) await interrupt.ending();
+  interrupt.release();
   out(renderConsole(view));
   if (written) out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
   return report;

@@ -24,6 +24,12 @@ export interface RunOptions {
   /** Where container images come from: registry | debian | auto (default). */
   imageSource?: ImageSource;
   argv: string[];
+  /**
+   * `--cell-journal FILE` (hidden; a child cell's parent passes it: cell-child/protocol.ts): every
+   * step started and check result recorded is appended there as it happens (cell-child/journal.ts),
+   * so a child that dies keeps what it measured. Undefined: no journal.
+   */
+  cellJournal?: string;
   /** Where console output goes (tests capture it). */
   out?: (line: string) => void;
 }
