@@ -124,15 +124,17 @@ describeWithContainers('durability and faults (CLI, real containers)', ['pgvecto
     const left = leftovers(pid);
     expect(left.containers.length).toBeGreaterThanOrEqual(1); // the cell's container and the fault instance
     expect(left.volumes.length).toBeGreaterThanOrEqual(1);
-    // Any run's start removes dead runs' left-overs, so a run of someone else on this engine may
-    // get there first: the messages are asserted for what was still there just before ours.
-    const before = leftovers(pid);
+    // Any run's start removes dead runs' left-overs, and the other test files of this package run
+    // CLIs in parallel jest workers (signals, cell-died, load-step …): one of them may remove ours
+    // between this line and our run's sweep (seen in a CI rehearsal: the message missing, nothing
+    // left). What must hold: nothing of the killed run is left after our run's start; a removal our
+    // run reports counts what it removed (never more than the killed run and others left).
     const next = startCli(['--backend', 'pgvector@pglite-pg18', '--check', 'C08']);
     const nextCode = await next.exited;
     if (nextCode !== 0) throw new Error(`next run: exit ${nextCode}:\n${next.output().slice(-3000)}`);
-    if (before.containers.length) expect(next.output()).toMatch(/removed \d+ container\(s\) left by an earlier run that died/);
-    if (before.volumes.length) expect(next.output()).toMatch(/removed \d+ volume\(s\) left by an earlier run that died/);
     expect(leftovers(pid)).toEqual({ containers: [], volumes: [] });
+    const said = /removed (\d+) container\(s\) left by an earlier run that died/.exec(next.output());
+    if (said) expect(Number(said[1])).toBeGreaterThanOrEqual(1);
   }, 240_000);
 });
 
