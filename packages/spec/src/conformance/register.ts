@@ -161,16 +161,7 @@ export function registerConformance(
           ).catch((e: MemoryMatrixError) => e);
           if (ran instanceof MemoryMatrixError) {
             // Stopped at its limit: recorded TIMEOUT; it stays "running" for the liveness probe of the next check (an unsettled ending).
-            options.sink?.record({
-              id: check.id,
-              name: check.name,
-              status: 'failed',
-              figures: {},
-              failures: [],
-              notes: [],
-              durationMs: performance.now() - t0,
-              error: { code: 'TIMEOUT', message: ran.message },
-            });
+            options.sink?.record(failedResult(check, t0, { code: 'TIMEOUT', message: ran.message }));
             throw ran;
           }
           const { result, replay } = ran;
@@ -217,16 +208,11 @@ export async function runCheck(check: CheckDefinition, cell: LiveCell): Promise<
     return out.replay ? { result, replay: out.replay } : { result };
   } catch (e) {
     const err = e as { code?: unknown; message?: unknown };
-    const result: CheckRun['result'] = {
-      id: check.id,
-      name: check.name,
-      status: 'failed',
-      figures: {},
-      failures: [],
-      notes: [],
-      durationMs: performance.now() - t0,
-      error: { code: typeof err?.code === 'string' ? err.code : undefined, message: String(err?.message ?? e) },
-    };
-    return { result };
+    return { result: failedResult(check, t0, { code: typeof err?.code === 'string' ? err.code : undefined, message: String(err?.message ?? e) }) };
   }
+}
+
+/** The result of a check that ended in an error (thrown, or stopped at its limit): failed, no figures, `durationMs` since `t0` (performance.now() ms). */
+function failedResult(check: { id: string; name: string }, t0: number, error: { code?: string; message: string }): CheckRun['result'] {
+  return { id: check.id, name: check.name, status: 'failed', figures: {}, failures: [], notes: [], durationMs: performance.now() - t0, error };
 }
