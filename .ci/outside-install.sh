@@ -3,7 +3,8 @@
 #  1. packs the publishable packages (.ci/pack.sh: build, pnpm pack);
 #  2. installs the memory-matrix CLI package with npm in a new folder outside the repository,
 #     from the tarballs (our packages) and the npm registry (third-party dependencies), without
-#     the optional adapters (chroma, sqlite, lancedb, milvus), as `npm install memory-matrix` would;
+#     the driver packages not bundled with the CLI (`memoryMatrix.bundled`: chroma, sqlite,
+#     lancedb, milvus, the LangChain.js clients), as `npm install memory-matrix` would;
 #  3. runs `npx memory-matrix --backend pgvector@pglite-pg18` there (exit 0) and compares its
 #     verdict per check with the same target's in the repository: the report.json given as $1
 #     (default: the main job's, $MM_CI_REPORT_DIR or matrix-report), or, when that has no such
@@ -47,10 +48,13 @@ phase() {
 bash .ci/pack.sh "$work/tgz" >/dev/null
 phase "build and pack ($(find "$work/tgz" -name '*.tgz' | wc -l) tarballs)"
 
-# The CLI package and the packages of ours it depends on (of the adapters: pgvector and redis); the
-# optional adapters (chroma, sqlite, lancedb, milvus and the LangChain.js ones, of which
-# langchain-chroma and langchain-pgvector depend on the chroma and pgvector adapters) stay out.
-mapfile -t tarballs < <(find "$work/tgz" -name '*.tgz' \( ! -name 'memory-matrix-adapter-*' -o -name 'memory-matrix-adapter-pgvector-*' -o -name 'memory-matrix-adapter-redis-*' \) | sort)
+# The CLI package and the packages of ours it depends on: every tarball but the driver packages
+# that are not bundled with the CLI (package.json `memoryMatrix` without `bundled: true`: the
+# optional adapters, e.g. chroma, sqlite, lancedb, milvus and the LangChain.js ones), which stay out
+# as in `npm install memory-matrix`. Read from each tarball's own package.json, so no name is listed here.
+mapfile -t tarballs < <(for t in "$work"/tgz/*.tgz; do
+  tar -xzOf "$t" package/package.json | node -e 'const m = JSON.parse(require("fs").readFileSync(0, "utf8")).memoryMatrix; if (!m || m.bundled === true) console.log(process.argv[1])' "$t"
+done | sort)
 [ "${#tarballs[@]}" -gt 0 ] || fail "no tarballs packed in $work/tgz"
 printf 'outside-install: installing %s\n' "$(printf '%s\n' "${tarballs[@]}" | xargs -n1 basename | paste -sd' ' -)"
 app="$work/app"

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import { capabilitiesSchema, checkDeclaredIndexes, MemoryMatrixError, type BackendDriver } from '@memory-matrix/spec';
+import { findDriverPackages } from './discovery';
 
 /**
  * Loading a driver module that lives outside this workspace: a user's own memory module named in
@@ -115,7 +116,11 @@ export function checkDriverContract(d: unknown, where: string): asserts d is Bac
     if (o[f] === undefined) continue;
     const engines = get(`${f}.engines`);
     if (typeof engines !== 'object' || engines === null || Object.keys(engines).length === 0) bad(`${f}.engines`, 'is missing (engines by name)');
-    for (const e of Object.keys(engines as object)) needFns(`${f}.engines.${e}.preflight`);
+    // By key, not by a dotted path: engine names hold dots (`chroma-bindings-1.0`).
+    for (const [e, engine] of Object.entries(engines as Record<string, { preflight?: unknown } | null>)) {
+      const fn = engine?.preflight;
+      if (!isFn(fn)) bad(`${f}.engines.${e}.preflight`, fn === undefined ? 'is missing (a function)' : `is a ${typeof fn}, not a function`);
+    }
   }
   if (o.client !== undefined) {
     const servers = get('client.servers');
@@ -140,8 +145,9 @@ let fallbackInstalled = false;
  * Let `@memory-matrix/<pkg>` imports of modules outside this workspace resolve to this
  * installation's packages when their own resolution finds none (a user's folder without the
  * packages installed). Node's resolution is tried first; only a MODULE_NOT_FOUND of an
- * `@memory-matrix/` request falls back, resolved from this package (which depends on spec and the
- * adapters) or to this package itself. Installed once per process.
+ * `@memory-matrix/` request falls back: resolved from this package (which depends on spec and
+ * catalog), to this package itself, or to a driver package found (discovery.ts, e.g.
+ * `@memory-matrix/adapter-pgvector`). Installed once per process.
  */
 export function installOwnPackagesFallback(): void {
   if (fallbackInstalled) return;
@@ -150,6 +156,7 @@ export function installOwnPackagesFallback(): void {
   const M = Module as unknown as { _resolveFilename: Resolve };
   const original = M._resolveFilename;
   const self = path.resolve(__dirname, '..');
+  let driverDirs: Map<string, string> | undefined;
   M._resolveFilename = function (this: unknown, request, parent, isMain, options) {
     try {
       return original.call(this, request, parent, isMain, options);
@@ -159,6 +166,9 @@ export function installOwnPackagesFallback(): void {
       try {
         return require.resolve(request, { paths: [__dirname] });
       } catch {
+        driverDirs ??= new Map(findDriverPackages().found.map((p) => [p.name, p.dir]));
+        const dir = driverDirs.get(request);
+        if (dir !== undefined) return require.resolve(dir);
         throw err; // not one of ours either: the user's own error
       }
     }

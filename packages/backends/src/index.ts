@@ -10,6 +10,7 @@ export * from './images';
 export * from './providers';
 export * from './client';
 export * from './registry';
+export * from './discovery';
 export * from './user-config';
 export * from './driver-module';
 export * from './readiness';

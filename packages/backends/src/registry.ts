@@ -1,47 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { CATALOG_FILE } from '@memory-matrix/catalog';
 import { MemoryMatrixError, type BackendDriver, type ContainerKind } from '@memory-matrix/spec';
-import { loadDriverModule } from './driver-module';
+import { fieldLine, findDriverPackages, workspaceRoot, type DriverPackage } from './discovery';
+import { checkDriverContract, installOwnPackagesFallback, loadDriverModule } from './driver-module';
+import { readYamlMapping } from './yaml-file';
 
 /**
- * THE registry of backend drivers: the one place outside the adapter packages that names
- * backends. The catalog (catalog.ts) takes its backend names and container kinds from it, and
- * the providers find a target's driver here. Adding a backend = one adapter package exporting a
- * `BackendDriver` + one line below + its targets in matrix/targets.yaml (docs/adding-a-backend.md).
+ * The registry of backend drivers. It names no backend: the drivers are found from their packages
+ * (discovery.ts: a package.json `memoryMatrix` field naming the driver export, in the workspace's
+ * packages/ and in installed `@memory-matrix/*` and `memory-matrix-driver-*` packages), loaded on
+ * first use, and listed sorted by driver name. The catalog (catalog.ts) takes its backend names
+ * and container kinds from here, and the providers find a target's driver here. Adding a backend =
+ * one package with the field + its targets in matrix/targets.yaml (docs/adding-a-backend.md).
  *
  * A driver kept outside the repository (a user's own module, a test fixture) is added without
- * editing this file: memory-matrix.yaml `adapters:` (user-config.ts), or `MM_DRIVERS` naming
+ * a package: memory-matrix.yaml `adapters:` (user-config.ts), or `MM_DRIVERS` naming
  * modules (comma-separated paths, relative to the current directory, or package names) whose
  * `driver` export (or default export) is a `BackendDriver`, loaded on first use (driver-module.ts).
  * `registerDriver()` adds one in process.
  */
-const BUILT_IN: ReadonlyArray<BuiltIn> = [
-  { name: 'pgvector', pkg: '@memory-matrix/adapter-pgvector', exportName: 'pgvectorDriver' },
-  { name: 'redis', pkg: '@memory-matrix/adapter-redis', exportName: 'redisDriver' },
-  { name: 'chroma', pkg: '@memory-matrix/adapter-chroma', exportName: 'chromaDriver' },
-  { name: 'sqlite', pkg: '@memory-matrix/adapter-sqlite', exportName: 'sqliteDriver' },
-  { name: 'lancedb', pkg: '@memory-matrix/adapter-lancedb', exportName: 'lancedbDriver' },
-  { name: 'milvus', pkg: '@memory-matrix/adapter-milvus', exportName: 'milvusDriver' },
-  { name: 'langchain-redis-history', pkg: '@memory-matrix/adapter-langchain-redis-history', exportName: 'langchainRedisHistoryDriver' },
-  { name: 'langchain-chroma', pkg: '@memory-matrix/adapter-langchain-chroma', exportName: 'langchainChromaDriver' },
-  { name: 'langchain-pgvector', pkg: '@memory-matrix/adapter-langchain-pgvector', exportName: 'langchainPgvectorDriver' },
-];
 
-/**
- * A built-in driver: its backend name, the adapter package that exports it, and the export. The
- * package is loaded when the registry is first used; in an installed copy the adapters other than
- * pgvector and redis are optional peer packages (`npm install @memory-matrix/adapter-sqlite` …), and one that is
- * not installed leaves its backend in `missingDrivers()` (its catalog targets unavailable), never
- * an error. In the repository every adapter is installed.
- */
-interface BuiltIn {
-  name: string;
-  pkg: string;
-  exportName: string;
-}
-
-/** Built-in backends whose adapter package is not installed: backend name → package. */
-const missing = new Map<string, string>();
-/** Whether every built-in adapter was loaded or found missing (a load that threw is tried again on the next use). */
-let builtInLoaded = false;
+/** Whether every driver package found was loaded (a load that threw is tried again on the next use). */
+let packagesLoaded = false;
+/** The backends the built-in catalog's targets name (read once, by the first `missingDrivers` outside the workspace). */
+let catalogBackends: Set<string> | undefined;
 
 // Drivers are generic over their parsed adapterOptions; the registry keeps them as BackendDriver<unknown>.
 type AnyDriver = BackendDriver<unknown>;
@@ -72,15 +54,20 @@ function add(d: AnyDriver): void {
 }
 
 /**
- * Load the built-in drivers (an adapter package that is not installed is recorded in `missing`)
- * and those `MM_DRIVERS` names (again when it changed). Throws USAGE naming a module that is not
- * found, fails to load, or is not a driver (driver-module.ts), and TARGET_UNAVAILABLE naming an installed adapter package that fails to load (a broken
- * install is an error, not a missing backend).
+ * Load the drivers of the packages found (discovery.ts) and those `MM_DRIVERS` names (again when
+ * it changed). Throws USAGE naming a driver package's package.json and its `memoryMatrix.driver`
+ * when the main module exports no such driver or one that breaks the contract, and naming a
+ * `MM_DRIVERS` module that is not found, fails to load, or is not a driver (driver-module.ts);
+ * TARGET_UNAVAILABLE naming a driver package that fails to load (a broken install is an error,
+ * not a missing backend).
  */
 function ensureLoaded(): void {
-  if (!builtInLoaded) {
-    for (const b of BUILT_IN) loadBuiltIn(b);
-    builtInLoaded = true;
+  if (!packagesLoaded) {
+    const { found, shadowed } = findDriverPackages();
+    const loaded = found.map(loadDriverPackage).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of loaded) add(d);
+    for (const s of shadowed) process.stderr.write(`memory-matrix: driver package ${s.name} found twice: using ${s.usedDir}, not ${s.dir}\n`);
+    packagesLoaded = true;
   }
   const env = process.env.MM_DRIVERS ?? '';
   if (env === loadedEnv) return;
@@ -95,35 +82,56 @@ function ensureLoaded(): void {
   loadedEnv = env; // only once every module loaded: a failed load is thrown again by the next caller, never skipped
 }
 
-function loadBuiltIn(b: BuiltIn): void {
+/**
+ * The driver of package `p`: its main module's `p.exportName` export, checked against the driver
+ * contract (driver-module.ts `checkDriverContract`). Throws TARGET_UNAVAILABLE when the module
+ * fails to load, USAGE `<package.json>:<line>: memoryMatrix.driver …` when it exports no such
+ * driver or the driver breaks the contract.
+ */
+export function loadDriverPackage(p: DriverPackage): AnyDriver {
+  if (p.source === 'installed') installOwnPackagesFallback(); // a driver package outside the workspace may import @memory-matrix/* it does not install
+  const where = `${p.manifest}:${fieldLine(readFileSync(p.manifest, 'utf8'), 'driver')}: memoryMatrix.driver ${JSON.stringify(p.exportName)}`;
+  let mod: Record<string, unknown>;
   try {
-    require.resolve(b.pkg);
-  } catch {
-    missing.set(b.name, b.pkg);
-    return;
-  }
-  let d: unknown;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional adapter packages, loaded on first use
-    d = (require(b.pkg) as Record<string, unknown>)[b.exportName];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- driver packages are found at run time
+    mod = require(p.dir) as Record<string, unknown>;
   } catch (err) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `adapter package ${b.pkg} (backend ${b.name}) is installed but does not load: ${(err as Error).message}`, { cause: err });
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `adapter package ${p.name} (${p.dir}) is installed but does not load: ${String((err as Error).message ?? err).split('\n')[0]}`, { cause: err });
   }
-  if (!d || typeof d !== 'object' || (d as AnyDriver).name !== b.name) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `adapter package ${b.pkg} exports no ${b.exportName} driver named ${b.name}`);
-  add(d as AnyDriver);
+  const d = mod?.[p.exportName];
+  if (d === undefined || d === null) {
+    const names = Object.keys(mod ?? {}).filter((k) => k !== '__esModule');
+    throw new MemoryMatrixError('USAGE', `${where}: ${p.name}'s main module ${require.resolve(p.dir)} exports no ${p.exportName} (it exports ${names.length ? names.join(', ') : 'nothing'})`);
+  }
+  checkDriverContract(d, where);
+  return d;
 }
 
 /**
- * Built-in backends whose adapter package is not installed (an installed copy without the optional
- * adapters): backend name → the package that brings it, e.g. `sqlite` → `@memory-matrix/adapter-sqlite`.
- * Empty in the repository.
+ * Backends the built-in catalog (`@memory-matrix/catalog` targets.yaml) names that no driver found
+ * or registered has — an installed copy without the optional adapter packages: backend name → the
+ * package that brings it by the adapters' naming convention, e.g. `sqlite` →
+ * `@memory-matrix/adapter-sqlite`. Always empty in the workspace, where every package is found:
+ * there a backend without a driver is the catalog error "unknown backend". Throws USAGE naming the
+ * built-in catalog when it cannot be read as YAML.
  */
 export function missingDrivers(): ReadonlyMap<string, string> {
   ensureLoaded();
-  return missing;
+  const out = new Map<string, string>();
+  if (workspaceRoot() !== undefined) return out;
+  catalogBackends ??= backendsOf(CATALOG_FILE);
+  for (const b of catalogBackends) if (!drivers.has(b)) out.set(b, `@memory-matrix/adapter-${b}`);
+  return out;
 }
 
-/** Every registered driver, built-in first. */
+/** The `backend:` values of the targets of catalog `file`. */
+function backendsOf(file: string): Set<string> {
+  const { raw } = readYamlMapping(file, { name: 'target catalog', short: 'catalog', expected: 'a mapping with defaults, targets and profiles' });
+  const targets = raw.targets !== null && typeof raw.targets === 'object' ? Object.values(raw.targets as Record<string, unknown>) : [];
+  return new Set(targets.flatMap((t) => (t !== null && typeof t === 'object' && typeof (t as { backend?: unknown }).backend === 'string' ? [(t as { backend: string }).backend] : [])));
+}
+
+/** Every registered driver: those of the packages found (sorted by name), then MM_DRIVERS and memory-matrix.yaml ones. */
 export function listDrivers(): AnyDriver[] {
   ensureLoaded();
   return [...drivers.values()];

@@ -1,22 +1,40 @@
 /**
  * The driver architecture, end to end through the real CLI:
  * - a toy backend (fixtures/toy-driver: an in-memory driver written against the spec contract
- *   only) registered through the registry ALONE (`MM_DRIVERS` names its module; no file of the
- *   repository is edited) runs the conformance suite as `toy@1`: every check passes or is skipped
- *   with a capability;
+ *   only) registered through `MM_DRIVERS` alone (no file of the repository is edited) runs the
+ *   conformance suite as `toy@1`: every check passes or is skipped with a capability;
+ * - drivers are found from their packages (backends discovery.ts): the registered list is the
+ *   workspace's driver packages' drivers, sorted; the same toy as an installed package
+ *   (`node_modules/memory-matrix-driver-toy` with the `memoryMatrix` field) runs with no
+ *   MM_DRIVERS; a package whose field names an export its module lacks is exit 2 naming the
+ *   package.json and the field;
  * - catalog errors about drivers name the file, line and key (exit 2): a capability override
  *   that is not a capability, a backend no driver registers, a provider the driver does not offer,
  *   an index type the driver does not declare.
  * No Docker, no backend server: runs everywhere.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHECKS } from '@memory-matrix/spec';
-import { cli, REPO, type CliResult } from './cli-helpers';
+import { cli, REPO, RUNNER_DIR, type CliResult } from './cli-helpers';
 
 const TOY = path.join(__dirname, 'fixtures', 'toy-driver');
 const TOY_ENV = { MM_DRIVERS: path.join(TOY, 'index.ts'), MM_CATALOG: path.join(TOY, 'targets.yaml') };
+
+/**
+ * The names of the drivers the workspace's driver packages export, sorted: each package found
+ * (`findDriverPackages`, no MM_DRIVERS) loaded in a child process through tsx, its field's export read.
+ */
+function workspaceDriverNames(): string[] {
+  const script = `const b = require('@memory-matrix/backends');
+    const found = b.findDriverPackages({ workspace: b.workspaceRoot(), searchFrom: [] }).found;
+    console.log(JSON.stringify(found.map((p) => require(p.dir)[p.exportName].name)));`;
+  const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: RUNNER_DIR, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`loading the workspace's driver packages failed (${r.status ?? r.signal}): ${r.stderr.slice(-2000)}`);
+  return (JSON.parse(r.stdout) as string[]).sort();
+}
 
 describe('a toy driver registered through MM_DRIVERS alone', () => {
   let r: CliResult;
@@ -42,11 +60,11 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
   test('without MM_DRIVERS the same catalog is refused: the backend is no registered driver (exit 2, file:line)', () => {
     const bad = cli(['--backend', 'toy@1'], { env: { MM_CATALOG: TOY_ENV.MM_CATALOG } });
     expect(bad.status).toBe(2);
-    expect(bad.report?.error?.message).toMatch(
-      new RegExp(
-        `targets\\.yaml:\\d+: targets\\.toy@1\\.backend: unknown backend "toy" \\(registered drivers: pgvector, redis, chroma, sqlite, lancedb, milvus, langchain-redis-history, langchain-chroma, langchain-pgvector\\)`,
-      ),
-    );
+    const names = workspaceDriverNames();
+    expect(names.length).toBeGreaterThanOrEqual(9); // one per packages/adapter-* (backends test/discovery.test.ts)
+    const message = bad.report?.error?.message ?? '';
+    expect(message).toMatch(/targets\.yaml:\d+: targets\.toy@1\.backend: unknown backend "toy" \(registered drivers: /);
+    expect(message).toContain(`(registered drivers: ${names.join(', ')})`);
   }, 120_000);
 
   test('MM_DRIVERS naming a module that is not a driver: exit 2 naming it, and the reports are written', () => {
@@ -60,6 +78,37 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+});
+
+describe('drivers found from installed packages (node_modules of the working directory)', () => {
+  const app = mkdtempSync(path.join(os.tmpdir(), 'mm-installed-driver-'));
+  afterAll(() => rmSync(app, { recursive: true, force: true }));
+  /** `node_modules/<name>` in `app`: a package.json with `field` and an index.js of `main`; its package.json path. */
+  const installed = (name: string, field: unknown, main: string): string => {
+    const dir = path.join(app, 'node_modules', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name, version: '1.0.0', main: 'index.js', memoryMatrix: field }, null, 2)}\n`);
+    writeFileSync(path.join(dir, 'index.js'), main);
+    return path.join(dir, 'package.json');
+  };
+
+  test('the toy as memory-matrix-driver-toy (its field naming the export): toy@1 runs without MM_DRIVERS', () => {
+    installed('memory-matrix-driver-toy', { driver: 'driver' }, `module.exports = require(${JSON.stringify(path.join(TOY, 'index.ts'))});\n`);
+    const r = cli(['--backend', 'toy@1', '--check', 'C03'], { cwd: app, env: { MM_CATALOG: TOY_ENV.MM_CATALOG } });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(r.report!.cells.find((c) => c.target === 'toy@1')!.checks.map((c) => [c.id, c.status])).toEqual([['C03', 'passed']]);
+  }, 240_000);
+
+  test('a package whose field names an export its module lacks: exit 2 naming the package.json line and the field', () => {
+    const manifest = installed('@memory-matrix/adapter-nodriver', { driver: 'nodriverDriver' }, 'exports.somethingElse = 1;\n');
+    const r = cli(['--backend', 'pgvector@pglite-pg18', '--check', 'C01'], { cwd: app });
+    expect(r.status).toBe(2);
+    expect(r.report?.error).toMatchObject({
+      code: 'USAGE',
+      message: `${manifest}:6: memoryMatrix.driver "nodriverDriver": @memory-matrix/adapter-nodriver's main module ${path.join(path.dirname(manifest), 'index.js')} exports no nodriverDriver (it exports somethingElse)`,
+    });
   }, 120_000);
 });
 

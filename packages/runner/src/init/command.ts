@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { CATALOG_FILE, loadCatalog, loadUserConfig } from '@memory-matrix/backends';
+import { CATALOG_FILE, driverNames, loadCatalog, loadUserConfig } from '@memory-matrix/backends';
 import { TOOL_VERSION } from '../version';
 import { GATE_JOB, initFiles } from './templates';
 import { writeAllOrNone } from './write-all';
@@ -16,7 +16,7 @@ import { writeAllOrNone } from './write-all';
  */
 export function initCommand(dir: string, force: boolean, out: (line: string) => void): number {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new MemoryMatrixError('USAGE', `init --dir ${dir}: not a folder`);
-  const files = initFiles(TOOL_VERSION).map((f) => ({ file: path.join(dir, f.file), content: f.content }));
+  const files = initFiles(TOOL_VERSION, driverNames()).map((f) => ({ file: path.join(dir, f.file), content: f.content }));
   writeAllOrNone(files, { force, check: (staged) => void loadCatalog(CATALOG_FILE, { config: loadUserConfig(staged[0]!) }) });
   out(`wrote ${files.map((f) => path.relative(process.cwd(), f.file) || f.file).join(', ')}`);
   out('next: npx memory-matrix --profile pr-gate   (the gate, here; --dataset <name> after a sample, see golden-data/README.md)');

@@ -21,7 +21,7 @@ export const WORKFLOW_REPORT_DIR = 'memory-matrix-report';
  * `adapters:` (the user's own driver module). Validated by init as a memory-matrix.yaml over the
  * built-in catalog (backends `loadUserConfig` + `loadCatalog`) before anything is written.
  */
-export function configYaml(version: string): string {
+export function configYaml(version: string, drivers: readonly string[]): string {
   return `# memory-matrix settings of this repository (written by memory-matrix ${version} init).
 #
 # This file extends memory-matrix's built-in catalog (the targets.yaml of @memory-matrix/catalog,
@@ -31,8 +31,9 @@ export function configYaml(version: string): string {
 # replaces it. It is checked by the same schema as the built-in catalog: an unknown key or a bad
 # value stops the run with exit 2 naming the line.
 
-# Targets of your own: a backend (pgvector, redis, chroma, sqlite, lancedb, milvus) at the
-# version, image and index you run in production. For example:
+# Targets of your own: a backend (the drivers installed here: ${drivers.join(', ')}; \`npx memory-matrix
+# targets\` also names the built-in targets whose adapter package is not installed) at the version,
+# image and index you run in production. For example:
 #   pgvector@prod:
 #     backend: pgvector
 #     provider: container
@@ -155,10 +156,13 @@ jobs:
 `;
 }
 
-/** The three files init writes, relative path → content, in the order they are written. */
-export function initFiles(version: string): Array<{ file: string; content: string }> {
+/**
+ * The three files init writes, relative path → content, in the order they are written; `drivers`:
+ * the names of the drivers found (backends `driverNames()`), named in memory-matrix.yaml.
+ */
+export function initFiles(version: string, drivers: readonly string[]): Array<{ file: string; content: string }> {
   return [
-    { file: CONFIG_FILE, content: configYaml(version) },
+    { file: CONFIG_FILE, content: configYaml(version, drivers) },
     { file: GOLDEN_README, content: goldenReadme(version) },
     { file: WORKFLOW_FILE, content: workflowYaml(version) },
   ];
