@@ -22,7 +22,7 @@ describe('PGlite server (pglite-socket) under real pg clients', () => {
 
   beforeAll(async () => {
     db = await openEngine('pglite-0.5');
-    srv = await servePGlite('@electric-sql/pglite-socket', db, 'test', 40);
+    srv = await servePGlite('@electric-sql/pglite-socket', db, 'test', 40, 2000); // an idle holder is ended after 2 s
     const c = await client();
     await c.query('CREATE TABLE t (id int PRIMARY KEY, v text NOT NULL)');
   });
@@ -65,6 +65,22 @@ describe('PGlite server (pglite-socket) under real pg clients', () => {
       expect(a.n).toBe(0); // the dying transaction's insert was rolled back
       expect(a.ms).toBeGreaterThanOrEqual(450); // served only once the holder was gone (PostgreSQL would answer at once)
     }
+  });
+
+  test('a connection idle in a transaction while others wait is ended with FATAL 25P03 after the hold limit; its writes are rolled back, the others go on', async () => {
+    const [holder, other] = [await client(), await client()];
+    const seen: Array<{ code?: string; message: string; detail?: string }> = [];
+    holder!.on('error', (e: Error & { code?: string; detail?: string }) => seen.push({ code: e.code, message: e.message, detail: e.detail }));
+    await holder!.query('BEGIN');
+    await holder!.query('INSERT INTO t VALUES (2000, $1)', ['held']);
+    const t0 = Date.now();
+    const r = await other!.query<{ n: number }>('SELECT count(*)::int AS n FROM t WHERE id = 2000'); // waits behind the holder (2 s limit, checked each second)
+    expect(r.rows[0]!.n).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
+    await new Promise((res) => setTimeout(res, 100));
+    expect(seen[0]).toMatchObject({ code: '25P03', message: 'terminating connection due to idle-in-transaction timeout' });
+    expect(seen[0]!.detail).toMatch(/^PGlite serves one session for every connection: this connection held a transaction open without a statement for \d+ s while 1 other connection\(s\) waited behind it$/);
+    await expect(holder!.query('SELECT 1')).rejects.toThrow();
   });
 
   test('the refusal is a protocol ErrorResponse: E, length, S/V FATAL, C 53300, M, terminator', () => {

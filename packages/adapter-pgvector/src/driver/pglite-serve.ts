@@ -10,6 +10,16 @@ import type { PGliteLike } from '../sql';
  */
 export const PGLITE_SERVER_MAX_CONNECTIONS = 100;
 
+/**
+ * How long one connection may hold PGlite's single session idle inside a transaction while other
+ * connections' statements wait behind it, ms. PostgreSQL would serve those others at once (each
+ * connection is its own backend); pglite-socket serves nothing else until that transaction ends, so
+ * a client that waits on another connection while holding a transaction would hang both for ever.
+ * Past this limit the holder is ended as PostgreSQL's `idle_in_transaction_session_timeout` ends
+ * a session (FATAL 25P03; its transaction rolled back) and the others go on.
+ */
+export const PGLITE_IDLE_HOLD_LIMIT_MS = 30_000;
+
 /** A PGlite served on a loopback port. */
 export interface PGliteSocket {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (PGlite accepts any user and password). */
@@ -27,15 +37,19 @@ const SSL_REQUEST = { length: 8, code: 80877103 };
  * "sorry, too many clients already". Fields per the protocol's "Error and Notice Message Fields".
  */
 export function tooManyClientsMessage(): Buffer {
-  const fields = Buffer.concat([
-    ...[
-      ['S', 'FATAL'],
-      ['V', 'FATAL'],
-      ['C', '53300'],
-      ['M', 'sorry, too many clients already'],
-    ].map(([k, v]) => Buffer.from(`${k}${v}\0`, 'utf8')),
-    Buffer.from([0]),
-  ]);
+  return fatalMessage('53300', 'sorry, too many clients already');
+}
+
+/** A FATAL ErrorResponse: code `sqlstate`, message `message`, optional detail (field D). */
+export function fatalMessage(sqlstate: string, message: string, detail?: string): Buffer {
+  const pairs = [
+    ['S', 'FATAL'],
+    ['V', 'FATAL'],
+    ['C', sqlstate],
+    ['M', message],
+    ...(detail === undefined ? [] : [['D', detail]]),
+  ];
+  const fields = Buffer.concat([...pairs.map(([k, v]) => Buffer.from(`${k}${v}\0`, 'utf8')), Buffer.from([0])]);
   const head = Buffer.alloc(5);
   head.write('E', 0, 'ascii');
   head.writeInt32BE(4 + fields.length, 1);
@@ -71,6 +85,39 @@ interface SocketServer {
   handleConnection?: (socket: Socket) => Promise<void>;
   /** Private: the net.Server, whose `maxConnections` pglite-socket sets to its own limit (src/index.ts:664). */
   server?: { maxConnections?: number } | null;
+  /** Private: the statements waiting (src/index.ts:26 `QueryQueueManager`), the connection served last, whether one runs now. */
+  queryQueue?: { queue: Array<{ handlerId: number }>; lastHandlerId: number | null; processing: boolean };
+  /** Private: one handler per open connection (src/index.ts:611). */
+  handlers?: Set<{ handlerId: number; socket: Socket | null; handleError(err: Error): void }>;
+}
+
+/**
+ * Every second: when PGlite is inside a transaction of the connection served last, nothing runs,
+ * statements of other connections wait and none of that connection's is queued, it holds the
+ * session idle; held so for `limitMs`, it is sent FATAL 25P03 (PostgreSQL's idle-in-transaction
+ * message, with a detail naming the cause) and ended through pglite-socket's own error path
+ * (`handleError`: the server drops it, its transaction is rolled back, the queue goes on). Returns
+ * the function that stops watching.
+ */
+function endIdleHolders(server: SocketServer, db: PGliteLike & { isInTransaction(): boolean }, limitMs: number): () => void {
+  let held: { id: number; since: number } | undefined;
+  const timer = setInterval(() => {
+    const q = server.queryQueue!;
+    const id = q.lastHandlerId;
+    const idle = id !== null && !q.processing && q.queue.length > 0 && !q.queue.some((x) => x.handlerId === id) && db.isInTransaction();
+    if (!idle) return void (held = undefined);
+    if (held?.id !== id) return void (held = { id, since: Date.now() });
+    if (Date.now() - held.since < limitMs) return;
+    const handler = [...server.handlers!].find((h) => h.handlerId === id);
+    const waiting = new Set(q.queue.map((x) => x.handlerId)).size;
+    const detail = `PGlite serves one session for every connection: this connection held a transaction open without a statement for ${Math.round((Date.now() - held.since) / 1000)} s while ${waiting} other connection(s) waited behind it`;
+    held = undefined;
+    if (!handler?.socket) return;
+    handler.socket.write(fatalMessage('25P03', 'terminating connection due to idle-in-transaction timeout', detail));
+    handler.handleError(new Error(detail));
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
@@ -89,12 +136,14 @@ interface SocketServer {
  *
  * Everything else is pglite-socket's: one PGlite session shared by every connection, statements
  * queued one at a time, a connection's open transaction served alone until it ends (other
- * connections wait; a connection that closes mid-transaction is rolled back and the others go on).
- * README "The PGlite server" has the measurements. Throws TARGET_UNAVAILABLE naming `where` when the
+ * connections wait; a connection that closes mid-transaction is rolled back and the others go on),
+ * except that a connection idle in a transaction while others wait is ended after `idleHoldLimitMs`
+ * (default PGLITE_IDLE_HOLD_LIMIT_MS, `endIdleHolders`). README "The PGlite server" has the measurements. Throws TARGET_UNAVAILABLE naming `where` when the
  * package is missing, is not the shape above, or cannot listen.
  */
-export async function servePGlite(module: string, db: PGliteLike, where: string, maxConnections = PGLITE_SERVER_MAX_CONNECTIONS): Promise<PGliteSocket> {
+export async function servePGlite(module: string, db: PGliteLike, where: string, maxConnections = PGLITE_SERVER_MAX_CONNECTIONS, idleHoldLimitMs = PGLITE_IDLE_HOLD_LIMIT_MS): Promise<PGliteSocket> {
   let server: SocketServer;
+  let unwatch: () => void;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- dual CJS/ESM; require keeps jest in CommonJS
     const { PGLiteSocketServer } = require(module) as { PGLiteSocketServer: new (o: Record<string, unknown>) => SocketServer };
@@ -105,8 +154,13 @@ export async function servePGlite(module: string, db: PGliteLike, where: string,
     await server.start();
     if (!server.server) throw new Error('PGLiteSocketServer started without its net.Server (not the pinned 0.2.17 shape)');
     server.server.maxConnections = Infinity; // the limit is the check above, which answers as PostgreSQL does
+    if (!server.queryQueue || !server.handlers || typeof (db as { isInTransaction?: unknown }).isInTransaction !== 'function') throw new Error('PGLiteSocketServer has no queryQueue / handlers, or PGlite no isInTransaction (not the pinned shapes)');
+    unwatch = endIdleHolders(server, db as PGliteLike & { isInTransaction(): boolean }, idleHoldLimitMs);
   } catch (err) {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: cannot serve PGlite on a loopback port (${module}): ${(err as Error).message}`, { cause: err });
   }
-  return { url: `postgres://postgres@${server.getServerConn()}/postgres`, stop: () => server.stop() };
+  return {
+    url: `postgres://postgres@${server.getServerConn()}/postgres`,
+    stop: () => (unwatch(), server.stop()),
+  };
 }
