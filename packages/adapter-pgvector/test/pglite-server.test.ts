@@ -79,7 +79,9 @@ describe('PGlite server (pglite-socket) under real pg clients', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
     await new Promise((res) => setTimeout(res, 100));
     expect(seen[0]).toMatchObject({ code: '25P03', message: 'terminating connection due to idle-in-transaction timeout' });
-    expect(seen[0]!.detail).toMatch(/^PGlite serves one session for every connection: this connection held a transaction open without a statement for \d+ s while 1 other connection\(s\) waited behind it$/);
+    expect(seen[0]!.detail).toMatch(
+      /^PGlite serves one session for every connection: this connection held a transaction open without a statement for \d+ s while 1 other connection\(s\) waited behind it$/,
+    );
     await expect(holder!.query('SELECT 1')).rejects.toThrow();
   });
 

@@ -42,13 +42,7 @@ export function tooManyClientsMessage(): Buffer {
 
 /** A FATAL ErrorResponse: code `sqlstate`, message `message`, optional detail (field D). */
 export function fatalMessage(sqlstate: string, message: string, detail?: string): Buffer {
-  const pairs = [
-    ['S', 'FATAL'],
-    ['V', 'FATAL'],
-    ['C', sqlstate],
-    ['M', message],
-    ...(detail === undefined ? [] : [['D', detail]]),
-  ];
+  const pairs = [['S', 'FATAL'], ['V', 'FATAL'], ['C', sqlstate], ['M', message], ...(detail === undefined ? [] : [['D', detail]])];
   const fields = Buffer.concat([...pairs.map(([k, v]) => Buffer.from(`${k}${v}\0`, 'utf8')), Buffer.from([0])]);
   const head = Buffer.alloc(5);
   head.write('E', 0, 'ascii');
@@ -154,7 +148,8 @@ export async function servePGlite(module: string, db: PGliteLike, where: string,
     await server.start();
     if (!server.server) throw new Error('PGLiteSocketServer started without its net.Server (not the pinned 0.2.17 shape)');
     server.server.maxConnections = Infinity; // the limit is the check above, which answers as PostgreSQL does
-    if (!server.queryQueue || !server.handlers || typeof (db as { isInTransaction?: unknown }).isInTransaction !== 'function') throw new Error('PGLiteSocketServer has no queryQueue / handlers, or PGlite no isInTransaction (not the pinned shapes)');
+    if (!server.queryQueue || !server.handlers || typeof (db as { isInTransaction?: unknown }).isInTransaction !== 'function')
+      throw new Error('PGLiteSocketServer has no queryQueue / handlers, or PGlite no isInTransaction (not the pinned shapes)');
     unwatch = endIdleHolders(server, db as PGliteLike & { isInTransaction(): boolean }, idleHoldLimitMs);
   } catch (err) {
     throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: cannot serve PGlite on a loopback port (${module}): ${(err as Error).message}`, { cause: err });

@@ -89,9 +89,23 @@ export function glyph(status: string): string {
  * reproduced (intermittent)` when one an intermittent entry lists passed, then the cells that
  * could not run, then `, T teardown(s) failed` (report/types.ts `teardownError`). `summary` as settled (report/settle.ts); the known counts default to 0 (older reports).
  */
-export function countsLine(s: { passed: number; failed: number; notRun?: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number; teardownErrors?: number }): string {
+export function countsLine(s: {
+  passed: number;
+  failed: number;
+  notRun?: number;
+  known?: number;
+  stale?: number;
+  notReproduced?: number;
+  skipped: number;
+  cellErrors: number;
+  teardownErrors?: number;
+}): string {
   const stale = s.stale ? `, ${s.stale} stale knownFailures entr${s.stale === 1 ? 'y' : 'ies'}` : '';
   const notReproduced = s.notReproduced ? `, ${s.notReproduced} known failure(s) not reproduced (intermittent)` : '';
   const notRun = s.notRun ? `, ${s.notRun} not run` : '';
-  return `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${notRun}${stale}${notReproduced}` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '') + (s.teardownErrors ? `, ${s.teardownErrors} teardown(s) failed` : '');
+  return (
+    `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${notRun}${stale}${notReproduced}` +
+    (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '') +
+    (s.teardownErrors ? `, ${s.teardownErrors} teardown(s) failed` : '')
+  );
 }
