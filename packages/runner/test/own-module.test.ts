@@ -34,7 +34,7 @@ function userRepo(): string {
 }
 
 /** Run the CLI in `cwd` (it finds memory-matrix.yaml there). */
-const run = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult => cli(args, { cwd, env: { OWN_MEMORY_BREAK: '', ...env } });
+const run = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs?: number): CliResult => cli(args, { cwd, env: { OWN_MEMORY_BREAK: '', ...env }, timeoutMs });
 const checkOf = (r: CliResult, target: string, id: string) => r.report?.cells.find((c) => c.target === target)?.checks.find((c) => c.id === id);
 const messages = (r: CliResult, target: string, id: string): string => (checkOf(r, target, id)?.failures ?? []).map((f) => f.message).join('\n');
 
@@ -54,8 +54,8 @@ test('the repository copy stands alone: the temp folder is outside the workspace
 describe('own-memory@pglite-pg18, every check: the cell ends clean', () => {
   let all: CliResult;
   beforeAll(() => {
-    all = run(userRepo(), ['--backend', 'own-memory@pglite-pg18']);
-  }, 600_000);
+    all = run(userRepo(), ['--backend', 'own-memory@pglite-pg18'], {}, 840_000); // 63 s on an idle 2-core host, 371 s on a loaded one
+  }, 900_000);
 
   test('exit 0: no check failed, no teardown failure, no cell error', () => {
     const cell = all.report?.cells.find((c) => c.target === 'own-memory@pglite-pg18');
