@@ -252,3 +252,11 @@ test('a teardown that failed after the checks: the verdicts stand, the console a
   expect(xml).toMatch(/<failure message="cleanup of a@1 failed: [^"]*" type="TEARDOWN_FAILED">/);
   expect(xml).toMatch(/<testsuites [^>]*tests="3" failures="1"/);
 });
+
+test("report.md of a run whose only problem is a teardown: the heading and the cell's line say so", () => {
+  const report = emptyReport([], '2026-12-01T00:00:00.000Z');
+  report.cells = [{ ...cell('a@1', [passed('C01')]), teardownError: { code: 'BACKEND_ERROR', message: 'cleanup of a@1 failed: x; left behind: 1 client(s) not closed' } }];
+  const md = renderMarkdown(reportView(settleReport(report)));
+  expect(md).toContain('# memory-matrix report — ❌ no check failed, but a teardown failed');
+  expect(md).toContain('- **a@1** teardown failed after its checks (their verdicts stand): cleanup of a@1 failed: x; left behind: 1 client(s) not closed');
+});
