@@ -34,15 +34,15 @@ afterAll(() => {
   for (const d of reportDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** Run the real CLI (`tsx src/cli.ts …`) in a child process, as `pnpm matrix …` does. Its report dir is a temp dir removed after the test file. */
-export function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+/** Run the real CLI (`tsx src/cli.ts …`) in a child process, as `pnpm matrix …` does, stopped (SIGTERM) after `timeoutMs` (default 240 s). Its report dir is a temp dir removed after the test file. */
+export function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-report-'));
   reportDirs.push(reportDir);
   const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), path.join(RUNNER_DIR, 'src', 'cli.ts'), '--report-dir', reportDir, ...args], {
     cwd: opts.cwd ?? REPO,
     encoding: 'utf8',
     env: { ...childEnv(), ...opts.env },
-    timeout: 240_000,
+    timeout: opts.timeoutMs ?? 240_000,
   });
   let report: MatrixReport | undefined;
   try {

@@ -10,7 +10,8 @@
  *   payload cannot be read comes back empty) fails C20 naming the legacy case and session;
  * - adapters: a module path that does not exist, a module without a driver, a driver that breaks
  *   the contract: exit 2 naming the file (and line) and the member.
- * Only the checks the breaks need run (C01, C17, C20, C29), to keep the wall time small.
+ * The breaks run only the checks they need (C01, C17, C20, C29), to keep the wall time small; one
+ * cell runs every check over pglite-pg18 and must end with exit 0 (its cleanup included).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -33,7 +34,7 @@ function userRepo(): string {
 }
 
 /** Run the CLI in `cwd` (it finds memory-matrix.yaml there). */
-const run = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult => cli(args, { cwd, env: { OWN_MEMORY_BREAK: '', ...env } });
+const run = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs?: number): CliResult => cli(args, { cwd, env: { OWN_MEMORY_BREAK: '', ...env }, timeoutMs });
 const checkOf = (r: CliResult, target: string, id: string) => r.report?.cells.find((c) => c.target === target)?.checks.find((c) => c.id === id);
 const messages = (r: CliResult, target: string, id: string): string => (checkOf(r, target, id)?.failures ?? []).map((f) => f.message).join('\n');
 
@@ -45,6 +46,23 @@ test('the repository copy stands alone: the temp folder is outside the workspace
     expect([d, existsSync(path.join(d, 'node_modules', '@memory-matrix'))]).toEqual([d, false]);
     if (path.dirname(d) === d) break;
   }
+});
+
+// The whole cell, every check: its cleanup (each store's pool still open, one more connection per
+// drop) once asked the PGlite server for a 33rd connection, which pglite-socket dropped without a
+// word: every verdict passed, then exit 2 `cleanup … drop c09_cosine_…: Connection terminated unexpectedly`.
+describe('own-memory@pglite-pg18, every check: the cell ends clean', () => {
+  let all: CliResult;
+  beforeAll(() => {
+    all = run(userRepo(), ['--backend', 'own-memory@pglite-pg18'], {}, 840_000); // 63 s on an idle 2-core host, 371 s on a loaded one
+  }, 900_000);
+
+  test('exit 0: no check failed, no teardown failure, no cell error', () => {
+    const cell = all.report?.cells.find((c) => c.target === 'own-memory@pglite-pg18');
+    expect({ status: all.status, cell: cell?.status, error: cell?.error, teardown: cell?.teardownError }).toEqual({ status: 0, cell: 'ran', error: undefined, teardown: undefined });
+    expect(cell?.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([]);
+    expect(all.report?.summary).toMatchObject({ failed: 0, cellErrors: 0, teardownErrors: 0 });
+  });
 });
 
 // PGlite runs in the CLI's process (not in jest's), so it needs no jest flag and no Docker.

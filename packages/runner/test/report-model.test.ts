@@ -9,6 +9,7 @@ import { capabilityGlyph, capabilityMatrix } from '../src/report/capabilities';
 import { emptyReport } from '../src/report/model';
 import { cellQueries } from '../src/report/queries';
 import { renderConsole } from '../src/report/console';
+import { renderJUnit } from '../src/report/junit';
 import { renderMarkdown, sideBySideMarkdown } from '../src/report/markdown';
 import { settleReport } from '../src/report/settle';
 import { WHY_MAX_CHARS } from '../src/report/side-by-side';
@@ -73,7 +74,7 @@ test('settleReport derives summary, durability rows, capability matrix and exit 
   report.cells = [cell('x@1', [c15, skipped], { capabilities: capabilities({ vectors: true }) })];
   const settled = settleReport(report);
   expect(settled).toBe(report);
-  expect(settled.summary).toEqual({ passed: 1, failed: 0, notRun: 0, known: 0, stale: 0, notReproduced: 0, skipped: 1, cellErrors: 0 });
+  expect(settled.summary).toEqual({ passed: 1, failed: 0, notRun: 0, known: 0, stale: 0, notReproduced: 0, skipped: 1, cellErrors: 0, teardownErrors: 0 });
   expect(settled.durability).toEqual([expect.objectContaining({ target: 'x@1', configuration: 'default', verdict: 'pass' })]);
   expect(settled.capabilityMatrix.targets[0]!.entries.history).toMatchObject({ ok: false, skippedChecks: ['C17'] });
   expect(settled.exitCode).toBe(0);
@@ -233,4 +234,29 @@ test('the console ends with one line naming every failed check just above the co
   expect(lines[at + 1]).toMatch(/^\d+ passed, 2 failed/);
   report.cells = [cell('a@1', [passed('C01')])];
   expect(renderConsole(reportView(settleReport(report)), false)).not.toContain('failed (');
+});
+
+test('a teardown that failed after the checks: the verdicts stand, the console and junit say so, exit 1 (not 2 "could not run")', () => {
+  const report = emptyReport([], '2026-12-01T00:00:00.000Z');
+  const message = 'cleanup of a@1 failed: own-memory: drop c09_x: Connection terminated unexpectedly; left behind: collection(s) c09_x (drop failed)';
+  report.cells = [{ ...cell('a@1', [passed('C01'), passed('C09')]), teardownError: { code: 'BACKEND_ERROR', message } }];
+  const settled = settleReport(report);
+  expect(settled.summary).toMatchObject({ passed: 2, failed: 0, cellErrors: 0, teardownErrors: 1 });
+  expect(settled.exitCode).toBe(1);
+  const out = renderConsole(reportView(settled), false);
+  expect(out).toContain(`a@1: teardown failed after its checks (their verdicts stand; exit code at least 1): ${message}`);
+  expect(out).toContain('2 passed, 0 failed, 0 known, 0 skipped, 1 teardown(s) failed');
+  expect(out).not.toContain('could not run');
+  const xml = renderJUnit(settled);
+  expect(xml).toContain('<testcase classname="a@1" name="teardown">');
+  expect(xml).toMatch(/<failure message="cleanup of a@1 failed: [^"]*" type="TEARDOWN_FAILED">/);
+  expect(xml).toMatch(/<testsuites [^>]*tests="3" failures="1"/);
+});
+
+test("report.md of a run whose only problem is a teardown: the heading and the cell's line say so", () => {
+  const report = emptyReport([], '2026-12-01T00:00:00.000Z');
+  report.cells = [{ ...cell('a@1', [passed('C01')]), teardownError: { code: 'BACKEND_ERROR', message: 'cleanup of a@1 failed: x; left behind: 1 client(s) not closed' } }];
+  const md = renderMarkdown(reportView(settleReport(report)));
+  expect(md).toContain('# memory-matrix report — ❌ no check failed, but a teardown failed');
+  expect(md).toContain('- **a@1** teardown failed after its checks (their verdicts stand): cleanup of a@1 failed: x; left behind: 1 client(s) not closed');
 });

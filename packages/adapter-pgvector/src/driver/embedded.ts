@@ -3,6 +3,7 @@ import path from 'node:path';
 import { MemoryMatrixError, type EmbeddedEngine, type EmbeddedFacet, type MemoryStore } from '@memory-matrix/spec';
 import { createPgvectorStore } from '../pgvector-adapter';
 import { fromPGlite, type PGliteLike } from '../sql';
+import { servePGlite, type PGliteSocket } from './pglite-serve';
 import { initdbCacheEnabled, initdbCacheFile, readInitdbCache, writeInitdbCache } from './initdb-cache';
 
 /**
@@ -96,39 +97,6 @@ async function createInMemory(PGlite: PGliteClass, vector: unknown, id: string, 
   const db = await PGlite.create({ extensions: { vector } });
   if (file) writeInitdbCache(file, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
   return db;
-}
-
-/** A PGlite served on a loopback port. */
-interface PGliteSocket {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/**
- * Most connections one served PGlite accepts at once. pglite-socket multiplexes them onto PGlite's
- * single session, queueing per query and keeping a connection's open transaction to itself
- * (its `QueryQueueManager`); a client pool (pg.Pool default max 10) plus the checks' extra clients
- * (C22's writers, C27's second and new clients) stay well below 32.
- */
-const SOCKET_MAX_CONNECTIONS = 32;
-
-/**
- * Serve `db` over the Postgres wire protocol on 127.0.0.1 (a free port) with pglite-socket, for
- * client drivers (LangChain.js, a user's own module over `pg`). Resolves with a
- * `postgres://postgres@127.0.0.1:<port>/postgres` URL (PGlite accepts any user and password).
- * Throws TARGET_UNAVAILABLE naming `where` when the package is missing or the server cannot listen.
- */
-async function servePGlite(module: string, db: PGliteLike, where: string): Promise<PGliteSocket> {
-  let server: { start(): Promise<void>; stop(): Promise<void>; getServerConn(): string };
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- dual CJS/ESM; require keeps jest in CommonJS
-    const { PGLiteSocketServer } = require(module) as { PGLiteSocketServer: new (o: Record<string, unknown>) => typeof server };
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: SOCKET_MAX_CONNECTIONS });
-    await server.start();
-  } catch (err) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: cannot serve PGlite on a loopback port (${module}): ${(err as Error).message}`, { cause: err });
-  }
-  return { url: `postgres://postgres@${server.getServerConn()}/postgres`, stop: () => server.stop() };
 }
 
 /** One PGlite engine as a driver engine: a PGlite instance with the vector extension; stores take turns on its single connection. */

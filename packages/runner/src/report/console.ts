@@ -68,6 +68,7 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
   for (const cell of cells) {
     // A cell error after checks ran (its cleanup failed: the store had died) is not "could not run".
     if (cell.error) out.push(c.red(`${cell.target}: ${ranAny(cell) ? 'error' : 'could not run'}: ${cell.error.message}`));
+    if (cell.teardownError) out.push(c.red(`${cell.target}: teardown failed after its checks (their verdicts stand; exit code at least 1): ${cell.teardownError.message}`));
     for (const line of failedStepLines(cell)) out.push(c.red(line));
     // Checks not run: one line per cause (spec conformance/liveness.ts: the store stopped answering
     // mid-cell); the cell's own error, which each of them carries, is not repeated.

@@ -87,11 +87,25 @@ export function glyph(status: string): string {
  * when a cell could not run (its checks), then `, X stale
  * knownFailures entries` when a check a steady entry lists passed, `, Y known failures not
  * reproduced (intermittent)` when one an intermittent entry lists passed, then the cells that
- * could not run. `summary` as settled (report/settle.ts); the known counts default to 0 (older reports).
+ * could not run, then `, T teardown(s) failed` (report/types.ts `teardownError`). `summary` as settled (report/settle.ts); the known counts default to 0 (older reports).
  */
-export function countsLine(s: { passed: number; failed: number; notRun?: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number }): string {
+export function countsLine(s: {
+  passed: number;
+  failed: number;
+  notRun?: number;
+  known?: number;
+  stale?: number;
+  notReproduced?: number;
+  skipped: number;
+  cellErrors: number;
+  teardownErrors?: number;
+}): string {
   const stale = s.stale ? `, ${s.stale} stale knownFailures entr${s.stale === 1 ? 'y' : 'ies'}` : '';
   const notReproduced = s.notReproduced ? `, ${s.notReproduced} known failure(s) not reproduced (intermittent)` : '';
   const notRun = s.notRun ? `, ${s.notRun} not run` : '';
-  return `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${notRun}${stale}${notReproduced}` + (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '');
+  return (
+    `${s.passed} passed, ${s.failed} failed, ${s.known ?? 0} known, ${s.skipped} skipped${notRun}${stale}${notReproduced}` +
+    (s.cellErrors ? `, ${s.cellErrors} cell(s) could not run` : '') +
+    (s.teardownErrors ? `, ${s.teardownErrors} teardown(s) failed` : '')
+  );
 }

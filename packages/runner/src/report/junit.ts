@@ -20,11 +20,14 @@ import { nothingRan, nothingRanLine } from './verdict';
  * - skipped: a <skipped> with the skip reason;
  * - cell(s) could not run (a cell error: its start or its stop failed): one more <testcase> of that
  *   cell's suite, `cell`, with an <error> (type: the error's code);
+ * - a teardown that failed after the cell's verdicts (`teardownError`, exit 1): one more <testcase>
+ *   `teardown` with a <failure type="TEARDOWN_FAILED">;
  * - a run that could not be carried out (`error`): a suite `memory-matrix run`, testcase `run`, <error>;
  * - no check ran (verdict.ts `nothingRan`, exit 1, when there is no run error): a suite
  *   `memory-matrix run`, testcase `no check ran`, <failure type="NO_CHECK_RAN"> naming the line.
- * So <testsuites> `tests` = passed + failed + not run + known + skipped + cell errors + 1 per run
- * error or no-check-ran testcase; `failures` = failed + not run (+ 1 when no check ran);
+ * So <testsuites> `tests` = passed + failed + not run + known + skipped + cell errors + teardown
+ * failures + 1 per run error or no-check-ran testcase; `failures` = failed + not run + teardown
+ * failures (+ 1 when no check ran);
  * `skipped` = skipped + known; `errors` = cell errors (+ 1 for a run error). Each <testsuite>'s
  * attributes count its own testcases the same way.
  */
@@ -34,8 +37,8 @@ export function renderJUnit(report: SettledReport): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
     name: 'memory-matrix',
     // A check not run (its cell could not run) is a <failure type="NOT_RUN"> testcase: a JUnit-only gate must not see it as green.
-    tests: s.passed + s.failed + (s.notRun ?? 0) + (s.known ?? 0) + s.skipped + s.cellErrors + (report.error || noneRan ? 1 : 0),
-    failures: s.failed + (s.notRun ?? 0) + (noneRan ? 1 : 0),
+    tests: s.passed + s.failed + (s.notRun ?? 0) + (s.known ?? 0) + s.skipped + s.cellErrors + (s.teardownErrors ?? 0) + (report.error || noneRan ? 1 : 0),
+    failures: s.failed + (s.notRun ?? 0) + (s.teardownErrors ?? 0) + (noneRan ? 1 : 0),
     skipped: s.skipped + (s.known ?? 0),
     errors: s.cellErrors + (report.error ? 1 : 0),
     time: (report.durationMs / 1000).toFixed(3),
@@ -62,8 +65,8 @@ export function renderJUnit(report: SettledReport): string {
     const cellError = cell.status === 'error' ? (cell.error ?? { message: 'the cell could not run' }) : undefined;
     const suite = root.ele('testsuite', {
       name: `${cell.target} × ${ds}`,
-      tests: cell.checks.length + (cellError ? 1 : 0),
-      failures: cell.checks.filter((c) => c.status === 'failed').length,
+      tests: cell.checks.length + (cellError ? 1 : 0) + (cell.teardownError ? 1 : 0),
+      failures: cell.checks.filter((c) => c.status === 'failed').length + (cell.teardownError ? 1 : 0),
       skipped: cell.checks.filter((c) => c.status === 'skipped' || c.status === 'known').length,
       errors: cellError ? 1 : 0,
     });
@@ -77,6 +80,12 @@ export function renderJUnit(report: SettledReport): string {
         .ele('testcase', { classname: cell.target, name: 'cell' })
         .ele('error', { message: cellError.message, type: cellError.code ?? 'CELL_ERROR' })
         .txt(`${cellError.code ?? 'CELL_ERROR'}: ${cellError.message}`);
+    }
+    if (cell.teardownError) {
+      suite
+        .ele('testcase', { classname: cell.target, name: 'teardown' })
+        .ele('failure', { message: cell.teardownError.message, type: 'TEARDOWN_FAILED' })
+        .txt(`${cell.teardownError.code ?? 'TEARDOWN_FAILED'}: ${cell.teardownError.message}`);
     }
     for (const c of cell.checks) {
       const tc = suite.ele('testcase', { classname: cell.target, name: `${c.id} ${c.name}`, time: (c.durationMs / 1000).toFixed(3) });

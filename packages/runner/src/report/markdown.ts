@@ -101,6 +101,7 @@ export function renderMarkdown(view: ReportView): string {
   lines.push(...sideBySideMarkdown(report.sideBySide));
   for (const cell of cells) {
     if (cell.error) lines.push(`- **${esc(cell.target)}** ${ranAny(cell) ? 'error' : 'could not run'}: ${esc(cell.error.message)}`);
+    if (cell.teardownError) lines.push(`- **${esc(cell.target)}** teardown failed after its checks (their verdicts stand): ${esc(cell.teardownError.message)}`);
     for (const r of cell.checks) {
       const limit = cannotShowOf(cell, r);
       if (limit) lines.push(`- **${esc(cell.target)}** ${r.id} ${r.name}: ${r.status === 'passed' ? 'passed, but' : 'on this target it'} cannot show ${esc(limit)}`);

@@ -19,7 +19,9 @@ export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix;
  * `durability` (model.ts `durabilityRows`, C15 per target × configuration), `sideBySide` (each client
  * target next to its server's raw target, report/side-by-side.ts), and `exitCode` — 2
  * when `error` is set or a cell could not run, else 1 when a check failed (a `known` one does
- * not, nor does a stale entry) or when no check ran at all (every one skipped: report/verdict.ts
+ * not, nor does a stale entry), when a cell's teardown failed after its verdicts (`teardownError`:
+ * the verdicts stand, so not 2 "could not run"; but what the cell created may be left on the
+ * server, so not 0), or when no check ran at all (every one skipped: report/verdict.ts
  * `nothingRan`; a run that checked nothing is not a pass), else 0. Mutates and
  * returns `report`. Pure otherwise; never throws.
  */
@@ -36,11 +38,12 @@ export function settleReport(report: MatrixReport): SettledReport {
     notReproduced: all.filter((c) => c.knownFailure?.verdict === 'stale' && c.knownFailure.intermittent).length,
     skipped: all.filter((c) => c.status === 'skipped').length,
     cellErrors: report.cells.filter((c) => c.status === 'error').length,
+    teardownErrors: report.cells.filter((c) => c.teardownError !== undefined).length,
   };
   // (durability before capabilityMatrix: the key order report.json has always had)
   report.durability = durabilityRows(report.cells);
   report.capabilityMatrix = capabilityMatrix(report.cells);
   report.sideBySide = sideBySide(report.cells);
-  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed || report.summary.notRun || nothingRan(report.summary) ? 1 : 0;
+  report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed || report.summary.notRun || report.summary.teardownErrors || nothingRan(report.summary) ? 1 : 0;
   return report as SettledReport;
 }

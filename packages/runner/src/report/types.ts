@@ -66,7 +66,7 @@ export interface MatrixReport {
    * that could not run (status failed, error NOT_RUN; absent in older reports, where
    * `failed` counts them).
    */
-  summary: { passed: number; failed: number; notRun?: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number };
+  summary: { passed: number; failed: number; notRun?: number; known?: number; stale?: number; notReproduced?: number; skipped: number; cellErrors: number; teardownErrors?: number };
   /** Set when the run could not be carried out (exit 2). */
   error?: { code: string; message: string };
   exitCode: 0 | 1 | 2;
@@ -113,6 +113,13 @@ export interface CellReport {
   limits?: CellLimits;
   status: 'ran' | 'error';
   error?: { code?: string; message: string };
+  /**
+   * The cell's teardown (its cleanup: drop what it created, close its clients; then the backend's
+   * stop) failed after its setup had succeeded: every verdict stands and `status` stays `ran`; the
+   * message names the cause and what was left behind. Counted in `summary.teardownErrors`; makes
+   * the exit code at least 1 (report/settle.ts). Absent when the teardown succeeded.
+   */
+  teardownError?: { code?: string; message: string };
   checks: CheckResult[];
   /** The target's capabilities (adapter's declaration with the catalog's overrides). */
   capabilities?: Capabilities;

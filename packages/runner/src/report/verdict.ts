@@ -24,7 +24,8 @@ export function nothingRanLine(s: Counts): string {
 
 /**
  * The verdict of report.md's heading, from the exit status and the counts: exit 2 `⚠️ the run
- * could not be carried out`; exit 1 `❌ no check ran: …` (`nothingRanLine`) or `❌ checks failed`;
+ * could not be carried out`; exit 1 `❌ no check ran: …` (`nothingRanLine`), `❌ no check failed, but a teardown
+ * failed` (only `teardownErrors`) or `❌ checks failed`;
  * exit 0 `✅ all checks passed` only when no check was skipped, else the counts: `✅ no check
  * failed: P passed, K known, S skipped`, and when more checks skipped than ran
  * `✅ no check failed, but most were skipped: …`.
@@ -32,7 +33,7 @@ export function nothingRanLine(s: Counts): string {
 export function verdictHeading(report: Pick<MatrixReport, 'exitCode' | 'summary'>): string {
   const s = report.summary;
   if (report.exitCode === 2) return '⚠️ the run could not be carried out';
-  if (report.exitCode === 1) return nothingRan(s) ? `❌ ${nothingRanLine(s)}` : '❌ checks failed';
+  if (report.exitCode === 1) return nothingRan(s) ? `❌ ${nothingRanLine(s)}` : !s.failed && !s.notRun && s.teardownErrors ? '❌ no check failed, but a teardown failed' : '❌ checks failed';
   const ran = s.passed + (s.known ?? 0);
   if (s.skipped === 0) return '✅ all checks passed';
   const counts = `${s.passed} passed${s.known ? `, ${s.known} known` : ''}, ${s.skipped} skipped`;

@@ -170,16 +170,20 @@ export class CellCollector {
   }
 
   /**
-   * Close every cell once the runtime is done: a cell whose setup (or teardown) failed is `error`
-   * and lists each planned check it did not run as failed (NOT_RUN, with that reason), so every
-   * selected check appears for every target; checks are sorted by id; the load and index times
+   * Close every cell once the runtime is done: a cell whose setup failed is `error` and lists each
+   * planned check it did not run as failed (NOT_RUN, with that reason), so every
+   * selected check appears for every target; a cell whose teardown failed after its setup keeps its
+   * verdicts and gets `teardownError` (exit code at least 1, report/settle.ts); checks are sorted by id; the load and index times
    * and the per-query figures of the replays C03 / C05 judged are added (nothing is queried again).
    */
   settle(result: { setupErrors: Map<string, Error>; teardownErrors: Map<string, Error> }): void {
     for (const cell of this.cells.values()) {
       const { report, suite } = cell;
       const name = report.target;
-      const setupError = result.setupErrors.get(suite) ?? result.teardownErrors.get(suite);
+      const setupError = result.setupErrors.get(suite);
+      const teardownError = result.teardownErrors.get(suite);
+      // A teardown that failed after a setup that succeeded: the verdicts stand, the failure is its own problem.
+      if (!setupError && teardownError) report.teardownError = { code: (teardownError as { code?: string }).code, message: teardownError.message };
       if (setupError) {
         report.status = 'error';
         report.error = { code: (setupError as { code?: string }).code, message: setupError.message };

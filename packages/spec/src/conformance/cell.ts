@@ -276,19 +276,18 @@ export class LiveCell {
     return this.judging.judge(check, scan, mode, runs);
   }
 
-  /** Drop every collection this cell created and close every client; errors are collected and rethrown. */
+  /** Drop every collection this cell created, close every client (each step tried); throws BACKEND_ERROR `cleanup of <target> failed: <first error>; left behind: <what>`. */
   async dispose(): Promise<void> {
     const errors: unknown[] = [];
-    for (const { store, name } of this.created.reverse()) {
-      await store.dropCollection(name).catch((e: unknown) => errors.push(e));
-    }
-    for (const s of this.stores) await s.close().catch((e: unknown) => errors.push(e));
+    const left: string[] = [];
+    for (const { store, name } of this.created.reverse()) await store.dropCollection(name).catch((e: unknown) => (errors.push(e), left.push(name)));
+    let unclosed = 0;
+    for (const s of this.stores) await s.close().catch((e: unknown) => (errors.push(e), unclosed++));
     this.created.length = 0;
     this.stores.length = 0;
     if (errors.length) {
-      throw new MemoryMatrixError('BACKEND_ERROR', `cleanup of ${this.target} failed: ${String(errors[0])}`, {
-        cause: errors[0],
-      });
+      const what = [left.length ? `collection(s) ${left.join(', ')} (drop failed)` : '', unclosed ? `${unclosed} client(s) not closed` : ''].filter(Boolean).join(', ');
+      throw new MemoryMatrixError('BACKEND_ERROR', `cleanup of ${this.target} failed: ${String(errors[0])}; left behind: ${what}`, { cause: errors[0] });
     }
   }
 }
