@@ -35,17 +35,40 @@ describe('libsql probe (the npm package alone)', () => {
     expect(zero.d).toBeNull(); // a zero vector has no cosine distance
   });
 
-  test('DiskANN index: vector_top_k returns rowids, follows an UPDATE and a DELETE; no inner-product metric', () => {
+  test('DiskANN index: vector_top_k returns rowids, follows a DELETE and a re-INSERT; no inner-product metric', () => {
     db.exec("CREATE INDEX t_idx ON t (libsql_vector_idx(e, 'metric=cosine', 'max_neighbors=8', 'search_l=50', 'insert_l=20'))");
     const top = (): string[] =>
       (db.prepare("SELECT t.id AS id FROM vector_top_k('t_idx', ?, 2) AS v JOIN t ON t.rowid = v.id").all([blob([0, 1, 0.05])]) as Array<{ id: string }>).map((r) => r.id).sort();
     expect((db.prepare("SELECT * FROM vector_top_k('t_idx', ?, 2)").all([blob([1, 0, 0])]) as Array<Record<string, unknown>>)[0]).toEqual({ id: 1 });
     expect(top()).toEqual(['b', 'c']);
-    db.prepare('UPDATE t SET e = ? WHERE id = ?').run([blob([0, 1, 0.1]), 'a']);
+    db.prepare('DELETE FROM t WHERE id = ?').run(['a']);
+    db.prepare('INSERT INTO t (id, e) VALUES (?, ?)').run(['a', blob([0, 1, 0.1])]);
     expect(top()).toEqual(['a', 'b']);
     db.prepare('DELETE FROM t WHERE id = ?').run(['b']);
     expect(top()).toEqual(['a', 'c']);
     expect(() => db.exec("CREATE INDEX t_ip ON t (libsql_vector_idx(e, 'metric=inner'))")).toThrow(/invalid vector index parameter 'metric=inner'/);
+  });
+
+  test('finding: after an UPDATE of the vector, vector_top_k intermittently misses the row (measured 13 of 40 fresh databases); DELETE + INSERT never did', () => {
+    const misses = { update: 0, reinsert: 0 };
+    for (let run = 0; run < 40; run++) {
+      for (const mode of ['update', 'reinsert'] as const) {
+        const d = new Database(':memory:');
+        d.exec('CREATE TABLE t (rid INTEGER PRIMARY KEY, id TEXT UNIQUE, e F32_BLOB(3))');
+        for (const [id, v] of Object.entries({ a: [1, 0, 0], b: [0, 1, 0], c: [1, 1, 0], d: [0.1, 0.2, 0.3] })) d.prepare('INSERT INTO t (id, e) VALUES (?, ?)').run([id, blob(v)]);
+        d.exec("CREATE INDEX t_idx ON t (libsql_vector_idx(e, 'metric=cosine', 'max_neighbors=8', 'search_l=50', 'insert_l=20'))");
+        if (mode === 'update') d.prepare('UPDATE t SET e = ? WHERE id = ?').run([blob([0, 1, 0.1]), 'a']);
+        else {
+          d.prepare('DELETE FROM t WHERE id = ?').run(['a']);
+          d.prepare('INSERT INTO t (id, e) VALUES (?, ?)').run(['a', blob([0, 1, 0.1])]);
+        }
+        const got = (d.prepare("SELECT t.id AS id FROM vector_top_k('t_idx', ?, 2) AS v JOIN t ON t.rowid = v.id").all([blob([0, 1, 0.05])]) as Array<{ id: string }>).map((r) => r.id);
+        if (!got.includes('a')) misses[mode]++;
+        d.close();
+      }
+    }
+    expect(misses.reinsert).toBe(0);
+    expect(misses.update).toBeGreaterThan(0); // fails when a libsql release fixes it: then say so in the README
   });
 
   test('quirk: one Buffer bound positionally (stmt.all(buf)) aborts the process (libsql 0.5.29 takes a lone object as named parameters)', () => {
