@@ -1,0 +1,188 @@
+import {
+  inAskedOrder,
+  MemoryMatrixError,
+  validateIdList,
+  validateMemoryRecord,
+  validateRecallFilter,
+  validateRecallQuery,
+  validateScanOptions,
+  type CollectionSpec,
+  type InputRules,
+  type MemoryCollection,
+  type MemoryRecord,
+  type RecallFilter,
+  type RecallHit,
+  type RecallQuery,
+  type ScanOptions,
+} from '@memory-matrix/spec';
+import { ADAPTER, type LibsqlContext } from './context';
+import { filterSql } from './filter-sql';
+import { createIndexSql, diskannOf, ident, namesOf } from './schema';
+import { DISTANCE, libsqlToCanonical } from './scores';
+
+/** Records per chunk of an upsert (all chunks of a call in ONE transaction); declared as `maxBatch`. */
+export const MAX_BATCH = 1000;
+
+/** Extra candidates asked of `vector_top_k` beyond k so that a tie group cut at rank k can be ordered by id (doubled while it is still cut). */
+export const TIE_MARGIN = 16;
+
+/** The contract's input rules under this adapter's name (spec record-validation.ts). */
+const RULES: InputRules = { adapter: ADAPTER };
+
+interface Row {
+  id: string;
+  namespace: string;
+  kind: MemoryRecord['kind'];
+  text: string;
+  created_at: string;
+  metadata: string;
+  embedding: Buffer | ArrayBuffer;
+}
+
+/** The F32_BLOB bytes of a float32 vector (a copy; little-endian, as libSQL stores them). */
+function blobOf(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+}
+
+/**
+ * One collection = one table with an `F32_BLOB(dim)` column, and with index type `diskann` its
+ * DiskANN index (schema.ts). Every parameter list is bound as ONE array (`stmt.all(params)`):
+ * libsql 0.5.29 takes a single object argument as named parameters, and a lone Buffer makes its
+ * native side panic and abort the process (README "libsql quirks").
+ */
+export class LibsqlCollection implements MemoryCollection {
+  readonly table: string;
+  readonly vidx: string;
+
+  constructor(
+    private readonly ctx: LibsqlContext,
+    readonly spec: CollectionSpec,
+  ) {
+    ({ table: this.table, vidx: this.vidx } = namesOf(spec.name));
+  }
+
+  /**
+   * Insert or replace by id (`INSERT … ON CONFLICT(id) DO UPDATE`, the DiskANN index follows the
+   * row), all records of the call in one IMMEDIATE transaction: all or nothing; within one call the
+   * last record with an id wins. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
+   */
+  async upsert(records: MemoryRecord[]): Promise<void> {
+    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: table ${this.table}: upsert expects an array of records`);
+    records.forEach((r, i) => validateMemoryRecord(r, i, this.spec.dim, this.spec.metric, `table ${this.table}`, RULES));
+    if (records.length === 0) return;
+    const rows = records.map((r) => [r.id, r.namespace, r.kind, r.text, r.createdAt, JSON.stringify(r.metadata), blobOf(r.embedding)]);
+    const db = this.ctx.db;
+    await this.ctx.run(`upsert of ${rows.length} records`, this.table, () => {
+      const ins = db.prepare(
+        `INSERT INTO ${ident(this.table)} (id, namespace, kind, text, created_at, metadata, embedding) VALUES (?, ?, ?, ?, ?, ?, ?) ` +
+          `ON CONFLICT(id) DO UPDATE SET namespace = excluded.namespace, kind = excluded.kind, text = excluded.text, created_at = excluded.created_at, metadata = excluded.metadata, embedding = excluded.embedding`,
+      );
+      db.transaction(() => {
+        for (const row of rows) ins.run(row);
+      }).immediate();
+    });
+  }
+
+  /** Records by id in the order asked, each id once, missing ids left out (`inAskedOrder`). */
+  async get(ids: string[]): Promise<MemoryRecord[]> {
+    validateIdList(ids, `table ${this.table}: get`, RULES);
+    if (ids.length === 0) return [];
+    const rows = await this.ctx.run('get', this.table, () => this.ctx.db.prepare(`${this.selectRows()} WHERE r.id IN (SELECT value FROM json_each(?))`).all([JSON.stringify(ids)]) as Row[]);
+    return inAskedOrder(ids, new Map(rows.map((row) => [row.id, this.toRecord(row)])));
+  }
+
+  /** One keyset page in id order (BINARY collation = spec `compareIdsBytes` order). */
+  async scan(opts: ScanOptions): Promise<MemoryRecord[]> {
+    const { after, limit } = validateScanOptions(opts, `${ADAPTER}: table ${this.table}`);
+    const rows = await this.ctx.run('scan', this.table, () => {
+      const where = after === undefined ? '' : ' WHERE r.id > ?';
+      return this.ctx.db.prepare(`${this.selectRows()}${where} ORDER BY r.id LIMIT ?`).all(after === undefined ? [limit] : [after, limit]) as Row[];
+    });
+    return rows.map((row) => this.toRecord(row));
+  }
+
+  /** Delete by id (one transaction); returns how many existed, each id counted once. */
+  async delete(ids: string[]): Promise<number> {
+    validateIdList(ids, `table ${this.table}: delete`, RULES);
+    if (ids.length === 0) return 0;
+    const db = this.ctx.db;
+    return this.ctx.run('delete', this.table, () => {
+      const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ?`);
+      return db.transaction(() => [...new Set(ids)].reduce((n, id) => n + Number(del.run([id]).changes), 0)).immediate();
+    });
+  }
+
+  /** Number of memories, optionally under a filter (recall's semantics). */
+  async count(filter?: RecallFilter): Promise<number> {
+    validateRecallFilter(filter, `table ${this.table}: count`, RULES);
+    return this.ctx.run('count', this.table, () => {
+      const params: unknown[] = [];
+      const f = filterSql(filter, params);
+      return Number((this.ctx.db.prepare(`SELECT count(*) AS n FROM ${ident(this.table)} r${f ? ` WHERE ${f}` : ''}`).get(params) as { n: number }).n);
+    });
+  }
+
+  /** With index type `diskann`: CREATE INDEX … libsql_vector_idx (idempotent; later writes update it). `none`: nothing. */
+  async buildIndex(): Promise<void> {
+    const ix = diskannOf(this.spec);
+    if (ix === undefined) return;
+    await this.ctx.run('build index', this.table, () => this.ctx.db.exec(createIndexSql(this.spec.name, this.spec.metric, ix)));
+  }
+
+  /**
+   * Top-k by canonical score (scores.ts), non-increasing, ties by id in byte order; `minScore`
+   * keeps hits whose score ≥ it. `scan: 'exact'` (or index type `none`): every filtered row,
+   * `ORDER BY <distance fn>(embedding, q), id LIMIT k`. `scan: 'index'` on a `diskann` collection:
+   * `vector_top_k(<index>, q, n)` (n = k + TIE_MARGIN, doubled while the k-th distance ties the
+   * last fetched one), joined on rowid and ordered by (distance, id); the filter applies AFTER the
+   * n candidates (vector_top_k has no pre-filter), so a filtered query may return fewer than k —
+   * measured, not compensated. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT,
+   * CAPABILITY_MISSING (decay), BACKEND_ERROR (an index scan before `buildIndex`: no such index).
+   */
+  async recall(q: RecallQuery): Promise<RecallHit[]> {
+    validateRecallQuery(q, this.spec.dim, this.spec.metric, `table ${this.table}`, RULES);
+    if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: table ${this.table}: time decay is not offered (timeDecay: false)`);
+    const fn = DISTANCE[this.spec.metric as 'cosine' | 'l2'].fn;
+    const useIndex = q.scan !== 'exact' && diskannOf(this.spec) !== undefined;
+    const hits = await this.ctx.run(useIndex ? 'recall (vector_top_k)' : 'recall (exact)', this.table, () => {
+      const v = blobOf(q.vector);
+      if (!useIndex) {
+        const params: unknown[] = [v];
+        const f = filterSql(q.filter, params);
+        params.push(q.k);
+        const sql = `SELECT r.id AS id, ${fn}(r.embedding, ?) AS d FROM ${ident(this.table)} r${f ? ` WHERE ${f}` : ''} ORDER BY d, r.id LIMIT ?`;
+        return this.ctx.db.prepare(sql).all(params) as Array<{ id: string; d: number }>;
+      }
+      for (let n = q.k + TIE_MARGIN; ; n *= 2) {
+        const params: unknown[] = [v, this.vidx, v, n];
+        const f = filterSql(q.filter, params);
+        const sql = `SELECT r.id AS id, ${fn}(r.embedding, ?) AS d FROM vector_top_k(?, ?, ?) AS t ` + `JOIN ${ident(this.table)} r ON r.rid = t.id${f ? ` WHERE ${f}` : ''} ORDER BY d, r.id`;
+        const rows = this.ctx.db.prepare(sql).all(params) as Array<{ id: string; d: number }>;
+        const cut = !q.filter && rows.length === n && rows.length > q.k && rows[rows.length - 1]!.d === rows[q.k - 1]!.d;
+        if (!cut) return rows.slice(0, q.k);
+      }
+    });
+    const scored = hits.map((r) => ({ id: r.id, score: libsqlToCanonical(this.spec.metric, r.d) }));
+    return q.minScore === undefined ? scored : scored.filter((h) => h.score >= q.minScore!);
+  }
+
+  private selectRows(): string {
+    return `SELECT r.id, r.namespace, r.kind, r.text, r.created_at, r.metadata, r.embedding FROM ${ident(this.table)} r`;
+  }
+
+  private toRecord(row: Row): MemoryRecord {
+    const where = `${ADAPTER}: table ${this.table} id ${row.id}`;
+    const bytes = Buffer.isBuffer(row.embedding) ? row.embedding : Buffer.from(row.embedding);
+    if (bytes.length !== 4 * this.spec.dim)
+      throw new MemoryMatrixError('BACKEND_ERROR', `${where}: stored embedding is ${bytes.length} bytes, expected ${4 * this.spec.dim} (F32_BLOB(${this.spec.dim}))`);
+    const embedding = new Float32Array(this.spec.dim);
+    new Uint8Array(embedding.buffer).set(bytes);
+    let metadata: MemoryRecord['metadata'];
+    try {
+      metadata = JSON.parse(row.metadata) as MemoryRecord['metadata'];
+    } catch (e) {
+      throw new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${where}: metadata is not JSON: ${(e as Error).message}`, { cause: e });
+    }
+    return { id: row.id, namespace: row.namespace, kind: row.kind, text: row.text, createdAt: row.created_at, metadata, embedding };
+  }
+}
