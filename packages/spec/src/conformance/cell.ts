@@ -210,12 +210,7 @@ export class LiveCell {
     this.stopped.add(what);
   }
 
-  /**
-   * Record what the cell does now (`recall (exact) of 40 golden queries`, with `, 31 done` when
-   * `done` is given) for a limit's message; checks may call it. Note a step as it starts (before
-   * its first await), and `undefined` when it ends, so a limit names the step running, never the
-   * one before it.
-   */
+  /** Record what the cell does now (`recall (exact) of 40 golden queries`, with `, 31 done` when `done` is given) for a limit's message; checks may call it: as a step starts, `undefined` as it ends. */
   noteStep(what: string | undefined, done?: number): void {
     this.current = what === undefined || done === undefined ? what : `${what}, ${done} done`;
   }
@@ -262,8 +257,7 @@ export class LiveCell {
     const qs = this.dataset.queries;
     for (const q of qs) {
       if (this.stopped.has(scan)) throw new MemoryMatrixError('TIMEOUT', `${this.target}: the ${scan} replay was stopped at its time limit after ${out.size} of ${qs.length} queries`);
-      // Noted before the query runs: a limit that runs out during it names this step, never the one before.
-      this.noteStep(`recall (${scan}) of ${qs.length} golden queries`, out.size);
+      this.noteStep(`recall (${scan}) of ${qs.length} golden queries`, out.size); // before it runs: a limit names this query, not the step before
       const t0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, scan));
       await yieldToEventLoop();
