@@ -179,10 +179,7 @@ export class LiveCell {
     return this.golden;
   }
 
-  /**
-   * Bulk-load and index-build times of the shared golden collection, ms, once it is loaded;
-   * undefined when no check loaded it (or the load failed). Never starts a load.
-   */
+  /** Bulk-load and index-build times of the shared golden collection, ms, once loaded; undefined when no check loaded it (or it failed). Never starts a load. */
   get loadTimings(): { loadMs: number; indexMs: number } | undefined {
     return this.timing;
   }
