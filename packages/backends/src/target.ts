@@ -4,7 +4,7 @@
  * it holds) and the target as resolved (`ResolvedTarget`, defaults applied). catalog.ts reads and
  * resolves the file; the modules that start or fault one target import this file, not catalog.ts.
  */
-import { capabilityOverridesSchema, CHECKS, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { capabilityOverridesSchema, CHECKS, MAX_LIMIT_MS, MAX_LIMIT_TEXT, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
 import { z } from 'zod';
 import { knownFailuresSchema } from './known-failures';
 import { containerKindNames, driverNames, findContainerKind, findDriver } from './registry';
@@ -17,13 +17,19 @@ import { containerKindNames, driverNames, findContainerKind, findDriver } from '
  */
 export const indexSchema = z.object({ type: z.string().min(1) }).catchall(z.union([z.number(), z.string(), z.boolean()]));
 
+/**
+ * A time limit as written, ms: a positive integer of at most `MAX_LIMIT_MS` (spec timer.ts: Node's
+ * timers hold at most 2^31−1 ms; a larger one would fire at once).
+ */
+export const limitMsSchema = z.number().int().positive().max(MAX_LIMIT_MS, `above the maximum, ${MAX_LIMIT_TEXT}`);
+
 export const tolerancesSchema = z.object({
   scoreTolerance: z.number().positive(),
   tieEpsilon: z.number().nonnegative(),
   annRecallFloor: z.number().min(0).max(1),
   annRecallFloorPerQuery: z.number().min(0).max(1),
   annShortfallMax: z.number().min(0).max(1),
-  faultClientTimeoutMs: z.number().int().positive(),
+  faultClientTimeoutMs: limitMsSchema,
   embeddingReadback: z.number().positive().max(1e-3),
 });
 
@@ -54,13 +60,13 @@ const startSchema = z
   .object({
     /** The container kind (a registered driver's `container.kind`); default the target's driver's. */
     kind: containerKindName.optional(),
-    timeoutMs: z.number().int().positive().default(60_000),
+    timeoutMs: limitMsSchema.default(60_000),
     /**
      * The cell's setup limit, ms before scaling by `MM_START_TIMEOUT_SCALE`: starting the target, its
      * versions and capabilities read (default 120000). Image builds never count (the run obtains
      * images before their cells: runner image-prep.ts).
      */
-    setupTimeoutMs: z.number().int().positive().optional(),
+    setupTimeoutMs: limitMsSchema.optional(),
     /** Where the server keeps its data inside the container (fault instances mount a volume there); default per kind. */
     dataDir: z.string().startsWith('/').optional(),
   })
@@ -75,9 +81,9 @@ const startSchema = z
  */
 export const limitsSchema = z
   .object({
-    setupTimeoutMs: z.number().int().positive().optional(),
-    loadTimeoutMs: z.number().int().positive().optional(),
-    checkTimeoutMs: z.number().int().positive().optional(),
+    setupTimeoutMs: limitMsSchema.optional(),
+    loadTimeoutMs: limitMsSchema.optional(),
+    checkTimeoutMs: limitMsSchema.optional(),
   })
   .strict();
 

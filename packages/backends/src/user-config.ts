@@ -4,8 +4,8 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 import { z } from 'zod';
 import { loadDriverModule } from './driver-module';
 import { driverNames, findDriver, registerDriver } from './registry';
-import { limitsSchema } from './target';
-import { failOnIssues, readYamlMapping, type YamlFail } from './yaml-file';
+import { limitMsSchema, limitsSchema } from './target';
+import { failOnIssues, isLimitIssue, readYamlMapping, type YamlFail } from './yaml-file';
 
 /**
  * A user's `memory-matrix.yaml`: the settings of a repository that runs memory-matrix on its own
@@ -54,6 +54,21 @@ export interface UserConfig {
   fail: YamlFail;
 }
 
+/** The time limits of a target entry (`limits:`, `start:`); the rest of the entry is the catalog's to validate (catalog.ts). */
+const targetLimitsSchema = z
+  .object({
+    limits: z.object(limitsSchema.shape).passthrough().optional(),
+    start: z.object({ timeoutMs: limitMsSchema.optional(), setupTimeoutMs: limitMsSchema.optional() }).passthrough().optional(),
+  })
+  .passthrough();
+
+/** A target entry's bad time limits, checked with the adapters' so that one error names every bad limit of this file (yaml-file.ts `failOnIssues`). */
+const targetEntry = z.unknown().superRefine((v, ctx) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
+  const r = targetLimitsSchema.safeParse(v);
+  if (!r.success) for (const i of r.error.issues.filter(isLimitIssue)) ctx.addIssue(i as z.IssueData);
+});
+
 /** The top level of memory-matrix.yaml; the entries of `targets` and `profiles` are the catalog's schema (catalog.ts). */
 export const userConfigSchema = z
   .object({
@@ -66,7 +81,7 @@ export const userConfigSchema = z
         ]),
       )
       .default({}),
-    targets: z.record(z.unknown()).default({}),
+    targets: z.record(targetEntry).default({}),
     profiles: z.record(z.unknown()).default({}),
   })
   .strict();

@@ -80,8 +80,45 @@ export function yamlErrorMessage(file: string, text: string, e: YAMLError): stri
   return `${file}:${line}:${column}: ${e.message}${end}\n\n${shown.join('\n')}\n`;
 }
 
+/** A time limit's field: `limits.loadTimeoutMs`, `start.setupTimeoutMs`, `start.timeoutMs`, `tolerances.faultClientTimeoutMs`. */
+const LIMIT_KEY = /^(?:[a-zA-Z]+TimeoutMs|timeoutMs)$/;
+
+/** Whether `i` is about a time limit's value (`LIMIT_KEY`; not an unknown key). */
+export function isLimitIssue(i: ZodIssue): boolean {
+  return i.code !== 'unrecognized_keys' && LIMIT_KEY.test(String(i.path[i.path.length - 1] ?? ''));
+}
+
+/** The issues about a time limit's value among `issues`, those inside a union's branches too (`adapters.<name>.limits`), in order. */
+function limitIssues(issues: readonly ZodIssue[]): ZodIssue[] {
+  return issues.flatMap((i) => (i.code === 'invalid_union' ? limitIssues(i.unionErrors.flatMap((e) => e.issues)) : isLimitIssue(i) ? [i] : []));
+}
+
+/** The message `fail` would throw for `at` (USAGE `<file>:<line>: <path>: <message>`), without throwing it. */
+function failMessage(fail: YamlFail, at: ReadonlyArray<string | number>, message: string): string {
+  try {
+    fail(at, message);
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** `<file>:<line>: …` messages in file order, then line order (a file's limits are checked in schema order, not as written). */
+function byFileAndLine(messages: string[]): string[] {
+  const key = (m: string): [string, number] => {
+    const at = /^(.*?):(\d+|\?): /.exec(m);
+    return at ? [at[1]!, Number(at[2])] : [m, 0];
+  };
+  return messages.sort((a, b) => {
+    const [fa, la] = key(a);
+    const [fb, lb] = key(b);
+    return fa === fb ? (la || 0) - (lb || 0) : fa < fb ? -1 : 1;
+  });
+}
+
 /**
- * Report the first zod issue through `fail`: an unknown key (`unrecognized_keys`) is named at its
+ * Report the first zod issue through `fail`. When it is a bad time limit (`LIMIT_KEY`), every bad
+ * time limit of the file(s) is reported in one USAGE error, one `<file>:<line>: <path>: <message>`
+ * line each (a user fixing one limit sees the others at once). An unknown key (`unrecognized_keys`) is named at its
  * own line, with the closest keys `schema` knows there ("did you mean …?"). A required key that
  * is missing where the same mapping has an unknown key (`target:` for `targets:`) is reported as
  * that unknown key: the mistyped key is the error, the missing one its consequence.
@@ -92,6 +129,9 @@ export function failOnIssues(issues: readonly ZodIssue[], fail: YamlFail, schema
   const missing = (i: ZodIssue): boolean => i.code === 'invalid_type' && i.received === 'undefined' && i.path.length > 0;
   const first = issues[0]!;
   const issue = (missing(first) && unknownAt(first.path.slice(0, -1))) || first;
+  const limits = limitIssues([issue]).length ? limitIssues(issues) : [];
+  if (limits.length === 1) fail(limits[0]!.path, limits[0]!.message);
+  if (limits.length > 1) throw new MemoryMatrixError('USAGE', byFileAndLine(limits.map((i) => failMessage(fail, i.path, i.message))).join('\n'));
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
     const siblings = issues.filter((i) => missing(i) && samePath(i.path.slice(0, -1), issue.path)).map((i) => String(i.path[i.path.length - 1]));

@@ -134,6 +134,38 @@ test.each([
   expect(m).toMatch(why);
 });
 
+test('a time limit above 2^31−1 ms (what Node timers hold) is refused at parse, naming the field, the maximum and its source (USAGE)', () => {
+  const yaml = 'targets:\n  pgvector@q:\n    backend: pgvector\n    provider: embedded\n    engine: pglite-0.5\n    limits: { loadTimeoutMs: 2147483648 }\n';
+  expect(error(() => loadCatalog(undefined, { config: loadUserConfig(config(yaml)) }))).toMatch(
+    /^USAGE: \S*memory-matrix\.yaml:6: targets\.pgvector@q\.limits\.loadTimeoutMs: above the maximum, 2147483647 ms \(2\^31−1, ≈ 24\.8 days: the longest delay Node's timers hold\)$/,
+  );
+});
+
+test('every bad time limit of the file is reported in one error, file:line each (USAGE)', () => {
+  const yaml = [
+    'adapters:',
+    '  own: { module: ./x.ts, limits: { checkTimeoutMs: 0 } }',
+    'targets:',
+    '  pgvector@q:',
+    '    backend: pgvector',
+    '    provider: embedded',
+    '    engine: pglite-0.5',
+    '    start: { setupTimeoutMs: 1.5 }',
+    '    limits:',
+    '      loadTimeoutMs: 99999999999',
+    '      checkTimeoutMs: -3',
+    '',
+  ].join('\n');
+  const m = error(() => loadCatalog(undefined, { config: loadUserConfig(config(yaml)) }));
+  expect(m.split('\n').map((l) => l.replace(/^.*memory-matrix\.yaml:/, ''))).toEqual([
+    '2: adapters.own.limits.checkTimeoutMs: Number must be greater than 0',
+    '8: targets.pgvector@q.start.setupTimeoutMs: Expected integer, received float',
+    "10: targets.pgvector@q.limits.loadTimeoutMs: above the maximum, 2147483647 ms (2^31−1, ≈ 24.8 days: the longest delay Node's timers hold)",
+    '11: targets.pgvector@q.limits.checkTimeoutMs: Number must be greater than 0',
+  ]);
+  expect(m).toMatch(/^USAGE: /);
+});
+
 test("time limits: a target's own limits; an adapters entry's limits under them for every target of its driver", () => {
   const toy = path.resolve(__dirname, '../../runner/test/fixtures/toy-driver/index.ts');
   const f = config(

@@ -13,6 +13,7 @@ import { targetsCommand } from './commands/targets';
 import { registerInitCommand } from './init/command';
 import { registerSelftestCommand } from './selftest/command';
 import { runMatrix } from './run';
+import { runOptionsOf, type RunCliOptions } from './run/options';
 import { runCatalog } from './select';
 import { useTmpRoot } from './tmp-root';
 import { deferMatrixTimeZone } from './time-zone';
@@ -94,39 +95,10 @@ export function buildProgram(): Command {
       `seed of the order the golden memories are written in (a seeded shuffle, never id order, so ties broken by insertion order show in C07): an integer 0-${MAX_LOAD_SEED}, or "random"; every report names it (default ${DEFAULT_LOAD_SEED})`,
     )
     .addOption(new Option('--cell-journal <file>', "internal: the journal a child cell's parent reads when the child dies (cell-child/journal.ts)").hideHelp())
-    .action(
-      async (o: {
-        cellJournal?: string;
-        loadSeed?: string;
-        backend: string[];
-        profile?: string;
-        parallel?: string;
-        dataset: string;
-        reportDir: string;
-        updateGolden: boolean;
-        shard?: string;
-        check: string[];
-        repeat?: string;
-        imageSource: 'registry' | 'debian' | 'auto';
-      }) => {
-        const report = await runMatrix({
-          backends: o.backend,
-          profile: o.profile,
-          parallel: o.parallel,
-          dataset: o.dataset,
-          reportDir: path.resolve(o.reportDir),
-          updateGolden: o.updateGolden,
-          shard: o.shard,
-          checks: o.check,
-          repeat: o.repeat,
-          loadSeed: o.loadSeed,
-          imageSource: o.imageSource,
-          argv: process.argv.slice(2),
-          ...(o.cellJournal !== undefined ? { cellJournal: path.resolve(o.cellJournal) } : {}),
-        });
-        process.exitCode = report.exitCode;
-      },
-    );
+    .action(async (o: RunCliOptions) => {
+      const report = await runMatrix(runOptionsOf(o, process.argv.slice(2)));
+      process.exitCode = report.exitCode;
+    });
   program
     .command('bench')
     .description("cell phases per target, load ratios against each backend's own bulk path, oracle vs an exact kNN library, the PR gate against 60 s, and a scale curve; every ratio with its goal")

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { describeLimit, hostCalibration, yieldToEventLoop, type CheckDefinition, type CheckResult, type TestBody, type TestRuntime } from '@memory-matrix/spec';
+import { describeLimit, hostCalibration, withinLimit, yieldToEventLoop, type CheckDefinition, type CheckResult, type TestBody, type TestRuntime } from '@memory-matrix/spec';
 
 /** One registered test as the runner saw it. */
 export interface RanTest {
@@ -32,21 +32,14 @@ export class TimeoutError extends Error {
 }
 
 /**
- * Run `fn` with a time limit of `ms` × `factor` (the host factor, spec host.ts; default 1); the
- * timer never keeps the process alive. Rejects with TimeoutError (code TIMEOUT) "<what> exceeded
- * 300000 ms" (at factor 1) or "… exceeded 300000 ms × host factor 2.1 = 630000 ms".
+ * Run `fn` with a time limit of `ms` × `factor` (the host factor, spec host.ts; default 1; clamped
+ * to 2^31−1 ms, spec timer.ts); the timer never keeps the process alive. Rejects with TimeoutError
+ * (code TIMEOUT) "<what> exceeded 300000 ms" (at factor 1) or "… exceeded 300000 ms × host factor
+ * 2.1 = 630000 ms" — also when `fn` returns after its limit without yielding (a synchronous start:
+ * spec timer.ts `withinLimit` judges it when it returns and says how long it ran).
  */
-export async function withTimeout<T>(fn: () => Promise<T> | T, ms: number, what: string, factor = 1): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`${what} exceeded ${describeLimit(ms, factor)}`)), Math.round(ms * factor));
-    timer.unref();
-  });
-  try {
-    return await Promise.race([Promise.resolve().then(fn), limit]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function withTimeout<T>(fn: () => Promise<T> | T, ms: number, what: string, factor = 1): Promise<T> {
+  return withinLimit(fn, ms * factor, () => new TimeoutError(`${what} exceeded ${describeLimit(ms, factor)}`));
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A bad MM_TIME_ZONE stops a run as a bad MM_HOST_FACTOR does: the run takes its report dir, records
+ * A bad MM_TIME_ZONE (or MM_*_TIMEOUT_MS) stops a run as a bad MM_HOST_FACTOR does: the run takes its report dir, records
  * the USAGE error naming the variable in report.json and report.md, prints it, and exits 2 before
  * any backend starts. Other commands (they write no matrix report) stop with the same USAGE error
  * on stderr, exit 2. Real CLI processes.
@@ -15,6 +15,8 @@ describe.each([
   ['MM_HOST_FACTOR', 'abc', 'MM_HOST_FACTOR "abc": expected a number from 1 to 8'],
   ['MM_TIME_ZONE', 'Nowhere/Town', 'MM_TIME_ZONE="Nowhere/Town": not a time zone Node\'s ICU knows'],
   ['MM_TIME_ZONE', 'utc', 'MM_TIME_ZONE="utc": the C library has no zone file'],
+  ['MM_CHECK_TIMEOUT_MS', ' 100', 'MM_CHECK_TIMEOUT_MS " 100": expected a positive integer of milliseconds in digits'],
+  ['MM_LOAD_TIMEOUT_MS', '150000000000', `MM_LOAD_TIMEOUT_MS "150000000000": above the maximum, 2147483647 ms (2^31−1, ≈ 24.8 days: the longest delay Node's timers hold)`],
 ])('%s=%s on a run', (name, value, message) => {
   const r = cli(ARGS, { env: { [name]: value } });
 

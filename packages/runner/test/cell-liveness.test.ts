@@ -4,15 +4,14 @@
  * own. A real toy store (fixtures/toy-driver) that starts hanging or refusing on demand; the same
  * runtime and registration as `pnpm matrix` (MatrixRuntime, registerConformance). No backend.
  */
-import { capabilities, DEFAULT_TOLERANCES, loadGoldenDataset, MemoryMatrixError, registerConformance, type CheckDefinition, type CheckResult, type MemoryStore } from '@memory-matrix/spec';
-import path from 'node:path';
-import { MatrixRuntime, timedOutResult, type RanTest } from '../src/runtime';
+import { MemoryMatrixError, type CheckDefinition, type CheckResult, type MemoryStore } from '@memory-matrix/spec';
+import { type RanTest } from '../src/runtime';
 import { renderConsole } from '../src/report/console';
 import { renderMarkdown } from '../src/report/markdown';
 import { emptyReport } from '../src/report/model';
 import { settleReport } from '../src/report/settle';
 import { reportView } from '../src/report/view';
-import { driver } from './fixtures/toy-driver';
+import { runToyCell } from './cli-helpers';
 import { cellReport } from './report-fixtures';
 
 // The limits below are exact (a 1.5 s hang outlasts them): a fixed host factor of 1 (spec host.ts), whatever the load.
@@ -54,34 +53,8 @@ const check = (id: string, run: CheckDefinition['run'], timeoutMs?: number): Che
 });
 
 async function runCell(checks: CheckDefinition[], state: { mode: Mode }): Promise<{ results: CheckResult[]; tests: RanTest[] }> {
-  const engine = await driver.embedded!.engines['toy-1']!.open({ where: 'toy@1' });
-  const dataset = loadGoldenDataset(path.join(__dirname, '../../spec/test/fixtures/golden-tiny'));
-  const rt = new MatrixRuntime();
-  const results: CheckResult[] = [];
-  const caps = capabilities({ vectors: true, metrics: ['cosine', 'ip', 'l2'] });
-  registerConformance(
-    rt,
-    { target: 'toy@1', dataset: 'tiny', capabilities: caps },
-    async () => ({
-      target: 'toy@1',
-      capabilities: caps,
-      tolerances: DEFAULT_TOLERANCES,
-      index: { type: 'none' },
-      dataset,
-      expectation: { entries: [] } as never,
-      connect: async () => faulty<MemoryStore>(await engine.connect(), state),
-    }),
-    // As run.ts: a check stopped at its time limit is TIMEOUT; its body ending later is no second verdict.
-    { checks, sink: { record: (r) => void (results.some((x) => x.id === r.id && x.error?.code === 'TIMEOUT') || results.push(r)) }, livenessLimitMs: 200, teardown: () => engine.close() },
-  );
-  const tests: RanTest[] = [];
   state.mode = 'ok';
-  await rt.run((t) => {
-    tests.push(t);
-    const timed = timedOutResult(t, checks);
-    if (timed) results.push(timed);
-  });
-  return { results, tests };
+  return runToyCell(checks, { wrap: (s) => faulty<MemoryStore>(s, state), options: { livenessLimitMs: 200 } });
 }
 
 const passes = check('X01', async (cell) => {

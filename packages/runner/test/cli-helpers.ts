@@ -3,7 +3,21 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSyn
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  capabilities,
+  DEFAULT_TOLERANCES,
+  loadGoldenDataset,
+  registerConformance,
+  type Capabilities,
+  type CheckDefinition,
+  type CheckResult,
+  type MemoryStore,
+  type PreparedStep,
+  type RegisterOptions,
+} from '@memory-matrix/spec';
 import type { MatrixReport } from '../src/report/model';
+import { MatrixRuntime, timedOutResult, type RanTest } from '../src/runtime';
+import { driver } from './fixtures/toy-driver';
 
 export const RUNNER_DIR = path.resolve(__dirname, '..');
 export const REPO = path.resolve(RUNNER_DIR, '..', '..');
@@ -104,4 +118,60 @@ export function rewriteWithManifest(dir: string, file: string, content: Buffer):
   const m = JSON.parse(readFileSync(mPath, 'utf8'));
   m.files[file] = { ...m.files[file], sha256: createHash('sha256').update(content).digest('hex'), bytes: content.length };
   writeFileSync(mPath, JSON.stringify(m, null, 2) + '\n');
+}
+
+/** What `runToyCell` gives: the checks' results as run.ts records them, the steps prepared before the checks, the runtime's tests. */
+export interface ToyCellRun {
+  results: CheckResult[];
+  steps: PreparedStep[];
+  tests: RanTest[];
+}
+
+/**
+ * One cell of the toy store (fixtures/toy-driver, engine `toy-1`, target `toy@1`) over spec's
+ * golden-tiny dataset, registered and run as `pnpm matrix` runs one (registerConformance on a
+ * MatrixRuntime): `checks`; capabilities `caps` (default: vectors, cosine/ip/l2); every store the
+ * cell opens passed through `wrap` (a fault: a hang, a refusal); `options` over the registration's
+ * (its sink, onStep and teardown are this helper's). Results as run.ts records them: a check
+ * stopped at its time limit is TIMEOUT, its body ending later no second verdict. The engine is
+ * closed at the cell's teardown.
+ */
+export async function runToyCell(
+  checks: CheckDefinition[],
+  opts: { caps?: Capabilities; wrap?: (s: MemoryStore) => MemoryStore; options?: Omit<RegisterOptions, 'checks' | 'sink' | 'onStep' | 'teardown'> } = {},
+): Promise<ToyCellRun> {
+  const engine = await driver.embedded!.engines['toy-1']!.open({ where: 'toy@1' });
+  const dataset = loadGoldenDataset(path.join(REPO, 'packages', 'spec', 'test', 'fixtures', 'golden-tiny'));
+  const caps = opts.caps ?? capabilities({ vectors: true, metrics: ['cosine', 'ip', 'l2'] });
+  const wrap = opts.wrap ?? ((s: MemoryStore): MemoryStore => s);
+  const rt = new MatrixRuntime();
+  const results: CheckResult[] = [];
+  const steps: PreparedStep[] = [];
+  registerConformance(
+    rt,
+    { target: 'toy@1', dataset: 'tiny', capabilities: caps },
+    async () => ({
+      target: 'toy@1',
+      capabilities: caps,
+      tolerances: DEFAULT_TOLERANCES,
+      index: { type: 'none' },
+      dataset,
+      expectation: { entries: [] } as never,
+      connect: async () => wrap(await engine.connect()),
+    }),
+    {
+      ...opts.options,
+      checks,
+      sink: { record: (r) => void (results.some((x) => x.id === r.id && x.error?.code === 'TIMEOUT') || results.push(r)) },
+      onStep: (s) => void steps.push(s),
+      teardown: () => engine.close(),
+    },
+  );
+  const tests: RanTest[] = [];
+  await rt.run((t) => {
+    tests.push(t);
+    const timed = timedOutResult(t, checks);
+    if (timed) results.push(timed);
+  });
+  return { results, steps, tests };
 }

@@ -51,6 +51,27 @@ test('a setup that exceeds its limit fails the tests with the setup error, not a
   expect(timedOutResult(seen[0]!, CHECKS)).toBeUndefined();
 });
 
+test('a setup that runs synchronously past its limit (an embedded start that never yields) is judged when it returns: the setup error', async () => {
+  const rt = new MatrixRuntime();
+  const seen: RanTest[] = [];
+  rt.describe('t × d', () => {
+    // An embedded engine's open (better-sqlite3, mkdtempSync): 64 ms of work with no turn of the event loop, so the timer cannot fire.
+    rt.beforeAll(async () => {
+      const end = performance.now() + 64;
+      while (performance.now() < end);
+    }, 1);
+    rt.test(`${C23.id} ${C23.name}`, async () => undefined, 1000);
+  });
+  const out = await rt.run((t) => seen.push(t));
+  expect(out.setupErrors.get('t × d')).toMatchObject({
+    code: 'TIMEOUT',
+    message: expect.stringMatching(
+      /^t × d: setup exceeded 1 ms \(it returned after (6[4-9]|[7-9]\d|\d{3,}) ms without yielding to the timer: a synchronous call cannot be cut short at its limit, so it is judged when it returns\)$/,
+    ),
+  });
+  expect(seen[0]).toMatchObject({ status: 'failed' });
+});
+
 test('a loaded host stretches every limit by its factor, and the message names the limit and the factor', async () => {
   process.env.MM_HOST_FACTOR = '4';
   const rt = new MatrixRuntime();

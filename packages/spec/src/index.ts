@@ -225,6 +225,7 @@ export { TEST_SUITE_CHECK_IDS, testSuiteChecks } from './conformance/test-checks
 export { DEFAULT_LOAD_SEED, LOAD_ORDER_METHOD, MAX_LOAD_SEED, mulberry32, parseLoadSeed, seededShuffle } from './load-order';
 export { LIVENESS_LIMIT_MS, probeLiveness } from './conformance/liveness';
 export { checkLimitMs, DEFAULT_CELL_LIMITS, howToRaise, LIMIT_ENV, limitMessage, limitOverrides, resolveLimits, runWithin, type CellLimits } from './conformance/limits';
+export { armLimitTimer, MAX_LIMIT_MS, MAX_LIMIT_TEXT, timerDelayMs, withinLimit } from './timer';
 export { blockedBy, type PreparedStep } from './conformance/prepare';
 export { LiveCell, toRecallQuery, type CellConfig, type ProgressPhase, type QueryRun, type ScanMode, type SpawnedInstance } from './conformance/cell';
 export { isFiltered, whereOf } from './conformance/where';

@@ -6,15 +6,7 @@ import { filterFields, filterOperators, filterToSurface, unsupportedFilterOperat
 import { parseFilter } from '../src/filter-lang/parse';
 import type { FilterExpr } from '../src/filter-lang/types';
 import { validateRecallFilter } from '../src/record-validation';
-
-function failure(fn: () => unknown): { code?: unknown; message: string } {
-  try {
-    fn();
-  } catch (e) {
-    return e as { code?: unknown; message: string };
-  }
-  throw new Error('expected a throw');
-}
+import { failure } from './thrown';
 
 describe('a malformed filter is INVALID_INPUT naming the path inside it', () => {
   test.each([

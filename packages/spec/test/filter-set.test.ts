@@ -10,20 +10,12 @@ import { buildFilterSet, filterSetDocuments, readFilterCases } from '../src/filt
 import { deriveFilterFields } from '../src/filter-set/derive';
 import { loadFilterSet, parseFilterSet, serializeFilterSet } from '../src/filter-set/file';
 import { loadGoldenDataset } from '../src/golden/load';
+import { failure } from './thrown';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const TINY = path.join(__dirname, 'fixtures', 'golden-tiny');
 const SET_FILE = path.join(ROOT, 'golden-data', 'filters', 'agent-memories.jsonl');
 const CASES_FILE = path.join(ROOT, 'golden-data', 'filters', 'agent-memories.cases.jsonl');
-
-function failure(fn: () => unknown): { code?: unknown; message: string } {
-  try {
-    fn();
-  } catch (e) {
-    return e as { code?: unknown; message: string };
-  }
-  throw new Error('expected a throw');
-}
 
 function casesFile(lines: string[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-filter-cases-'));

@@ -26,9 +26,36 @@ test('defaults, then each layer in order, then the run environment', () => {
   expect(resolveLimits({ loadTimeoutMs: 1_800_000 }).loadTimeoutMs).toBe(3_600_000);
 });
 
-test.each(['0', '-5', '1.5', 'ten', '1e400'])('MM_CHECK_TIMEOUT_MS=%s is USAGE naming the variable', (v) => {
+test.each(['0', '-5', '1.5', 'ten', '1e400', ' 100', '100 ', '1e3', '0100', '+100', '100.0', '0x10'])('MM_CHECK_TIMEOUT_MS=%s is USAGE naming the variable', (v) => {
   process.env.MM_CHECK_TIMEOUT_MS = v;
-  expect(() => limitOverrides()).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/^MM_CHECK_TIMEOUT_MS ".*": expected a positive integer of milliseconds/) }));
+  expect(() => limitOverrides()).toThrow(
+    expect.objectContaining({
+      code: 'USAGE',
+      message: `MM_CHECK_TIMEOUT_MS "${v}": expected a positive integer of milliseconds in digits (the checkTimeoutMs of every target of the run), e.g. MM_CHECK_TIMEOUT_MS=1800000`,
+    }),
+  );
+});
+
+test('a limit above 2^31−1 ms (what Node timers hold) is USAGE naming the variable, the value and the maximum; 2^31−1 itself is taken', () => {
+  process.env.MM_LOAD_TIMEOUT_MS = '2147483647';
+  expect(limitOverrides()).toEqual({ loadTimeoutMs: 2_147_483_647 });
+  process.env.MM_LOAD_TIMEOUT_MS = '150000000000';
+  expect(() => limitOverrides()).toThrow(
+    expect.objectContaining({ code: 'USAGE', message: `MM_LOAD_TIMEOUT_MS "150000000000": above the maximum, 2147483647 ms (2^31−1, ≈ 24.8 days: the longest delay Node's timers hold)` }),
+  );
+});
+
+test('every malformed variable is named in one error, one line each', () => {
+  process.env.MM_SETUP_TIMEOUT_MS = ' 100';
+  process.env.MM_CHECK_TIMEOUT_MS = '1e3';
+  let err: { code?: string; message: string } | undefined;
+  try {
+    limitOverrides();
+  } catch (e) {
+    err = e as typeof err;
+  }
+  expect(err?.code).toBe('USAGE');
+  expect(err?.message.split('\n').map((l) => l.split(':')[0])).toEqual(['MM_SETUP_TIMEOUT_MS " 100"', 'MM_CHECK_TIMEOUT_MS "1e3"']);
 });
 
 test("a check's own limit: kept at the default check limit, stretched in proportion above it, never shortened", () => {
@@ -76,4 +103,27 @@ test('runWithin: the value within the limit; past it the error onLimit builds, w
       1,
     ),
   ).rejects.toMatchObject({ code: 'BACKEND_ERROR' });
+});
+
+test('runWithin: a call that returns after its limit without yielding (synchronous work) is judged late when it returns', async () => {
+  const busy = (ms: number): void => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+  await expect(
+    runWithin(
+      async () => {
+        busy(64);
+        return 7;
+      },
+      1,
+      (f) => Object.assign(new Error(`late at factor ${f}`), { code: 'TIMEOUT' }),
+      2,
+    ),
+  ).rejects.toMatchObject({
+    code: 'TIMEOUT',
+    message: expect.stringMatching(
+      /^late at factor 2 \(it returned after \d+ ms without yielding to the timer: a synchronous call cannot be cut short at its limit, so it is judged when it returns\)$/,
+    ),
+  });
 });

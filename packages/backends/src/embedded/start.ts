@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type EmbeddedEngine, type EmbeddedInstance, type MemoryStore } from '@memory-matrix/spec';
+import { armLimitTimer, MemoryMatrixError, type EmbeddedEngine, type EmbeddedInstance, type MemoryStore } from '@memory-matrix/spec';
 import { startTimeoutScale } from '../container/start';
 import { serverAddress } from '../address';
 import { driverOf } from '../registry';
@@ -110,10 +110,14 @@ async function openWithDeadline(engine: EmbeddedEngine<unknown>, opts: EmbeddedO
     return await Promise.race([
       opening,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          timedOut = true;
-          reject(new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: the engine did not start within ${Math.round(deadline)} ms (MM_START_TIMEOUT_SCALE scales it)`));
-        }, deadline);
+        timer = armLimitTimer(
+          () => {
+            timedOut = true;
+            reject(new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: the engine did not start within ${Math.round(deadline)} ms (MM_START_TIMEOUT_SCALE scales it)`));
+          },
+          deadline,
+          { ref: true },
+        );
       }),
     ]);
   } catch (err) {

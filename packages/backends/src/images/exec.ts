@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { armLimitTimer } from '@memory-matrix/spec';
 
 /** Result of a finished child process: exit code (or the signal that ended it) and the output kept. */
 export interface ExecResult {
@@ -86,10 +87,14 @@ export function execStreaming(cmd: string, args: string[], opts: ExecOptions = {
     child.stderr?.on('data', lineReader(false));
     const timer =
       opts.timeoutMs && opts.timeoutMs > 0
-        ? setTimeout(() => {
-            emit(`[killed after ${opts.timeoutMs} ms]`);
-            killGroup(child);
-          }, opts.timeoutMs)
+        ? armLimitTimer(
+            () => {
+              emit(`[killed after ${opts.timeoutMs} ms]`);
+              killGroup(child);
+            },
+            opts.timeoutMs,
+            { ref: true },
+          )
         : undefined;
     child.on('error', (err) => {
       if (timer) clearTimeout(timer);

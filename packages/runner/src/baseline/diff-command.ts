@@ -1,3 +1,4 @@
+import { shownDir } from '../shown-dir';
 import { tempFileOf, writeFilesAtomic } from '../report/atomic';
 import { ensureWritableDir } from '../report/dir';
 import { lockReportDir } from '../report/lock';
@@ -76,7 +77,7 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     report.exitCode = signalExitCode(sig);
     if (dirOk) writeDiff(report, o.reportDir);
     log(renderDiffConsole(report));
-    if (dirOk) log(`diff: ${path.relative(process.cwd(), o.reportDir) || '.'}/{diff.json,diff.md}`);
+    if (dirOk) log(`diff: ${shownDir(o.reportDir)}/{diff.json,diff.md}`);
   });
   try {
     ensureWritableDir(o.reportDir, 'the diff');
@@ -170,7 +171,7 @@ export async function diffCommand(o: DiffOptions, log: (line: string) => void): 
     release();
   }
   log(renderDiffConsole(report));
-  if (dirOk) log(`diff: ${path.relative(process.cwd(), o.reportDir) || '.'}/{diff.json,diff.md}`);
+  if (dirOk) log(`diff: ${shownDir(o.reportDir)}/{diff.json,diff.md}`);
   return report;
 }
 

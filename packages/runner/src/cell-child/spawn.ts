@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { armLimitTimer, MemoryMatrixError } from '@memory-matrix/spec';
 import { readReport } from '../commands/merge';
 import type { CellReport } from '../report/model';
 import { phaseText, readJournal, type JournalRead } from './journal';
@@ -134,11 +134,11 @@ export function startChildCell(opts: ChildCellOptions): ChildCell {
     }
     await exited;
   };
-  const timer = setTimeout(() => {
+  // A derived limit (every limit of the cell summed, × the host factor): clamped to what a timer holds (spec timer.ts).
+  const timer = armLimitTimer(() => {
     timedOut = true;
     void stop();
   }, opts.timeoutMs);
-  timer.unref();
 
   const result = exited.then(({ code, signal, spawnError }) => {
     clearTimeout(timer);

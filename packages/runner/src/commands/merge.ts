@@ -1,3 +1,4 @@
+import { shownDir } from '../shown-dir';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
@@ -168,7 +169,7 @@ function checkShardSeries(inputs: ShardInput[]): void {
  * every case (on a signal with the process).
  */
 export async function mergeCommand(files: string[], reportDir: string, out: (line: string) => void): Promise<number> {
-  const dirText = path.relative(process.cwd(), reportDir) || '.';
+  const dirText = shownDir(reportDir);
   // Before the lock: a signal from then on is handled (at the next turn), never the default kill that
   // would leave the lock behind; the process exits 130 / 143 and the lock is released on exit (lock.ts).
   const watch = watchInterrupt(out, (sig) => out(`\n${sig}: INTERRUPTED: nothing merged; ${dirText} is left as it was`));

@@ -1,3 +1,4 @@
+import { shownDir } from '../shown-dir';
 import { ensureWritableDir } from '../report/dir';
 import { lockReportDir } from '../report/lock';
 import { signalExitCode } from '../baseline/interrupt';
@@ -182,7 +183,7 @@ export async function runMigration(opts: MigrationRunOptions): Promise<Migration
   finish();
   release();
   out(renderMigrationConsole(report));
-  out(`reports: ${opts.reportDir}/{migrate.json,migrate.md}`);
+  out(`reports: ${shownDir(opts.reportDir)}/{migrate.json,migrate.md}`);
   return report;
 }
 

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { shownDir } from '../shown-dir';
 import type { ChildCell, ChildDeath } from '../cell-child/spawn';
 import { signalExitCode } from '../baseline/interrupt';
 import { exitSurely } from '../exit-surely';
@@ -142,7 +142,8 @@ export class RunInterrupt {
       this.write().catch(() => undefined),
       REPORT_MS,
     );
-    if (done?.written) progress.log(`partial report (INTERRUPTED): ${path.relative(process.cwd(), dir!) || '.'}/{report.json,junit.xml,report.md,report.html}`);
-    else if (dir && !done) process.stderr.write(`memory-matrix: the partial report could not be written to ${dir} within ${REPORT_MS} ms (the file system does not answer); exiting without it\n`);
+    if (done?.written) progress.log(`partial report (INTERRUPTED): ${shownDir(dir!)}/{report.json,junit.xml,report.md,report.html}`);
+    else if (dir && !done)
+      process.stderr.write(`memory-matrix: the partial report could not be written to ${shownDir(dir)} within ${REPORT_MS} ms (the file system does not answer); exiting without it\n`);
   }
 }

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { shownDir } from '../shown-dir';
 import { installGuard, redactUrl } from '@memory-matrix/backends';
 import { Progress } from '../progress';
 import { renderConsole } from '../report/console';
@@ -88,6 +88,6 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   if (interrupt.signal) await interrupt.ending();
   interrupt.release();
   out(renderConsole(view));
-  if (written) out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{report.json,junit.xml,report.md,report.html}`);
+  if (written) out(`reports: ${shownDir(opts.reportDir)}/{report.json,junit.xml,report.md,report.html}`);
   return report;
 }

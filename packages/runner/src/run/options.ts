@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ImageSource } from '@memory-matrix/backends';
 
 /** Options of one `memory-matrix run`. */
@@ -32,4 +33,17 @@ export interface RunOptions {
   cellJournal?: string;
   /** Where console output goes (tests capture it). */
   out?: (line: string) => void;
+}
+
+/**
+ * The `run` command's options as commander parses them (cli.ts): `RunOptions`' fields as given on
+ * the command line, under their flag names (`--backend` → `backend`, `--check` → `check`), paths
+ * not yet resolved; `imageSource` always set (its default `auto`).
+ */
+export type RunCliOptions = Omit<RunOptions, 'backends' | 'checks' | 'argv' | 'out' | 'imageSource'> & { backend: string[]; check: string[]; imageSource: ImageSource };
+
+/** The `RunOptions` of a `run` command line: `o` as parsed, `--report-dir` and `--cell-journal` resolved from the working directory, `argv` as given. */
+export function runOptionsOf(o: RunCliOptions, argv: string[]): RunOptions {
+  const { backend, check, reportDir, cellJournal, ...rest } = o;
+  return { ...rest, backends: backend, checks: check, reportDir: path.resolve(reportDir), argv, ...(cellJournal !== undefined ? { cellJournal: path.resolve(cellJournal) } : {}) };
 }

@@ -1,6 +1,6 @@
+import { shownDir } from '../shown-dir';
 import os from 'node:os';
 import pLimit from 'p-limit';
-import path from 'node:path';
 import { CHECKS, loadGoldenDataset, type CheckDefinition } from '@memory-matrix/spec';
 import { dockerStatus, redactUrl, type Catalog, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
 import { watchInterrupt } from '../baseline/interrupt';
@@ -238,7 +238,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestReport
     process.stderr.write(`memory-matrix: cannot write the selftest reports to ${opts.reportDir}: ${(e as Error).message}\n`);
     report.exitCode = 2;
   }
-  out(`reports: ${path.relative(process.cwd(), opts.reportDir) || '.'}/{selftest.json,selftest.md}`);
+  out(`reports: ${shownDir(opts.reportDir)}/{selftest.json,selftest.md}`);
   return report;
 }
 

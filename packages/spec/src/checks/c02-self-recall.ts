@@ -56,9 +56,11 @@ export const c02SelfRecall: CheckDefinition = {
       const ks = placed.map((p) => (scan === 'exact' ? reachK(p, SELF_RECALL_K) : SELF_RECALL_K));
       if (scan === 'exact') figures.maxK = Math.max(0, ...ks);
       let done = 0;
+      const step = `recall (${scan}) of ${sample.length} sampled memories by their own embedding`;
+      cell.noteStep(step, done); // named by a time limit that runs out, from the first recall on
       const answers = await mapBounded(sample, RECALLS_IN_FLIGHT, async (r, i) => {
         const hits = await collection.recall({ vector: r.embedding, k: ks[i]!, scan });
-        cell.noteStep(`recall (${scan}) of ${sample.length} sampled memories by their own embedding`, ++done); // named by a time limit that runs out
+        cell.noteStep(step, ++done);
         return hits;
       });
       for (const [i, r] of sample.entries()) {

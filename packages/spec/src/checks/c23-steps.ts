@@ -3,6 +3,7 @@ import type { Failure } from '../comparator';
 import type { LiveCell } from '../conformance/cell';
 import type { MemoryRecord } from '../types';
 import { failure } from './check';
+import { armLimitTimer } from '../timer';
 import { describeDifference } from './helpers/sampling';
 
 /** Error codes a fault may surface as (TIMEOUT for adapters that tell a timeout apart). */
@@ -15,8 +16,7 @@ export type Settled = { how: 'resolved'; ms: number } | { how: 'rejected'; ms: n
 export async function settle(p: Promise<unknown>, limitMs: number, t0 = performance.now()): Promise<Settled> {
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<'hung'>((r) => {
-    timer = setTimeout(() => r('hung'), limitMs);
-    timer.unref();
+    timer = armLimitTimer(() => r('hung'), limitMs);
   });
   try {
     const out = await Promise.race([

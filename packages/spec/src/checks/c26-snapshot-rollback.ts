@@ -13,6 +13,7 @@ import { type CheckDefinition, failure, needs } from './check';
 import { checkPrefix, messageDifference, openCheckHistory } from './helpers/history';
 import type { ChildInput, ChildOp } from './c26-child';
 import { scaledLimitMs } from '../host';
+import { armLimitTimer } from '../timer';
 
 /** The committed expected dump: `snapshots/c26-expected-dump.json` of `@memory-matrix/golden-data` (the repository's golden-data/ folder). */
 export const C26_EXPECTED_DUMP: string = C26_EXPECTED_DUMP_FILE;
@@ -64,7 +65,7 @@ export function runChild(input: ChildInput, killAfterMs?: number, timeoutMs = sc
     const run: ChildRun = { results: new Map(), progress: 0, signal: null, status: null, stderr: '' };
     const lines = new LineSplitter();
     let killTimer: NodeJS.Timeout | undefined;
-    const guard = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const guard = armLimitTimer(() => child.kill('SIGKILL'), timeoutMs, { ref: true });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
       for (const line of lines.push(d)) {

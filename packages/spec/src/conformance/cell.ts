@@ -170,6 +170,7 @@ export class LiveCell {
       const hasIndex = this.config.index.type !== 'none';
       if (hasIndex) this.config.progress?.('index', 0, 1);
       await collection.buildIndex();
+      this.noteStep(undefined); // the load step has ended: no later limit names it
       if (hasIndex) this.config.progress?.('index', 1, 1);
       const t2 = performance.now();
       this.timing = { loadMs: t1 - t0, indexMs: t2 - t1 };
@@ -178,10 +179,7 @@ export class LiveCell {
     return this.golden;
   }
 
-  /**
-   * Bulk-load and index-build times of the shared golden collection, ms, once it is loaded;
-   * undefined when no check loaded it (or the load failed). Never starts a load.
-   */
+  /** Bulk-load and index-build times of the shared golden collection, ms, once loaded; undefined when no check loaded it (or it failed). Never starts a load. */
   get loadTimings(): { loadMs: number; indexMs: number } | undefined {
     return this.timing;
   }
@@ -209,7 +207,7 @@ export class LiveCell {
     this.stopped.add(what);
   }
 
-  /** Record what the cell does now (`recall (exact) of 40 golden queries`, with `, 31 done` when `done` is given) for a limit's message; checks may call it. */
+  /** Record what the cell does now (`recall (exact) of 40 golden queries`, with `, 31 done` when `done` is given) for a limit's message; checks may call it: as a step starts, `undefined` as it ends. */
   noteStep(what: string | undefined, done?: number): void {
     this.current = what === undefined || done === undefined ? what : `${what}, ${done} done`;
   }
@@ -256,13 +254,14 @@ export class LiveCell {
     const qs = this.dataset.queries;
     for (const q of qs) {
       if (this.stopped.has(scan)) throw new MemoryMatrixError('TIMEOUT', `${this.target}: the ${scan} replay was stopped at its time limit after ${out.size} of ${qs.length} queries`);
+      this.noteStep(`recall (${scan}) of ${qs.length} golden queries`, out.size); // before it runs: a limit names this query, not the step before
       const t0 = performance.now();
       const hits = await collection.recall(toRecallQuery(q, scan));
       await yieldToEventLoop();
       out.set(q.id, { query: q, scan, hits, ms: performance.now() - t0 });
-      this.noteStep(`recall (${scan}) of ${qs.length} golden queries`, out.size);
       this.config.progress?.(scan === 'exact' ? 'query-exact' : 'query-index', out.size, qs.length);
     }
+    this.noteStep(undefined); // the replay has ended
     return out;
   }
 

@@ -1,5 +1,6 @@
 import { describeLimit, hostCalibration } from '../host';
 import { MemoryMatrixError } from '../errors';
+import { MAX_LIMIT_MS, MAX_LIMIT_TEXT, withinLimit } from '../timer';
 
 /**
  * The time limits of one cell, ms before the host factor (host.ts; every limit is multiplied by
@@ -33,20 +34,27 @@ export const LIMIT_ENV: Readonly<Record<keyof CellLimits, string>> = {
   checkTimeoutMs: 'MM_CHECK_TIMEOUT_MS',
 };
 
+/** A limit as written: a positive integer of ms in decimal digits, no sign, space, exponent or leading zero. */
+const LIMIT_TEXT = /^[1-9][0-9]*$/;
+
 /**
  * The limits `LIMIT_ENV` sets for this run (unset or empty variables are absent). Throws USAGE
- * naming the variable for a value that is not a positive integer of ms.
+ * naming every malformed variable and its value as given (one line each): a value that is not a
+ * positive integer of ms written in digits (`LIMIT_TEXT`: `" 100"`, `"1e3"`, `"100.0"` are refused),
+ * or one above `MAX_LIMIT_MS` (timer.ts: the longest delay Node's timers hold).
  */
 export function limitOverrides(env: NodeJS.ProcessEnv = process.env): Partial<CellLimits> {
   const out: Partial<CellLimits> = {};
+  const bad: string[] = [];
   for (const [field, name] of Object.entries(LIMIT_ENV) as Array<[keyof CellLimits, string]>) {
     const v = env[name];
     if (v === undefined || v === '') continue;
     const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0)
-      throw new MemoryMatrixError('USAGE', `${name} "${v}": expected a positive integer of milliseconds (the ${field} of every target of the run), e.g. ${name}=1800000`);
-    out[field] = n;
+    if (!LIMIT_TEXT.test(v)) bad.push(`${name} "${v}": expected a positive integer of milliseconds in digits (the ${field} of every target of the run), e.g. ${name}=1800000`);
+    else if (n > MAX_LIMIT_MS) bad.push(`${name} "${v}": above the maximum, ${MAX_LIMIT_TEXT}`);
+    else out[field] = n;
   }
+  if (bad.length) throw new MemoryMatrixError('USAGE', bad.join('\n'));
   return out;
 }
 
@@ -86,22 +94,12 @@ export function limitMessage(what: string, baseMs: number, factor: number, field
 }
 
 /**
- * Run `fn` within `baseMs` × `factor` (default: the current host factor). Resolves with its value, or rejects with its
- * error; past the limit rejects with `onLimit(factor)`'s error (the caller names what ran: code
- * TIMEOUT). `fn` is not stopped (the caller may tell it to stop); its later rejection is handled.
- * The timer never keeps the process alive.
+ * Run `fn` within `baseMs` × `factor` (default: the current host factor; the product is clamped to
+ * `MAX_LIMIT_MS` by timer.ts). Resolves with its value, or rejects with its error; past the limit —
+ * or when it returns after it without yielding (timer.ts `withinLimit`) — rejects with
+ * `onLimit(factor)`'s error (the caller names what ran: code TIMEOUT). `fn` is not stopped (the
+ * caller may tell it to stop); its later rejection is handled. The timer never keeps the process alive.
  */
-export async function runWithin<T>(fn: () => Promise<T>, baseMs: number, onLimit: (factor: number) => Error, factor = hostCalibration().factor): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onLimit(factor)), Math.round(baseMs * factor));
-    timer.unref();
-  });
-  const run = fn();
-  run.catch(() => undefined); // past the limit its rejection has no reader
-  try {
-    return await Promise.race([run, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function runWithin<T>(fn: () => Promise<T>, baseMs: number, onLimit: (factor: number) => Error, factor = hostCalibration().factor): Promise<T> {
+  return withinLimit(fn, baseMs * factor, () => onLimit(factor));
 }

@@ -2,6 +2,7 @@ import type { CheckDefinition } from '../checks/check';
 import type { LiveCell } from './cell';
 import type { CheckResult } from './result';
 import { describeLimit, hostCalibration } from '../host';
+import { armLimitTimer } from '../timer';
 
 /**
  * How long the liveness probe waits for the store, ms. A healthy store answers a new client's
@@ -35,7 +36,7 @@ export async function probeLiveness(cell: LiveCell, baseLimitMs = LIVENESS_LIMIT
   })();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`did not answer ${step} within ${describeLimit(baseLimitMs, factor)}`), limitMs);
+    timer = armLimitTimer(() => resolve(`did not answer ${step} within ${describeLimit(baseLimitMs, factor)}`), limitMs, { ref: true });
   });
   try {
     return await Promise.race([

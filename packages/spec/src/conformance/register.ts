@@ -8,6 +8,7 @@ import { CheckFailedError, type CheckRun, type ResultSink } from './result';
 import { checkLimitMs, limitMessage, resolveLimits, runWithin } from './limits';
 import { blockedBy, type PreparedStep } from './prepare';
 import { MAX_HOST_FACTOR } from '../host';
+import { timerDelayMs } from '../timer';
 import type { TestRuntime } from './runtime';
 
 /** Options of `registerConformance`. */
@@ -112,14 +113,14 @@ export function registerConformance(
       }
       cell = live;
       options.onCellReady?.(cell);
-    }, limits.setupTimeoutMs);
+    }, timerDelayMs(limits.setupTimeoutMs)); // × MM_START_TIMEOUT_SCALE it may pass what a timer holds: clamped (timer.ts)
     // The shared fixtures the registered checks read (golden collection, replays), prepared once
     // before the first check as steps of their own: the load within its own limit, each replay
     // within the check limit (prepare.ts). No check pays for them or sees them change with the
     // checks that ran before it; a failed load is one cause for every check that reads it.
     const fixtures = [...new Set(checks.filter((c) => !(options.skip?.get(c.id) ?? c.requires(cellName.capabilities))).flatMap((c) => c.fixtures ?? []))];
     // The steps enforce their own limits; the hook's is a backstop past the largest host factor.
-    const prepareBackstopMs = (limits.loadTimeoutMs + 2 * limits.checkTimeoutMs) * MAX_HOST_FACTOR + 30_000;
+    const prepareBackstopMs = timerDelayMs((limits.loadTimeoutMs + 2 * limits.checkTimeoutMs) * MAX_HOST_FACTOR + 30_000);
     if (fixtures.length) rt.beforeAll(async () => cell?.prepare(fixtures, limits, options.onStep), prepareBackstopMs);
     rt.afterAll(async () => {
       try {
@@ -180,7 +181,7 @@ export function registerConformance(
           if (!pattern || other.length || (!finding && result.failures.length === 0)) throw new CheckFailedError({ ...result, failures: other });
         },
         // The check's own limit is enforced above (with what ran and how to raise it); the runtime's is a backstop.
-        checkLimitMs(check, limits) * MAX_HOST_FACTOR + 60_000,
+        timerDelayMs(checkLimitMs(check, limits) * MAX_HOST_FACTOR + 60_000),
       );
     }
   });
