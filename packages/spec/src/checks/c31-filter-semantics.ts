@@ -48,6 +48,7 @@ export const c31FilterSemantics: CheckDefinition = {
       // The index path only where the cell has an ANN index (on `index: none` it is the exact query again); a target without exactScan runs 'index'.
       const paths = cell.scanModes().filter((m) => m === 'exact' || cell.config.index.type !== 'none');
       const modes: ScanMode[] = paths.length ? paths : ['index'];
+      const t0 = performance.now();
       const { collection } = await cell.scratch('c31', { index: modes.includes('index') ? cell.config.index : { type: 'none' } });
       for (let i = 0; i < plan.records.length; i += LOAD_CHUNK) {
         cell.noteStep(`C31: loading ${plan.records.length} memories with derived metadata`, i);
@@ -55,6 +56,7 @@ export const c31FilterSemantics: CheckDefinition = {
         await yieldToEventLoop();
       }
       await collection.buildIndex();
+      const t1 = performance.now();
       const docs = new Map(filterSetDocuments(cell.dataset).map((d, i) => [cell.dataset.memories[i]!.id, d]));
       const vectors = new Map(cell.dataset.queries.map((q) => [q.id, q.vector]));
       const { k } = set.header;
@@ -101,6 +103,9 @@ export const c31FilterSemantics: CheckDefinition = {
         done++;
         await yieldToEventLoop();
       }
+      figures.loadMs = Math.round(t1 - t0);
+      figures.queryMs = Math.round(performance.now() - t1);
+      figures.recalls = plan.runnable.length * modes.length * set.header.queries.length;
       figures.casesFailed = verdicts.filter((v) => v.status === 'fail').length;
       figures.scans = modes.join('+');
     } else {
