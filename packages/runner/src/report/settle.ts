@@ -42,8 +42,8 @@ export function settleReport(report: MatrixReport): SettledReport {
   // (durability before capabilityMatrix: the key order report.json has always had)
   report.durability = durabilityRows(report.cells);
   report.capabilityMatrix = capabilityMatrix(report.cells);
-  report.filterOperators = filterOperatorTable(report.cells);
   report.sideBySide = sideBySide(report.cells);
+  report.filterOperators = filterOperatorTable(report.cells); // newest last in report.json
   report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed || report.summary.notRun || nothingRan(report.summary) ? 1 : 0;
   return report as SettledReport;
 }
