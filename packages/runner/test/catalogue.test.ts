@@ -1,5 +1,5 @@
 /**
- * Every check of the catalogue (C01–C30) is registered for every target of the catalog,
+ * Every check of the catalogue (C01–C31) is registered for every target of the catalog,
  * as a test or as a visible skip naming the missing capability — the same registration the CLI
  * and the jest matrix use (registerTargetCell). Nothing is started: registration is synchronous.
  */
@@ -39,8 +39,9 @@ const NAMES = [
   'index-in-effect',
   'backend-errors',
   'connection-drop',
+  'filter-semantics',
 ];
-/** Ids in catalogue order: C01–C30. */
+/** Ids in catalogue order: C01–C31. */
 const IDS = NAMES.map((_, i) => `C${String(i + 1).padStart(2, '0')}`);
 const ALL_NAMES = NAMES;
 
@@ -52,11 +53,11 @@ function recorder(): { rt: TestRuntime; titles: Array<{ title: string; skipped: 
   return { rt: { describe: (_n, fn) => fn(), test, beforeAll: noop, afterAll: noop }, titles };
 }
 
-test('CHECKS holds C01–C30 in order with the catalogue names', () => {
+test('CHECKS holds C01–C31 in order with the catalogue names', () => {
   expect(CHECKS.map((c) => `${c.id} ${c.name}`)).toEqual(ALL_NAMES.map((n, i) => `${IDS[i]} ${n}`));
 });
 
-describe('every catalog target lists all 30 checks', () => {
+describe('every catalog target lists all 31 checks', () => {
   const catalog = loadCatalog();
   const dataset = loadGoldenDataset(datasetDir('agent-memories'));
   const { expectation } = loadExpectation(dataset, { update: false, tieEpsilon: 1e-5 });

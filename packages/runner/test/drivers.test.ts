@@ -47,7 +47,7 @@ describe('a toy driver registered through MM_DRIVERS alone', () => {
     expect(r.status).toBe(0);
     const cell = r.report!.cells.find((c) => c.target === 'toy@1')!;
     expect(cell).toBeDefined();
-    expect(cell.checks.length).toBe(CHECKS.length); // every check of the suite (C01–C30)
+    expect(cell.checks.length).toBe(CHECKS.length); // every check of the suite (C01–C31)
     for (const c of cell.checks) {
       if (c.status === 'skipped') expect(c.skipReason ?? '').toMatch(/^capability: /);
       else expect([c.id, c.status]).toEqual([c.id, 'passed']);

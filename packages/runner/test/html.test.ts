@@ -17,6 +17,7 @@ import { capabilityMatrix } from '../src/report/capabilities';
 import { renderConsole } from '../src/report/console';
 import { renderMarkdown } from '../src/report/markdown';
 import type { MatrixReport } from '../src/report/model';
+import type { CheckResult } from '@memory-matrix/spec';
 import { renderHtml } from '../src/report/html';
 import { settleReport } from '../src/report/settle';
 import { reportView } from '../src/report/view';
@@ -173,6 +174,46 @@ describe('report data behind the page', () => {
     writeFileSync(page4, renderHtml(r4));
     morePages.push([page4, 'client@x next to pgvector@pglite-pg18', 2]);
   });
+  test("filter operators: C31's operator table per cell in report.json, report.md, the console and the page; a skipped C31 shows every operator unsupported", () => {
+    const cell = report.cells[0]!;
+    const c31: CheckResult = {
+      id: 'C31',
+      name: 'filter-semantics',
+      status: 'failed',
+      figures: { casesRun: 3 },
+      failures: [{ dataset: 'd', target: cell.target, queryId: 'q-0001', kind: 'filter', message: 'C31 case "ne-x" failed' }],
+      notes: [],
+      durationMs: 1,
+      tables: [
+        {
+          title: 'filter operators',
+          columns: ['operator', 'status', 'pass', 'fail', 'unsupported'],
+          rows: [
+            ['$eq', 'pass', 3, 0, 1],
+            ['$ne', 'fail', 1, 1, 0],
+            ['$contains', 'unsupported', 0, 0, 2],
+          ],
+        },
+      ],
+    };
+    const skipped: CheckResult = { id: 'C31', name: 'filter-semantics', status: 'skipped', skipReason: 'capability: filterOperators', figures: {}, failures: [], notes: [], durationMs: 0 };
+    const other = { ...cell, target: 'y@no-filters', queries: undefined, checks: [...cell.checks, skipped] };
+    const r5 = settleReport({ ...report, cells: [{ ...cell, checks: [...cell.checks, c31] }, other] });
+    expect(r5.filterOperators.targets.map((t) => [t.target, t.check])).toEqual([
+      [cell.target, 'failed'],
+      ['y@no-filters', 'skipped'],
+    ]);
+    expect(r5.filterOperators.targets[0]!.entries.$ne).toEqual({ status: 'fail', pass: 1, fail: 1, unsupported: 0 });
+    expect(r5.filterOperators.targets[1]!.reason).toBe('C31 skipped (capability: filterOperators)');
+    expect(Object.values(r5.filterOperators.targets[1]!.entries).every((e) => e.status === 'unsupported')).toBe(true);
+    const md = renderMarkdown(reportView(r5));
+    expect(md).toContain('| $ne | FAIL 1/2 | unsupported |');
+    expect(md).toContain('| $eq | pass 3 (+1 unsupported) | unsupported |');
+    expect(renderConsole(reportView(r5), false)).toContain(`filter operators ${cell.target}: $eq pass 3 (+1 unsupported) · $ne FAIL 1/2`);
+    const page5 = path.join(run.reportDir, 'variant-filter-operators.html');
+    writeFileSync(page5, renderHtml(r5));
+    morePages.push([page5, 'Filter operators (C31: target × operator)', 1]);
+  });
 });
 
 describe('report.html in Chromium (playwright-core, no network)', () => {
@@ -276,8 +317,8 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
     for (const v of Object.values(report.cells[0]!.components)) expect(prov).toContain(v);
   });
 
-  browserTest(title('a run that could not be carried out, a target whose checks were skipped, a durability table and a side-by-side view render too'), async () => {
-    expect(morePages).toHaveLength(4);
+  browserTest(title('a run that could not be carried out, a target whose checks were skipped, a durability table, a side-by-side view and a filter-operator table render too'), async () => {
+    expect(morePages).toHaveLength(5);
     for (const [file, shown, skipped] of morePages) {
       const p = await ctx.newPage();
       const errors: string[] = [];
@@ -296,6 +337,11 @@ describe('report.html in Chromium (playwright-core, no network)', () => {
       const pairs = (JSON.parse(readFileSync(file, 'utf8').match(/id="mm-report">([\s\S]*?)<\/script>/)![1]!) as MatrixReport).sideBySide ?? [];
       expect(await p.$$eval('tr[data-mm="side-by-side-row"] [data-mm="side-by-side-why"]', (els: any[]) => els.map((e) => e.dataset.kind))).toEqual(
         pairs.flatMap((x) => x.differences.map((d) => d.why.kind)),
+      );
+      // The filter-operator table shows one cell per report.filterOperators entry, with its status.
+      const ops = (JSON.parse(readFileSync(file, 'utf8').match(/id="mm-report">([\s\S]*?)<\/script>/)![1]!) as MatrixReport).filterOperators?.targets ?? [];
+      expect((await p.$$eval('td[data-mm="operator"]', (els: any[]) => els.map((e) => `${e.dataset.target}/${e.dataset.operator}/${e.dataset.status}`))).sort()).toEqual(
+        ops.flatMap((t) => Object.entries(t.entries).map(([op, e]) => `${t.target}/${op}/${e.status}`)).sort(),
       );
       expect(requests.slice(before)).toEqual(['file://' + file]);
       await p.close();

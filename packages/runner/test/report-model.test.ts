@@ -78,9 +78,10 @@ test('settleReport derives summary, durability rows, capability matrix and exit 
   expect(settled.durability).toEqual([expect.objectContaining({ target: 'x@1', configuration: 'default', verdict: 'pass' })]);
   expect(settled.capabilityMatrix.targets[0]!.entries.history).toMatchObject({ ok: false, skippedChecks: ['C17'] });
   expect(settled.exitCode).toBe(0);
-  // report.json's key order stays what it was: durability before capabilityMatrix; sideBySide (newer) last.
-  expect(Object.keys(settled).slice(-3)).toEqual(['durability', 'capabilityMatrix', 'sideBySide']);
+  // report.json's key order stays what it was: durability before capabilityMatrix; sideBySide, then filterOperators (newer) last.
+  expect(Object.keys(settled).slice(-4)).toEqual(['durability', 'capabilityMatrix', 'sideBySide', 'filterOperators']);
   expect(settled.sideBySide).toEqual([]);
+  expect(settled.filterOperators).toEqual({ operators: [], targets: [] }); // no cell recorded C31
   expect(settleReport({ ...report, error: { code: 'USAGE', message: 'x' } }).exitCode).toBe(2);
 });
 

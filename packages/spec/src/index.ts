@@ -250,6 +250,7 @@ export { CHECKS, selectChecks } from './checks/index';
 export type { CheckDefinition, CheckOutcome } from './checks/check';
 export type { ReleaseBaseline } from './checks/c05-baseline';
 export { CHECK_MIN_MEMORIES, MIN_DATASET_MEMORIES, MIN_DATASET_QUERIES } from './checks/minimums';
+export { datasetFilterSet, filterSetPath, OPERATOR_TABLE_TITLE, operatorTable, planC31, type C31Plan, type OperatorStatus } from './checks/c31-cases';
 export { compareHistorySessions, type HistoryBaseline, type HistoryProblem } from './checks/c16-history';
 export { indexedWithoutRecord } from './checks/c15-audit';
 export { windowReference } from './checks/helpers/history';

@@ -2,6 +2,7 @@ import type { HostCalibration } from '@memory-matrix/spec';
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { capabilityLine } from './capabilities';
+import { operatorGlyph } from './operators';
 import { cpuLine } from './cpu';
 import { failureLines } from './failure-groups';
 import { countsLine, failedText, fmt, recallText, isNotRun } from './figures';
@@ -51,6 +52,8 @@ export function renderConsole(view: ReportView, color = process.stdout.isTTY): s
     table.push(['server', ...headlines.map((h) => h.server)]);
     out.push(table.toString());
     for (const row of report.capabilityMatrix.targets) out.push(`capabilities ${row.target}: ${capabilityLine(row)}`);
+    for (const row of report.filterOperators.targets)
+      out.push(`filter operators ${row.target}: ${report.filterOperators.operators.map((op) => `${op} ${operatorGlyph(row.entries[op])}`).join(' · ')}${row.reason ? ` (${row.reason})` : ''}`);
     const dur = report.durability;
     if (dur.length) {
       // C15: acknowledged writes and what kill -9 + restart did to them, per durability configuration.

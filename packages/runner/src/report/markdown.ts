@@ -1,5 +1,6 @@
 import { capabilityGlyph } from './capabilities';
 import { cpuLine } from './cpu';
+import { type FilterOperatorTable, operatorGlyph } from './operators';
 import { catalogLine, hostLine, loadedAny, loadOrderLine, notRunCauses, ranAny, zoneLine } from './console';
 import { failureLines } from './failure-groups';
 import { countsLine, failedText, fmt, recallText, glyph, isNotRun } from './figures';
@@ -98,6 +99,7 @@ export function renderMarkdown(view: ReportView): string {
       lines.push('');
     }
   }
+  lines.push(...operatorTableMarkdown(report.filterOperators));
   lines.push(...sideBySideMarkdown(report.sideBySide));
   for (const cell of cells) {
     if (cell.error) lines.push(`- **${esc(cell.target)}** ${ranAny(cell) ? 'error' : 'could not run'}: ${esc(cell.error.message)}`);
@@ -158,5 +160,16 @@ export function sideBySideMarkdown(pairs: readonly SideBySidePair[]): string[] {
     }
     lines.push('');
   }
+  return lines;
+}
+
+/** C31's backend × operator table (report/operators.ts): one row per operator, one column per target; nothing when no cell recorded C31. */
+function operatorTableMarkdown(t: FilterOperatorTable | undefined): string[] {
+  if (!t || !t.targets.length) return [];
+  const lines = ['**Filter operators** (C31: a case counts for every operator it uses; pass n = cases passed, FAIL f/n = cases failed of those run)', ''];
+  lines.push(`| operator | ${t.targets.map((x) => esc(x.target)).join(' | ')} |`, `|---|${t.targets.map(() => '---').join('|')}|`);
+  for (const op of t.operators) lines.push(`| ${op} | ${t.targets.map((x) => esc(operatorGlyph(x.entries[op]))).join(' | ')} |`);
+  for (const x of t.targets) if (x.reason) lines.push('', `${esc(x.target)}: ${esc(x.reason)}`);
+  lines.push('');
   return lines;
 }

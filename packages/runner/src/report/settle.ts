@@ -1,5 +1,6 @@
 import { capabilityMatrix, type CapabilityMatrix } from './capabilities';
 import { isNotRun } from './figures';
+import { filterOperatorTable, type FilterOperatorTable } from './operators';
 import { applyKnownFailures } from './known';
 import { durabilityRows, type DurabilityRow, type MatrixReport } from './model';
 import { sideBySide, type SideBySidePair } from './side-by-side';
@@ -10,12 +11,13 @@ import { nothingRan } from './verdict';
  * `durability` and `exitCode` are present and agree with `cells`. Every writer (report.json,
  * junit.xml, report.md, report.html, the console) takes a settled report and only renders it.
  */
-export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix; durability: DurabilityRow[]; sideBySide: SideBySidePair[] };
+export type SettledReport = MatrixReport & { capabilityMatrix: CapabilityMatrix; filterOperators: FilterOperatorTable; durability: DurabilityRow[]; sideBySide: SideBySidePair[] };
 
 /**
  * Settle what follows from the cells, once per report (a run's end, a merge): the cells'
  * `knownFailures` (report/known.ts: a listed failure becomes `known`, a listed pass is stale),
  * `summary` (check verdict counts, cells that could not run), `capabilityMatrix` (report/capabilities.ts),
+ * `filterOperators` (C31's backend × operator table, report/operators.ts),
  * `durability` (model.ts `durabilityRows`, C15 per target × configuration), `sideBySide` (each client
  * target next to its server's raw target, report/side-by-side.ts), and `exitCode` — 2
  * when `error` is set or a cell could not run, else 1 when a check failed (a `known` one does
@@ -44,6 +46,7 @@ export function settleReport(report: MatrixReport): SettledReport {
   report.durability = durabilityRows(report.cells);
   report.capabilityMatrix = capabilityMatrix(report.cells);
   report.sideBySide = sideBySide(report.cells);
+  report.filterOperators = filterOperatorTable(report.cells); // newest last in report.json
   report.exitCode = report.error || report.summary.cellErrors ? 2 : report.summary.failed || report.summary.notRun || report.summary.teardownErrors || nothingRan(report.summary) ? 1 : 0;
   return report as SettledReport;
 }

@@ -7,6 +7,7 @@
 import type { Capabilities, CellLimits, CheckResult, CheckStatus, DurabilityFigures, HostCalibration, IndexConfig, KnownFailureEntry, PreparedStep } from '@memory-matrix/spec';
 import type { RunCpu } from './cpu';
 import type { CellQueries } from './queries';
+import type { FilterOperatorTable } from './operators';
 import type { RunTimeZone } from '../time-zone';
 
 /**
@@ -72,6 +73,8 @@ export interface MatrixReport {
   exitCode: 0 | 1 | 2;
   /** Target × capability: ✓, or ✗ with the checks skipped for it (report/capabilities.ts). */
   capabilityMatrix?: CapabilityMatrix;
+  /** C31's backend × filter-operator table (report/operators.ts `filterOperatorTable`); absent in reports of older versions. */
+  filterOperators?: FilterOperatorTable;
   /** C15 durability per target × configuration (`durabilityRows`); absent in reports of older versions. */
   durability?: DurabilityRow[];
   /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 
 /** The browser-side scripts of report.html, in load order (src/report/html/client/). */
-export const CLIENT_FILES = ['format.js', 'tables.js', 'charts.js', 'main.js'] as const;
+export const CLIENT_FILES = ['format.js', 'tables.js', 'operators.js', 'charts.js', 'main.js'] as const;
 
 let cache: { chartJs: string; client: string; css: string; chartJsVersion: string } | undefined;
 

@@ -18,7 +18,8 @@ export const REPORT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style
  * itself is embedded verbatim as JSON (`<script type="application/json" id="mm-report">`), and
  * the page renders every number from it in the browser: verdict and counts, the target × check
  * matrix (hover a FAIL for the first failure, expand it for the failures one line per cause, up to
- * 20: `failureLines`, embedded beside the report as `failureLineIndex`), the capability matrix, each
+ * 20: `failureLines`, embedded beside the report as `failureLineIndex`), the capability matrix, C31's
+ * target × filter-operator table (report.filterOperators), each
  * client target side by side with its server's raw target (report.sideBySide), the
  * plots (recall@k per target, histogram of per-query |Δscore|, rank changes of the worst queries)
  * and the provenance (tool, dataset sha256, servers, images, index parameters, run time).

@@ -105,6 +105,7 @@ MM.provenance = (r) => {
     summary: MM.summary,
     checks: MM.checkMatrix,
     capabilities: MM.capabilityMatrix,
+    operators: MM.operatorTable,
     sideBySide: MM.sideBySide,
     durability: MM.durabilityTable,
     recall: MM.recallChart,
