@@ -60,7 +60,15 @@ describe('where with hostile keys and values (lancedb)', () => {
     const store = await engine.connect();
     const c = await store.createCollection({ name: 'hostile_where', dim: 2, metric: 'cosine', index: { type: 'none' } });
     const key = `k'"\\]`;
-    const rec = (id: string, createdAt: string, metadata: MemoryRecord['metadata']): MemoryRecord => ({ id, namespace: 'ns', kind: 'fact', text: id, createdAt, metadata, embedding: Float32Array.from([1, 0]) });
+    const rec = (id: string, createdAt: string, metadata: MemoryRecord['metadata']): MemoryRecord => ({
+      id,
+      namespace: 'ns',
+      kind: 'fact',
+      text: id,
+      createdAt,
+      metadata,
+      embedding: Float32Array.from([1, 0]),
+    });
     await c.upsert([
       rec('a', '2024-05-01T09:30:00.123Z', { [key]: 5, other: "' OR '1'='1" }),
       rec('b', '2024-05-01T09:30:00.123456Z', { [key]: '5' }),

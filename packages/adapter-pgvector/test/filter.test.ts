@@ -26,7 +26,10 @@ describe('golden filter set on pglite-0.5 (exact path)', () => {
     const { records, shaped } = filterSetRecords(dataset);
     await coll.upsert(records);
     const ids = [...shaped.keys()];
-    await db.query(`UPDATE ${coll.table} AS t SET metadata = t.metadata || u.m FROM unnest($1::text[], $2::jsonb[]) AS u(id, m) WHERE t.id = u.id`, [ids, ids.map((id) => JSON.stringify(shaped.get(id)))]);
+    await db.query(`UPDATE ${coll.table} AS t SET metadata = t.metadata || u.m FROM unnest($1::text[], $2::jsonb[]) AS u(id, m) WHERE t.id = u.id`, [
+      ids,
+      ids.map((id) => JSON.stringify(shaped.get(id))),
+    ]);
   }, 120_000);
   afterAll(async () => {
     await store?.close();
