@@ -3,6 +3,7 @@ import { vectorToBlob } from './codec';
 import { ADAPTER } from './context';
 import { ident } from './ddl';
 import { DISTANCE_FUNCTION } from './scores';
+import { whereSql } from './where-sql';
 
 /**
  * SQL of filters and recall. Everything the caller supplies travels as a bind parameter
@@ -16,6 +17,7 @@ import { DISTANCE_FUNCTION } from './scores';
  *   `true`, `false`, `integer`, `real` or `text`; `json_extract` alone would turn false into 0):
  *   null → type = 'null'; true/false → type = 'true'/'false'; string → type = 'text' AND
  *   atom = ?; number → type IN ('integer','real') AND atom = ?. A missing key never matches.
+ * - where: the filter language compiled natively (where-sql.ts `whereSql`), ANDed.
  */
 export function filterSql(filter: RecallFilter | undefined, params: unknown[]): string {
   const parts: string[] = [];
@@ -41,6 +43,7 @@ export function filterSql(filter: RecallFilter | undefined, params: unknown[]): 
     }
     parts.push(`EXISTS (SELECT 1 FROM json_each(r.metadata) WHERE key = ? AND ${test})`);
   }
+  if (filter?.where !== undefined) parts.push(whereSql(filter.where, params));
   return parts.join(' AND ');
 }
 

@@ -19,6 +19,7 @@ import { ADAPTER, StoreContext } from './context';
 import { createCollectionSql, ident, MARKER_TABLE, MARKER_TABLE_SQL, markerOf, namesOf, parseMarker } from './ddl';
 import { SqliteChatHistory, HISTORY_TABLES_SQL } from './history';
 import { SQLITE_METRICS } from './scores';
+import { SQLITE_FILTER_OPERATORS } from './where-sql';
 import { validateName, validateSpec } from './validate';
 
 /** Options of `createSqliteStore`. */
@@ -48,6 +49,8 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // The whole filter language, compiled to SQL over the JSON metadata (where-sql.ts).
+  filterOperators: [...SQLITE_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
   delete: true,

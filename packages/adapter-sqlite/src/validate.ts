@@ -14,6 +14,7 @@ import {
 } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 import { SQLITE_METRICS } from './scores';
+import { SQLITE_FILTER_OPERATORS } from './where-sql';
 
 /**
  * Input validation, run BEFORE anything is written, so a bad record fails the whole call with
@@ -30,7 +31,7 @@ const NAME = /^[a-z0-9_]{1,48}$/;
  * no −0 (`JSON.stringify(-0)` is `0`); the contract refuses −0, and U+0000 (which SQLite TEXT would
  * keep: better-sqlite3 binds strings with their byte length), for every adapter (spec stored-values.ts).
  */
-export const SQLITE_RULES: InputRules = { adapter: ADAPTER };
+export const SQLITE_RULES: InputRules = { adapter: ADAPTER, filterOperators: SQLITE_FILTER_OPERATORS };
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);

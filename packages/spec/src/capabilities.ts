@@ -36,6 +36,15 @@ export const capabilitiesSchema = z
      * query. Default [] (an adapter that declares none refuses any `where`).
      */
     filterOperators: z.array(z.enum(FILTER_OPERATORS)),
+    /**
+     * Metadata shapes beyond flat scalars the target stores and filters on, named as a filter
+     * set's case `shapes` (filter-set/file.ts `filterShapes`): `nested` (an object value, read by a
+     * path of 2+ keys) and `array` (an array value, read by `$contains`). C31 loads a derived key
+     * of such a shape only when it is declared, and lists every case that reads an unloaded key as
+     * unsupported. The contract's `Metadata` holds flat scalars today (types.ts `MetadataValue`),
+     * so no adapter declares one yet. Default [].
+     */
+    metadataShapes: z.array(z.enum(['nested', 'array'])),
     /** `minScore` threshold in recall. Default false. */
     threshold: z.boolean(),
     /** upsert replaces a memory with the same id (C21). Default false. */
@@ -170,6 +179,7 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'filterKind',
   'filterMetadata',
   'filterOperators',
+  'metadataShapes',
   'threshold',
   'upsert',
   'delete',
@@ -227,6 +237,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   filterKind: false,
   filterMetadata: false,
   filterOperators: [],
+  metadataShapes: [],
   threshold: false,
   upsert: false,
   delete: false,

@@ -29,6 +29,7 @@ import { c27ReadYourWrites } from './c27-read-your-writes';
 import { c28IndexInEffect } from './c28-index-in-effect';
 import { c29BackendErrors } from './c29-backend-errors';
 import { c30ConnectionDrop } from './c30-connection-drop';
+import { c31FilterSemantics } from './c31-filter-semantics';
 
 /** Every implemented check of the catalogue (README.md "Checks"), in id order. Registration order = report order. */
 export const CHECKS: readonly CheckDefinition[] = [
@@ -62,6 +63,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   c28IndexInEffect,
   c29BackendErrors,
   c30ConnectionDrop,
+  c31FilterSemantics,
 ];
 
 /** The checks whose id (`C03`) or name (`topk-exact`) is in `selection`; all when empty. */
