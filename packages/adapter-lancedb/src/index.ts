@@ -3,6 +3,7 @@ export { LancedbCollection, TIE_MARGIN } from './collection';
 export { lancedbEmbeddedEngine, type LancedbEngine } from './engine';
 export { lancedbToCanonical, LANCEDB_METRICS, LANCE_DISTANCE } from './scores';
 export { quoteString, column, inList, filterPredicate } from './sql';
+export { compileLanceFilter, LANCEDB_FILTER_OPERATORS } from './filter-sql';
 export { metadataToken, tableSchema } from './codec';
 export { lancedbDriver, LANCEDB_SCORES } from './driver';
 export { lancedbPackageVersions } from './driver-versions';

@@ -18,6 +18,7 @@ import { MARKER_KEY, tableSchema } from './codec';
 import { LancedbCollection } from './collection';
 import { ADAPTER, StoreContext, wrapBackendError } from './context';
 import { installedVersion } from './driver-versions';
+import { LANCEDB_FILTER_OPERATORS } from './filter-sql';
 import { LancedbChatHistory } from './history';
 import { markerOf, parseMarker, tableOf, type CollectionMarker } from './marker';
 import { LANCEDB_METRICS } from './scores';
@@ -47,6 +48,8 @@ export const LANCEDB_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // Compiled to a LanceDB where (filter-sql.ts; README "Filters"): every operator but $contains (flat metadata, no arrays).
+  filterOperators: [...LANCEDB_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
   delete: true,

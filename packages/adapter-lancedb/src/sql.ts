@@ -1,6 +1,7 @@
 import { MemoryMatrixError, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 import { metadataToken } from './codec';
 import { ADAPTER } from './context';
+import { compileLanceFilter } from './filter-sql';
 
 /**
  * LanceDB SQL predicates (`where` / `countRows` / `delete`: DataFusion SQL over the table's
@@ -44,7 +45,8 @@ export function inList(col: string, values: readonly string[]): string {
  * - namespaces: `namespace IN (…)`; kinds: `kind IN (…)` (an empty list matches nothing);
  * - metadata, per key: `array_has(meta_tokens, '<token>')`, where the token is the JSON text of
  *   `[key, value]` (codec.ts `metadataToken`), so the JSON type is part of the comparison:
- *   `0`, `false`, `""` and `null` are different tokens, a missing key has no token.
+ *   `0`, `false`, `""` and `null` are different tokens, a missing key has no token;
+ * - where (the filter language): filter-sql.ts `compileLanceFilter`.
  * Parts are joined with AND.
  */
 export function filterPredicate(filter: RecallFilter | undefined): string | undefined {
@@ -54,5 +56,6 @@ export function filterPredicate(filter: RecallFilter | undefined): string | unde
   for (const [key, value] of Object.entries(filter?.metadata ?? ({} as Metadata))) {
     parts.push(`array_has(${column('meta_tokens')}, ${quoteString(metadataToken(key, value))})`);
   }
+  if (filter?.where !== undefined) parts.push(compileLanceFilter(filter.where));
   return parts.length ? parts.map((p) => `(${p})`).join(' AND ') : undefined;
 }

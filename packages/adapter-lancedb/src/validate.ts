@@ -13,6 +13,7 @@ import {
   type RecallQuery,
 } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
+import { LANCEDB_FILTER_OPERATORS } from './filter-sql';
 import { LANCEDB_METRICS } from './scores';
 
 /**
@@ -28,9 +29,9 @@ const NAME = /^[a-z0-9_]{1,48}$/;
 /**
  * LanceDB's rules: the contract's (spec record-validation.ts). Its metadata is JSON text, which has
  * no −0; the contract refuses −0 (and U+0000, which LanceDB itself would keep) for every adapter
- * (spec stored-values.ts).
+ * (spec stored-values.ts). Filter-language operators: filter-sql.ts (all but `$contains`).
  */
-export const LANCEDB_RULES: InputRules = { adapter: ADAPTER };
+export const LANCEDB_RULES: InputRules = { adapter: ADAPTER, filterOperators: LANCEDB_FILTER_OPERATORS };
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);

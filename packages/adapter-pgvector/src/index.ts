@@ -1,5 +1,6 @@
 export { createPgvectorStore, versionAtLeast, PgvectorStore, PGVECTOR_CAPABILITIES, PGVECTOR_MAX_DIM, PGVECTOR_MAX_INDEX_DIM, type PgvectorStoreOptions } from './pgvector-adapter';
 export { PgvectorCollection } from './collection';
+export { compileFilterSql, PGVECTOR_FILTER_OPERATORS } from './filter-sql';
 export { fromPgPool, fromPGlite, type SqlClient, type SqlQueryable, type PGliteLike } from './sql';
 export { pgvectorToCanonical, DISTANCE_OPERATOR, OPERATOR_CLASS } from './scores';
 export { COPY_MIN_ROWS, MAX_BATCH, MAX_CHUNK_BYTES } from './upsert';

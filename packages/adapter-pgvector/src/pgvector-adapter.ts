@@ -1,6 +1,7 @@
 import { capabilities, hasCode, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { ident } from './codec';
 import { PgvectorCollection } from './collection';
+import { PGVECTOR_FILTER_OPERATORS } from './filter-sql';
 import { ADAPTER, StoreContext, sqlState, wrapBackendError } from './context';
 import { TABLE_INFO_SQL, commentSql, createTableSql, namesOf, parseMarker, validatePrefix, type CollectionMarker } from './ddl';
 import type { SqlClient } from './sql';
@@ -41,6 +42,8 @@ export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // Every operator of the filter language, compiled to SQL over jsonb (filter-sql.ts; README "Filters").
+  filterOperators: [...PGVECTOR_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
   delete: true,

@@ -14,6 +14,7 @@ import {
   type RecallFilter,
   type RecallQuery,
 } from '@memory-matrix/spec';
+import { PGVECTOR_FILTER_OPERATORS } from './filter-sql';
 
 /**
  * Input validation, run BEFORE anything is sent to PostgreSQL, so a bad record fails the whole
@@ -80,8 +81,9 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
 /**
  * pgvector's rules: the contract's (spec record-validation.ts). NUL (text and jsonb hold none) and −0
  * (jsonb loses the sign) are refused by the contract for every adapter (spec stored-values.ts).
+ * Every operator of the filter language is compiled to SQL (filter-sql.ts).
  */
-export const PG_RULES: InputRules = { adapter: 'pgvector' };
+export const PG_RULES: InputRules = { adapter: 'pgvector', filterOperators: PGVECTOR_FILTER_OPERATORS };
 
 /** One record (position `index` in the call) against the table's dim and metric (spec `validateMemoryRecord`). */
 export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, table: string): void {

@@ -1,4 +1,5 @@
 import type { RecallFilter } from '@memory-matrix/spec';
+import { compileFilterSql } from './filter-sql';
 
 // What the two recall builders share, recall-sql.ts (plain and ANN recall) and decay-sql.ts
 // (decayed recall): the WHERE clause of a filter and the shape of a plan.
@@ -10,7 +11,8 @@ import type { RecallFilter } from '@memory-matrix/spec';
  * Filter semantics (spec `matchesFilter`): namespace IN, kind IN (an empty list matches nothing),
  * metadata: `metadata @> $n::jsonb`. jsonb containment compares JSON types, so `{"a":0}` matches
  * 0 but not false or "" (verified in test/pgvector.test.ts), a key given as null matches only a
- * present null, and a missing key never matches.
+ * present null, and a missing key never matches. `where` (the filter language): filter-sql.ts
+ * `compileFilterSql`, ANDed with the parts above.
  */
 export function whereClause(filter: RecallFilter | undefined, params: unknown[]): string {
   const parts: string[] = [];
@@ -26,6 +28,7 @@ export function whereClause(filter: RecallFilter | undefined, params: unknown[])
     params.push(JSON.stringify(filter.metadata));
     parts.push(`metadata @> $${params.length}::jsonb`);
   }
+  if (filter?.where !== undefined) parts.push(compileFilterSql(filter.where, params));
   return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
 }
 
