@@ -1,12 +1,12 @@
 import { isFilterInstant, MemoryMatrixError, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar } from '@memory-matrix/spec';
 import { metadataToken } from './codec';
 import { ADAPTER } from './context';
-import { quoteString } from './sql';
+import { quoteString } from './quote';
 
 // The filter language (docs/filters.md) compiled to a LanceDB `where` (DataFusion SQL) over the
 // columns of codec.ts: namespace, kind, created_at (Utf8, canonical UTC instant) and meta_tokens
 // (List<Utf8>, one JSON token `["key",value]` per metadata key). LanceDB has no bind parameters
-// for predicates: every operand is a string literal of sql.ts `quoteString`, nothing else is
+// for predicates: every operand is a string literal of quote.ts `quoteString`, nothing else is
 // concatenated. Each leaf is a boolean that is never NULL, so `NOT` is two-valued.
 
 /**

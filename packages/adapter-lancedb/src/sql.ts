@@ -2,6 +2,9 @@ import { MemoryMatrixError, type Metadata, type RecallFilter } from '@memory-mat
 import { metadataToken } from './codec';
 import { ADAPTER } from './context';
 import { compileLanceFilter } from './filter-sql';
+import { quoteString } from './quote';
+
+export { quoteString } from './quote';
 
 /**
  * LanceDB SQL predicates (`where` / `countRows` / `delete`: DataFusion SQL over the table's
@@ -20,18 +23,6 @@ const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 export function column(name: string): string {
   if (!IDENT.test(name)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${JSON.stringify(name)} is not a column identifier ([a-z_][a-z0-9_]{0,62})`);
   return name;
-}
-
-/**
- * A SQL string literal of `value`: `'…'` with every `'` doubled (SQL standard; DataFusion reads no
- * backslash escapes in '…' literals, so `\` stays itself). Any Unicode, U+0000 included, is kept;
- * a lone surrogate (not UTF-8 encodable) is INVALID_INPUT.
- */
-export function quoteString(value: string): string {
-  if (typeof value !== 'string') throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: a SQL string literal needs a string, got ${typeof value}`);
-  if (Buffer.from(value, 'utf8').toString('utf8') !== value)
-    throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: a SQL string literal must be well-formed Unicode (lone surrogate in ${JSON.stringify(value)})`);
-  return `'${value.replace(/'/g, "''")}'`;
 }
 
 /** `col IN ('a', 'b')`; an empty list matches nothing (`false`). */

@@ -29,20 +29,16 @@ export const capabilitiesSchema = z
     /** Filter by metadata equality. Default false. */
     filterMetadata: z.boolean(),
     /**
-     * Operators of the filter language (`RecallFilter.where`, docs/filters.md) the adapter compiles
-     * into its backend's own filter and pushes down, with the reference semantics
-     * (filter-lang/evaluate.ts). A filter using any other operator is never sent to it
-     * (`unsupportedFilterOperators`); the case is reported unsupported, never emulated after the
-     * query. Default [] (an adapter that declares none refuses any `where`).
+     * Filter-language operators (`RecallFilter.where`, docs/filters.md) the adapter pushes down with
+     * the reference semantics (filter-lang/evaluate.ts); any other is never sent to it and its case
+     * is reported unsupported, never emulated after the query. Default [] (refuses any `where`).
      */
     filterOperators: z.array(z.enum(FILTER_OPERATORS)),
     /**
-     * Metadata shapes beyond flat scalars the target stores and filters on, named as a filter
-     * set's case `shapes` (filter-set/file.ts `filterShapes`): `nested` (an object value, read by a
-     * path of 2+ keys) and `array` (an array value, read by `$contains`). C31 loads a derived key
-     * of such a shape only when it is declared, and lists every case that reads an unloaded key as
-     * unsupported. The contract's `Metadata` holds flat scalars today (types.ts `MetadataValue`),
-     * so no adapter declares one yet. Default [].
+     * Metadata shapes beyond flat scalars the target stores and filters on (filter-set/file.ts
+     * `filterShapes`): `nested` (an object, read by a 2+ key path), `array` (read by `$contains`).
+     * C31 loads a derived key of such a shape only when declared. Default []; the contract's
+     * `MetadataValue` is flat today, so no adapter declares one yet.
      */
     metadataShapes: z.array(z.enum(['nested', 'array'])),
     /** `minScore` threshold in recall. Default false. */
@@ -68,14 +64,11 @@ export const capabilitiesSchema = z
      */
     maxDim: z.number().int().min(1).optional(),
     /**
-     * Largest vector dimension the target's ANN index accepts (integer ≥ 1); absent = no limit
-     * known. On a wider dataset the cell builds no index on its golden collection and runs the
-     * exact path only: the index-path checks (C05, C28) and the index-path parts of the golden
-     * replays (C02, C04, C06, C07) are skipped with `capability: maxIndexDim <n> < dim <dim>`
-     * (conformance/fit.ts); on a target without `exactScan` nothing can run and every vector check
-     * is skipped so. E.g. pgvector HNSW and IVFFlat index `vector` columns of at most 2,000
-     * dimensions (pgvector README "Indexing" / `HNSW_MAX_DIM`, `IVFFLAT_MAX_DIM`). Narrowed and
-     * compared like `maxDim`.
+     * Largest vector dimension the target's ANN index accepts (integer ≥ 1); absent = no limit known.
+     * On a wider dataset the cell builds no index and runs the exact path only; the index-path checks
+     * and replay parts skip with `capability: maxIndexDim <n> < dim <dim>` (conformance/fit.ts).
+     * E.g. pgvector HNSW / IVFFlat: 2,000 (pgvector README "Indexing", `HNSW_MAX_DIM`). Narrowed
+     * and compared like `maxDim`.
      */
     maxIndexDim: z.number().int().min(1).optional(),
     /** Chat-history memory (lists + TTL). Default false. */

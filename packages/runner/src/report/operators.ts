@@ -1,29 +1,10 @@
 import { FILTER_OPERATORS, OPERATOR_TABLE_TITLE, type OperatorStatus } from '@memory-matrix/spec';
-import type { CellReport } from './types';
+import type { CellReport, FilterOperatorTable, OperatorEntry } from './types';
+
+export type { FilterOperatorTable, OperatorEntry } from './types';
 
 /** The check whose operator table the report gathers (spec checks/c31-filter-semantics.ts). */
 export const FILTER_CHECK_ID = 'C31';
-
-/** One target × operator entry: the status, and how many cases using the operator passed, failed, were unsupported. */
-export interface OperatorEntry {
-  status: OperatorStatus;
-  pass: number;
-  fail: number;
-  unsupported: number;
-}
-
-/**
- * report.json `filterOperators`: the backend × operator table of C31 (issue 34). Rows are the
- * cells that recorded C31 (cell order); `operators` the columns (`FILTER_OPERATORS` order, those
- * any row has). A row's `check` is C31's status there; `reason` says why it has no counts (C31
- * skipped: every operator `unsupported` with the skip reason; C31 stopped by an error: no entries).
- * Rule (C31's `operatorTable`): a case counts for every operator it uses; an operator fails when a
- * case using it failed, passes when one ran and none failed, else is unsupported.
- */
-export interface FilterOperatorTable {
-  operators: string[];
-  targets: Array<{ target: string; check: string; reason?: string; entries: Record<string, OperatorEntry> }>;
-}
 
 /** Build `FilterOperatorTable` from the cells' C31 results (the table titled `OPERATOR_TABLE_TITLE`). Pure; never throws. */
 export function filterOperatorTable(cells: readonly CellReport[]): FilterOperatorTable {

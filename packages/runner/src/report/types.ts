@@ -4,10 +4,9 @@
  * builds or reads a report imports them from here and none imports another for a shape.
  * model.ts, capabilities.ts and side-by-side.ts re-export their names.
  */
-import type { Capabilities, CellLimits, CheckResult, CheckStatus, DurabilityFigures, HostCalibration, IndexConfig, KnownFailureEntry, PreparedStep } from '@memory-matrix/spec';
+import type { Capabilities, CellLimits, CheckResult, CheckStatus, DurabilityFigures, HostCalibration, IndexConfig, KnownFailureEntry, OperatorStatus, PreparedStep } from '@memory-matrix/spec';
 import type { RunCpu } from './cpu';
 import type { CellQueries } from './queries';
-import type { FilterOperatorTable } from './operators';
 import type { RunTimeZone } from '../time-zone';
 
 /**
@@ -207,4 +206,25 @@ export interface SideVerdict {
   status: CheckStatus | 'absent';
   /** e.g. `recall@k mean 0.9890, worst 0.6000`; absent when the check reports none of `KEY_FIGURES`. */
   figures?: string;
+}
+
+/** One target × operator entry: the status, and how many cases using the operator passed, failed, were unsupported. */
+export interface OperatorEntry {
+  status: OperatorStatus;
+  pass: number;
+  fail: number;
+  unsupported: number;
+}
+
+/**
+ * report.json `filterOperators`: the backend × operator table of C31 (issue 34). Rows are the
+ * cells that recorded C31 (cell order); `operators` the columns (`FILTER_OPERATORS` order, those
+ * any row has). A row's `check` is C31's status there; `reason` says why it has no counts (C31
+ * skipped: every operator `unsupported` with the skip reason; C31 stopped by an error: no entries).
+ * Rule (C31's `operatorTable`): a case counts for every operator it uses; an operator fails when a
+ * case using it failed, passes when one ran and none failed, else is unsupported.
+ */
+export interface FilterOperatorTable {
+  operators: string[];
+  targets: Array<{ target: string; check: string; reason?: string; entries: Record<string, OperatorEntry> }>;
 }
