@@ -12,7 +12,7 @@ import {
   type RecallQuery,
 } from '@memory-matrix/spec';
 import type { HandedEmbeddings } from './embedder';
-import { ADAPTER, invalid, viaLayer } from './errors';
+import { ADAPTER, invalid, viaLayer, wrapLayerError } from './errors';
 import { addMetadataOf, AGENT_ID, checkRecords, FIELD_KEYS, ID_RULES, mem0Filter, memoryIdOf, recordOf, type Mem0Item } from './records';
 import { mem0ScoreToCanonical } from './scores';
 
@@ -158,7 +158,12 @@ export class Mem0Collection implements MemoryCollection {
   private vectorsOf(mem0Ids: string[]): Map<string, Float32Array> {
     const out = new Map<string, Float32Array>();
     if (mem0Ids.length === 0) return out;
-    const db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
+    let db: Database.Database;
+    try {
+      db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
+    } catch (err) {
+      throw wrapLayerError(err, `open mem0's store file ${this.dbPath} of ${this.where}`);
+    }
     try {
       const stmt = db.prepare('SELECT id, vector FROM vectors WHERE id = ?');
       for (const id of mem0Ids) {
