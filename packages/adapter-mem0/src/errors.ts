@@ -1,0 +1,41 @@
+import { isMemoryMatrixError, MemoryMatrixError, type ErrorCode } from '@memory-matrix/spec';
+
+/** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
+export const ADAPTER = 'mem0';
+
+/**
+ * mem0's own refusals (mem0ai 3.3.1 dist/oss: `MemoryVectorStore.insert` / `search`,
+ * `validateAndTrimEntityId`, `validateSearchParams`, `Memory.add`), as it words them. The contract's
+ * codes follow from those words; nothing else is inferred.
+ */
+const LAYER_REFUSALS: Array<[RegExp, ErrorCode]> = [
+  [/Vector dimension mismatch|Query dimension mismatch/, 'DIMENSION_MISMATCH'],
+  [/^Invalid (userId|agentId|runId|user_id|agent_id|run_id|threshold|topK)\b|messages (array|string) cannot|topK must be|threshold must be/, 'INVALID_INPUT'],
+];
+
+/**
+ * What mem0 threw, as a MemoryMatrixError: passed through when it already is one; the codes of
+ * `LAYER_REFUSALS` by mem0's words; else BACKEND_ERROR. Message: `mem0: <what> failed: <message>`;
+ * the original error is the `cause`.
+ */
+export function wrapLayerError(err: unknown, what: string): MemoryMatrixError {
+  if (isMemoryMatrixError(err)) return err;
+  const e = err as { message?: unknown };
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  const code = LAYER_REFUSALS.find(([re]) => re.test(message))?.[1] ?? 'BACKEND_ERROR';
+  return new MemoryMatrixError(code, `${ADAPTER}: ${what} failed: ${message}`, { cause: err });
+}
+
+/** Run `fn`, wrapping what it throws with `wrapLayerError(err, what)`. */
+export async function viaLayer<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw wrapLayerError(err, what);
+  }
+}
+
+/** INVALID_INPUT with the adapter's prefix. */
+export function invalid(message: string): MemoryMatrixError {
+  return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);
+}

@@ -1,0 +1,127 @@
+import { MemoryMatrixError, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { ADAPTER, invalid } from './errors';
+
+/**
+ * A memory's own fields as mem0 keeps them. mem0 stores per memory a payload: the text as `data`,
+ * its own `hash`, `textLemmatized`, `createdAt` (the time of the add, not the memory's), the
+ * session ids (`user_id`, `agent_id`, `run_id`) and the `metadata` given to `add`. The memory's
+ * id, namespace, kind and createdAt therefore travel in that metadata under these keys; the
+ * namespace is also the mem0 `userId` (mem0's own scoping of a user's memories).
+ */
+export const FIELD_KEYS = { id: 'mm_id', namespace: 'mm_namespace', kind: 'mm_kind', createdAt: 'mm_created_at' } as const;
+const RESERVED_PREFIX = 'mm_';
+
+/**
+ * Payload keys mem0 writes itself or strips from `metadata` (mem0ai 3.3.1 dist/oss:
+ * `IDENTITY_KEYS`, `PAYLOAD_METADATA_EXCLUDED_KEYS`, `createMemory`, `normalizeExpirationDate`, and
+ * `MemoryVectorStore.CAMEL_TO_SNAKE`, which renames userId/agentId/runId on read): a memory whose
+ * metadata uses one would be overwritten or dropped, so it is refused (INVALID_INPUT).
+ */
+export const MEM0_KEYS: ReadonlySet<string> = new Set([
+  'user_id',
+  'agent_id',
+  'run_id',
+  'userId',
+  'agentId',
+  'runId',
+  'actor_id',
+  'hash',
+  'data',
+  'createdAt',
+  'updatedAt',
+  'textLemmatized',
+  'attributedTo',
+  'expiration_date',
+]);
+
+/** Rules for the spec's id checks. */
+export const ID_RULES: InputRules = { adapter: ADAPTER };
+
+/** The agent id every memory of a collection is added under (mem0 needs a user, agent or run id on every add and search). */
+export const AGENT_ID = 'memory-matrix';
+
+/** One memory as `Memory.get` / `getAll` / `search` return it (mem0ai `MemoryItem`). */
+export interface Mem0Item {
+  id: string;
+  memory?: string;
+  metadata?: Record<string, unknown>;
+  user_id?: string;
+  score?: number | null;
+}
+
+/**
+ * Check the parts of `records` this mapping needs: an array; ids well formed and each once; metadata
+ * an object whose keys are neither the driver's (`mm_…`) nor mem0's own (`MEM0_KEYS`). Vectors and
+ * texts go to mem0 as they are. Throws INVALID_INPUT naming the collection, position and key.
+ */
+export function checkRecords(records: unknown, where: string): asserts records is MemoryRecord[] {
+  if (!Array.isArray(records)) throw invalid(`${where}: upsert expects an array of records`);
+  const ids = records.map((r: { id?: unknown }) => r?.id);
+  validateIdList(ids, `${where}: upsert`, ID_RULES);
+  const seen = new Set<string>();
+  records.forEach((r: MemoryRecord, i) => {
+    if (seen.has(r.id)) throw invalid(`${where}: records[${i}]: id ${JSON.stringify(r.id)} appears twice in one upsert`);
+    seen.add(r.id);
+    if (typeof r.metadata !== 'object' || r.metadata === null || Array.isArray(r.metadata)) throw invalid(`${where}: records[${i}] (id ${r.id}): metadata must be an object`);
+    for (const key of Object.keys(r.metadata)) {
+      if (key.startsWith(RESERVED_PREFIX))
+        throw invalid(`${where}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} starts with ${RESERVED_PREFIX}, which this driver keeps for the memory's own fields`);
+      if (MEM0_KEYS.has(key)) throw invalid(`${where}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} is one mem0 writes or strips itself`);
+    }
+  });
+}
+
+/** The `metadata` option of `Memory.add` for `r`: its metadata plus FIELD_KEYS. */
+export function addMetadataOf(r: MemoryRecord): Record<string, unknown> {
+  return { ...r.metadata, [FIELD_KEYS.id]: r.id, [FIELD_KEYS.namespace]: r.namespace, [FIELD_KEYS.kind]: r.kind, [FIELD_KEYS.createdAt]: r.createdAt };
+}
+
+/** The memory id a mem0 item carries; BACKEND_ERROR when it has none (a memory this driver did not add). */
+export function memoryIdOf(item: Mem0Item, where: string): string {
+  const id = item.metadata?.[FIELD_KEYS.id];
+  if (typeof id !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: mem0 memory ${item.id} has no ${FIELD_KEYS.id} in its metadata (not added by this driver)`);
+  return id;
+}
+
+/**
+ * A mem0 item read back (`getAll`) and its stored vector as a memory: text from `memory`, the
+ * FIELD_KEYS out of the metadata, the rest as the memory's metadata. BACKEND_ERROR when a field is missing.
+ */
+export function recordOf(item: Mem0Item, embedding: Float32Array, where: string): MemoryRecord {
+  const meta = { ...(item.metadata ?? {}) };
+  const take = (key: string): string => {
+    const v = meta[key];
+    if (typeof v !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: mem0 memory ${item.id} has no string ${key} in its metadata`);
+    delete meta[key];
+    return v;
+  };
+  const id = take(FIELD_KEYS.id);
+  const namespace = take(FIELD_KEYS.namespace);
+  const kind = take(FIELD_KEYS.kind) as MemoryKind;
+  const createdAt = take(FIELD_KEYS.createdAt);
+  if (typeof item.memory !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: mem0 memory ${item.id} has no text`);
+  return { id, namespace, kind, createdAt, text: item.memory, metadata: meta as Metadata, embedding };
+}
+
+/**
+ * A recall filter in mem0's filter language (`Memory.search` / `getAll` `filters`; mem0ai
+ * `_processMetadataFilters`, `MemoryVectorStore.matchFieldCondition`): always the collection's
+ * `agent_id` (mem0 refuses a search without a user, agent or run id), namespaces and kinds as
+ * `{ in: [...] }` on their FIELD_KEYS, metadata keys as plain equality. Values go as they are
+ * (mem0 compares them with `===`; a value `"*"` is its wildcard). Throws INVALID_INPUT for a key
+ * that is the driver's or mem0's, CAPABILITY_MISSING for a `where` expression.
+ */
+export function mem0Filter(filter: RecallFilter | undefined, where: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { agent_id: AGENT_ID };
+  if (filter === undefined) return out;
+  if (filter.where !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: the filter language (where) is not compiled for mem0 (capability filterOperators)`);
+  if (filter.namespaces !== undefined) out[FIELD_KEYS.namespace] = { in: filter.namespaces };
+  if (filter.kinds !== undefined) out[FIELD_KEYS.kind] = { in: filter.kinds };
+  for (const [key, value] of Object.entries(filter.metadata ?? {})) {
+    if (key.startsWith(RESERVED_PREFIX) || MEM0_KEYS.has(key) || key === 'AND' || key === 'OR' || key === 'NOT' || key.startsWith('$')) {
+      throw invalid(`${where}: filter metadata key ${JSON.stringify(key)} is the driver's or mem0's own`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
