@@ -35,7 +35,7 @@ describe('libsql probe (the npm package alone)', () => {
     expect(zero.d).toBeNull(); // a zero vector has no cosine distance
   });
 
-  test('DiskANN index: vector_top_k returns rowids, follows a DELETE and a re-INSERT; no inner-product metric', () => {
+  test('DiskANN index: vector_top_k returns rowids, follows a DELETE and a re-INSERT of the row; no inner-product metric', () => {
     db.exec("CREATE INDEX t_idx ON t (libsql_vector_idx(e, 'metric=cosine', 'max_neighbors=8', 'search_l=50', 'insert_l=20'))");
     const top = (): string[] =>
       (db.prepare("SELECT t.id AS id FROM vector_top_k('t_idx', ?, 2) AS v JOIN t ON t.rowid = v.id").all([blob([0, 1, 0.05])]) as Array<{ id: string }>).map((r) => r.id).sort();
@@ -44,8 +44,6 @@ describe('libsql probe (the npm package alone)', () => {
     db.prepare('DELETE FROM t WHERE id = ?').run(['a']);
     db.prepare('INSERT INTO t (id, e) VALUES (?, ?)').run(['a', blob([0, 1, 0.1])]);
     expect(top()).toEqual(['a', 'b']);
-    db.prepare('DELETE FROM t WHERE id = ?').run(['b']);
-    expect(top()).toEqual(['a', 'c']);
     expect(() => db.exec("CREATE INDEX t_ip ON t (libsql_vector_idx(e, 'metric=inner'))")).toThrow(/invalid vector index parameter 'metric=inner'/);
   });
 
@@ -69,6 +67,24 @@ describe('libsql probe (the npm package alone)', () => {
     }
     expect(misses.reinsert).toBe(0);
     expect(misses.update).toBeGreaterThan(0); // fails when a libsql release fixes it: then say so in the README
+  });
+
+  test('finding: after a DELETE of a neighbour, vector_top_k intermittently misses a re-inserted row (measured 34 of 40 fresh databases)', () => {
+    let misses = 0;
+    for (let run = 0; run < 40; run++) {
+      const d = new Database(':memory:');
+      d.exec('CREATE TABLE t (id TEXT PRIMARY KEY, e F32_BLOB(3))');
+      for (const [id, v] of Object.entries({ a: [1, 0, 0], b: [0, 1, 0], c: [1, 1, 0], d: [0.1, 0.2, 0.3] })) d.prepare('INSERT INTO t (id, e) VALUES (?, ?)').run([id, blob(v)]);
+      d.exec("CREATE INDEX t_idx ON t (libsql_vector_idx(e, 'metric=cosine', 'max_neighbors=8', 'search_l=50', 'insert_l=20'))");
+      d.prepare('DELETE FROM t WHERE id = ?').run(['a']);
+      d.prepare('INSERT INTO t (id, e) VALUES (?, ?)').run(['a', blob([0, 1, 0.1])]);
+      d.prepare('DELETE FROM t WHERE id = ?').run(['b']);
+      // 3 rows left, k = 2: the exact answer is a, c
+      const got = (d.prepare("SELECT t.id AS id FROM vector_top_k('t_idx', ?, 2) AS v JOIN t ON t.rowid = v.id").all([blob([0, 1, 0.05])]) as Array<{ id: string }>).map((r) => r.id);
+      if (!got.includes('a')) misses++;
+      d.close();
+    }
+    expect(misses).toBeGreaterThan(0); // fails when a libsql release fixes it: then say so in the README
   });
 
   test('quirk: one Buffer bound positionally (stmt.all(buf)) aborts the process (libsql 0.5.29 takes a lone object as named parameters)', () => {
