@@ -59,10 +59,9 @@ export interface SelftestOptions {
 }
 
 /**
- * `--first`'s run order: the checks that catch the most mutants for the least time first, so a
- * mutant's run ends within seconds of its start. Measured on sqlite@3.53-vec0.1.9 (selftest
- * without `--first` of every mutant over the checks that need no golden replay, at load average
- * 15-30 on the 2-core machine; each clean check's time from selftest.json `checkMs`):
+ * `--first`'s run order: the checks that catch the most mutants for the least time first, so a mutant's run ends
+ * within seconds of its start. Measured on sqlite@3.53-vec0.1.9 (selftest without `--first` of every mutant over the
+ * checks that need no golden replay, load average 15-30 on 2 cores; each clean check's time: selftest.json `checkMs`):
  *   C25  0.7 s  filter-dropped, filter-after-topk, k-minus-one, k-plus-one, namespace-leak-* (3), writes-visible-late, delete-keeps-rows
  *   C10  0.5 s  score-as-distance, score-half-scale, k-minus-one, vectors-rounded
  *   C24  0.6 s  decay-age-seconds, the score mutants, k±1
@@ -72,8 +71,7 @@ export interface SelftestOptions {
  *   C14 10 s    last-chunk-dropped           C09 13 s    min-score-exclusive (its boundary probe)
  *   C08 16 s    ties-reversed (its probes' exact ties); C09 and C08 load the golden collection (5 s on sqlite)
  *   C22 30 s    lock-wait-dropped (its write-lock step), failed-batch-rolls-back-others (its mixed step)
- * then the other cheap checks (C27 3.6 s, C13 6.7 s, C11, C12, C17: no mutant only they catch), C31 (its own
- * collection and 348 filtered recalls: 5–8 s at host factor 1 on sqlite; no mutant only it catches yet), the golden
+ * then the other cheap checks (C27 3.6 s, C13 6.7 s, C11, C12, C17, C31 5–8 s: no mutant only they catch), the golden
  * replays (C03 first; C02–C07 47-54 s each on sqlite), C30, C26 (187 s); unlisted checks after them, the slow tier last.
  */
 export const FIRST_ORDER: readonly string[] = [
