@@ -1,6 +1,6 @@
 import { parseFilter, type MemoryRecord, type RecallHit } from '@memory-matrix/spec';
 import { LANCEDB_FILTER_OPERATORS, lancedbEmbeddedEngine, type LancedbCollection, type LancedbEngine } from '../src';
-import { caseProblems, filterSetRecords, goldenFilterSet, runnableCases } from './helpers/filter-set';
+import { caseProblems, filterSetRecords, goldenFilterSet, runnableCases } from '@memory-matrix/spec/test/filter-set-cases';
 
 /**
  * The golden filter set (golden-data/filters/agent-memories.jsonl) through real LanceDB 0.37

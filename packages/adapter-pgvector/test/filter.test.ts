@@ -1,7 +1,7 @@
 import type { RecallHit } from '@memory-matrix/spec';
 import { createPgvectorStore, PGVECTOR_FILTER_OPERATORS, type PGliteLike, type PgvectorCollection, type PgvectorStore } from '../src';
 import { client, openEngine } from './helpers/engines';
-import { caseProblems, filterSetRecords, goldenFilterSet, runnableCases } from './helpers/filter-set';
+import { caseProblems, filterSetRecords, goldenFilterSet, runnableCases } from '@memory-matrix/spec/test/filter-set-cases';
 
 /**
  * The golden filter set (golden-data/filters/agent-memories.jsonl) through the real driver on

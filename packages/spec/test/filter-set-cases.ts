@@ -1,3 +1,7 @@
+/**
+ * Test helpers for an adapter's golden-filter-set test (adapter-pgvector, adapter-lancedb test/filter.test.ts):
+ * the set, its records, the cases a compiler can run, and a result's problems under the tie rule.
+ */
 import path from 'node:path';
 import {
   deriveFilterFields,
@@ -12,9 +16,10 @@ import {
   type GoldenDataset,
   type MemoryRecord,
   type RecallHit,
-} from '@memory-matrix/spec';
+} from '../src';
 
-const ROOT = path.resolve(__dirname, '../../../..');
+/** The repository root (this file is packages/spec/test/filter-set-cases.ts). */
+const ROOT = path.resolve(__dirname, '../../..');
 
 /** The golden dataset and its golden filter set (golden-data/FORMAT.md "Filter sets"). */
 export function goldenFilterSet(): { dataset: GoldenDataset; set: FilterSet } {
