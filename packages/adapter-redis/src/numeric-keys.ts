@@ -10,15 +10,18 @@ import { hashFields } from './scan';
  * and a selector an element lacks makes Redis' whole FILTER expression false (expr.c `exprRun`),
  * so every element must carry `x_<hex(key)>` for every registered key ("nan" when its value is not
  * a number; attributes.ts). An upsert that brings a key not yet registered:
- * 1. SADDs it first (so a concurrent writer that reads the registry after this writes the key too);
+ * 1. SADDs it to `nkeys` and to `nkeys-pending` in one MULTI first (so a concurrent writer that
+ *    reads the registry after this writes the key too);
  * 2. adds `"x_<hex>":"nan"` to every element already in the set that lacks it — one Lua script per
- *    element, atomic against a concurrent VADD of the same element (read, append, VSETATTR);
+ *    element, atomic against a concurrent VADD of the same element (read, append, VSETATTR) — then
+ *    SREMs it from `nkeys-pending`; an upsert finding keys still pending (a backfill cut short by a
+ *    dropped connection) backfills them again first;
  * 3. writes its own elements with the whole registry;
  * 4. re-reads the registry after its write and backfills any key another writer added meanwhile
  *    (`backfill` is idempotent: it adds only what an element lacks).
- * Cost: one pass over the set per new numeric key (O(n) the first time a key is seen). If a
- * connection drops between 1 and 2, elements lacking the attribute are left out of every filter
- * that ranges on that key until the next upsert that brings a new key; the failed upsert says so.
+ * Cost: one pass over the set per new numeric key (O(n) the first time a key is seen). Until a
+ * cut-short backfill is completed by the next upsert, elements without `x_<hex>` are left out of
+ * every filter that ranges on that key (the cut-short upsert itself failed with BACKEND_ERROR).
  */
 
 /** Every registered numeric metadata key (SMEMBERS). */
@@ -65,11 +68,21 @@ export async function backfillNumericKeys(client: Redis, keys: ReturnType<typeof
  * returns the registry to write the batch with (known ∪ batchKeys).
  */
 export async function registerNumericKeys(client: Redis, keys: ReturnType<typeof collectionKeys>, batchKeys: Iterable<string>): Promise<Set<string>> {
-  const known = await readNumericKeys(client, keys);
+  const [known, pending] = await Promise.all([readNumericKeys(client, keys), client.smembers(keys.pending)]);
   const added = [...new Set(batchKeys)].filter((k) => !known.has(k)).sort();
-  if (added.length === 0) return known;
-  await client.sadd(keys.nkeys, ...added);
-  await backfillNumericKeys(client, keys, added);
+  if (added.length === 0 && pending.length === 0) return known;
+  if (added.length)
+    execReplies(
+      await client
+        .multi()
+        .sadd(keys.nkeys, ...added)
+        .sadd(keys.pending, ...added)
+        .exec(),
+      `registering numeric keys in ${keys.nkeys}`,
+    );
+  const todo = [...new Set([...pending, ...added])].sort();
+  await backfillNumericKeys(client, keys, todo);
+  await client.srem(keys.pending, ...todo);
   return new Set([...known, ...added]);
 }
 
