@@ -13,10 +13,12 @@ import {
   type RecallQuery,
   type ScanOptions,
 } from '@memory-matrix/spec';
-import { filterExpression, matchesNothing, recordAttributes } from './attributes';
+import { matchesNothing, numericKeysOf, recordAttributes } from './attributes';
 import { createdAtOf, decodeDoc, encodeDoc, f32Blob } from './codec';
 import { ADAPTER, execReplies, unitsFor, type StoreContext } from './context';
 import type { collectionKeys } from './keys';
+import { compileRecallFilter } from './filter-expr';
+import { readNumericKeys, registerNumericKeys, settleNumericKeys } from './numeric-keys';
 import { redisVsimToCanonical } from './scores';
 import { scanDocs } from './scan';
 import { validateFilter, validateQuery, validateRecords } from './validate';
@@ -66,12 +68,14 @@ export class RedisVectorCollection implements MemoryCollection {
     const [m, efc] = isHnsw(ix) ? [ix.m, ix.efConstruction] : [DEFAULT_M, DEFAULT_EF_CONSTRUCTION];
     await this.ctx.run('upsert', this.keys.vset, async () => {
       await this.assertExists();
+      const numeric = await registerNumericKeys(this.ctx.client, this.keys, recs.flatMap(numericKeysOf));
       const tx = this.ctx.client.multi();
       for (const r of recs) {
-        tx.call('VADD', this.keys.vset, 'FP32', f32Blob(r.embedding), r.id, QUANT_FLAG[this.quantization], 'EF', efc, 'M', m, 'SETATTR', recordAttributes(r));
+        tx.call('VADD', this.keys.vset, 'FP32', f32Blob(r.embedding), r.id, QUANT_FLAG[this.quantization], 'EF', efc, 'M', m, 'SETATTR', recordAttributes(r, numeric));
         tx.hset(this.keys.docs, r.id, encodeDoc(r));
       }
       execReplies(await this.ctx.execScaled(tx, unitsFor(recs.length)), `upsert of ${recs.length} memories into ${this.keys.vset}`);
+      await settleNumericKeys(this.ctx.client, this.keys, numeric);
     });
   }
 
@@ -113,15 +117,16 @@ export class RedisVectorCollection implements MemoryCollection {
     });
   }
 
-  /** VCARD; under a filter, the length of a TRUTH scan with that FILTER over the whole set (the server's filter, not ours). */
+  /** VCARD; under a filter, the length of a TRUTH scan with that FILTER (filter-expr.ts) over the whole set (the server's filter, not ours). */
   async count(filter?: RecallFilter): Promise<number> {
     validateFilter(filter, `count of ${this.spec.name}`);
     if (matchesNothing(filter)) return 0;
-    const expr = filterExpression(filter);
     return this.ctx.run('count', this.keys.vset, async () => {
       const card = Number(await this.ctx.client.call('VCARD', this.keys.vset));
       if (card === 0) await this.assertExists(); // Redis deletes an empty vector set: 0 may mean the collection was dropped
-      if (card === 0 || expr === null) return card;
+      if (card === 0 || filter === undefined) return card;
+      const expr = compileRecallFilter(filter, await readNumericKeys(this.ctx.client, this.keys));
+      if (expr === null) return card;
       const any = (await this.ctx.client.call('VRANDMEMBER', this.keys.vset)) as string | null;
       if (any === null) return 0;
       const res = (await this.ctx.client.call('VSIM', this.keys.vset, 'ELE', any, 'COUNT', card, 'FILTER', expr, 'TRUTH')) as string[];
@@ -168,7 +173,7 @@ export class RedisVectorCollection implements MemoryCollection {
    */
   private async topBySimilarity(q: RecallQuery, k: number, card: number): Promise<RecallHit[]> {
     const exact = q.scan === 'exact' || this.spec.index.type !== 'hnsw';
-    const expr = filterExpression(q.filter);
+    const expr = q.filter === undefined ? null : compileRecallFilter(q.filter, await readNumericKeys(this.ctx.client, this.keys));
     const blob = f32Blob(q.vector);
     let n = Math.min(k + TIE_PAD, card);
     for (;;) {

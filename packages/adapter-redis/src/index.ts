@@ -2,7 +2,9 @@ export { connectRedisStore, createRedisStore, redisClient, RedisStore, REDIS_CAP
 export { RedisVectorCollection, parseVsim, QUANT_FLAG, type Quantization } from './collection';
 export { RedisChatHistory, DEFAULT_HISTORY_PREFIX, validateHistoryOptions } from './history';
 export { encodeMessage, decodeMessage, validateMessage, codePoints, PAYLOAD_VERSION } from './history-payload';
-export { encodeScalar, filterExpression, metadataField, recordAttributes, matchesNothing } from './attributes';
+export { encodeScalar, eqEntry, hex, numericField, numericKeysOf, recordAttributes, matchesNothing } from './attributes';
+export { compileFilter, compileRecallFilter, literal, REDIS_FILTER_OPERATORS } from './filter-expr';
+export { readNumericKeys } from './numeric-keys';
 export { detectServer, parseInfo, parseModuleList, type RedisServerFacts } from './detect';
 export { collectionKeys, sessionKeys, scanKeys } from './keys';
 export { redisVsimToCanonical, redisearchToCanonical } from './scores';

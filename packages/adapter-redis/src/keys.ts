@@ -9,6 +9,8 @@ import { ADAPTER } from './context';
  *   collection  <prefix>{<name>}:meta   string  JSON marker (format, dim, metric, index, quantization, model)
  *               <prefix>{<name>}:vset   vector set  (element = memory id, attributes = typed filter fields)
  *               <prefix>{<name>}:docs   hash    id → JSON record incl. the float32 embedding (get() reads it)
+ *               <prefix>{<name>}:nkeys  set     metadata keys that have held a number (numeric-keys.ts)
+ *               <prefix>{<name>}:nkeys-pending  set  those whose backfill has not finished
  *   history     <prefix>{<session>}:messages  list  payloads, oldest first
  *               <prefix>{<session>}:meta      hash  format marker and version
  * Prefixes and session ids exclude Redis glob characters (`* ? [ ] \`) and braces, so
@@ -39,9 +41,9 @@ export function validateName(name: unknown): string {
 }
 
 /** The keys of collection `name` under `prefix`. */
-export function collectionKeys(prefix: string, name: string): { base: string; meta: string; vset: string; docs: string; pattern: string } {
+export function collectionKeys(prefix: string, name: string): { base: string; meta: string; vset: string; docs: string; nkeys: string; pending: string; pattern: string } {
   const base = `${prefix}{${name}}:`;
-  return { base, meta: `${base}meta`, vset: `${base}vset`, docs: `${base}docs`, pattern: `${base}*` };
+  return { base, meta: `${base}meta`, vset: `${base}vset`, docs: `${base}docs`, nkeys: `${base}nkeys`, pending: `${base}nkeys-pending`, pattern: `${base}*` };
 }
 
 /** The keys of history session `session` under `prefix`. */

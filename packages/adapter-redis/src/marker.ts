@@ -2,8 +2,12 @@ import { MemoryMatrixError, type CollectionSpec } from '@memory-matrix/spec';
 import type { Quantization } from './collection';
 import { ADAPTER } from './context';
 
-/** Format tag of the collection marker (`<prefix>{name}:meta`). */
-export const MARKER_FORMAT = 'memory-matrix/redis-collection@1';
+/**
+ * Format tag of the collection marker (`<prefix>{name}:meta`). @2: element attributes of
+ * attributes.ts (`t`, `tu`, `e`, `k`, `x_<hex>`) and the `nkeys` registry; a @1 collection (typed
+ * `m_<hex>` attributes) is refused at open, never filtered with the wrong layout.
+ */
+export const MARKER_FORMAT = 'memory-matrix/redis-collection@2';
 
 /** VINFO `quant-type` → quantization (what the server says it stores). */
 export const VINFO_QUANT: Record<string, Quantization | undefined> = { int8: 'q8', f32: 'noquant', float32: 'noquant' };

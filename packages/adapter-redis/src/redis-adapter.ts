@@ -14,6 +14,7 @@ import {
 import { QUANT_FLAG, RedisVectorCollection, type Quantization } from './collection';
 import { ADAPTER, StoreContext } from './context';
 import { detectServer, type RedisServerFacts } from './detect';
+import { REDIS_FILTER_OPERATORS } from './filter-expr';
 import { RedisChatHistory } from './history';
 import { collectionKeys, scanKeys, validateName, validatePrefix } from './keys';
 import { parseMarker, markerOf, VINFO_QUANT } from './marker';
@@ -61,6 +62,8 @@ export const REDIS_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // VSIM … FILTER, compiled by filter-expr.ts (README "Filters"); no $contains: metadata is flat.
+  filterOperators: [...REDIS_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
   delete: true,

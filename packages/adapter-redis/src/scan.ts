@@ -54,7 +54,7 @@ export async function scanDocs(ctx: StoreContext, keys: ReturnType<typeof collec
 }
 
 /** Every field name of hash `key`, by `HSCAN … NOVALUES` in steps of 1,000 (the server's listing; fields written during it may or may not appear). */
-async function hashFields(client: Redis, key: string): Promise<string[]> {
+export async function hashFields(client: Redis, key: string): Promise<string[]> {
   const found: string[] = [];
   let cursor = '0';
   do {

@@ -12,6 +12,7 @@ import {
   type RecallQuery,
 } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
+import { REDIS_FILTER_OPERATORS } from './filter-expr';
 import { validateName } from './keys';
 
 /**
@@ -28,7 +29,7 @@ const M_RANGE = [4, 4096] as const;
 const EF_RANGE = [1, 1_000_000] as const;
 
 /** Redis's rules: the contract's (spec record-validation.ts); −0, which attribute JSON loses, is refused by the contract for every adapter (spec stored-values.ts). */
-export const REDIS_RULES: InputRules = { adapter: ADAPTER };
+export const REDIS_RULES: InputRules = { adapter: ADAPTER, filterOperators: REDIS_FILTER_OPERATORS };
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);

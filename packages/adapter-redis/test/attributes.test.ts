@@ -1,5 +1,5 @@
 import { matchesFilter, type MemoryRecord } from '@memory-matrix/spec';
-import { encodeScalar, filterExpression, matchesNothing, metadataField, parseInfo, parseModuleList, parseVsim, recordAttributes, redisVsimToCanonical } from '../src';
+import { compileRecallFilter, encodeScalar, eqEntry, hex, matchesNothing, numericField, parseInfo, parseModuleList, parseVsim, recordAttributes, redisVsimToCanonical } from '../src';
 import { decodeDoc, encodeDoc } from '../src/codec';
 import { validateRecords } from '../src/validate';
 
@@ -30,16 +30,21 @@ describe('typed attributes', () => {
   });
 
   test('attributes and the FILTER expression name the same fields; empty IN lists match nothing', () => {
-    const a = JSON.parse(recordAttributes(rec())) as Record<string, string>;
+    const a = JSON.parse(recordAttributes(rec(), ['importance', 'rank'])) as Record<string, unknown>;
     expect(a.ns).toBe(encodeScalar('user-001'));
-    expect(a[metadataField('pinned')]).toBe('b0');
-    expect(metadataField('中文 key')).toMatch(/^m_[0-9a-f]+$/);
-    const expr = filterExpression({ namespaces: ['user-001', 'user-002'], kinds: ['fact'], metadata: { pinned: false, importance: 0 } })!;
+    expect(a.e).toContain(eqEntry('pinned', false));
+    expect(a.k).toEqual(['pinned', 'importance', 'source', 'lang', 'thread'].map(hex));
+    expect([a.t, a.tu]).toEqual([Date.parse('2024-05-01T09:30:00.123Z'), 0]);
+    expect(a[numericField('importance')]).toBe(0);
+    expect(a[numericField('rank')]).toBe('nan'); // registered key the record lacks: present, in no range
+    expect(numericField('中文 key')).toMatch(/^x_[0-9a-f]+$/);
+    expect(() => recordAttributes(rec(), [])).toThrow(/not in the numeric-key registry/);
+    const expr = compileRecallFilter({ namespaces: ['user-001', 'user-002'], kinds: ['fact'], metadata: { pinned: false, importance: 0 } }, new Set())!;
     expect(expr).toBe(
-      `.ns in ["${encodeScalar('user-001')}","${encodeScalar('user-002')}"] and .kind in ["${encodeScalar('fact')}"] and .${metadataField('pinned')} == "b0" and .${metadataField('importance')} == "n0"`,
+      `(.ns in ["${encodeScalar('user-001')}", "${encodeScalar('user-002')}"]) and (.kind == "${encodeScalar('fact')}") and ("${eqEntry('pinned', false)}" in .e) and ("${eqEntry('importance', 0)}" in .e)`,
     );
-    expect(filterExpression(undefined)).toBeNull();
-    expect(filterExpression({ metadata: {} })).toBeNull();
+    expect(compileRecallFilter(undefined, new Set())).toBeNull();
+    expect(compileRecallFilter({ metadata: {} }, new Set())).toBeNull();
     expect(matchesNothing({ namespaces: [] })).toBe(true);
     expect(matchesNothing({ kinds: ['fact'] })).toBe(false);
   });
