@@ -1,5 +1,15 @@
 import type { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
-import { isFilterInstant, MemoryMatrixError, recallFilterExpr, unsupportedFilterOperators, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type RecallFilter } from '@memory-matrix/spec';
+import {
+  isFilterInstant,
+  MemoryMatrixError,
+  recallFilterExpr,
+  unsupportedFilterOperators,
+  type FilterExpr,
+  type FilterField,
+  type FilterOperator,
+  type FilterScalar,
+  type RecallFilter,
+} from '@memory-matrix/spec';
 import { FIELD_KEYS } from './documents';
 import { ADAPTER, invalid } from './errors';
 
@@ -72,10 +82,18 @@ export function compileLangchainFilter(filter: RecallFilter | undefined, where: 
         return put(keyOf(e.field, where), 'neq', operand(e.field, e.value));
       case '$in':
         if (e.values.length === 0) throw cannot(where, `$in [] on ${fieldName(e.field)}: PGVectorStore would send "IN ()", a syntax error`);
-        return put(keyOf(e.field, where), 'in', e.values.map((v) => operand(e.field, v)));
+        return put(
+          keyOf(e.field, where),
+          'in',
+          e.values.map((v) => operand(e.field, v)),
+        );
       case '$nin':
         if (e.values.length === 0) return; // matches every row
-        return put(keyOf(e.field, where), 'notIn', e.values.map((v) => operand(e.field, v)));
+        return put(
+          keyOf(e.field, where),
+          'notIn',
+          e.values.map((v) => operand(e.field, v)),
+        );
       case '$gt':
       case '$gte':
       case '$lt':

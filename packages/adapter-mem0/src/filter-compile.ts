@@ -1,4 +1,14 @@
-import { isFilterInstant, MemoryMatrixError, recallFilterExpr, unsupportedFilterOperators, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type RecallFilter } from '@memory-matrix/spec';
+import {
+  isFilterInstant,
+  MemoryMatrixError,
+  recallFilterExpr,
+  unsupportedFilterOperators,
+  type FilterExpr,
+  type FilterField,
+  type FilterOperator,
+  type FilterScalar,
+  type RecallFilter,
+} from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 import { AGENT_ID, FIELD_KEYS, MEM0_KEYS } from './records';
 
