@@ -1,6 +1,7 @@
 import type { MemoryCollection, MemoryStore, RecallHit } from '@memory-matrix/spec';
 import { caseProblems, filterSetRecords, goldenFilterSet, runnableCases } from '@memory-matrix/spec/test/filter-set-cases';
-import { connectLangchainPgvector, LANGCHAIN_PGVECTOR_FILTER_OPERATORS } from '../src';
+import { parseFilter } from '@memory-matrix/spec';
+import { compileLangchainFilter, connectLangchainPgvector, LANGCHAIN_PGVECTOR_FILTER_OPERATORS } from '../src';
 import { servedPGlite, serverProblem } from './helpers/server';
 
 /**
@@ -22,6 +23,35 @@ const FINDINGS = new Map<string, string>([
 const { dataset, set } = goldenFilterSet();
 const cases = runnableCases(set, LANGCHAIN_PGVECTOR_FILTER_OPERATORS, []);
 const queries = new Map(dataset.queries.map((q) => [q.id, q.vector]));
+
+const compile = (json: unknown) => compileLangchainFilter({ where: parseFilter(json, 'test') }, 'test');
+const codeOf = (fn: () => unknown): string | null => {
+  try {
+    fn();
+    return null;
+  } catch (e) {
+    return (e as { code?: string }).code ?? 'no code';
+  }
+};
+
+test('compiles to one flat client object: keys ANDed, operators per key, createdAt as epoch µs', () => {
+  expect(
+    compile({
+      $and: [{ 'metadata.year': { $gte: 1900 } }, { 'metadata.year': { $lt: 1950 } }, { kind: 'fact' }, { 'metadata.tag': { $nin: [] } }],
+      createdAt: { $gt: { $date: '2024-06-01T00:00:00.000001Z' } },
+    }),
+  ).toEqual({ year: { gte: 1900, lt: 1950 }, mm_kind: 'fact', mm_created_us: { gt: Date.parse('2024-06-01T00:00:00Z') * 1000 + 1 } });
+  expect(compile({ 'metadata.n': { $eq: 0, $ne: 1 } })).toEqual({ n: { in: [0], neq: 1 } });
+});
+
+test('refuses what the client cannot hold, naming it', () => {
+  expect(codeOf(() => compile({ $or: [{ kind: 'fact' }, { kind: 'summary' }] }))).toBe('CAPABILITY_MISSING');
+  expect(codeOf(() => compile({ 'metadata.a.b': 1 }))).toBe('CAPABILITY_MISSING');
+  expect(codeOf(() => compile({ 'metadata.a': { $in: [] } }))).toBe('CAPABILITY_MISSING');
+  expect(codeOf(() => compile({ $and: [{ 'metadata.a': { $ne: 1 } }, { 'metadata.a': { $ne: 2 } }] }))).toBe('CAPABILITY_MISSING');
+  expect(codeOf(() => compile({ "metadata.it's": 1 }))).toBe('INVALID_INPUT');
+  expect(codeOf(() => compile({ 'metadata.mm_id': 'x' }))).toBe('INVALID_INPUT');
+});
 
 if (serverProblem('langchain-pgvector filter set') === null) {
   describe('golden filter set through PGVectorStore on pglite-0.5 (exact path)', () => {
