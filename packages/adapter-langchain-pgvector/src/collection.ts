@@ -18,6 +18,7 @@ import type { Pool, QueryResult } from 'pg';
 import { PrecomputedEmbeddings } from './embeddings';
 import { checkRecords, clientFilter, documentOf, FIELD_KEYS, ID_RULES, memoryIdOf, recordOfRow } from './documents';
 import { ADAPTER, invalid, viaClient } from './errors';
+import { compileLangchainFilter } from './filter-compile';
 import { rowIdOf } from './ids';
 import { DISTANCE_STRATEGY, langchainScoreToCanonical } from './scores';
 
@@ -86,11 +87,23 @@ export class LangchainPgvectorCollection implements MemoryCollection {
 
   /**
    * Rows of the client's table, optionally under a filter (SQL through the pool; the client has no
-   * count). The filter has the contract's meaning here — namespace / kind IN, metadata by jsonb
-   * containment (type and value) — not the client's text comparison, so a count is the server's
-   * account of what is stored.
+   * count). Without `where` the filter has the contract's meaning here — namespace / kind IN,
+   * metadata by jsonb containment (type and value) — not the client's text comparison, so a count
+   * is the server's account of what is stored. With `where`, the whole filter is compiled to the
+   * client's filter object (filter-compile.ts) and its WHERE is the one the client builds for a
+   * search (`buildFilterClauses`): the count of what a recall under that filter can see. Throws as
+   * `compileLangchainFilter`; BACKEND_ERROR when the server refuses the statement.
    */
   async count(filter?: RecallFilter): Promise<number> {
+    if (filter?.where !== undefined) {
+      const lcFilter = compileLangchainFilter(filter, `table ${this.table}: count`);
+      // buildFilterClauses is private in the client's typings but the very method its search calls.
+      const lc = this.lc as unknown as { buildFilterClauses(f: object, offset: number): { whereClauses: string[]; parameters: unknown[] } };
+      const { whereClauses, parameters } = lc.buildFilterClauses(lcFilter ?? {}, 0);
+      const sql = `SELECT count(*)::int AS n FROM ${ident(this.table)}${whereClauses.length ? ` WHERE ${whereClauses.join(' AND ')}` : ''}`;
+      const { rows } = await viaClient(`count under a filter on table ${this.table}`, () => this.pool.query(sql, parameters));
+      return Number(rows[0].n);
+    }
     const params: unknown[] = [];
     const where: string[] = [];
     if (filter?.namespaces !== undefined) {
@@ -135,8 +148,9 @@ export class LangchainPgvectorCollection implements MemoryCollection {
    * Top-k through `similaritySearchVectorWithScore(vector, k, filter)`, in the order the client
    * returns them; scores converted from the client's distance (scores.ts); `minScore` keeps the hits
    * whose canonical score is ≥ it (the client takes no threshold; the raw pgvector adapter cuts its
-   * hits the same way). Throws INVALID_INPUT (k not an integer 1..1000, a reserved filter key),
-   * CAPABILITY_MISSING (`decay`: the client has no time decay; `scan: 'exact'` on a collection with
+   * hits the same way). A filter with `where` goes to the client compiled by filter-compile.ts.
+   * Throws INVALID_INPUT (k not an integer 1..1000, a reserved filter key),
+   * CAPABILITY_MISSING (a filter the client's syntax cannot hold, `decay`: the client has no time decay; `scan: 'exact'` on a collection with
    * an HNSW index: the client cannot force a scan), DIMENSION_MISMATCH / INVALID_VECTOR as the
    * server refuses the query vector, BACKEND_ERROR.
    */
@@ -189,6 +203,6 @@ export class LangchainPgvectorCollection implements MemoryCollection {
     if (q.scan === 'exact' && this.spec.index.type !== 'none') {
       throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: PGVectorStore cannot force an exact scan on a table with an HNSW index (capability exactScan)`);
     }
-    return clientFilter(q.filter, where);
+    return q.filter?.where !== undefined ? compileLangchainFilter(q.filter, where) : clientFilter(q.filter, where);
   }
 }

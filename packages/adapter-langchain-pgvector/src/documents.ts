@@ -1,7 +1,7 @@
 import type { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { Document } from '@langchain/core/documents';
 import { literalToVector } from '@memory-matrix/adapter-pgvector';
-import { MemoryMatrixError, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError, parseInstant, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 
 /**
@@ -9,10 +9,11 @@ import { ADAPTER, invalid } from './errors';
  * (`pageContent`), `metadata` (jsonb) and `embedding` — plus its uuid id (ids.ts). A memory's id,
  * namespace, kind and createdAt therefore travel in the document's metadata under these keys, as an
  * application's memory layer over LangChain keeps them; the memory's own metadata keys sit beside
- * them. Keys starting with `mm_` are the driver's: a memory whose metadata uses one is refused
+ * them; createdAt is kept twice, as its canonical string and as epoch microseconds (`mm_created_us`,
+ * a number: what the client's numeric range filter compares, filter-compile.ts). Keys starting with `mm_` are the driver's: a memory whose metadata uses one is refused
  * (INVALID_INPUT), so nothing of a memory is silently overwritten.
  */
-export const FIELD_KEYS = { id: 'mm_id', namespace: 'mm_namespace', kind: 'mm_kind', createdAt: 'mm_created_at' } as const;
+export const FIELD_KEYS = { id: 'mm_id', namespace: 'mm_namespace', kind: 'mm_kind', createdAt: 'mm_created_at', createdMicros: 'mm_created_us' } as const;
 const RESERVED_PREFIX = 'mm_';
 
 /** Rules for the spec's id checks: strings of well-formed Unicode (the uuid is derived from their UTF-8 bytes). */
@@ -39,12 +40,30 @@ export function checkRecords(records: unknown, table: string): asserts records i
   });
 }
 
-/** The document PGVectorStore stores for `r`: its text as `pageContent`, its metadata plus FIELD_KEYS. */
+/** The document PGVectorStore stores for `r`: its text as `pageContent`, its metadata plus FIELD_KEYS. INVALID_INPUT for a createdAt that is not a canonical instant. */
 export function documentOf(r: MemoryRecord): Document {
   return new Document({
     pageContent: r.text,
-    metadata: { ...r.metadata, [FIELD_KEYS.id]: r.id, [FIELD_KEYS.namespace]: r.namespace, [FIELD_KEYS.kind]: r.kind, [FIELD_KEYS.createdAt]: r.createdAt },
+    metadata: {
+      ...r.metadata,
+      [FIELD_KEYS.id]: r.id,
+      [FIELD_KEYS.namespace]: r.namespace,
+      [FIELD_KEYS.kind]: r.kind,
+      [FIELD_KEYS.createdAt]: r.createdAt,
+      [FIELD_KEYS.createdMicros]: createdMicros(r.createdAt, `record ${r.id}: createdAt`),
+    },
   });
+}
+
+/**
+ * A canonical instant (time.ts) as epoch microseconds, a JS number: exact while below 2^53 µs
+ * (until the year 2255); later instants are the nearest double (order kept, ties within the
+ * rounding step of 32–64 µs not). Throws INVALID_INPUT (`where` leads the message) for a string
+ * that is not a canonical instant.
+ */
+export function createdMicros(createdAt: string, where: string): number {
+  const i = parseInstant(createdAt, where);
+  return i.ms * 1000 + i.us;
 }
 
 /** The memory id a stored document carries; BACKEND_ERROR naming the table and row when it has none (a row this driver did not write). */

@@ -7,3 +7,5 @@ export { FIELD_KEYS } from './documents';
 export { MARKER_TAG, tableOf } from './marker';
 export { clientPackageVersions } from './versions';
 export { PrecomputedEmbeddings } from './embeddings';
+export { compileLangchainFilter, LANGCHAIN_PGVECTOR_FILTER_OPERATORS } from './filter-compile';
+export { createdMicros } from './documents';

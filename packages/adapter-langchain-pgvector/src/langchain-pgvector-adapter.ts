@@ -1,5 +1,6 @@
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { ident, PGVECTOR_MAX_DIM, PGVECTOR_MAX_INDEX_DIM } from '@memory-matrix/adapter-pgvector';
+import { LANGCHAIN_PGVECTOR_FILTER_OPERATORS } from './filter-compile';
 import { capabilities, isHnsw, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import type { Pool } from 'pg';
 import { LangchainPgvectorCollection } from './collection';
@@ -24,6 +25,8 @@ export const LANGCHAIN_PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // What PGVectorStore's filter object pushes into SQL (filter-compile.ts; README "Filters").
+  filterOperators: [...LANGCHAIN_PGVECTOR_FILTER_OPERATORS],
   threshold: true,
   // addVectors is a plain INSERT: an id already stored is a duplicate-key error (measured; README).
   upsert: false,

@@ -13,6 +13,7 @@ import {
 } from '@memory-matrix/spec';
 import type { HandedEmbeddings } from './embedder';
 import { ADAPTER, invalid, viaLayer, wrapLayerError } from './errors';
+import { compileMem0Filter } from './filter-compile';
 import { addMetadataOf, AGENT_ID, checkRecords, FIELD_KEYS, ID_RULES, mem0Filter, memoryIdOf, recordOf, type Mem0Item } from './records';
 import { mem0ScoreToCanonical } from './scores';
 
@@ -106,9 +107,9 @@ export class Mem0Collection implements MemoryCollection {
     });
   }
 
-  /** Memories under `filter` (`getAll` with mem0's filters, every match). */
+  /** Memories under `filter` (`getAll` with mem0's filters, every match; a `where` compiled by filter-compile.ts). */
   async count(filter?: RecallFilter): Promise<number> {
-    const filters = mem0Filter(filter, `${this.where}: count`);
+    const filters = filter?.where !== undefined ? compileMem0Filter(filter, `${this.where}: count`) : mem0Filter(filter, `${this.where}: count`);
     return this.serial(async () => (await viaLayer(`getAll on ${this.where}`, () => this.memory.getAll({ filters, topK: ALL }))).results.length);
   }
 
@@ -117,7 +118,8 @@ export class Mem0Collection implements MemoryCollection {
 
   /**
    * Top-k through `Memory.search(QUERY_TEXT, { filters, topK: k, threshold })`, the embedder handing
-   * mem0 the query vector; hits in mem0's order, scores converted (scores.ts). `threshold` is
+   * mem0 the query vector; hits in mem0's order, scores converted (scores.ts); a filter with `where`
+   * compiled by filter-compile.ts (mem0 filters in JS after reading every row). `threshold` is
    * `minScore` when given (mem0 refuses one outside 0..1: INVALID_INPUT), else 0, the lowest mem0
    * takes (its default 0.1 drops hits). Throws INVALID_INPUT (k), CAPABILITY_MISSING (`decay`:
    * mem0's OSS Memory refuses its decay parameter), DIMENSION_MISMATCH, BACKEND_ERROR.
@@ -126,7 +128,7 @@ export class Mem0Collection implements MemoryCollection {
     const where = `${this.where}: recall`;
     if (!Number.isInteger(q.k) || q.k < 1 || q.k > MAX_RECALL_K) throw invalid(`${where}: k must be an integer in 1..${MAX_RECALL_K}, got ${String(q.k)}`);
     if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: mem0's OSS Memory has no time-decayed search (capability timeDecay)`);
-    const filters = mem0Filter(q.filter, where);
+    const filters = q.filter?.where !== undefined ? compileMem0Filter(q.filter, where) : mem0Filter(q.filter, where);
     return this.serial(async () => {
       this.embeddings.expect(QUERY_TEXT, q.vector);
       const { results } = await viaLayer(`search (k ${q.k}) on ${this.where}`, () => this.memory.search(QUERY_TEXT, { filters, topK: q.k, threshold: q.minScore ?? 0 }));

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MEM0_FILTER_OPERATORS } from './filter-compile';
 import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { Mem0Collection, type Mem0Memory } from './collection';
 import { HandedEmbeddings } from './embedder';
@@ -16,6 +17,8 @@ export const MEM0_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // mem0's own filter, evaluated in JS on every row after `SELECT * FROM vectors` (filter-compile.ts; README "Filters").
+  filterOperators: [...MEM0_FILTER_OPERATORS],
   // Memory.search takes a threshold (0..1) on the similarity.
   threshold: true,
   // add always creates a new memory with a new uuid; update merges metadata and cannot move a memory to another user.

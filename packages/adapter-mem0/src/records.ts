@@ -1,4 +1,4 @@
-import { MemoryMatrixError, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError, parseInstant, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 
 /**
@@ -6,9 +6,11 @@ import { ADAPTER, invalid } from './errors';
  * its own `hash`, `textLemmatized`, `createdAt` (the time of the add, not the memory's), the
  * session ids (`user_id`, `agent_id`, `run_id`) and the `metadata` given to `add`. The memory's
  * id, namespace, kind and createdAt therefore travel in that metadata under these keys; the
- * namespace is also the mem0 `userId` (mem0's own scoping of a user's memories).
+ * namespace is also the mem0 `userId` (mem0's own scoping of a user's memories). createdAt is kept
+ * twice: its canonical string and epoch microseconds (`mm_created_us`, a number, what a range
+ * filter compares: filter-compile.ts).
  */
-export const FIELD_KEYS = { id: 'mm_id', namespace: 'mm_namespace', kind: 'mm_kind', createdAt: 'mm_created_at' } as const;
+export const FIELD_KEYS = { id: 'mm_id', namespace: 'mm_namespace', kind: 'mm_kind', createdAt: 'mm_created_at', createdMicros: 'mm_created_us' } as const;
 const RESERVED_PREFIX = 'mm_';
 
 /**
@@ -71,9 +73,18 @@ export function checkRecords(records: unknown, where: string): asserts records i
   });
 }
 
-/** The `metadata` option of `Memory.add` for `r`: its metadata plus FIELD_KEYS. */
+/** The `metadata` option of `Memory.add` for `r`: its metadata plus FIELD_KEYS. INVALID_INPUT for a createdAt that is not a canonical instant. */
 export function addMetadataOf(r: MemoryRecord): Record<string, unknown> {
-  return { ...r.metadata, [FIELD_KEYS.id]: r.id, [FIELD_KEYS.namespace]: r.namespace, [FIELD_KEYS.kind]: r.kind, [FIELD_KEYS.createdAt]: r.createdAt };
+  const t = parseInstant(r.createdAt, `record ${r.id}: createdAt`);
+  return {
+    ...r.metadata,
+    [FIELD_KEYS.id]: r.id,
+    [FIELD_KEYS.namespace]: r.namespace,
+    [FIELD_KEYS.kind]: r.kind,
+    [FIELD_KEYS.createdAt]: r.createdAt,
+    // Epoch µs: exact below 2^53 (until the year 2255), the nearest double after.
+    [FIELD_KEYS.createdMicros]: t.ms * 1000 + t.us,
+  };
 }
 
 /** The memory id a mem0 item carries; BACKEND_ERROR when it has none (a memory this driver did not add). */
@@ -99,6 +110,7 @@ export function recordOf(item: Mem0Item, embedding: Float32Array, where: string)
   const namespace = take(FIELD_KEYS.namespace);
   const kind = take(FIELD_KEYS.kind) as MemoryKind;
   const createdAt = take(FIELD_KEYS.createdAt);
+  delete meta[FIELD_KEYS.createdMicros];
   if (typeof item.memory !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: mem0 memory ${item.id} has no text`);
   return { id, namespace, kind, createdAt, text: item.memory, metadata: meta as Metadata, embedding };
 }
@@ -109,7 +121,8 @@ export function recordOf(item: Mem0Item, embedding: Float32Array, where: string)
  * `agent_id` (mem0 refuses a search without a user, agent or run id), namespaces and kinds as
  * `{ in: [...] }` on their FIELD_KEYS, metadata keys as plain equality. Values go as they are
  * (mem0 compares them with `===`; a value `"*"` is its wildcard). Throws INVALID_INPUT for a key
- * that is the driver's or mem0's, CAPABILITY_MISSING for a `where` expression.
+ * that is the driver's or mem0's, CAPABILITY_MISSING for a `where` expression (compiled by
+ * filter-compile.ts `compileMem0Filter` instead).
  */
 export function mem0Filter(filter: RecallFilter | undefined, where: string): Record<string, unknown> {
   const out: Record<string, unknown> = { agent_id: AGENT_ID };
