@@ -21,7 +21,7 @@ import { ADAPTER, type StoreContext } from './context';
 import { buildVectorIndex, readIndexInEffect, type LancedbIndexOptions } from './vector-index';
 import { lancedbToCanonical, LANCE_DISTANCE } from './scores';
 import { filterPredicate, inList, quoteString } from './sql';
-import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
+import { validateDeleteWhere, validateFilter, validateIds, validateQuery, validateRecord } from './validate';
 
 /** Ids in the oracle's order (spec oracle.ts `compareIds`: UTF-16 code units, JavaScript `<`). */
 const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -111,6 +111,17 @@ export class LancedbCollection implements MemoryCollection {
       for (let i = 0; i < unique.length; i += IDS_PER_STATEMENT) n += (await this.tbl.delete(inList('id', unique.slice(i, i + IDS_PER_STATEMENT)))).numDeletedRows;
       return n;
     });
+  }
+
+  /**
+   * Delete every memory matching `filter` in ONE `table.delete(predicate)` commit LanceDB
+   * evaluates (sql.ts `filterPredicate`, `where` compiled by filter-sql.ts); returns LanceDB's
+   * `numDeletedRows`. Throws INVALID_INPUT (a filter with no part), CAPABILITY_MISSING, BACKEND_ERROR.
+   */
+  async deleteWhere(filter: RecallFilter): Promise<number> {
+    validateDeleteWhere(filter, `table ${this.table}`);
+    const where = filterPredicate(filter)!;
+    return this.ctx.run('deleteWhere', this.table, async () => (await this.tbl.delete(where)).numDeletedRows);
   }
 
   /** Number of memories, optionally under a filter (`countRows(predicate)`, same semantics as recall's filter). */

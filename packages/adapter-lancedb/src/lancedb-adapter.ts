@@ -53,6 +53,8 @@ export const LANCEDB_CAPABILITIES: Capabilities = capabilities({
   threshold: true,
   upsert: true,
   delete: true,
+  // deleteWhere: one statement / call the backend evaluates over the recall filter (collection.ts).
+  deleteByFilter: true,
   reopen: true,
   quantized: false,
   history: true,

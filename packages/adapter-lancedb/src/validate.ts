@@ -3,6 +3,7 @@ import {
   checkStoredText,
   validateIdList,
   validateMemoryRecord,
+  validateDeleteFilter,
   validateRecallFilter,
   validateRecallQuery,
   type CollectionSpec,
@@ -72,6 +73,11 @@ export function validateRecord(r: MemoryRecord, index: number, dim: number, metr
 /** A recall/count filter (spec `validateRecallFilter`). */
 export function validateFilter(f: RecallFilter | undefined, where: string): void {
   validateRecallFilter(f, where, LANCEDB_RULES);
+}
+
+/** A `deleteWhere` filter: a recall filter with at least one part (spec `validateDeleteFilter`). */
+export function validateDeleteWhere(f: RecallFilter | undefined, scope: string): void {
+  validateDeleteFilter(f, scope, LANCEDB_RULES);
 }
 
 /** A recall query (spec `validateRecallQuery`). */

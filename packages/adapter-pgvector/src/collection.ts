@@ -6,7 +6,7 @@ import { readIndexInEffect } from './index-in-effect';
 import { recallPlan } from './recall-sql';
 import { whereClause } from './where-sql';
 import { pgvectorToCanonical } from './scores';
-import { validateFilter, validateIds, validateQuery } from './validate';
+import { validateDeleteWhere, validateFilter, validateIds, validateQuery } from './validate';
 import { upsertRecords } from './upsert';
 import { rowToRecord, scanTable } from './scan';
 
@@ -63,6 +63,22 @@ export class PgvectorCollection implements MemoryCollection {
     return this.ctx.run('delete', this.table, async () => {
       const sql = `WITH d AS (DELETE FROM ${ident(this.table)} WHERE id = ANY($1::text[]) RETURNING 1) SELECT count(*)::int AS n FROM d`;
       return Number((await this.ctx.client.query(sql, [ids])).rows[0].n);
+    });
+  }
+
+  /**
+   * Delete every memory matching `filter` in ONE statement the server evaluates:
+   * `WITH d AS (DELETE FROM <table> WHERE <whereClause>) SELECT count(*)` (where-sql.ts, the
+   * recall filter with `where` compiled by filter-sql.ts, values as bind parameters); returns the
+   * server's count of deleted rows. Throws INVALID_INPUT (a filter with no part),
+   * CAPABILITY_MISSING, BACKEND_ERROR.
+   */
+  async deleteWhere(filter: RecallFilter): Promise<number> {
+    validateDeleteWhere(filter, `table ${this.table}`);
+    return this.ctx.run('deleteWhere', this.table, async () => {
+      const params: unknown[] = [];
+      const sql = `WITH d AS (DELETE FROM ${ident(this.table)} ${whereClause(filter, params)} RETURNING 1) SELECT count(*)::int AS n FROM d`;
+      return Number((await this.ctx.client.query(sql, params)).rows[0].n);
     });
   }
 

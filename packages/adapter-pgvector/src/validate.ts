@@ -5,6 +5,7 @@ import {
   checkStoredText,
   validateIdList,
   validateMemoryRecord,
+  validateDeleteFilter,
   validateRecallFilter,
   validateRecallQuery,
   type CollectionSpec,
@@ -93,6 +94,11 @@ export function validateRecord(r: MemoryRecord, index: number, dim: number, metr
 /** A recall/count filter (spec `validateRecallFilter`). */
 export function validateFilter(f: RecallFilter | undefined, where: string): void {
   validateRecallFilter(f, where, PG_RULES);
+}
+
+/** A `deleteWhere` filter: a recall filter with at least one part (spec `validateDeleteFilter`). */
+export function validateDeleteWhere(f: RecallFilter | undefined, scope: string): void {
+  validateDeleteFilter(f, scope, PG_RULES);
 }
 
 /** A recall query against the table (spec `validateRecallQuery`). */

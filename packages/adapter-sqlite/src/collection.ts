@@ -15,7 +15,7 @@ import { ADAPTER, type StoreContext } from './context';
 import { ident, namesOf } from './ddl';
 import { decaySql, filterSql, knnSql, TIE_MARGIN, VEC0_K_MAX } from './recall-sql';
 import { sqliteVecToCanonical } from './scores';
-import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
+import { validateDeleteWhere, validateFilter, validateIds, validateQuery, validateRecord } from './validate';
 
 /**
  * Records per chunk of an upsert. All chunks of one call run in ONE transaction, so the chunking
@@ -128,6 +128,30 @@ export class SqliteCollection implements MemoryCollection {
             }
           }
           return n;
+        })
+        .immediate();
+    });
+  }
+
+  /**
+   * Delete every memory matching `filter` (recall's `filterSql`, `where` included) in one
+   * IMMEDIATE transaction of two statements SQLite evaluates: the vec0 rows whose rowid a
+   * subquery under the filter selects, then `DELETE FROM <table> AS r WHERE <filter>`; returns
+   * that statement's `changes` (SQLite's count, not the adapter's). Throws INVALID_INPUT (a
+   * filter with no part), CAPABILITY_MISSING, BACKEND_ERROR.
+   */
+  async deleteWhere(filter: RecallFilter): Promise<number> {
+    validateDeleteWhere(filter, `table ${this.table}`);
+    const db = this.ctx.db;
+    return this.ctx.run('deleteWhere', this.table, () => {
+      const params: unknown[] = [];
+      const f = filterSql(filter, params);
+      const delVec = db.prepare(`DELETE FROM ${ident(this.vec)} WHERE rowid IN (SELECT r.rid FROM ${ident(this.table)} r WHERE ${f})`);
+      const del = db.prepare(`DELETE FROM ${ident(this.table)} AS r WHERE ${f}`);
+      return db
+        .transaction(() => {
+          delVec.run(...params);
+          return del.run(...params).changes;
         })
         .immediate();
     });

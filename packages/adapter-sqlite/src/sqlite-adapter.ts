@@ -54,6 +54,8 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   threshold: true,
   upsert: true,
   delete: true,
+  // deleteWhere: one statement / call the backend evaluates over the recall filter (collection.ts).
+  deleteByFilter: true,
   reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,

@@ -49,7 +49,16 @@ export interface MemoryCollection {
   get(ids: string[]): Promise<MemoryRecord[]>;
   /** Delete by id; returns how many existed. */
   delete(ids: string[]): Promise<number>;
-  /** Number of memories, optionally under a filter. */
+  /**
+   * Delete every memory matching `filter` (recall's semantics: namespaces, kinds, metadata and
+   * `where`, all ANDed) in one statement / call the backend evaluates — never a list of ids read
+   * back and deleted by id in the adapter; returns how many the backend deleted. Only adapters
+   * with the `deleteByFilter` capability (C25). Throws INVALID_INPUT (a filter with no part: it
+   * would delete every memory — `dropCollection` does that; a malformed filter),
+   * CAPABILITY_MISSING (a `where` operator not in `filterOperators`), BACKEND_ERROR.
+   */
+  deleteWhere?(filter: RecallFilter): Promise<number>;
+  /** Number of memories, optionally under a filter (recall's semantics, `where` included where `filterOperators` lists its operators). */
   count(filter?: RecallFilter): Promise<number>;
   /**
    * Build (or rebuild) the collection's ANN index after a bulk load (HNSW, IVFFlat need data to

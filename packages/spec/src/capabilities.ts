@@ -47,6 +47,13 @@ export const capabilitiesSchema = z
     upsert: z.boolean(),
     /** delete by ids. Default false. */
     delete: z.boolean(),
+    /**
+     * `MemoryCollection.deleteWhere(filter)`: one delete the backend evaluates over a recall
+     * filter (namespace, kind, metadata, and `where` with the operators of `filterOperators`),
+     * as memory layers delete one user's memories (C25). Never a list-then-delete-by-id in the
+     * adapter. Default false.
+     */
+    deleteByFilter: z.boolean(),
     /** A new client can reopen an existing collection (C01, C10). Default false. */
     reopen: z.boolean(),
     /** Scores are quantized (e.g. int8); tolerances come from the target. Default false. */
@@ -176,6 +183,7 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'threshold',
   'upsert',
   'delete',
+  'deleteByFilter',
   'reopen',
   'quantized',
   'maxBatch',
@@ -234,6 +242,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   threshold: false,
   upsert: false,
   delete: false,
+  deleteByFilter: false,
   reopen: false,
   quantized: false,
   history: false,

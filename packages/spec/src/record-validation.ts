@@ -156,6 +156,20 @@ export function validateRecallFilter(f: RecallFilter | undefined, where: string,
   }
 }
 
+/**
+ * The filter of a `deleteWhere` (adapter.ts): a recall filter (`validateRecallFilter`) with at
+ * least one part — namespaces, kinds, a non-empty metadata, or where — since an empty filter
+ * matches every memory and a delete of the whole collection is `dropCollection`'s. Throws
+ * INVALID_INPUT (no filter, no part, a malformed part), CAPABILITY_MISSING (a `where` operator
+ * not in `rules.filterOperators`).
+ */
+export function validateDeleteFilter(f: RecallFilter | undefined, scope: string, rules: InputRules): void {
+  const where = `${scope}: deleteWhere`;
+  validateRecallFilter(f, where, rules);
+  const parts = f === undefined ? 0 : [f.namespaces, f.kinds, f.where].filter((x) => x !== undefined).length + (f.metadata && Object.keys(f.metadata).length ? 1 : 0);
+  if (!parts) throw invalid(rules, `${where}: the filter has no part (namespaces, kinds, metadata or where), so it would delete every memory; refused`);
+}
+
 /** A recall query: vector (DIMENSION_MISMATCH / INVALID_VECTOR), k 1..1000, minScore, scan, filter, decay. */
 export function validateRecallQuery(q: RecallQuery, dim: number, metric: Metric, scope: string, rules: InputRules): void {
   const where = `${scope}: recall`;

@@ -62,7 +62,7 @@ export interface SelftestOptions {
  * `--first`'s run order: the checks that catch the most mutants for the least time first, so a mutant's run ends
  * within seconds of its start. Measured on sqlite@3.53-vec0.1.9 (selftest without `--first` of every mutant over the
  * checks that need no golden replay, load average 15-30 on 2 cores; each clean check's time: selftest.json `checkMs`):
- *   C25  0.7 s  filter-dropped, filter-after-topk, k-minus-one, k-plus-one, namespace-leak-* (3), writes-visible-late, delete-keeps-rows
+ *   C25  0.7 s  filter-dropped, filter-after-topk, k-minus-one, k-plus-one, namespace-leak-* (3), writes-visible-late, delete-keeps-rows, delete-filter-too-wide
  *   C10  0.5 s  score-as-distance, score-half-scale, k-minus-one, vectors-rounded
  *   C24  0.6 s  decay-age-seconds, the score mutants, k±1
  *   C01  2.0 s  falsy-metadata-lost, get-database-order, vectors-rounded, writes-visible-late

@@ -6,7 +6,7 @@ import type { ProcessConnection } from './connection';
 import { queryToWire, recordFromWire, recordToWire, type WireRecord } from './wire';
 
 /** The optional `MemoryCollection` methods a store process forwards when the adapter's collection has them. */
-export const OPTIONAL_COLLECTION_METHODS = ['scan', 'indexInEffect'] as const;
+export const OPTIONAL_COLLECTION_METHODS = ['scan', 'indexInEffect', 'deleteWhere'] as const;
 /** One of `OPTIONAL_COLLECTION_METHODS`. */
 export type OptionalCollectionMethod = (typeof OPTIONAL_COLLECTION_METHODS)[number];
 
@@ -62,13 +62,14 @@ export class ProcessStore implements MemoryStore {
 }
 
 /**
- * A collection of a `ProcessStore` (every request names it). `scan` and `indexInEffect` exist only
+ * A collection of a `ProcessStore` (every request names it). `scan`, `indexInEffect` and `deleteWhere` exist only
  * when the process's collection has them (`WireCollection.methods`), as on the adapter itself.
  */
 class ProcessCollection implements MemoryCollection {
   readonly spec: CollectionSpec;
   readonly scan?: (opts: ScanOptions) => Promise<MemoryRecord[]>;
   readonly indexInEffect?: (query: RecallQuery) => Promise<IndexInEffect>;
+  readonly deleteWhere?: (filter: RecallFilter) => Promise<number>;
   private readonly h: string;
   constructor(
     private readonly conn: ProcessConnection,
@@ -78,6 +79,7 @@ class ProcessCollection implements MemoryCollection {
     this.h = w.spec.name;
     if (w.methods.includes('scan')) this.scan = async (opts) => (await conn.call<WireRecord[]>('scan', this.h, opts)).map(recordFromWire);
     if (w.methods.includes('indexInEffect')) this.indexInEffect = (query) => conn.call('indexInEffect', this.h, queryToWire(query));
+    if (w.methods.includes('deleteWhere')) this.deleteWhere = (filter) => conn.call('deleteWhere', this.h, filter);
   }
   upsert(records: MemoryRecord[]): Promise<void> {
     return this.conn.call('upsert', this.h, records.map(recordToWire));

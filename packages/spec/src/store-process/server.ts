@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { ChatHistory, HistoryOptions } from '../history';
+import type { RecallFilter } from '../types';
 import { LineSplitter } from '../lines';
 import { OPTIONAL_COLLECTION_METHODS, type WireCollection } from './client';
 import { errorToWire, queryFromWire, recordFromWire, recordToWire, type WireQuery, type WireRecord, type WireReply, type WireRequest } from './wire';
@@ -186,6 +187,8 @@ class Session<S extends MemoryStore> {
         return (await (await col()).get(args[1] as string[])).map(recordToWire);
       case 'delete':
         return (await col()).delete(args[1] as string[]);
+      case 'deleteWhere':
+        return (await col()).deleteWhere!((args[1] ?? undefined) as RecallFilter); // an absent filter (null on the wire) is the adapter's INVALID_INPUT
       case 'count':
         return (await col()).count((args[1] ?? undefined) as Parameters<MemoryCollection['count']>[0]); // JSON carries an absent filter as null
       case 'buildIndex':

@@ -33,7 +33,7 @@ export type WireRecord = Omit<MemoryRecord, 'embedding'> & { embedding: string }
 export type WireQuery = Omit<RecallQuery, 'vector'> & { vector: string };
 
 /** Operations that change data (what `awaitWriteInFlight` waits for). */
-export const WRITE_OPS: ReadonlySet<string> = new Set(['upsert', 'delete', 'history.append', 'history.trim', 'history.clear', 'history.writeRaw', 'createCollection', 'dropCollection']);
+export const WRITE_OPS: ReadonlySet<string> = new Set(['upsert', 'delete', 'deleteWhere', 'history.append', 'history.trim', 'history.clear', 'history.writeRaw', 'createCollection', 'dropCollection']);
 
 /** base64 of the bytes of `v` (its own view, not the whole buffer). */
 export function vectorToWire(v: Float32Array): string {

@@ -2,6 +2,7 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
 import { BATCH_MUTANTS } from './batch';
 import { DECAY_MUTANTS } from './decay';
 import { DELETE_MUTANTS } from './delete';
+import { DELETE_FILTER_MUTANTS } from './delete-filter';
 import { FILTER_MUTANTS } from './filter';
 import { GET_ORDER_MUTANTS } from './get-order';
 import { HISTORY_MUTANTS } from './history';
@@ -39,6 +40,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...GET_ORDER_MUTANTS,
   ...VISIBILITY_MUTANTS,
   ...DELETE_MUTANTS,
+  ...DELETE_FILTER_MUTANTS,
 ];
 
 /**

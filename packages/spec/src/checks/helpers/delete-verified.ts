@@ -2,8 +2,9 @@ import type { MemoryCollection } from '../../adapter';
 import type { Failure } from '../../comparator';
 import type { LiveCell } from '../../conformance/cell';
 import { MemoryMatrixError } from '../../errors';
+import { matchesFilter } from '../../filter';
 import type { ExactOracle } from '../../oracle';
-import { MAX_RECALL_K, type MemoryRecord } from '../../types';
+import { MAX_RECALL_K, type MemoryRecord, type RecallFilter } from '../../types';
 import { failure } from '../check';
 import { oracleOver, placementOf, reachK } from './placement';
 import { describeDifference } from './sampling';
@@ -20,13 +21,17 @@ import { describeDifference } from './sampling';
  * - `kept`: EVERY other memory the collection holds, as stored (any namespace; may be empty) —
  *   all must still be there, identical, after the delete;
  * - `what`: the delete in words for failure messages (e.g. `delete of user-a's first 20 memories`);
- * - `kind`: the calling check's failure kind (`isolation`, `read-your-writes`, …).
+ * - `kind`: the calling check's failure kind (`isolation`, `read-your-writes`, …);
+ * - `filter`: when given, the delete is `deleteWhere(filter)` (capability `deleteByFilter`)
+ *   instead of `delete(ids)`, and `deleted` must be exactly the memories of `deleted` + `kept`
+ *   that the reference (spec `matchesFilter`) says it matches.
  */
 export interface CheckedDelete {
   deleted: readonly MemoryRecord[];
   kept: readonly MemoryRecord[];
   what: string;
   kind: Failure['kind'];
+  filter?: RecallFilter;
 }
 
 /**
@@ -50,7 +55,8 @@ const LISTED = 5;
 /**
  * Deletes `d.deleted` from `collection` (the writing client's handle) and verifies it, each step
  * on that same client, with no sleep or retry (the reads a check makes after any write; C27
- * judges other clients): `count()` before; `delete` of the ids, which must report `deleted.length`;
+ * judges other clients): `count()` before; `delete` of the ids (or `deleteWhere(d.filter)`), which
+ * must report `deleted.length` (compared, never trusted);
  * then `afterAck` (C27's own reads, which must come first after the acknowledgement) when given;
  * then
  * 1. get: `get` of the deleted ids returns none of them;
@@ -62,10 +68,13 @@ const LISTED = 5;
  *    ranking of the collection before the delete (placement.ts `placementOf` / `reachK`, the
  *    target's `tieEpsilon` scaled by the tolerance model), a group past `MAX_RECALL_K` noted;
  * 4. kept: `get` of every kept memory returns each, identical to `kept` (sampling.ts
- *    `describeDifference`, with the target's `embeddingReadback`).
+ *    `describeDifference`, with the target's `embeddingReadback`);
+ * 5. with a `filter` only: `count(filter)` is 0, and `count({ namespaces: [ns] })` of every
+ *    namespace of `deleted` + `kept` is the number of `kept` memories in it (filteredCounts).
  * Each failure names the dataset and target (`failure`), the collection, the step, the ids and
  * what came back. Throws INVALID_INPUT for an empty `deleted`, a repeated id, or an id both
- * deleted and kept (a check's own bug); what the collection's methods throw.
+ * deleted and kept, a `filter` whose reference matches are not exactly `deleted`, a `filter` on a
+ * collection without `deleteWhere` (a check's own bug); what the collection's methods throw.
  */
 export async function deleteVerified(cell: LiveCell, collection: MemoryCollection, d: CheckedDelete, afterAck?: () => Promise<void>): Promise<DeleteVerdict> {
   const ids = d.deleted.map((r) => r.id);
@@ -80,8 +89,16 @@ export async function deleteVerified(cell: LiveCell, collection: MemoryCollectio
   const notes: string[] = [];
 
   const countBefore = await collection.count();
-  const reported = await collection.delete([...ids]);
-  if (reported !== ids.length) failures.push(fail(`delete reported ${reported} deleted, expected ${ids.length} (every id was stored)`, { expected: ids.length, actual: reported }));
+  if (d.filter) {
+    const f = d.filter;
+    const off = [...d.deleted.filter((r) => !matchesFilter(r, f)), ...d.kept.filter((r) => matchesFilter(r, f))];
+    if (off.length)
+      throw new MemoryMatrixError('INVALID_INPUT', `deleteVerified (${d.what}): ${off[0]!.id} is ${gone.has(off[0]!.id) ? 'deleted but not matched by' : 'kept but matched by'} the filter`);
+    if (!collection.deleteWhere) throw new MemoryMatrixError('INVALID_INPUT', `deleteVerified (${d.what}): collection ${collection.spec.name} has no deleteWhere`);
+  }
+  const reported = d.filter ? await collection.deleteWhere!(d.filter) : await collection.delete([...ids]);
+  const why = d.filter ? 'the memories the reference matches' : 'every id was stored';
+  if (reported !== ids.length) failures.push(fail(`delete reported ${reported} deleted, expected ${ids.length} (${why})`, { expected: ids.length, actual: reported }));
   if (afterAck) await afterAck();
 
   const left = await collection.get([...ids]);
@@ -134,7 +151,26 @@ export async function deleteVerified(cell: LiveCell, collection: MemoryCollectio
     failures.push(
       fail(`step kept: ${wrong.length} of the ${d.kept.length} memories not deleted are missing or changed: ${list(wrong)}`, { expected: d.kept.length, actual: d.kept.length - wrong.length }),
     );
+  if (d.filter) failures.push(...(await filteredCounts(collection, d.filter, d, fail)));
   return { reported, countBefore, countAfter, recalls: d.deleted.length, failures, notes };
+}
+
+/**
+ * Step 5 of a filtered delete: `count(filter)` is 0 after it, and each namespace of `deleted` +
+ * `kept` counts exactly its kept memories (a delete that reached another user, or left some of the
+ * matched ones, shows per namespace even when the totals happen to agree).
+ */
+async function filteredCounts(collection: MemoryCollection, filter: RecallFilter, d: CheckedDelete, fail: (m: string, extra?: Partial<Failure>) => Failure): Promise<Failure[]> {
+  const out: Failure[] = [];
+  const same = await collection.count(filter);
+  if (same !== 0) out.push(fail(`step filtered count: count under the delete's own filter is ${same} after it, expected 0`, { expected: 0, actual: same }));
+  const namespaces = [...new Set([...d.deleted, ...d.kept].map((r) => r.namespace))].sort();
+  for (const ns of namespaces) {
+    const want = d.kept.filter((r) => r.namespace === ns).length;
+    const n = await collection.count({ namespaces: [ns] });
+    if (n !== want) out.push(fail(`step filtered count: count of namespace ${ns} is ${n} after the delete, expected ${want} (its memories not deleted)`, { expected: want, actual: n }));
+  }
+  return out;
 }
 
 /** The first `LISTED` items, comma-separated, `…` when there are more. */
