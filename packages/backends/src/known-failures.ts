@@ -13,7 +13,8 @@ const finite = z.number().finite();
  * wrong formula: actual = scale × expected + offset, ± within), `minRecall` (a `recall` failure's
  * recall ≥ it; C05's mean failure is judged by its mean over the queries without minScore),
  * `maxFailures` (the item absorbs at most this many failures of one check result; the rest are
- * outside it: a defect that shows on a few queries per run, not on every query).
+ * outside it: a defect that shows on a few queries per run, not on every query), `filterCases`
+ * (C31: only failures of these golden filter-set cases, by name).
  */
 export const knownFailureScopeSchema = z
   .object({
@@ -26,6 +27,7 @@ export const knownFailureScopeSchema = z
     scoreDefect: z.object({ scale: finite, offset: finite, within: finite.positive() }).strict().optional(),
     minRecall: finite.min(0).max(1).optional(),
     maxFailures: z.number().int().positive().optional(),
+    filterCases: z.array(z.string().trim().min(1)).min(1).optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

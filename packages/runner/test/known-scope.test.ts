@@ -149,6 +149,24 @@ describe('knownVerdict: a scope absorbs only what it describes', () => {
     const thresholds = Array.from({ length: 18 }, (_, i) => miss(`q-03${33 + i}`, { threshold: true }));
     expect(judge(stranded, ...thresholds, miss('q-0240'), miss('q-0001')).verdict).toBe('known');
   });
+
+  test('filterCases (C31): only the named golden filter-set cases; another case, or a failure naming none, is outside', () => {
+    // mem0's JS range coercion (matrix/targets.yaml): the two cases whose ranges meet a boolean or a string.
+    const coercion: KnownFailureEntry = {
+      check: 'C31',
+      reason: 'JS >= converts false and "" to 0',
+      link: 'https://github.com/mem0ai/mem0/blob/main/mem0-ts/src/oss/src/vector_stores/memory.ts',
+      scope: [{ kinds: ['tie-group', 'filter'], metrics: ['cosine'], scan: ['exact'], filtered: true, filterCases: ['range-never-boolean', 'range-never-string'] }],
+    };
+    const wrong = (filterCase: string | undefined): Failure => where({ kind: 'tie-group', scan: 'exact', filtered: true, filterCase });
+    const v = judge(coercion, wrong('range-never-boolean'), wrong('range-never-string'));
+    expect(v.verdict).toBe('known');
+    expect(v.matched![0]!.scope).toEqual({ kind: 'tie-group', metric: 'cosine', scan: 'exact', filtered: true, filterCase: 'range-never-boolean' });
+    const other = judge(coercion, wrong('range-never-boolean'), wrong('ne-null'));
+    expect(other.verdict).toBe('not-covered');
+    expect(other.outside).toEqual([{ failureIndex: 1, kind: 'tie-group', breaks: ['filter case ne-null not in [range-never-boolean, range-never-string]'] }]);
+    expect(judge(coercion, wrong(undefined)).outside![0]!.breaks).toEqual(['filter case (none recorded) not in [range-never-boolean, range-never-string]']);
+  });
 });
 
 const DEFECT = path.join(__dirname, 'fixtures', 'defect-driver');

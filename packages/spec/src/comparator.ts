@@ -50,6 +50,12 @@ export interface Failure {
   filtered?: boolean;
   threshold?: boolean;
   /**
+   * C31 only: the name of the golden filter-set case the failed recall ran (golden-data/FORMAT.md
+   * "Filter sets"), for a `knownFailures` scope's `filterCases`. Absent on every other check and on
+   * C31's path-level index shortfall (about no one case).
+   */
+  filterCase?: string;
+  /**
    * C05's mean-recall failure only (a mean over threshold and non-threshold queries alike): the mean
    * recall@k in [0, 1] over the queries without `minScore`, absent when there are none. A known-failure
    * scope's `minRecall` judges this figure instead of `actual` when it is present (runner

@@ -31,6 +31,10 @@ export function fitScope(f: Failure, s: KnownFailureScope): ScopeFit {
   member('scan', f.scan, s.scan);
   flag('filtered', f.filtered, s.filtered);
   flag('threshold', f.threshold, s.threshold);
+  if (s.filterCases !== undefined) {
+    if (f.filterCase !== undefined && s.filterCases.includes(f.filterCase)) scope.filterCase = f.filterCase;
+    else breaks.push(`filter case ${f.filterCase ?? '(none recorded)'} not in ${list(s.filterCases)}`);
+  }
   const expected = typeof f.expected === 'number' && Number.isFinite(f.expected) ? f.expected : undefined;
   const actual = typeof f.actual === 'number' && Number.isFinite(f.actual) ? f.actual : undefined;
   if (f.kind === 'score' && (s.maxAbsScoreDelta !== undefined || s.scoreDefect !== undefined)) {
@@ -69,5 +73,6 @@ export function describeScope(s: KnownFailureScope): string {
   if (s.scoreDefect) parts.push(`scoreDefect ${s.scoreDefect.scale} × expected ${s.scoreDefect.offset < 0 ? '−' : '+'} ${Math.abs(s.scoreDefect.offset)} ± ${s.scoreDefect.within}`);
   if (s.minRecall !== undefined) parts.push(`minRecall ${s.minRecall}`);
   if (s.maxFailures !== undefined) parts.push(`maxFailures ${s.maxFailures}`);
+  if (s.filterCases !== undefined) parts.push(`filterCases ${list(s.filterCases)}`);
   return parts.join(' · ');
 }

@@ -115,6 +115,7 @@ export const c31FilterSemantics: CheckDefinition = {
             const want = expected.hits.slice(0, Math.min(k, c.matching)).map((h) => h.id);
             const failure: Failure = {
               ...first,
+              filterCase: c.name,
               message:
                 `${cell.datasetName} @ ${cell.target}: C31 case "${c.name}" ${JSON.stringify(c.filter)} (${scan} scan, query ${qid}, ${c.matching} matching): ` +
                 `expected ids [${want.join(', ')}] got [${hits.map((h) => h.id).join(', ')}]; ${first.message}` +

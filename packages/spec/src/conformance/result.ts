@@ -40,6 +40,8 @@ export interface KnownFailureScope {
   minRecall?: number;
   /** At most this many failures of one check result are inside the item; the rest are outside it (runner report/known.ts). */
   maxFailures?: number;
+  /** C31: only failures of these golden filter-set cases (`Failure.filterCase`); a failure of another case, or of none, is outside. */
+  filterCases?: string[];
 }
 
 /**
@@ -66,7 +68,7 @@ export interface KnownFailureEntry {
 export interface KnownFailureMatch {
   failureIndex: number;
   scopeItem: number;
-  scope: { kind: string; metric?: string; scan?: string; filtered?: boolean; threshold?: boolean; absScoreDelta?: number; defectResidual?: number; recall?: number };
+  scope: { kind: string; metric?: string; scan?: string; filtered?: boolean; threshold?: boolean; absScoreDelta?: number; defectResidual?: number; recall?: number; filterCase?: string };
 }
 
 /** A failure outside every scope item: `failureIndex`, its kind, and per item what it breaks (`scope 1: scan exact not in [index]`). */
