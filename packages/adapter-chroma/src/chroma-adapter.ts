@@ -38,7 +38,7 @@ export const CHROMA_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
-  // where.ts, the same on Chroma 1.0.0 and 1.4.4 (README "Filters"): no $exists / $not / $contains
+  // where.ts, the same on Chroma 1.0.0 and 1.4.4 (README "Filters"): all but $contains ($exists / $not on the type tags t.<key>)
   filterOperators: [...CHROMA_FILTER_OPERATORS],
   threshold: true,
   upsert: true,

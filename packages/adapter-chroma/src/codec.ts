@@ -1,5 +1,5 @@
 import { MemoryMatrixError, parseInstant, recallFilterExpr, type MemoryKind, type MemoryRecord, type Metadata, type MetadataValue, type RecallFilter } from '@memory-matrix/spec';
-import { compileWhere, type Where, type WhereLayout } from './where';
+import { compileWhere, TYPE_TAGS, type Where, type WhereLayout } from './where';
 
 /**
  * How a memory is laid out in a Chroma record (one Chroma collection per memory-matrix collection):
@@ -8,7 +8,8 @@ import { compileWhere, type Where, type WhereLayout } from './where';
  *   under TYPE-PREFIXED keys, one per value:
  *     `mm.ns` namespace, `mm.kind` kind, `mm.at` createdAt (ISO string), and createdAt again as
  *     `mm.ms` epoch milliseconds + `mm.us` further microseconds (integers: what filters compare);
- *     `s.<key>` string, `b.<key>` boolean, `n.<key>` number, `z.<key>` = true for null
+ *     `s.<key>` string, `b.<key>` boolean, `n.<key>` number, `z.<key>` = true for null, and
+ *     `t.<key>` the value's type tag (`s` / `b` / `n` / `z`: what `$exists` and `$not` compile on, where.ts)
  *     (Chroma drops null metadata values silently: measured on 1.0.0), and for numbers that are
  *     not safe integers (or −0) also `x.<key>` = the exact decimal (`String(v)`): Chroma's server
  *     re-parses floats inexactly (1 ulp off for ~10 % of random doubles, measured on 1.0.0), so
@@ -55,6 +56,7 @@ function exactNumber(v: number): string {
 
 /** A metadata value as its type-prefixed Chroma entries. */
 function encodeValue(key: string, v: MetadataValue, out: ChromaMetadata): void {
+  out[`t.${key}`] = TYPE_TAGS[v === null ? 'null' : (typeof v as 'string' | 'boolean' | 'number')];
   if (v === null) out[`z.${key}`] = true;
   else if (typeof v === 'string') out[`s.${key}`] = v;
   else if (typeof v === 'boolean') out[`b.${key}`] = v;
@@ -107,7 +109,7 @@ export function decodeRecord(
     else if (p === 'n.' && typeof v === 'number') {
       const exact = meta[`x.${key}`];
       metadata[key] = typeof exact === 'string' ? Number(exact) : v;
-    } else if (p === 'x.' || k.startsWith('mm.')) continue;
+    } else if (p === 'x.' || p === 't.' || k.startsWith('mm.')) continue;
     else throw bad(`metadata key ${JSON.stringify(k)} has an unexpected ${typeof v} value`);
   }
   return { id, namespace: ns, kind: kind as MemoryKind, text: document, createdAt: at, metadata, embedding: exact ?? Float32Array.from(embedding!) };
@@ -121,6 +123,7 @@ export const TYPED_LAYOUT: WhereLayout = {
   createdAtMs: RESERVED.createdAtMs,
   createdAtUs: RESERVED.createdAtUs,
   metadata: (k, type) => `${TYPE_PREFIX[type]}.${k}`,
+  typeTag: (k) => `t.${k}`,
 };
 
 const TYPE_PREFIX = { string: 's', boolean: 'b', number: 'n', null: 'z' } as const;

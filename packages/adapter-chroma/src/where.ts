@@ -12,13 +12,18 @@ import { MemoryMatrixError, isFilterInstant, type FilterExpr, type FilterField, 
 //   stored 1. Integer operands are exact against both. The compiler adds integer-operand clauses
 //   that take the spurious integer out and put the right ones back (`guarded`, below).
 // Chroma 1.4.4 also stores arrays and answers `$contains` on them; 1.0.0 refuses array values.
-// This compiler does not push `$exists`, `$not` or `$contains` down (capability filterOperators).
+// `$exists` and `$not` need "the key holds no number", which no Chroma operator says: this adapter
+// stores a type tag per metadata key (`t.<key>` = s / b / n / z) and compiles them on it; a layout
+// without tags (langchain-chroma) does not get them. `$contains` is not pushed down.
 
 /** A Chroma `where` clause (the JSON object the server receives). */
 export type Where = Record<string, unknown>;
 
-/** The operators `compileWhere` pushes down on Chroma 1.0.0 and 1.4.4 (capability `filterOperators`). */
-export const CHROMA_FILTER_OPERATORS: readonly FilterOperator[] = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$and', '$or'];
+/** The operators `compileWhere` pushes down on Chroma 1.0.0 and 1.4.4 for a layout without type tags (langchain-chroma's documents). */
+export const CHROMA_PLAIN_FILTER_OPERATORS: readonly FilterOperator[] = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$and', '$or'];
+
+/** The operators `compileWhere` pushes down for this adapter's typed layout (type tags `t.<key>`): all but `$contains` (capability `filterOperators`). */
+export const CHROMA_FILTER_OPERATORS: readonly FilterOperator[] = [...CHROMA_PLAIN_FILTER_OPERATORS, '$exists', '$not'];
 
 /** A scalar type as Chroma keeps it apart (null only when the layout stores it). */
 export type StoredType = 'string' | 'boolean' | 'number' | 'null';
@@ -39,6 +44,8 @@ export interface WhereLayout {
   createdAtMs: string;
   createdAtUs: string;
   metadata(key: string, type: StoredType): string | undefined;
+  /** The key holding the type tag (TYPE_TAGS) of metadata key `key`; a layout without it gets no `$exists` / `$not`. */
+  typeTag?(key: string): string;
 }
 
 /** A compiled clause: a `where`, or a constant (folded away before it reaches the server). */
@@ -55,36 +62,70 @@ type Clause = Where | boolean;
  *   two integer keys ((ms > M) or (ms = M and us > U)); anything else `false` (type bracketing);
  * - `namespace` / `kind`: string operands on their keys; other operand types the constant the
  *   reference gives; a metadata path of two or more keys is missing (metadata is flat).
- * Throws CAPABILITY_MISSING for `$exists`, `$not`, `$contains` (not in CHROMA_FILTER_OPERATORS).
+ * - `$exists`, `$not` (layouts with `typeTag` only): `$exists` on the key's type tag; `$not` pushed
+ *   to the leaves (De Morgan), each leaf its exact complement (`$eq` ↔ `$ne`, `$in` ↔ `$nin`, a range
+ *   ↔ "not a number" or the complementary range).
+ * Throws CAPABILITY_MISSING for `$contains`, and for `$exists` / `$not` on a layout without `typeTag`.
  */
 export function compileWhere(expr: FilterExpr, layout: WhereLayout): Clause {
-  const walk = (e: FilterExpr): Clause => {
+  const refuse = (op: string, why: string) => new MemoryMatrixError('CAPABILITY_MISSING', `${layout.adapter}: filter: ${op} is not pushed down to Chroma (${why}; capability filterOperators)`);
+  // `neg`: the node is under an odd number of $not, compiled as its exact complement (De Morgan down to the leaves)
+  const walk = (e: FilterExpr, neg: boolean): Clause => {
     switch (e.op) {
       case '$and':
-        return and(e.args.map(walk));
-      case '$or':
-        return or(e.args.map(walk));
+      case '$or': {
+        const parts = e.args.map((a) => walk(a, neg));
+        return (e.op === '$and') !== neg ? and(parts) : or(parts);
+      }
+      case '$not':
+        if (!layout.typeTag) throw refuse('$not', 'Chroma has no $not, and this layout keeps no type tag to complement a range with');
+        return walk(e.arg, !neg);
       case '$eq':
-        return anyOf(e.field, [e.value], layout);
+      case '$in': {
+        const values = 'values' in e ? e.values : [e.value];
+        return neg ? noneOf(e.field, values, layout) : anyOf(e.field, values, layout);
+      }
       case '$ne':
-        return noneOf(e.field, [e.value], layout);
-      case '$in':
-        return anyOf(e.field, e.values, layout);
-      case '$nin':
-        return noneOf(e.field, e.values, layout);
+      case '$nin': {
+        const values = 'values' in e ? e.values : [e.value];
+        return neg ? anyOf(e.field, values, layout) : noneOf(e.field, values, layout);
+      }
       case '$gt':
       case '$gte':
       case '$lt':
       case '$lte':
-        return range(e.field, e.op, e.value, layout);
+        return neg ? notRange(e.field, e.op, e.value, layout) : range(e.field, e.op, e.value, layout);
+      case '$exists':
+        if (!layout.typeTag) throw refuse('$exists', 'Chroma has no $exists, and this layout keeps no type tag');
+        return exists(e.field, e.exists !== neg, layout);
       default:
-        throw new MemoryMatrixError(
-          'CAPABILITY_MISSING',
-          `${layout.adapter}: filter: ${e.op} is not pushed down to Chroma (no $exists, $not or array $contains in Chroma 1.0's where; capability filterOperators)`,
-        );
+        throw refuse(e.op, 'no array $contains: Chroma 1.0 stores no arrays');
     }
   };
-  return walk(expr);
+  return walk(expr, false);
+}
+
+/** The tags `typeTag` keys hold, one per stored type. */
+export const TYPE_TAGS: Record<StoredType, string> = { string: 's', boolean: 'b', number: 'n', null: 'z' };
+
+const COMPLEMENT = { $gt: '$lte', $gte: '$lt', $lt: '$gte', $lte: '$gt' } as const;
+
+/**
+ * `not (field op value)`: a number range's complement is "not a number here" (the type tag is not
+ * `n`: a missing key, a string, …) or the complementary range; createdAt is always present, so its
+ * complement is the complementary range; any pairing `range` makes `false` is `true` here.
+ */
+function notRange(field: FilterField, op: keyof typeof COMPLEMENT, value: number | { ms: number; us: number }, layout: WhereLayout): Clause {
+  if (field.root === 'createdAt') return isFilterInstant(value) ? range(field, COMPLEMENT[op], value, layout) : true;
+  if (field.root !== 'metadata' || typeof value !== 'number' || field.path.length !== 1) return true;
+  return or([c(layout.typeTag!(field.path[0]!), '$ne', TYPE_TAGS.number), range(field, COMPLEMENT[op], value, layout)]);
+}
+
+/** `$exists: want` — metadata: the key's type tag is (not) one of TYPE_TAGS; record fields are always present. */
+function exists(field: FilterField, want: boolean, layout: WhereLayout): Clause {
+  if (field.root !== 'metadata') return want;
+  if (field.path.length !== 1) return !want; // metadata is flat: a nested path is missing
+  return c(layout.typeTag!(field.path[0]!), want ? '$in' : '$nin', Object.values(TYPE_TAGS));
 }
 
 /** `$and` of clauses with constants folded (Chroma wants two or more operands). */

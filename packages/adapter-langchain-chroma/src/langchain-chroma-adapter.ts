@@ -1,5 +1,5 @@
 import type { Chroma as ChromaClass } from '@langchain/community/vectorstores/chroma';
-import { CHROMA_FILTER_OPERATORS, chromaClientTransport } from '@memory-matrix/adapter-chroma';
+import { CHROMA_PLAIN_FILTER_OPERATORS, chromaClientTransport } from '@memory-matrix/adapter-chroma';
 import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type ConnectOptions, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { chromadbClient, type ChromadbMajor } from './clients';
 import { LangchainChromaCollection } from './collection';
@@ -14,7 +14,7 @@ import { collectionMetadata, lcName, specOf, validateName, validateSpec, type St
  *   (`timeDecay: false`, C24): the client offers neither, and the driver adds neither.
  * - filters: the client's `filter` is Chroma's `where` (passed on unchanged), so namespace, kind,
  *   metadata equality and the filter language as adapter-chroma compiles it for Chroma
- *   (`filterOperators`: CHROMA_FILTER_OPERATORS; layout.ts DOCUMENT_LAYOUT).
+ *   (`filterOperators`: CHROMA_PLAIN_FILTER_OPERATORS; layout.ts DOCUMENT_LAYOUT).
  * - writes: `addVectors(…, { ids })` (a Chroma upsert), `delete({ ids })`.
  * - `reopen` (`Chroma.fromExistingCollection`), `indexIntrospection` (the collection's stored
  *   configuration, read through the chromadb client LangChain wraps), `readYourWrites: strong`
@@ -29,7 +29,7 @@ export const LANGCHAIN_CHROMA_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
-  filterOperators: [...CHROMA_FILTER_OPERATORS],
+  filterOperators: [...CHROMA_PLAIN_FILTER_OPERATORS],
   threshold: false,
   upsert: true,
   delete: true,

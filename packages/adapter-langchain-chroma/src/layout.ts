@@ -1,4 +1,4 @@
-import { CHROMA_FILTER_OPERATORS, filterToWhere as chromaWhere, instantKeys, RESERVED as CHROMA_RESERVED, type Where, type WhereLayout } from '@memory-matrix/adapter-chroma';
+import { CHROMA_PLAIN_FILTER_OPERATORS, filterToWhere as chromaWhere, instantKeys, RESERVED as CHROMA_RESERVED, type Where, type WhereLayout } from '@memory-matrix/adapter-chroma';
 import { MemoryMatrixError, validateRecallFilter, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 
 /**
@@ -69,9 +69,9 @@ export const DOCUMENT_LAYOUT: WhereLayout = {
  * A recall filter as the `filter` LangChain's `Chroma` passes to Chroma as its `where` unchanged
  * (`similaritySearchVectorWithScore` sends `{ ...filter }`): adapter-chroma `filterToWhere` over
  * DOCUMENT_LAYOUT (`undefined` for none, `null` when it can match nothing). Throws
- * CAPABILITY_MISSING for an operator outside CHROMA_FILTER_OPERATORS, INVALID_INPUT for a malformed filter (spec validateRecallFilter).
+ * CAPABILITY_MISSING for an operator outside CHROMA_PLAIN_FILTER_OPERATORS, INVALID_INPUT for a malformed filter (spec validateRecallFilter).
  */
 export function filterToWhere(f: RecallFilter | undefined): Where | undefined | null {
-  validateRecallFilter(f, 'filter', { adapter: 'langchain-chroma', filterOperators: CHROMA_FILTER_OPERATORS });
+  validateRecallFilter(f, 'filter', { adapter: 'langchain-chroma', filterOperators: CHROMA_PLAIN_FILTER_OPERATORS });
   return chromaWhere(f, DOCUMENT_LAYOUT);
 }

@@ -1,6 +1,6 @@
 import { evaluateFilter, type RecallHit } from '@memory-matrix/spec';
 import { filterSetRecords, goldenFilterSet, runnableCases } from '@memory-matrix/spec/test/filter-set-cases';
-import { CHROMA_FILTER_OPERATORS } from '@memory-matrix/adapter-chroma';
+import { CHROMA_PLAIN_FILTER_OPERATORS } from '@memory-matrix/adapter-chroma';
 import { startTestServer, type TestServer } from '../../adapter-chroma/test/helpers/server';
 import { connectLangchainChroma, filterToWhere, type LangchainChromaStore } from '../src';
 
@@ -12,7 +12,7 @@ import { connectLangchainChroma, filterToWhere, type LangchainChromaStore } from
  * with a null operand are the ones that differ from the reference, and only those.
  */
 const { dataset, set } = goldenFilterSet();
-const cases = runnableCases(set, CHROMA_FILTER_OPERATORS, []);
+const cases = runnableCases(set, CHROMA_PLAIN_FILTER_OPERATORS, []);
 const queries = new Map(dataset.queries.map((q) => [q.id, q.vector]));
 const { records } = filterSetRecords(dataset);
 const byId = new Map(records.map((r) => [r.id, r]));
