@@ -7,6 +7,7 @@ import { createConfiguration, isOurs, markerMetadata, specFromStored } from './m
 import { metricOfSpace } from './scores';
 import { ChromaTransport, type ChromaTimeouts } from './transport';
 import { validateName, validateSpec } from './validate';
+import { CHROMA_FILTER_OPERATORS } from './where';
 
 /** Options of `createChromaStore`. */
 export interface ChromaStoreOptions {
@@ -37,6 +38,8 @@ export const CHROMA_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // where.ts, the same on Chroma 1.0.0 and 1.4.4 (README "Filters"): all but $contains ($exists / $not on the type tags t.<key>)
+  filterOperators: [...CHROMA_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
   delete: true,

@@ -1,12 +1,15 @@
-import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, type MetadataValue, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError, parseInstant, recallFilterExpr, type MemoryKind, type MemoryRecord, type Metadata, type MetadataValue, type RecallFilter } from '@memory-matrix/spec';
+import { compileWhere, TYPE_TAGS, type Where, type WhereLayout } from './where';
 
 /**
  * How a memory is laid out in a Chroma record (one Chroma collection per memory-matrix collection):
  * - Chroma `id` = memory id; `document` = text; `embedding` = the float32 vector.
  * - Chroma `metadata` holds the memory's fields under reserved keys and the memory's own metadata
  *   under TYPE-PREFIXED keys, one per value:
- *     `mm.ns` namespace, `mm.kind` kind, `mm.at` createdAt (ISO string);
- *     `s.<key>` string, `b.<key>` boolean, `n.<key>` number, `z.<key>` = true for null
+ *     `mm.ns` namespace, `mm.kind` kind, `mm.at` createdAt (ISO string), and createdAt again as
+ *     `mm.ms` epoch milliseconds + `mm.us` further microseconds (integers: what filters compare);
+ *     `s.<key>` string, `b.<key>` boolean, `n.<key>` number, `z.<key>` = true for null, and
+ *     `t.<key>` the value's type tag (`s` / `b` / `n` / `z`: what `$exists` and `$not` compile on, where.ts)
  *     (Chroma drops null metadata values silently: measured on 1.0.0), and for numbers that are
  *     not safe integers (or −0) also `x.<key>` = the exact decimal (`String(v)`): Chroma's server
  *     re-parses floats inexactly (1 ulp off for ~10 % of random doubles, measured on 1.0.0), so
@@ -16,10 +19,16 @@ import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, t
  *   1e-30 → 9.999946e-31 or 0 next to a large component: measured on 1.0.0), so `get` reads the
  *   written vector from here; the search itself uses Chroma's own copy.
  *   User keys never collide with reserved ones (`?.` vs `mm.`).
- * Filters on metadata compare the type-prefixed key, so `{pinned: 0}` can never match a stored
- * `false` (nor `""` or null) whatever the server's own typing does: the spec's `===` semantics.
+ * Filters on metadata compare the type-prefixed key (where.ts), so `{pinned: 0}` can never match a
+ * stored `false` (nor `""` or null) whatever the server's own typing does: the spec's `===` semantics.
  */
-export const RESERVED = { namespace: 'mm.ns', kind: 'mm.kind', createdAt: 'mm.at', vector: 'mm.vec' } as const;
+export const RESERVED = { namespace: 'mm.ns', kind: 'mm.kind', createdAt: 'mm.at', createdAtMs: 'mm.ms', createdAtUs: 'mm.us', vector: 'mm.vec' } as const;
+
+/** createdAt as the two integers `mm.ms` (epoch milliseconds) and `mm.us` (0..999) that filters compare (Chroma has no string ranges). */
+export function instantKeys(createdAt: string): ChromaMetadata {
+  const i = parseInstant(createdAt, 'createdAt');
+  return { [RESERVED.createdAtMs]: i.ms, [RESERVED.createdAtUs]: i.us };
+}
 
 /** The vector's float32 bytes, little-endian, base64 (`mm.vec`). */
 export function encodeVector(v: Float32Array): string {
@@ -40,9 +49,6 @@ export function decodeVector(s: string): Float32Array | undefined {
 /** A Chroma metadata object (scalars only). */
 export type ChromaMetadata = Record<string, string | number | boolean>;
 
-/** Chroma `where` expression (the subset this adapter emits). */
-export type Where = Record<string, unknown>;
-
 /** The exact text of a number: shortest round-trip decimal, and `-0` for negative zero. */
 function exactNumber(v: number): string {
   return Object.is(v, -0) ? '-0' : String(v);
@@ -50,6 +56,7 @@ function exactNumber(v: number): string {
 
 /** A metadata value as its type-prefixed Chroma entries. */
 function encodeValue(key: string, v: MetadataValue, out: ChromaMetadata): void {
+  out[`t.${key}`] = TYPE_TAGS[v === null ? 'null' : (typeof v as 'string' | 'boolean' | 'number')];
   if (v === null) out[`z.${key}`] = true;
   else if (typeof v === 'string') out[`s.${key}`] = v;
   else if (typeof v === 'boolean') out[`b.${key}`] = v;
@@ -61,7 +68,13 @@ function encodeValue(key: string, v: MetadataValue, out: ChromaMetadata): void {
 
 /** The Chroma metadata of a memory (never empty: the reserved keys are always there). */
 export function encodeMetadata(r: Pick<MemoryRecord, 'namespace' | 'kind' | 'createdAt' | 'metadata' | 'embedding'>): ChromaMetadata {
-  const out: ChromaMetadata = { [RESERVED.namespace]: r.namespace, [RESERVED.kind]: r.kind, [RESERVED.createdAt]: r.createdAt, [RESERVED.vector]: encodeVector(r.embedding) };
+  const out: ChromaMetadata = {
+    [RESERVED.namespace]: r.namespace,
+    [RESERVED.kind]: r.kind,
+    [RESERVED.createdAt]: r.createdAt,
+    ...instantKeys(r.createdAt),
+    [RESERVED.vector]: encodeVector(r.embedding),
+  };
   for (const [k, v] of Object.entries(r.metadata)) encodeValue(k, v, out);
   return out;
 }
@@ -96,42 +109,38 @@ export function decodeRecord(
     else if (p === 'n.' && typeof v === 'number') {
       const exact = meta[`x.${key}`];
       metadata[key] = typeof exact === 'string' ? Number(exact) : v;
-    } else if (p === 'x.' || k.startsWith('mm.')) continue;
+    } else if (p === 'x.' || p === 't.' || k.startsWith('mm.')) continue;
     else throw bad(`metadata key ${JSON.stringify(k)} has an unexpected ${typeof v} value`);
   }
   return { id, namespace: ns, kind: kind as MemoryKind, text: document, createdAt: at, metadata, embedding: exact ?? Float32Array.from(embedding!) };
 }
 
-/** This adapter's condition for one metadata key: `$eq` on the type-prefixed key (`z.<k>` true for null). */
-export function typedMetadataCondition(k: string, v: MetadataValue): Where {
-  if (v === null) return { [`z.${k}`]: { $eq: true } };
-  if (typeof v === 'string') return { [`s.${k}`]: { $eq: v } };
-  if (typeof v === 'boolean') return { [`b.${k}`]: { $eq: v } };
-  return { [`n.${k}`]: { $eq: v } };
-}
+/** This adapter's layout for `compileWhere`: the reserved keys and the type-prefixed metadata keys. */
+export const TYPED_LAYOUT: WhereLayout = {
+  adapter: 'chroma',
+  namespace: RESERVED.namespace,
+  kind: RESERVED.kind,
+  createdAtMs: RESERVED.createdAtMs,
+  createdAtUs: RESERVED.createdAtUs,
+  metadata: (k, type) => `${TYPE_PREFIX[type]}.${k}`,
+  typeTag: (k) => `t.${k}`,
+};
+
+const TYPE_PREFIX = { string: 's', boolean: 'b', number: 'n', null: 'z' } as const;
 
 /**
- * A recall filter as a Chroma `where`: `undefined` for no condition, `null` when the filter can
- * match nothing (an empty `namespaces` or `kinds` list: Chroma rejects `$in: []`, so the adapter
- * answers without asking). Namespaces and kinds are `$in` on the reserved keys `mm.ns` / `mm.kind`,
- * each metadata key the condition `metadata` gives (default: this adapter's typed keys; a client
- * library that stores metadata as it is passes plain `$eq`). Parts are joined with `$and` (Chroma
- * wants ≥ 2 operands there).
+ * A recall filter as a Chroma `where` (where.ts `compileWhere` over `recallFilterExpr`: namespaces,
+ * kinds, metadata equality and the filter language's `where`, ANDed): `undefined` for no condition,
+ * `null` when the filter can match nothing (e.g. an empty `namespaces` list: Chroma rejects `$in: []`,
+ * so the adapter answers without asking). `layout` names the keys (default: this adapter's typed
+ * keys; langchain-chroma passes its plain-metadata layout). Throws CAPABILITY_MISSING for an
+ * operator outside CHROMA_FILTER_OPERATORS.
  */
-export function filterToWhere(f: RecallFilter | undefined, metadata: (k: string, v: MetadataValue) => Where = typedMetadataCondition): Where | undefined | null {
-  if (!f) return undefined;
-  const conds: Where[] = [];
-  if (f.namespaces !== undefined) {
-    if (f.namespaces.length === 0) return null;
-    conds.push({ [RESERVED.namespace]: { $in: [...f.namespaces] } });
-  }
-  if (f.kinds !== undefined) {
-    if (f.kinds.length === 0) return null;
-    conds.push({ [RESERVED.kind]: { $in: [...f.kinds] } });
-  }
-  for (const [k, v] of Object.entries(f.metadata ?? {})) conds.push(metadata(k, v));
-  if (conds.length === 0) return undefined;
-  return conds.length === 1 ? conds[0] : { $and: conds };
+export function filterToWhere(f: RecallFilter | undefined, layout: WhereLayout = TYPED_LAYOUT): Where | undefined | null {
+  const expr = recallFilterExpr(f);
+  if (expr === undefined) return undefined;
+  const w = compileWhere(expr, layout);
+  return w === true ? undefined : w === false ? null : w;
 }
 
 /**

@@ -1,7 +1,8 @@
 export { createChromaStore, ChromaStore, CHROMA_CAPABILITIES, type ChromaStoreOptions } from './chroma-adapter';
 export { ChromaMemoryCollection, TIE_WINDOW } from './collection';
 export { chromaToCanonical, CHROMA_SPACE, metricOfSpace } from './scores';
-export { chromaName, encodeMetadata, decodeRecord, encodeVector, decodeVector, filterToWhere, typedMetadataCondition, RESERVED, type Where } from './codec';
+export { chromaName, encodeMetadata, decodeRecord, encodeVector, decodeVector, filterToWhere, instantKeys, RESERVED, TYPED_LAYOUT } from './codec';
+export { compileWhere, CHROMA_FILTER_OPERATORS, CHROMA_PLAIN_FILTER_OPERATORS, TYPE_TAGS, type StoredType, type Where, type WhereLayout } from './where';
 export { MARKER, createConfiguration, specFromStored } from './marker';
 export { ChromaTransport, WRITE_PATH, type ChromaTimeouts, type LiveRequest } from './transport';
 export { chromaDriver } from './driver';

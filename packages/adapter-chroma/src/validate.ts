@@ -18,6 +18,8 @@ import {
   type RecallQuery,
 } from '@memory-matrix/spec';
 
+import { CHROMA_FILTER_OPERATORS } from './where';
+
 const NAME_RE = /^[a-z0-9_]{1,48}$/;
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `chroma: ${message}`);
@@ -83,7 +85,7 @@ function validateIndex(i: IndexConfig, name: string): void {
  * vectors. Empty metadata keys (which Chroma refuses) are refused by the contract for every adapter
  * (spec stored-values.ts), as are −0 and NUL, which Chroma itself would keep.
  */
-export const CHROMA_RULES: InputRules = { adapter: 'chroma', vector: validateChromaVector };
+export const CHROMA_RULES: InputRules = { adapter: 'chroma', vector: validateChromaVector, filterOperators: CHROMA_FILTER_OPERATORS };
 
 /** One record (position `index` in the call) against the collection's dim and metric. */
 export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, coll: string): void {

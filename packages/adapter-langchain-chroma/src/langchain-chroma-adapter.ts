@@ -1,5 +1,5 @@
 import type { Chroma as ChromaClass } from '@langchain/community/vectorstores/chroma';
-import { chromaClientTransport } from '@memory-matrix/adapter-chroma';
+import { CHROMA_PLAIN_FILTER_OPERATORS, chromaClientTransport } from '@memory-matrix/adapter-chroma';
 import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type ConnectOptions, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { chromadbClient, type ChromadbMajor } from './clients';
 import { LangchainChromaCollection } from './collection';
@@ -12,7 +12,9 @@ import { collectionMetadata, lcName, specOf, validateName, validateSpec, type St
  * - recall: `similaritySearchVectorWithScore(vector, k, filter)` — Chroma's HNSW (no exact path:
  *   `exactScan: false`); no score threshold (`threshold: false`, C09) and no time decay
  *   (`timeDecay: false`, C24): the client offers neither, and the driver adds neither.
- * - filters: the client's `filter` is Chroma's `where`, so namespace, kind and metadata equality.
+ * - filters: the client's `filter` is Chroma's `where` (passed on unchanged), so namespace, kind,
+ *   metadata equality and the filter language as adapter-chroma compiles it for Chroma
+ *   (`filterOperators`: CHROMA_PLAIN_FILTER_OPERATORS; layout.ts DOCUMENT_LAYOUT).
  * - writes: `addVectors(…, { ids })` (a Chroma upsert), `delete({ ids })`.
  * - `reopen` (`Chroma.fromExistingCollection`), `indexIntrospection` (the collection's stored
  *   configuration, read through the chromadb client LangChain wraps), `readYourWrites: strong`
@@ -27,6 +29,7 @@ export const LANGCHAIN_CHROMA_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  filterOperators: [...CHROMA_PLAIN_FILTER_OPERATORS],
   threshold: false,
   upsert: true,
   delete: true,

@@ -1,23 +1,31 @@
-import { filterToWhere as chromaWhere, RESERVED as CHROMA_RESERVED, type Where } from '@memory-matrix/adapter-chroma';
-import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { CHROMA_PLAIN_FILTER_OPERATORS, filterToWhere as chromaWhere, instantKeys, RESERVED as CHROMA_RESERVED, type Where, type WhereLayout } from '@memory-matrix/adapter-chroma';
+import { MemoryMatrixError, validateRecallFilter, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 
 /**
  * How a memory is a LangChain `Document` (what a LangChain.js user's memory module would store):
  * - `pageContent` = text; the Chroma id = the memory id (`addVectors(…, { ids })`);
  * - `metadata` = the memory's own metadata, unchanged, plus three reserved keys for the memory's
- *   fields: `mm.ns` namespace, `mm.kind` kind, `mm.at` createdAt (ISO string). A memory whose
+ *   fields: `mm.ns` namespace, `mm.kind` kind, `mm.at` createdAt (ISO string), and createdAt as the
+ *   integers `mm.ms` (epoch milliseconds) + `mm.us` (further microseconds) that filters compare
+ *   (Chroma refuses a range on a string; adapter-chroma `instantKeys`). A memory whose
  *   own metadata uses an `mm.` key is refused (INVALID_INPUT): the keys would collide.
  * Values are handed to the client as they are: the driver adds no encoding the client lacks
  * (the raw chroma adapter types its keys and keeps null and exact floats apart; LangChain does
  * not, so what Chroma does to null and to float metadata is what a LangChain user gets: README).
  */
-export const RESERVED = { namespace: CHROMA_RESERVED.namespace, kind: CHROMA_RESERVED.kind, createdAt: CHROMA_RESERVED.createdAt } as const;
+export const RESERVED = {
+  namespace: CHROMA_RESERVED.namespace,
+  kind: CHROMA_RESERVED.kind,
+  createdAt: CHROMA_RESERVED.createdAt,
+  createdAtMs: CHROMA_RESERVED.createdAtMs,
+  createdAtUs: CHROMA_RESERVED.createdAtUs,
+} as const;
 
 /** The Document metadata of a memory. Throws INVALID_INPUT for a reserved key in its own metadata. */
 export function documentMetadata(r: MemoryRecord, where: string): Record<string, unknown> {
   const clash = Object.keys(r.metadata ?? {}).find((k) => k.startsWith('mm.'));
   if (clash !== undefined) throw new MemoryMatrixError('INVALID_INPUT', `${where}: memory ${r.id}: metadata key ${JSON.stringify(clash)} is reserved (mm.*) by the LangChain document layout`);
-  return { ...r.metadata, [RESERVED.namespace]: r.namespace, [RESERVED.kind]: r.kind, [RESERVED.createdAt]: r.createdAt };
+  return { ...r.metadata, [RESERVED.namespace]: r.namespace, [RESERVED.kind]: r.kind, [RESERVED.createdAt]: r.createdAt, ...instantKeys(r.createdAt) };
 }
 
 /**
@@ -44,11 +52,26 @@ export function decodeRecord(
 }
 
 /**
- * A recall filter as the `filter` LangChain's `Chroma` passes to Chroma as its `where`: the raw
- * adapter's translation (adapter-chroma `filterToWhere`: `undefined` for none, `null` when it can
- * match nothing, namespaces and kinds `$in` on `mm.ns` / `mm.kind`, parts joined with `$and`), each
- * metadata key `$eq` on the key itself (LangChain stores metadata as it is).
+ * The document layout for adapter-chroma's `compileWhere`: the reserved keys, and every metadata
+ * value under its own key whatever its type (Chroma keeps string, boolean and number apart in
+ * `where`); a null has no key (Chroma drops null metadata values: a `$eq null` matches nothing).
+ */
+export const DOCUMENT_LAYOUT: WhereLayout = {
+  adapter: 'langchain-chroma',
+  namespace: RESERVED.namespace,
+  kind: RESERVED.kind,
+  createdAtMs: RESERVED.createdAtMs,
+  createdAtUs: RESERVED.createdAtUs,
+  metadata: (k, type) => (type === 'null' ? undefined : k),
+};
+
+/**
+ * A recall filter as the `filter` LangChain's `Chroma` passes to Chroma as its `where` unchanged
+ * (`similaritySearchVectorWithScore` sends `{ ...filter }`): adapter-chroma `filterToWhere` over
+ * DOCUMENT_LAYOUT (`undefined` for none, `null` when it can match nothing). Throws
+ * CAPABILITY_MISSING for an operator outside CHROMA_PLAIN_FILTER_OPERATORS, INVALID_INPUT for a malformed filter (spec validateRecallFilter).
  */
 export function filterToWhere(f: RecallFilter | undefined): Where | undefined | null {
-  return chromaWhere(f, (k, v) => ({ [k]: { $eq: v } }));
+  validateRecallFilter(f, 'filter', { adapter: 'langchain-chroma', filterOperators: CHROMA_PLAIN_FILTER_OPERATORS });
+  return chromaWhere(f, DOCUMENT_LAYOUT);
 }
