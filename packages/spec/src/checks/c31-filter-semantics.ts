@@ -26,6 +26,9 @@ const LOAD_CHUNK = 500;
  * `filterOperators`, shapes ⊆ `metadataShapes`, every key it reads loaded — is recalled with
  * `filter: { where }` for each query of the set, on the exact path and, when the cell has an ANN
  * index, on the index path.
+ * - Count: `count({ where })` must equal the case's matching count (kind `filter-count`): the whole
+ *   filtered set, on every target, so a filter that matches nothing or too much fails on the index
+ *   path too, where a short result alone is judged as approximation.
  * - Exact path: the ids must equal the oracle's filtered top-k under the tie rule (comparator.ts
  *   `compareHits`, exact mode: tie groups, count = min(k, matching), every id passing the filter by
  *   the reference semantics, scores within the target's tolerances).
@@ -78,7 +81,23 @@ export const c31FilterSemantics: CheckDefinition = {
       // Index path: short results are judged over the whole path (annShortfallMax), as C04 does.
       const index = { expected: 0, shortfall: 0, recall: 0, n: 0, short: [] as Array<{ c: FilterCase; f: Failure }> };
       for (const c of plan.runnable) {
-        let failed = false;
+        // The whole filtered set, not only its top k: a filter that matches nothing (or too much) is no ANN shortfall.
+        const counted = await collection.count({ where: c.expr });
+        let failed = counted !== c.matching;
+        if (failed) {
+          failures.push({
+            dataset: cell.datasetName,
+            target: cell.target,
+            queryId: '(count)',
+            kind: 'filter-count',
+            expected: c.matching,
+            actual: counted,
+            metric: cell.dataset.manifest.metric,
+            filtered: true,
+            filterCase: c.name,
+            message: `${cell.datasetName} @ ${cell.target}: C31 case "${c.name}" ${JSON.stringify(c.filter)}: count under the filter ${counted}, expected ${c.matching} (the memories the reference semantics match)`,
+          });
+        }
         for (const scan of modes) {
           for (const qid of set.header.queries) {
             const vector = vectors.get(qid)!;
@@ -152,6 +171,7 @@ export const c31FilterSemantics: CheckDefinition = {
       figures.loadMs = Math.round(t1 - t0);
       figures.queryMs = Math.round(performance.now() - t1);
       figures.recalls = plan.runnable.length * modes.length * set.header.queries.length;
+      figures.counts = plan.runnable.length;
       figures.casesFailed = verdicts.filter((v) => v.status === 'fail').length;
       figures.scans = modes.join('+');
     } else {
