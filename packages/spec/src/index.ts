@@ -28,6 +28,8 @@ export {
   type MemoryRecord,
   type Metadata,
   type MetadataValue,
+  type MetadataScalar,
+  type FlatMetadata,
   type Metric,
   type RecallFilter,
   type RecallHit,
@@ -257,3 +259,15 @@ export { windowReference } from './checks/helpers/history';
 export { oracleOver } from './checks/helpers/placement';
 export { deleteVerified, type CheckedDelete, type DeleteVerdict } from './checks/helpers/delete-verified';
 export { makeDirs } from './fs-dirs';
+export {
+  isPlainObject,
+  MAX_METADATA_DEPTH,
+  metadataKindOf,
+  metadataPathJoin,
+  metadataValueDifference,
+  metadataValueEqual,
+  metadataValueProblem,
+  sortedMetadataValue,
+  type MetadataShape,
+  type MetadataValueProblem,
+} from './metadata-value';
