@@ -11,8 +11,8 @@ export const SHAPED_METADATA: Record<string, Metadata> = {
   mixedArray: { labels: ['a', 1, 0, -1.5, true, false, null, '', { k: [] }, [1, [2]]] },
   emptyContainers: { arr: [], obj: {}, deep: { a: [], b: {} } },
   falsyNested: { f: { zero: 0, no: false, empty: '', nil: null } },
-  unicodeKeys: { 'ключ': { '日本語': 'значение', 'emoji 🦀': ['é', 'e\u0301'], 'a.b': 1, 'sp ace': 2 } },
-  numbers: { n: [1.0, 1, 0.1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e300, 5e-324, 1.7976931348623157e308, 123456789.123456789] },
+  unicodeKeys: { ключ: { 日本語: 'значение', 'emoji 🦀': ['é', 'e\u0301'], 'a.b': 1, 'sp ace': 2 } },
+  numbers: { n: [1.0, 1, 0.1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e300, 5e-324, 1.7976931348623157e308, 123456789.12345679] },
   keyOrder: { o: { z: 1, a: 2, m: { y: 1, b: 2 }, '10': 'ten', '2': 'two' } },
   controlInValue: { o: { text: 'line\nbreak\ttab\u0001' } },
 };

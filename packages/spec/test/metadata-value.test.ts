@@ -23,7 +23,12 @@ describe('metadata values (metadata-value.ts)', () => {
     const e = thrown(() => checkMetadata({ a: 1, tags: ['x'] }, 'table t: record "r"', { adapter: 't' }));
     expect(hasCode(e, 'CAPABILITY_MISSING')).toBe(true);
     expect(String(e)).toContain('metadata.tags');
-    expect(hasCode(thrown(() => checkMetadata({ src: { a: 1 } }, 'r', { adapter: 't', metadataShapes: ['array'] })), 'CAPABILITY_MISSING')).toBe(true);
+    expect(
+      hasCode(
+        thrown(() => checkMetadata({ src: { a: 1 } }, 'r', { adapter: 't', metadataShapes: ['array'] })),
+        'CAPABILITY_MISSING',
+      ),
+    ).toBe(true);
   });
 
   it.each(BAD_SHAPED_METADATA)('refuses $path with INVALID_INPUT naming it', ({ metadata, path }) => {
@@ -35,11 +40,21 @@ describe('metadata values (metadata-value.ts)', () => {
   it(`allows ${MAX_METADATA_DEPTH} levels of nesting and refuses one more`, () => {
     const deep = (n: number): unknown => (n === 0 ? 0 : { d: deep(n - 1) });
     expect(() => checkMetadata({ o: deep(MAX_METADATA_DEPTH) }, 'r', SHAPES)).not.toThrow();
-    expect(hasCode(thrown(() => checkMetadata({ o: deep(MAX_METADATA_DEPTH + 1) }, 'r', SHAPES)), 'INVALID_INPUT')).toBe(true);
+    expect(
+      hasCode(
+        thrown(() => checkMetadata({ o: deep(MAX_METADATA_DEPTH + 1) }, 'r', SHAPES)),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
   });
 
   it('never takes a nested value in the equality filter', () => {
-    expect(hasCode(thrown(() => checkMetadata({ o: { a: 1 } }, 'filter', SHAPES, true)), 'INVALID_INPUT')).toBe(true);
+    expect(
+      hasCode(
+        thrown(() => checkMetadata({ o: { a: 1 } }, 'filter', SHAPES, true)),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
   });
 
   it('compares type-strictly and deeply: 0, false, "", null, [] and {} differ; key order does not count; array order does', () => {
