@@ -1,5 +1,5 @@
 import { filterToWhere as chromaWhere, RESERVED as CHROMA_RESERVED, type Where } from '@memory-matrix/adapter-chroma';
-import { MemoryMatrixError, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError, refuseMetadataShapes, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 
 /**
  * How a memory is a LangChain `Document` (what a LangChain.js user's memory module would store):
@@ -17,6 +17,7 @@ export const RESERVED = { namespace: CHROMA_RESERVED.namespace, kind: CHROMA_RES
 export function documentMetadata(r: MemoryRecord, where: string): Record<string, unknown> {
   const clash = Object.keys(r.metadata ?? {}).find((k) => k.startsWith('mm.'));
   if (clash !== undefined) throw new MemoryMatrixError('INVALID_INPUT', `${where}: memory ${r.id}: metadata key ${JSON.stringify(clash)} is reserved (mm.*) by the LangChain document layout`);
+  refuseMetadataShapes(r.metadata ?? {}, `${where}: memory ${r.id}`); // nested / array: not declared (metadataShapes)
   return { ...r.metadata, [RESERVED.namespace]: r.namespace, [RESERVED.kind]: r.kind, [RESERVED.createdAt]: r.createdAt };
 }
 

@@ -191,3 +191,21 @@ export function validateIdList(ids: unknown, where: string, rules: InputRules): 
   if (!Array.isArray(ids)) throw invalid(rules, `${where}: ids must be an array of strings`);
   ids.forEach((id: unknown, i) => checkStoredText(id, `${where}: ids[${i}]`, rules));
 }
+
+/**
+ * For an adapter that passes metadata to a client library unchecked (LangChain, mem0): refuse a
+ * value whose shape (`array`, `nested`) is not in `shapes` with CAPABILITY_MISSING naming `where`
+ * (which begins with the adapter's name, e.g. `mem0: records[3] (id m1)`) and the field, so it is
+ * never flattened or stringified by the client. Scalars are left to the client.
+ */
+export function refuseMetadataShapes(metadata: Record<string, unknown>, where: string, shapes: readonly MetadataShape[] = []): void {
+  for (const [key, value] of Object.entries(metadata)) {
+    if (typeof value !== 'object' || value === null) continue;
+    const shape: MetadataShape = Array.isArray(value) ? 'array' : 'nested';
+    if (!shapes.includes(shape))
+      throw new MemoryMatrixError(
+        'CAPABILITY_MISSING',
+        `${where}: metadata.${key} is ${shape === 'array' ? 'an array' : 'an object'}, a metadata shape ("${shape}") this target does not store (capability metadataShapes)`,
+      );
+  }
+}

@@ -1,4 +1,4 @@
-import { checkMetadata, hasCode, MAX_METADATA_DEPTH, metadataValueEqual, sortedMetadataValue } from '../src';
+import { checkMetadata, hasCode, refuseMetadataShapes, MAX_METADATA_DEPTH, metadataValueEqual, sortedMetadataValue } from '../src';
 import { metadataDifferences } from '../src/record-diff';
 
 /** The error `fn` throws (fails the test when it returns). */
@@ -35,6 +35,14 @@ describe('metadata values (metadata-value.ts)', () => {
     const e = thrown(() => checkMetadata(metadata, 'r', SHAPES));
     expect(hasCode(e, 'INVALID_INPUT')).toBe(true);
     expect(String(e)).toContain(path);
+  });
+
+  it('refuseMetadataShapes (client adapters): an undeclared array or object is CAPABILITY_MISSING naming the field; scalars pass', () => {
+    expect(() => refuseMetadataShapes({ a: 0, b: null, c: '' }, 'mem0: records[0] (id m)')).not.toThrow();
+    const e = thrown(() => refuseMetadataShapes({ a: 0, tags: [] }, 'mem0: records[0] (id m)'));
+    expect(hasCode(e, 'CAPABILITY_MISSING')).toBe(true);
+    expect(String(e)).toContain('mem0: records[0] (id m): metadata.tags is an array');
+    expect(() => refuseMetadataShapes({ o: {} }, 'x', ['nested'])).not.toThrow();
   });
 
   it(`allows ${MAX_METADATA_DEPTH} levels of nesting and refuses one more`, () => {
