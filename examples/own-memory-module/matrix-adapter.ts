@@ -52,7 +52,7 @@ const toMemory = (r: mm.MemoryRecord): Memory => ({
   userId: r.namespace,
   category: r.kind,
   content: r.text,
-  attrs: r.metadata,
+  attrs: mm.flatMetadata(r.metadata, `own-memory: memory ${r.id}`), // the module stores flat attributes only
   createdAt: new Date(r.createdAt),
   embedding: Array.from(r.embedding),
 });
@@ -128,7 +128,7 @@ function historyStore(redis: Redis): mm.MemoryStore {
       return {
         sessionId: o.sessionId,
         keyPrefix: o.keyPrefix ?? 'chat:',
-        append: (msgs) => coded(at('append'), () => h.add(msgs)),
+        append: (msgs) => coded(at('append'), () => h.add(msgs.map((m, i) => ({ ...m, metadata: mm.flatMetadata(m.metadata, `own-memory: ${at('append')}: messages[${i}]`) })))),
         read: (r) => coded(at('read'), () => h.messages(r?.last)),
         length: () => coded(at('length'), () => h.size()),
         trim: (win) => coded(at('trim'), () => h.trim(win)),

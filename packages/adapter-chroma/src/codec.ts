@@ -60,6 +60,7 @@ function encodeValue(key: string, v: MetadataValue, out: ChromaMetadata): void {
   if (v === null) out[`z.${key}`] = true;
   else if (typeof v === 'string') out[`s.${key}`] = v;
   else if (typeof v === 'boolean') out[`b.${key}`] = v;
+  else if (typeof v === 'object') throw new MemoryMatrixError('CAPABILITY_MISSING', `chroma: metadata.${key} is an array or object, which Chroma metadata cannot hold (capability metadataShapes)`);
   else {
     out[`n.${key}`] = v;
     if (!Number.isSafeInteger(v) || Object.is(v, -0)) out[`x.${key}`] = exactNumber(v);

@@ -1,5 +1,5 @@
 import { CHROMA_PLAIN_FILTER_OPERATORS, filterToWhere as chromaWhere, instantKeys, RESERVED as CHROMA_RESERVED, type Where, type WhereLayout } from '@memory-matrix/adapter-chroma';
-import { MemoryMatrixError, validateRecallFilter, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError, refuseMetadataShapes, validateRecallFilter, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 
 /**
  * How a memory is a LangChain `Document` (what a LangChain.js user's memory module would store):
@@ -25,6 +25,7 @@ export const RESERVED = {
 export function documentMetadata(r: MemoryRecord, where: string): Record<string, unknown> {
   const clash = Object.keys(r.metadata ?? {}).find((k) => k.startsWith('mm.'));
   if (clash !== undefined) throw new MemoryMatrixError('INVALID_INPUT', `${where}: memory ${r.id}: metadata key ${JSON.stringify(clash)} is reserved (mm.*) by the LangChain document layout`);
+  refuseMetadataShapes(r.metadata ?? {}, `${where}: memory ${r.id}`); // nested / array: not declared (metadataShapes)
   return { ...r.metadata, [RESERVED.namespace]: r.namespace, [RESERVED.kind]: r.kind, [RESERVED.createdAt]: r.createdAt, ...instantKeys(r.createdAt) };
 }
 

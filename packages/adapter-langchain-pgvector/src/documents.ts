@@ -1,7 +1,7 @@
 import type { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { Document } from '@langchain/core/documents';
 import { literalToVector } from '@memory-matrix/adapter-pgvector';
-import { MemoryMatrixError, parseInstant, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError, parseInstant, refuseMetadataShapes, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 
 /**
@@ -34,6 +34,7 @@ export function checkRecords(records: unknown, table: string): asserts records i
   );
   records.forEach((r: MemoryRecord, i) => {
     if (typeof r.metadata !== 'object' || r.metadata === null || Array.isArray(r.metadata)) throw invalid(`table ${table}: records[${i}] (id ${r.id}): metadata must be an object`);
+    refuseMetadataShapes(r.metadata, `${ADAPTER}: table ${table}: records[${i}] (id ${r.id})`); // nested / array: not declared (metadataShapes)
     const key = Object.keys(r.metadata).find((k) => k.startsWith(RESERVED_PREFIX));
     if (key !== undefined)
       throw invalid(`table ${table}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} starts with ${RESERVED_PREFIX}, which this driver keeps for the memory's own fields`);

@@ -149,6 +149,7 @@ describeServer('PGVectorStore on PostgreSQL 18.6 + pgvector 0.8.7 (PGlite served
     await expect(col.recall({ vector: q, k: 5, filter: { namespaces: [] } })).rejects.toMatchObject({ code: 'BACKEND_ERROR', message: expect.stringContaining('syntax error') });
     expect(await code(col.recall({ vector: q, k: 5, filter: { metadata: { mm_id: 'x' } } }))).toBe('INVALID_INPUT');
     expect(await code(col.upsert([rec('bad', [1, 0, 0], { metadata: { mm_kind: 'x' } })]))).toBe('INVALID_INPUT');
+    expect(await code(col.upsert([rec('bad', [1, 0, 0], { metadata: { tags: ['x'] } })]))).toBe('CAPABILITY_MISSING'); // metadataShapes undeclared
   });
 
   test('index: createHnswIndex builds the HNSW index; the client sets no ef_search, so a search returns at most 40 rows', async () => {

@@ -1,4 +1,4 @@
-import { MemoryMatrixError, parseInstant, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError, parseInstant, refuseMetadataShapes, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 
 /**
@@ -65,6 +65,7 @@ export function checkRecords(records: unknown, where: string): asserts records i
     if (seen.has(r.id)) throw invalid(`${where}: records[${i}]: id ${JSON.stringify(r.id)} appears twice in one upsert`);
     seen.add(r.id);
     if (typeof r.metadata !== 'object' || r.metadata === null || Array.isArray(r.metadata)) throw invalid(`${where}: records[${i}] (id ${r.id}): metadata must be an object`);
+    refuseMetadataShapes(r.metadata, `${ADAPTER}: ${where}: records[${i}] (id ${r.id})`); // nested / array: not declared (metadataShapes)
     for (const key of Object.keys(r.metadata)) {
       if (key.startsWith(RESERVED_PREFIX))
         throw invalid(`${where}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} starts with ${RESERVED_PREFIX}, which this driver keeps for the memory's own fields`);

@@ -80,6 +80,7 @@ test('refusals: a stored id again (mem0 add creates a new memory), mm_ and mem0 
   expect(await code(col.upsert([rec('d', [0, 1, 0]), rec('d', [0, 1, 0])]))).toBe('INVALID_INPUT');
   expect(await code(col.upsert([rec('m', [1, 0, 0], { metadata: { mm_kind: 'x' } })]))).toBe('INVALID_INPUT');
   expect(await code(col.upsert([rec('h', [1, 0, 0], { metadata: { hash: 'x' } })]))).toBe('INVALID_INPUT');
+  expect(await code(col.upsert([rec('n', [1, 0, 0], { metadata: { src: { a: 1 } } })]))).toBe('CAPABILITY_MISSING'); // metadataShapes undeclared
   expect(await code(col.upsert([rec('w', [1, 0])]))).toBe('DIMENSION_MISMATCH');
   expect(await code(store.createCollection({ name: name('ip'), dim: 3, metric: 'ip', index: { type: 'none' } }))).toBe('CAPABILITY_MISSING');
   expect(await code(store.createCollection({ name: name('ix'), dim: 3, metric: 'cosine', index: { type: 'hnsw', m: 16, efConstruction: 64, efSearch: 40 } }))).toBe('CAPABILITY_MISSING');

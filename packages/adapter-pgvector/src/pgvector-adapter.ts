@@ -44,6 +44,8 @@ export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
   filterMetadata: true,
   // Every operator of the filter language, compiled to SQL over jsonb (filter-sql.ts; README "Filters").
   filterOperators: [...PGVECTOR_FILTER_OPERATORS],
+  // Nested objects and arrays round-trip exactly through jsonb (README "Nested and array metadata").
+  metadataShapes: ['nested', 'array'],
   threshold: true,
   upsert: true,
   delete: true,

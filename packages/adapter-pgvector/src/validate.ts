@@ -84,7 +84,7 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
  * (jsonb loses the sign) are refused by the contract for every adapter (spec stored-values.ts).
  * Every operator of the filter language is compiled to SQL (filter-sql.ts).
  */
-export const PG_RULES: InputRules = { adapter: 'pgvector', filterOperators: PGVECTOR_FILTER_OPERATORS };
+export const PG_RULES: InputRules = { adapter: 'pgvector', filterOperators: PGVECTOR_FILTER_OPERATORS, metadataShapes: ['nested', 'array'] };
 
 /** One record (position `index` in the call) against the table's dim and metric (spec `validateMemoryRecord`). */
 export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, table: string): void {

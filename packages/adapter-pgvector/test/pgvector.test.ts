@@ -122,7 +122,7 @@ describe.each(ENGINES)('pgvector adapter on %s', (engine) => {
       { createdAt: '2024-05-01T09:30:00Z' },
       { createdAt: '2024-02-30T00:00:00.000Z' },
       { text: 'nul\u0000' },
-      { metadata: { nested: {} } as never },
+      { metadata: { nested: { x: Number.NaN } } as never },
       { metadata: { n: -0 } },
       { embedding: [1, 2, 3, 4] as never },
     ]) {

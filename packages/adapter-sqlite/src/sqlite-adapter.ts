@@ -51,6 +51,8 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
   filterMetadata: true,
   // The whole filter language, compiled to SQL over the JSON metadata (where-sql.ts).
   filterOperators: [...SQLITE_FILTER_OPERATORS],
+  // Nested objects and arrays round-trip exactly through the JSON text column (README "Nested and array metadata").
+  metadataShapes: ['nested', 'array'],
   threshold: true,
   upsert: true,
   delete: true,

@@ -32,7 +32,7 @@ const NAME = /^[a-z0-9_]{1,48}$/;
  * no −0 (`JSON.stringify(-0)` is `0`); the contract refuses −0, and U+0000 (which SQLite TEXT would
  * keep: better-sqlite3 binds strings with their byte length), for every adapter (spec stored-values.ts).
  */
-export const SQLITE_RULES: InputRules = { adapter: ADAPTER, filterOperators: SQLITE_FILTER_OPERATORS };
+export const SQLITE_RULES: InputRules = { adapter: ADAPTER, filterOperators: SQLITE_FILTER_OPERATORS, metadataShapes: ['nested', 'array'] };
 
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);

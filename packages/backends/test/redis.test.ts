@@ -8,7 +8,7 @@
  * CI=true that is a failure instead.
  */
 import { spawnSync } from 'node:child_process';
-import { hasCode, type MemoryRecord } from '@memory-matrix/spec';
+import { hasCode, type MemoryRecord, type MetadataScalar } from '@memory-matrix/spec';
 import type { RedisStore } from '@memory-matrix/adapter-redis';
 import { loadCatalog, type ResolvedTarget } from '../src/catalog';
 import { listRunContainers, startContainer, type ContainerStartSpec, type StartedContainer as StartedRedisContainer } from '../src/container';
@@ -90,7 +90,7 @@ suite(title('redis@8.0 container (Vector Sets)'), () => {
 
   test("VSIM FILTER conflates 0, false, '' and non-numeric strings; the adapter's typed filter is exact", async () => {
     const c = await store.createCollection({ name: `types_${process.pid}`, dim: 3, metric: 'cosine', index: { type: 'none' } });
-    const values: Array<[string, MemoryRecord['metadata'][string]]> = [
+    const values: Array<[string, MetadataScalar]> = [
       ['zero', 0],
       ['false', false],
       ['empty', ''],

@@ -37,8 +37,9 @@ export const capabilitiesSchema = z
     /**
      * Metadata shapes beyond flat scalars the target stores and filters on (filter-set/file.ts
      * `filterShapes`): `nested` (an object, read by a 2+ key path), `array` (read by `$contains`).
-     * C31 loads a derived key of such a shape only when declared. Default []; the contract's
-     * `MetadataValue` is flat today, so no adapter declares one yet.
+     * C31 loads a derived key of such a shape only when declared. Default []: the adapter refuses a
+     * record holding the shape with CAPABILITY_MISSING (record-validation.ts `InputRules.metadataShapes`,
+     * rules in metadata-value.ts), never flattens or stringifies it.
      */
     metadataShapes: z.array(z.enum(['nested', 'array'])),
     /** `minScore` threshold in recall. Default false. */

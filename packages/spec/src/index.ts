@@ -28,6 +28,8 @@ export {
   type MemoryRecord,
   type Metadata,
   type MetadataValue,
+  type MetadataScalar,
+  type FlatMetadata,
   type Metric,
   type RecallFilter,
   type RecallHit,
@@ -122,7 +124,7 @@ export type { DeclaredTolerances, L2Form, QueryTolerances, TieTolerance } from '
 
 // Input rules adapters enforce before anything is written.
 export { identifierProblem, metadataKeyProblem, metadataNumberProblem, stringProblem } from './stored-values';
-export { checkMetadata, checkStoredText, validateDeleteFilter, validateIdList, validateMemoryRecord, validateRecallFilter, validateRecallQuery, type InputRules } from './record-validation';
+export { checkMetadata, checkStoredText, flatMetadata, refuseMetadataShapes, validateDeleteFilter, validateIdList, validateMemoryRecord, validateRecallFilter, validateRecallQuery, type InputRules } from './record-validation';
 
 // Filters and keyset scans. The filter language (docs/filters.md): AST, parser, reference
 // evaluator, surface form and operator lists; the golden filter set (golden-data/FORMAT.md "Filter sets").
@@ -257,3 +259,15 @@ export { windowReference } from './checks/helpers/history';
 export { oracleOver } from './checks/helpers/placement';
 export { deleteVerified, type CheckedDelete, type DeleteVerdict } from './checks/helpers/delete-verified';
 export { makeDirs } from './fs-dirs';
+export {
+  isPlainObject,
+  MAX_METADATA_DEPTH,
+  metadataKindOf,
+  metadataPathJoin,
+  metadataValueDifference,
+  metadataValueEqual,
+  metadataValueProblem,
+  sortedMetadataValue,
+  type MetadataShape,
+  type MetadataValueProblem,
+} from './metadata-value';

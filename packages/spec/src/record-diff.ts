@@ -1,3 +1,4 @@
+import { metadataValueAt, metadataValueDifference } from './metadata-value';
 import type { Metadata, MemoryRecord } from './types';
 
 /** The fields of a memory a migration or round trip must keep. */
@@ -53,7 +54,12 @@ function context(buf: Buffer, at: number): string {
   return `${before.length > 16 ? '…' : ''}${JSON.stringify(head + tail).slice(1, -1)}${after.length > 16 ? '…' : ''}`;
 }
 
-/** Deep equality of metadata: the same keys (order ignored), each value `Object.is`-equal (0 ≠ false ≠ "" ≠ null). */
+/**
+ * Deep equality of metadata (metadata-value.ts `metadataValueDifference`): the same keys at every
+ * level (order ignored), array elements in order, each scalar `Object.is`-equal (0 ≠ false ≠ "" ≠
+ * null, `[]` ≠ `{}`). One difference per top-level key, naming the first differing path inside it
+ * (`key` is the top-level key; `expected` / `actual` the values at that path, undefined when absent).
+ */
 export function metadataDifferences(id: string, expected: Metadata, actual: Metadata): RecordDifference[] {
   const out: RecordDifference[] = [];
   const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort();
@@ -62,9 +68,12 @@ export function metadataDifferences(id: string, expected: Metadata, actual: Meta
     const inA = Object.prototype.hasOwnProperty.call(actual, key);
     const e = expected[key];
     const a = actual[key];
-    if (inE && inA && Object.is(e, a)) continue;
-    const show = (has: boolean, v: unknown) => (has ? `${JSON.stringify(v)} (${v === null ? 'null' : typeof v})` : 'absent');
-    out.push({ id, field: 'metadata', key, expected: inE ? e : undefined, actual: inA ? a : undefined, message: `${id}: metadata.${key} differs (${show(inE, e)} vs ${show(inA, a)})` });
+    const at = inE && inA ? metadataValueDifference(e, a, '') : '';
+    if (at === null) continue;
+    const ev = inE ? metadataValueAt(e, at) : undefined;
+    const av = inA ? metadataValueAt(a, at) : undefined;
+    const show = (v: unknown) => (v === undefined ? 'absent' : `${JSON.stringify(v)} (${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v})`);
+    out.push({ id, field: 'metadata', key, expected: ev, actual: av, message: `${id}: metadata.${key}${at} differs (${show(ev)} vs ${show(av)})` });
   }
   return out;
 }

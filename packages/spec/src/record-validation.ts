@@ -3,9 +3,10 @@ import { MemoryMatrixError } from './errors';
 import { unsupportedFilterOperators, validateFilterExpr } from './filter-lang/describe';
 import type { FilterOperator } from './filter-lang/types';
 import { validateVector, vectorProblem } from './scores';
+import { type MetadataShape, metadataValueProblem } from './metadata-value';
 import { identifierProblem, metadataKeyProblem, metadataNumberProblem, metadataValuesOk, stringProblem } from './stored-values';
 import { isInstant, parseInstant } from './time';
-import { MAX_RECALL_K, MEMORY_KINDS, type MemoryRecord, type Metadata, type Metric, type RecallFilter, type RecallQuery } from './types';
+import { MAX_RECALL_K, MEMORY_KINDS, type MemoryRecord, type FlatMetadata, type Metadata, type Metric, type RecallFilter, type RecallQuery } from './types';
 
 /**
  * Input validation every adapter runs BEFORE anything is sent to its backend, so a bad record or
@@ -26,6 +27,12 @@ export interface InputRules {
   vector?: (v: ArrayLike<number>, dim: number, metric: Metric, where: string) => void;
   /** Filter-language operators the adapter compiles (its `filterOperators` capability); default none: any `where` is refused. */
   filterOperators?: readonly FilterOperator[];
+  /**
+   * Metadata shapes the adapter stores exactly (its `metadataShapes` capability, metadata-value.ts);
+   * default none: a record whose metadata holds an object or an array is refused with
+   * CAPABILITY_MISSING naming the field, never flattened or stringified.
+   */
+  metadataShapes?: readonly MetadataShape[];
 }
 
 /** Largest id length in UTF-16 code units (types.ts `MemoryRecord.id`). */
@@ -51,12 +58,16 @@ export function checkStoredText(value: unknown, where: string, rules: InputRules
 }
 
 /**
- * Metadata: a plain object of JSON scalars (string, finite number, boolean, null) whose keys and
- * values pass stored-values.ts (no empty or `$`-leading key, no −0 outside a filter: `inFilter`).
- * INVALID_INPUT naming `where` and the key.
+ * Metadata: a plain object whose keys and values pass stored-values.ts (no empty or `$`-leading
+ * key, no −0 outside a filter: `inFilter`) and whose values are JSON scalars, or arrays / objects
+ * when `rules.metadataShapes` declares them (never in a filter: `inFilter` allows scalars only).
+ * Nested values follow metadata-value.ts (every level, depth ≤ MAX_METADATA_DEPTH).
+ * INVALID_INPUT naming `where` and the field path (`metadata.src.doc.year`); CAPABILITY_MISSING
+ * for a shape the adapter does not store.
  */
 export function checkMetadata(m: unknown, where: string, rules: InputRules, inFilter = false): asserts m is Metadata {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) throw invalid(rules, `${where}: metadata must be a plain object`);
+  const shapes = inFilter ? [] : (rules.metadataShapes ?? []);
   for (const [key, value] of Object.entries(m)) {
     const kp = metadataKeyProblem(key);
     if (kp !== null) throw invalid(rules, `${where}: metadata key ${JSON.stringify(key)} ${kp}`);
@@ -66,18 +77,25 @@ export function checkMetadata(m: unknown, where: string, rules: InputRules, inFi
     else if (typeof value === 'number') {
       const np = metadataNumberProblem(value, inFilter);
       if (np !== null) throw invalid(rules, `${at} ${np}`);
-    } else throw invalid(rules, `${at} must be a string, number, boolean or null, got ${Array.isArray(value) ? 'array' : typeof value}`);
+    } else if (inFilter) throw invalid(rules, `${at} must be a string, number, boolean or null, got ${Array.isArray(value) ? 'array' : typeof value} (the equality filter takes scalars; use where)`);
+    else {
+      const p = metadataValueProblem(value, `metadata.${key}`, shapes);
+      if (p === null) continue;
+      if (p.shape !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${rules.adapter}: ${where}: ${p.path} ${p.problem}`);
+      throw invalid(rules, `${where}: ${p.path} ${p.problem}`);
+    }
   }
 }
 
-/** Whether `checkMetadata` (of a record) accepts `m`; builds no string. */
-function metadataOk(m: unknown): boolean {
+/** Whether `checkMetadata` (of a record, under `shapes`) accepts `m`; builds no string for flat metadata. */
+function metadataOk(m: unknown, shapes: readonly MetadataShape[]): boolean {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
   const obj = m as Record<string, unknown>;
   for (const key in obj) {
     if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
     const value = obj[key];
-    if (!(value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number')) return false;
+    if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number') continue;
+    if (metadataValueProblem(value, key, shapes) !== null) return false;
   }
   return metadataValuesOk(obj, false);
 }
@@ -101,7 +119,7 @@ export function validateMemoryRecord(r: MemoryRecord, index: number, dim: number
     storedTextOk(r.text) &&
     MEMORY_KINDS.includes(r.kind) &&
     isInstant(r.createdAt) &&
-    metadataOk(r.metadata) &&
+    metadataOk(r.metadata, rules.metadataShapes ?? []) &&
     fastVector &&
     vectorProblem(r.embedding, dim, metric) === null;
   if (!ok) checkRecord(r, index, dim, metric, scope, rules);
@@ -186,4 +204,33 @@ export function validateRecallQuery(q: RecallQuery, dim: number, metric: Metric,
 export function validateIdList(ids: unknown, where: string, rules: InputRules): asserts ids is string[] {
   if (!Array.isArray(ids)) throw invalid(rules, `${where}: ids must be an array of strings`);
   ids.forEach((id: unknown, i) => checkStoredText(id, `${where}: ids[${i}]`, rules));
+}
+
+/**
+ * For an adapter that passes metadata to a client library unchecked (LangChain, mem0): refuse a
+ * value whose shape (`array`, `nested`) is not in `shapes` with CAPABILITY_MISSING naming `where`
+ * (which begins with the adapter's name, e.g. `mem0: records[3] (id m1)`) and the field, so it is
+ * never flattened or stringified by the client. Scalars are left to the client.
+ */
+export function refuseMetadataShapes(metadata: Record<string, unknown>, where: string, shapes: readonly MetadataShape[] = []): void {
+  for (const [key, value] of Object.entries(metadata)) {
+    if (typeof value !== 'object' || value === null) continue;
+    const shape: MetadataShape = Array.isArray(value) ? 'array' : 'nested';
+    if (!shapes.includes(shape))
+      throw new MemoryMatrixError(
+        'CAPABILITY_MISSING',
+        `${where}: metadata.${key} is ${shape === 'array' ? 'an array' : 'an object'}, a metadata shape ("${shape}") this target does not store (capability metadataShapes)`,
+      );
+  }
+}
+
+/**
+ * `metadata` as flat JSON scalars, for a driver whose store keeps only those (a user's own memory
+ * module written against the flat contract): any array or object value is refused with
+ * CAPABILITY_MISSING naming `where` and the field (`refuseMetadataShapes` with no shape), so the
+ * value is never flattened or stringified; returns the same object, typed `FlatMetadata`.
+ */
+export function flatMetadata(metadata: Metadata, where: string): FlatMetadata {
+  refuseMetadataShapes(metadata, where);
+  return metadata as FlatMetadata;
 }

@@ -8,9 +8,17 @@ export const METRICS: readonly Metric[] = ['cosine', 'ip', 'l2'];
 export type MemoryKind = 'fact' | 'preference' | 'episode' | 'summary';
 export const MEMORY_KINDS: readonly MemoryKind[] = ['fact', 'preference', 'episode', 'summary'];
 
-/** A metadata value: JSON scalars only; falsy values (0, "", false) must round-trip. */
-export type MetadataValue = string | number | boolean | null;
+/** A flat metadata value: a JSON scalar; falsy values (0, "", false) must round-trip. */
+export type MetadataScalar = string | number | boolean | null;
+/**
+ * A metadata value: a JSON scalar, or (only on a target whose capability `metadataShapes` declares
+ * the shape; any other refuses it with CAPABILITY_MISSING) an array (`array`) or a plain object
+ * (`nested`) of metadata values. Rules (key order, −0, numbers, depth): metadata-value.ts.
+ */
+export type MetadataValue = MetadataScalar | MetadataValue[] | { [key: string]: MetadataValue };
 export type Metadata = Record<string, MetadataValue>;
+/** Metadata of JSON scalars only: the equality filter `RecallFilter.metadata` and golden queries. */
+export type FlatMetadata = Record<string, MetadataScalar>;
 
 /**
  * One agent memory.
@@ -34,7 +42,8 @@ export interface MemoryRecord {
  * Recall filter. All given parts must hold (AND).
  * - `namespaces`: the memory's namespace is one of these (IN).
  * - `kinds`: the memory's kind is one of these.
- * - `metadata`: each key equals the given scalar exactly (type and value; `0` ≠ `false` ≠ `""`).
+ * - `metadata`: each key equals the given scalar exactly (type and value; `0` ≠ `false` ≠ `""`);
+ *   scalars only (a nested or array value is matched with `where`).
  * - `where`: an expression of the filter language (filter-lang/, docs/filters.md), built with
  *   `parseFilter`. An optional part rather than a replacement of the three above, so that every
  *   existing adapter, golden query and expectation keeps its exact shape and meaning; a compiler
@@ -45,7 +54,7 @@ export interface MemoryRecord {
 export interface RecallFilter {
   namespaces?: string[];
   kinds?: MemoryKind[];
-  metadata?: Metadata;
+  metadata?: FlatMetadata;
   where?: FilterExpr;
 }
 

@@ -149,7 +149,9 @@ describe('JSON Lines records (GOLDEN_INVALID with file:line and field)', () => {
     ['bad timestamp (no such day)', 'memories.jsonl', 2, (l) => l.replace('2024-02-03', '2023-02-29'), ['field "createdAt"', 'bad timestamp']],
     ['duplicate id', 'memories.jsonl', 5, (l) => l.replace('"m5"', '"m1"'), ['field "id"', 'duplicate id "m1" (first on line 1)']],
     ['unknown field', 'memories.jsonl', 3, (l) => l.replace('"id":"m3"', '"id":"m3","score":1'), ['unknown field "score"']],
-    ['non-scalar metadata', 'memories.jsonl', 4, (l) => l.replace('{"covers":12}', '{"covers":{"n":12}}'), ['field "metadata.covers"']],
+    ['-0 inside nested metadata', 'memories.jsonl', 4, (l) => l.replace('{"covers":12}', '{"covers":{"n":[1,-0]}}'), ['field "metadata.covers"', 'covers.n[1] is -0']],
+    ['empty key inside nested metadata', 'memories.jsonl', 4, (l) => l.replace('{"covers":12}', '{"covers":{"":1}}'), ['field "metadata.covers"', 'covers[""] key "" is empty']],
+    ['non-scalar filter metadata', 'queries.jsonl', 3, (l) => l.replace('"pinned":false', '"pinned":[false]'), ['field "filter.metadata.pinned"', 'JSON scalars']],
     ['blank line', 'memories.jsonl', 3, () => '', ['empty line']],
     ['ill-typed k', 'queries.jsonl', 1, (l) => l.replace('"k":2', '"k":"2"'), ['field "k"']],
     ['k of 0', 'queries.jsonl', 2, (l) => l.replace('"k":1', '"k":0'), ['field "k"']],
@@ -165,6 +167,11 @@ describe('JSON Lines records (GOLDEN_INVALID with file:line and field)', () => {
     expect(e.code).toBe('GOLDEN_INVALID');
     expect(e.message).toContain(`${path.join(dir, file)}:${line}:`);
     for (const p of parts) expect(e.message).toContain(p);
+  });
+  test('nested objects and arrays in a memory load as written (golden-data/FORMAT.md "Metadata values")', () => {
+    const dir = tinyCopy();
+    editLine(dir, 'memories.jsonl', 4, (l) => l.replace('{"covers":12}', '{"covers":{"n":[1,0,false,"",null,[],{}],"ключ":{"a.b":1.5}}}'));
+    expect(loadGoldenDataset(dir).memories[3]!.metadata).toEqual({ covers: { n: [1, 0, false, '', null, [], {}], ключ: { 'a.b': 1.5 } } });
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { metadataValueProblem } from '../metadata-value';
 import { identifierProblem, metadataKeyProblem, metadataNumberProblem, stringProblem } from '../stored-values';
-import { MEMORY_KINDS, type MemoryKind, type Metadata, type RecallFilter } from '../types';
+import { MEMORY_KINDS, type MemoryKind, type Metadata, type MetadataValue, type RecallFilter } from '../types';
 import { GOLDEN_PURPOSES, type GoldenPurpose } from './types';
 import { invalidAt, zodMessage } from './where';
 
@@ -28,6 +29,8 @@ const purpose = z.string().refine(
   }),
 );
 const scalars = z.record(z.union([z.string(), z.number(), z.boolean(), z.null()], { errorMap: () => ({ message: 'metadata values must be JSON scalars (string, number, boolean, null)' }) }));
+/** A memory's metadata values: scalars, arrays and objects (checked by metadata-value.ts in `metadataOf` before this runs). */
+const jsonValues = z.record(z.custom<MetadataValue>(() => true));
 
 /** A string field every store keeps (stored-values.ts): no NUL, no lone surrogate; `identifier`: no control character either. */
 const stored = (schema: z.ZodString, identifier: boolean) =>
@@ -36,7 +39,12 @@ const stored = (schema: z.ZodString, identifier: boolean) =>
     if (p !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: p });
   });
 
-/** Metadata whose keys and values pass stored-values.ts (the contract's rule); `inFilter`: −0 allowed. */
+/**
+ * Metadata whose keys and values pass stored-values.ts (the contract's rule). In a query filter
+ * (`inFilter`: −0 allowed) values are JSON scalars; in a memory they may also be arrays and
+ * objects, checked at every level by metadata-value.ts (golden-data/FORMAT.md "Metadata values"),
+ * the problem named by its path (`metadata.src.doc.year`).
+ */
 const metadataOf = (inFilter: boolean) =>
   // The rule runs on the parsed JSON before zod copies the record: the copy drops a `__proto__` key.
   z
@@ -45,12 +53,20 @@ const metadataOf = (inFilter: boolean) =>
       if (typeof m !== 'object' || m === null || Array.isArray(m)) return;
       for (const [key, value] of Object.entries(m)) {
         const kp = metadataKeyProblem(key);
+        if (kp !== null) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `key ${JSON.stringify(key)} ${kp}` });
+          continue;
+        }
+        if (typeof value === 'object' && value !== null && !inFilter) {
+          const p = metadataValueProblem(value, key, ['nested', 'array']);
+          if (p !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `${p.path} ${p.problem}` });
+          continue;
+        }
         const vp = typeof value === 'string' ? stringProblem(value) : typeof value === 'number' ? metadataNumberProblem(value, inFilter) : null;
-        if (kp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `key ${JSON.stringify(key)} ${kp}` });
-        else if (vp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `value ${vp}` });
+        if (vp !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `value ${vp}` });
       }
     })
-    .pipe(scalars);
+    .pipe(inFilter ? scalars : jsonValues);
 const id = stored(z.string().min(1).max(256), true);
 
 /**

@@ -1,3 +1,4 @@
+import { sortedMetadataValue } from '../metadata-value';
 import type { Metadata, MemoryRecord, RecallFilter } from '../types';
 import type { GoldenManifest } from './manifest';
 import type { GoldenQuery } from './types';
@@ -8,12 +9,13 @@ import type { GoldenQuery } from './types';
  * final '\n'. golden-data/build/lib/write.mjs produces the same bytes.
  */
 
-const sortedMetadata = (m: Metadata): Metadata =>
+/** Metadata with its keys sorted at every level (arrays keep their order). */
+const sortedMetadata = <M extends Metadata>(m: M): M =>
   Object.fromEntries(
     Object.keys(m)
       .sort()
-      .map((k) => [k, m[k]!]),
-  );
+      .map((k) => [k, sortedMetadataValue(m[k]!)]),
+  ) as M;
 
 /** One memories.jsonl line (without '\n'): id, namespace, text, kind, createdAt, metadata. */
 export function memoryToLine(r: MemoryRecord): string {

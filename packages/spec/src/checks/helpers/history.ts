@@ -5,6 +5,7 @@ import type { LiveCell } from '../../conformance/cell';
 import { MemoryMatrixError } from '../../errors';
 import type { ChatHistory, ChatMessage, HistoryOptions, HistoryWindow } from '../../history';
 import { CHAT_ROLES } from '../../history';
+import { metadataKindOf as kindOf, metadataValueAt, metadataValueDifference } from '../../metadata-value';
 
 /*
  * Chat-history helpers shared by the history checks (C15 history rows, C16, C17, C18, C19, C20,
@@ -80,9 +81,13 @@ export function messageDifference(a: ChatMessage, b: ChatMessage | undefined): s
   const kb = Object.keys(b.metadata ?? {}).sort();
   if (ka.join('\u0000') !== kb.join('\u0000')) return `metadata keys expected [${ka}] got [${kb}]`;
   for (const k of ka) {
-    if (!Object.is(a.metadata[k], b.metadata[k]))
-      return `metadata.${k} expected ${JSON.stringify(a.metadata[k])} (${typeof a.metadata[k]}) got ${JSON.stringify(b.metadata[k])} (${typeof b.metadata[k]})`;
+    const at = metadataValueDifference(a.metadata[k], b.metadata![k], '');
+    if (at !== null) {
+      const [x, y] = [metadataValueAt(a.metadata[k], at), metadataValueAt(b.metadata![k], at)];
+      return `metadata.${k}${at} expected ${JSON.stringify(x)} (${kindOf(x)}) got ${JSON.stringify(y)} (${kindOf(y)})`;
+    }
   }
+
   return null;
 }
 

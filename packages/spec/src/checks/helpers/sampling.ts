@@ -1,5 +1,6 @@
 import { MemoryMatrixError } from '../../errors';
 import type { MemoryRecord } from '../../types';
+import { metadataKindOf as kindOf, metadataValueAt, metadataValueDifference } from '../../metadata-value';
 
 /**
  * A deterministic sample of min(`n`, records.length) DISTINCT records: every record `must` selects
@@ -39,10 +40,13 @@ export function describeDifference(a: MemoryRecord, b: MemoryRecord, embeddingRe
   const kb = Object.keys(b.metadata).sort();
   if (ka.join('\u0000') !== kb.join('\u0000')) return `metadata keys expected [${ka}] got [${kb}]`;
   for (const k of ka) {
-    if (!Object.is(a.metadata[k], b.metadata[k])) {
-      return `metadata.${k} expected ${JSON.stringify(a.metadata[k])} (${typeof a.metadata[k]}) got ${JSON.stringify(b.metadata[k])} (${typeof b.metadata[k]})`;
+    const at = metadataValueDifference(a.metadata[k], b.metadata![k], '');
+    if (at !== null) {
+      const [x, y] = [metadataValueAt(a.metadata[k], at), metadataValueAt(b.metadata![k], at)];
+      return `metadata.${k}${at} expected ${JSON.stringify(x)} (${kindOf(x)}) got ${JSON.stringify(y)} (${kindOf(y)})`;
     }
   }
+
   if (a.embedding.length !== b.embedding.length) return `embedding length expected ${a.embedding.length} got ${b.embedding.length}`;
   for (let i = 0; i < a.embedding.length; i++) {
     const [x, y] = [a.embedding[i]!, b.embedding[i]!];
