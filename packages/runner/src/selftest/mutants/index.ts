@@ -3,6 +3,7 @@ import { BATCH_MUTANTS } from './batch';
 import { DECAY_MUTANTS } from './decay';
 import { DELETE_MUTANTS } from './delete';
 import { FILTER_MUTANTS } from './filter';
+import { FILTER_WHERE_MUTANTS } from './filter-where';
 import { GET_ORDER_MUTANTS } from './get-order';
 import { HISTORY_MUTANTS } from './history';
 import { LOCAL_TIME_MUTANTS } from './local-time';
@@ -24,6 +25,7 @@ export { faultCollection, faultStore, type ContractFault, type Mutant } from './
 export const MUTANTS: readonly Mutant[] = [
   ...SCORE_MUTANTS,
   ...FILTER_MUTANTS,
+  ...FILTER_WHERE_MUTANTS,
   ...RESULT_COUNT_MUTANTS,
   ...BATCH_MUTANTS,
   ...TIE_MUTANTS,
