@@ -74,7 +74,7 @@ export const filterNeMissing: Mutant = {
   name: 'filter-ne-missing',
   family: 'filter',
   bug: '$ne / $nin skip memories that lack the key (SQL <> / NOT IN), where the reference matches them',
-  requires: needsOperators(['$ne', '$nin'], ['$ne', '$nin', '$exists', '$and']),
+  requires: needsOperators(['$ne', '$nin'], ['$exists', '$and']),
   fault: () =>
     whereFault((e) => ((e.op === '$ne' || e.op === '$nin') && e.field.root === 'metadata' ? { op: '$and', args: [{ op: '$exists', field: e.field, exists: true }, e] } : e)),
 };
