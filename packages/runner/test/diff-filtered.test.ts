@@ -47,7 +47,16 @@ const filtered = (runs: FilteredResults['runs'], unsupported: FilteredResults['u
 const K = (c: string) => filteredKey(c, 'q-0001');
 
 describe('diff of filtered results', () => {
-  const good: Record<string, Result> = { [K('eq-false')]: [['a', 'b', 'c'], [0.9, 0.8, 0.7]], [K('gte-integer')]: [['d', 'e'], [0.6, 0.5]] };
+  const good: Record<string, Result> = {
+    [K('eq-false')]: [
+      ['a', 'b', 'c'],
+      [0.9, 0.8, 0.7],
+    ],
+    [K('gte-integer')]: [
+      ['d', 'e'],
+      [0.6, 0.5],
+    ],
+  };
 
   test('identical filtered results: filtered index and filtered exact PASS after the unfiltered cells', () => {
     const a = baseline('sqlite@x', filtered({ index: run('index', good), exact: run('exact', good) }));
@@ -62,19 +71,47 @@ describe('diff of filtered results', () => {
   });
 
   test('exact path: one other id is a FAIL naming the case and query (a change within the thresholds drifts)', () => {
-    const off: Record<string, Result> = { ...good, [K('eq-false')]: [['a', 'b', 'x'], [0.9, 0.8, 0.65]] };
+    const off: Record<string, Result> = {
+      ...good,
+      [K('eq-false')]: [
+        ['a', 'b', 'x'],
+        [0.9, 0.8, 0.65],
+      ],
+    };
     const r = compareBaselines(
       baseline('sqlite@x', filtered({ index: run('index', good), exact: run('exact', good) })),
-      baseline('lancedb@y', filtered({ index: run('index', { ...good, [K('eq-false')]: [['a', 'b', 'c'], [0.9, 0.8, 0.7]] }), exact: run('exact', off) })),
+      baseline(
+        'lancedb@y',
+        filtered({
+          index: run('index', {
+            ...good,
+            [K('eq-false')]: [
+              ['a', 'b', 'c'],
+              [0.9, 0.8, 0.7],
+            ],
+          }),
+          exact: run('exact', off),
+        }),
+      ),
       T,
     );
     const exact = r.cells.find((c) => c.scan === 'filtered exact')!;
     expect(exact.verdict).toBe('FAIL');
-    expect(exact.reasons).toEqual([`mean overlap ${(((2 / 3 + 1) / 2).toFixed(4))} over 2 queries < minMeanOverlap 1`, '1 query crossed a threshold: eq-false/q-0001']);
+    expect(exact.reasons).toEqual([`mean overlap ${((2 / 3 + 1) / 2).toFixed(4)} over 2 queries < minMeanOverlap 1`, '1 query crossed a threshold: eq-false/q-0001']);
     expect(exact.worst[0]).toEqual(expect.objectContaining({ query: 'eq-false/q-0001', missing: ['c'], added: ['x'] }));
     // a change within the profile's thresholds (scores moved by 5e-4 < maxScoreDelta) is DRIFT on either path
-    const moved: Record<string, Result> = { ...good, [K('gte-integer')]: [['d', 'e'], [0.6005, 0.5]] };
-    const cells = compareBaselines(baseline('a@1', filtered({ index: run('index', good), exact: run('exact', good) })), baseline('b@1', filtered({ index: run('index', moved), exact: run('exact', moved) })), T).cells;
+    const moved: Record<string, Result> = {
+      ...good,
+      [K('gte-integer')]: [
+        ['d', 'e'],
+        [0.6005, 0.5],
+      ],
+    };
+    const cells = compareBaselines(
+      baseline('a@1', filtered({ index: run('index', good), exact: run('exact', good) })),
+      baseline('b@1', filtered({ index: run('index', moved), exact: run('exact', moved) })),
+      T,
+    ).cells;
     expect(cells.filter((c) => c.scan.startsWith('filtered')).map((c) => [c.scan, c.verdict])).toEqual([
       ['filtered index', 'DRIFT'],
       ['filtered exact', 'DRIFT'],
@@ -82,8 +119,18 @@ describe('diff of filtered results', () => {
   });
 
   test('exact path under ties: a swap inside a tie group is identical ids (PASS)', () => {
-    const tied: Record<string, Result> = { [K('eq-false')]: [['a', 'b', 'c'], [0.9, 0.8, 0.8]] };
-    const swapped: Record<string, Result> = { [K('eq-false')]: [['a', 'c', 'b'], [0.9, 0.8, 0.8]] };
+    const tied: Record<string, Result> = {
+      [K('eq-false')]: [
+        ['a', 'b', 'c'],
+        [0.9, 0.8, 0.8],
+      ],
+    };
+    const swapped: Record<string, Result> = {
+      [K('eq-false')]: [
+        ['a', 'c', 'b'],
+        [0.9, 0.8, 0.8],
+      ],
+    };
     const r = compareBaselines(baseline('a@1', filtered({ exact: run('exact', tied) })), baseline('b@1', filtered({ exact: run('exact', swapped) })), T);
     expect(r.cells.find((c) => c.scan === 'filtered exact')!.verdict).not.toBe('FAIL');
     expect(exactFilteredThresholds(T)).toEqual({ minOverlap: 1, minMeanOverlap: 1, maxScoreDelta: 1e-3, maxRankShift: 0 });
@@ -91,7 +138,11 @@ describe('diff of filtered results', () => {
 
   test('a case run on one side only is a note naming it, not a failure', () => {
     const more = { ...good, [K('contains-tag')]: [['a'], [0.9]] as Result };
-    const r = compareBaselines(baseline('pgvector@x', filtered({ exact: run('exact', more) })), baseline('lancedb@y', filtered({ exact: run('exact', good) }, [{ case: 'contains-tag', reason: 'operators $contains not in filterOperators' }])), T);
+    const r = compareBaselines(
+      baseline('pgvector@x', filtered({ exact: run('exact', more) })),
+      baseline('lancedb@y', filtered({ exact: run('exact', good) }, [{ case: 'contains-tag', reason: 'operators $contains not in filterOperators' }])),
+      T,
+    );
     const cell = r.cells.find((c) => c.scan === 'filtered exact')!;
     expect(cell.verdict).toBe('PASS');
     expect(cell.notes).toEqual([expect.stringContaining('only baseline pgvector@x: 1 (contains-tag)')]);

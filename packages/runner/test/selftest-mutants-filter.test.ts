@@ -94,9 +94,7 @@ describe('filter-language mutants', () => {
   });
 
   test('filter-coercion: $eq / $in on metadata become loose $in; kind and namespace untouched', async () => {
-    expect(await rewritten('filter-coercion', { 'metadata.a': { $in: [0, 'x', false] }, kind: 'fact' })).toEqual(
-      parseFilter({ 'metadata.a': { $in: [0, '0', false, '', null, 'x'] }, kind: 'fact' }),
-    );
+    expect(await rewritten('filter-coercion', { 'metadata.a': { $in: [0, 'x', false] }, kind: 'fact' })).toEqual(parseFilter({ 'metadata.a': { $in: [0, '0', false, '', null, 'x'] }, kind: 'fact' }));
     const r = await idsBoth('filter-coercion', { 'metadata.x': false });
     expect(r.real).toEqual(['m1']);
     expect(r.faulty).toEqual(['m0', 'm1', 'm2', 'm3']);

@@ -65,7 +65,10 @@ export function compareFiltered(a: Baseline, b: Baseline, thresholds: DiffThresh
     const onlyA = casesOf(ra.queries.filter((q) => !byId.has(q.query)).map((q) => q.query));
     const onlyB = casesOf(rb.queries.filter((q) => !inA.has(q.query)).map((q) => q.query));
     if (!common.length) {
-      notCompared.push({ scan: `filtered ${scan}`, reason: `no filter case was run on both targets (baseline ${a.target} ${casesOf([...inA]).length} cases, candidate ${b.target} ${casesOf([...byId.keys()]).length})` });
+      notCompared.push({
+        scan: `filtered ${scan}`,
+        reason: `no filter case was run on both targets (baseline ${a.target} ${casesOf([...inA]).length} cases, candidate ${b.target} ${casesOf([...byId.keys()]).length})`,
+      });
       continue;
     }
     const diffs = common.map((qa) => diffQuery(qa.query, qa.k, hitsOf(qa), hitsOf(byId.get(qa.query)!), tol.tieEpsilon));

@@ -43,4 +43,3 @@ export function diffCell(scan: DiffScan, ra: BaselineRun, rb: BaselineRun, diffs
     })),
   };
 }
-

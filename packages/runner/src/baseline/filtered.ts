@@ -1,12 +1,4 @@
-import {
-  datasetFilterSet,
-  filterSetPath,
-  planC31,
-  recallAtK,
-  type IndexConfig,
-  type LiveCell,
-  type ScanMode,
-} from '@memory-matrix/spec';
+import { datasetFilterSet, filterSetPath, planC31, recallAtK, type IndexConfig, type LiveCell, type ScanMode } from '@memory-matrix/spec';
 import { displayPath } from '../version';
 import type { BaselineRun, FilteredResults } from './model';
 

@@ -75,8 +75,7 @@ export const filterNeMissing: Mutant = {
   family: 'filter',
   bug: '$ne / $nin skip memories that lack the key (SQL <> / NOT IN), where the reference matches them',
   requires: needsOperators(['$ne', '$nin'], ['$exists', '$and']),
-  fault: () =>
-    whereFault((e) => ((e.op === '$ne' || e.op === '$nin') && e.field.root === 'metadata' ? { op: '$and', args: [{ op: '$exists', field: e.field, exists: true }, e] } : e)),
+  fault: () => whereFault((e) => ((e.op === '$ne' || e.op === '$nin') && e.field.root === 'metadata' ? { op: '$and', args: [{ op: '$exists', field: e.field, exists: true }, e] } : e)),
 };
 
 /** The number a loosely-typed layer turns a scalar into (`false`/`null`/`""` 0, `true` 1, a numeric string its number), or null. */
