@@ -170,10 +170,13 @@ describe('inputs', () => {
     const exactScan = (t: string) => (t.startsWith('chroma') ? false : t.startsWith('redis') ? true : undefined);
     const r = compareBaselines(baseline('pgvector@x', SHA, true), baseline('chroma@y', SHA, false), T, exactScan);
     expect(r.cells.map((c) => [c.scan, c.verdict])).toEqual([['index', 'PASS']]);
-    expect(r.notCompared).toEqual([{ scan: 'exact', reason: 'candidate chroma@y has no exact scan (capability exactScan: false)' }]);
+    expect(r.notCompared).toEqual([
+      { scan: 'exact', reason: 'candidate chroma@y has no exact scan (capability exactScan: false)' },
+      { scan: 'filtered', reason: expect.stringMatching(/^baseline pgvector@x and candidate chroma@y were recorded without the golden filter set's results/) },
+    ]);
     // both sides lack it, for different reasons: one clause per side, each naming it
     const both = compareBaselines(baseline('redis@8.0', SHA, false), baseline('chroma@1.4', SHA, false), T, exactScan);
-    expect(both.notCompared).toEqual([
+    expect(both.notCompared.filter((n) => n.scan !== 'filtered')).toEqual([
       {
         scan: 'exact',
         reason:

@@ -87,10 +87,12 @@ describe('memory-matrix diff', () => {
     expect(r.report.cells.map((c) => [c.scan, c.verdict, c.figures.meanOverlap, c.figures.changedQueries])).toEqual([
       ['index', 'PASS', 1, 0],
       ['exact', 'PASS', 1, 0],
+      ['filtered index', 'PASS', 1, 0],
+      ['filtered exact', 'PASS', 1, 0],
     ]);
     expect(r.report.thresholds).toEqual({ minOverlap: 0.7, minMeanOverlap: 0.98, maxScoreDelta: 1e-3, maxRankShift: 3 });
-    expect(r.out).toMatch(/│ index │ PASS/);
-    expect(r.out).toMatch(/verdict: PASS \(recall@k vs oracle: index 0\.\d{4} → 0\.\d{4} \(=\), exact 1 → 1 \(=\)\)/);
+    expect(r.out).toMatch(/│ index +│ PASS/);
+    expect(r.out).toMatch(/verdict: PASS \(recall@k vs oracle: index 0\.\d{4} → 0\.\d{4} \(=\), exact 1 → 1 \(=\), filtered index 0\.\d{4} → 0\.\d{4} \(=\), filtered exact 1 → 1 \(=\)\)/);
     expect(readFileSync(path.join(r.dir, 'diff.md'), 'utf8')).toMatch(/^# memory-matrix diff — ✅ PASS/);
   });
 
@@ -98,9 +100,12 @@ describe('memory-matrix diff', () => {
     const r = diff(['--baseline', file, '--candidate', TARGET, '--index', 'efSearch=2']);
     expect(r.status).toBe(1);
     expect(r.report.verdict).toBe('FAIL');
-    const [index, exact] = r.report.cells;
+    const [index, exact, fIndex, fExact] = r.report.cells;
     expect(index).toMatchObject({ scan: 'index', verdict: 'FAIL', candidateIndex: { type: 'hnsw', efSearch: 2 } });
     expect(exact).toMatchObject({ scan: 'exact', verdict: 'PASS' });
+    // the golden filter set's results too: efSearch 2 loses filtered neighbours on the index path, the exact path is identical
+    expect(fIndex).toMatchObject({ scan: 'filtered index', verdict: 'FAIL', candidateIndex: { type: 'hnsw', efSearch: 2 } });
+    expect(fExact).toMatchObject({ scan: 'filtered exact', verdict: 'PASS' });
     expect(index!.figures.meanOverlap).toBeLessThan(0.98);
     expect(index!.reasons[0]).toMatch(/^mean overlap 0\.\d{4} over 353 queries < minMeanOverlap 0\.98$/);
     expect(index!.reasons[1]).toMatch(/^\d+ queries crossed a threshold: q-\d{4}, q-\d{4}/);
@@ -110,9 +115,9 @@ describe('memory-matrix diff', () => {
     // each side's recall@k against the oracle next to the verdict: efSearch 2 recalls worse
     const [ra, rb] = [index!.figures.baselineOracleRecallMean!, index!.figures.candidateOracleRecallMean!];
     expect(rb).toBeLessThan(ra);
-    expect(r.out).toContain(`verdict: FAIL (recall@k vs oracle: index ${ra.toFixed(4)} → ${rb.toFixed(4)} (−${(ra - rb).toFixed(4)}), exact 1 → 1 (=))`);
+    expect(r.out).toContain(`verdict: FAIL (recall@k vs oracle: index ${ra.toFixed(4)} → ${rb.toFixed(4)} (−${(ra - rb).toFixed(4)}), exact 1 → 1 (=), filtered index `);
     expect(r.out).toContain(`index FAIL lowers recall: the candidate's recall@k vs oracle ${rb.toFixed(4)} < the baseline's ${ra.toFixed(4)}`);
-    expect(r.out).toMatch(/│ index │ FAIL +│ 0\.\d{4} → 0\.\d{4} \(−0\.\d{4}\) +│/);
+    expect(r.out).toMatch(/│ index +│ FAIL +│ 0\.\d{4} → 0\.\d{4} \(−0\.\d{4}\) +│/);
     expect(r.report.candidate).toMatchObject({ target: TARGET, source: 'live', provenance: { indexOverride: { efSearch: 2 }, catalogIndex: { efSearch: 100 } } });
     // the live recording is kept next to diff.json and reads back as a baseline
     const kept = JSON.parse(readFileSync(path.join(r.dir, 'candidate.json'), 'utf8')) as Baseline;

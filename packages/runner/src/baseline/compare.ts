@@ -1,5 +1,7 @@
-import { MemoryMatrixError, type RecallHit, type ScanMode } from '@memory-matrix/spec';
-import type { Baseline, BaselineRun, DiffCell, DiffReport } from './model';
+import { MemoryMatrixError, type ScanMode } from '@memory-matrix/spec';
+import { compareFiltered } from './compare-filtered';
+import { diffCell, hitsOf } from './diff-cell';
+import type { Baseline, DiffCell, DiffReport } from './model';
 import { diffQuery } from './query-diff';
 import { judgeCell, type DiffThresholds } from './verdict';
 
@@ -15,12 +17,10 @@ export function checkSameDataset(a: { label: string; name: string; sha256: strin
   );
 }
 
-const hitsOf = (q: BaselineRun['queries'][number]): RecallHit[] => q.ids.map((id, i) => ({ id, score: q.scores[i]! }));
-
 /**
  * Diff two baselines of one dataset, one cell per scan path both recorded (index, then exact);
  * a path recorded on one side only goes to `notCompared` with the reason. Per query `diffQuery`,
- * per cell `judgeCell` under `thresholds`, with the larger tieEpsilon and scoreTolerance of the two
+ * per cell `judgeCell` under `thresholds`, then the golden filter set's results (compare-filtered.ts), with the larger tieEpsilon and scoreTolerance of the two
  * targets (a score delta within it is float noise, not a change). `exactScanOf`: the catalog's
  * `capabilities.exactScan` of a target (undefined when not in the catalog), used to say why a path
  * is missing (`lacks`). Throws INVALID_INPUT when the
@@ -62,42 +62,11 @@ export function compareBaselines(
     });
     const ann = ra.index.type !== 'none' || rb.index.type !== 'none';
     const clusters = new Set(ann ? [...(a.clusterQueries ?? []), ...(b.clusterQueries ?? [])] : []);
-    const j = judgeCell(diffs, thresholds, scoreTolerance, clusters);
-    cells.push({
-      scan,
-      baselineIndex: ra.index,
-      candidateIndex: rb.index,
-      verdict: j.verdict,
-      reasons: j.reasons,
-      notes: j.notes,
-      figures: { ...j.figures, baselineOracleRecallMean: ra.oracleRecall.mean, candidateOracleRecallMean: rb.oracleRecall.mean },
-      scoreTolerance,
-      tieEpsilon,
-      worst: j.worst.map((q) => ({
-        query: q.query,
-        k: q.k,
-        overlap: q.overlap,
-        missing: q.missing,
-        added: q.added,
-        maxRankShift: q.maxRankShift,
-        maxAbsScoreDelta: q.maxAbsScoreDelta,
-        failures: q.failures,
-        rankChanges: q.rankChanges,
-      })),
-      queries: diffs.map((q) => ({
-        query: q.query,
-        k: q.k,
-        overlap: q.overlap,
-        tieSwaps: q.tieSwaps,
-        missing: q.missing,
-        added: q.added,
-        rankChanges: q.rankChanges,
-        scoreDeltaIds: q.scoreDeltas.ids,
-        scoreDeltas: q.scoreDeltas.deltas,
-        kendallTau: q.kendallTau,
-      })),
-    });
+    cells.push(diffCell(scan, ra, rb, diffs, judgeCell(diffs, thresholds, scoreTolerance, clusters), { scoreTolerance, tieEpsilon }));
   }
+  const filtered = compareFiltered(a, b, thresholds, { scoreTolerance, tieEpsilon });
+  cells.push(...filtered.cells);
+  notCompared.push(...filtered.notCompared);
   return { cells, notCompared };
 }
 

@@ -85,6 +85,13 @@ const baselineSchema = z.object({
   dataset: z.object({ name: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).passthrough(),
   runs: z.object({ index: runSchema, exact: runSchema.optional() }),
   clusterQueries: z.array(z.string()).optional(),
+  filtered: z
+    .object({
+      set: z.object({ file: z.string(), derivation: z.string(), k: z.number().int().min(1), queries: z.array(z.string()), cases: z.number().int().min(0) }),
+      unsupported: z.array(z.object({ case: z.string(), reason: z.string() })),
+      runs: z.object({ index: runSchema.optional(), exact: runSchema.optional() }),
+    })
+    .optional(),
 });
 
 /**

@@ -54,14 +54,37 @@ export interface Baseline {
    * path their crossings are reported, not failed (verdict.ts `judgeQuery`, as C05 does).
    */
   clusterQueries?: string[];
+  /**
+   * The golden filter set's results (filtered.ts `recordFiltered`), absent in a recording made
+   * before they were kept or of a dataset without a filter set (diff then notes it and compares the
+   * unfiltered paths only).
+   */
+  filtered?: FilteredResults;
 }
+
+/**
+ * What `record` keeps of the golden filter set (golden-data/FORMAT.md "Filter sets"): per scan path
+ * a `BaselineRun` whose queries are keyed `<case>/<query id>` (filtered.ts `filteredKey`), each the
+ * target's top-k under the case's `where` with recall@k against the set's exact expectation; the
+ * cases the target cannot push down (`unsupported`, with the reason: operators outside
+ * `filterOperators`, shapes outside `metadataShapes`). `set`: the set's file (display path), its
+ * derivation, k, queries and number of cases.
+ */
+export interface FilteredResults {
+  set: { file: string; derivation: string; k: number; queries: string[]; cases: number };
+  unsupported: Array<{ case: string; reason: string }>;
+  runs: { index?: BaselineRun; exact?: BaselineRun };
+}
+
+/** A diff cell's path: `index` / `exact` (the golden queries), `filtered index` / `filtered exact` (the golden filter set's cases). */
+export type DiffScan = ScanMode | `filtered ${ScanMode}`;
 
 /**
  * The diff of one cell: one scan path (index or exact) of baseline vs candidate. `queries` holds
  * every query's figures (query-diff.ts); `worst` the ones that changed, worst first.
  */
 export interface DiffCell {
-  scan: ScanMode;
+  scan: DiffScan;
   baselineIndex: IndexConfig;
   candidateIndex: IndexConfig;
   verdict: 'PASS' | 'DRIFT' | 'FAIL';

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { LiveCell, MemoryMatrixError, tieGroups, type Expectation, type GoldenDataset, type IndexConfig, type ScanMode } from '@memory-matrix/spec';
 import { startTarget, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
 import { TOOL_VERSION, displayPath } from '../version';
+import { recordFiltered } from './filtered';
 import type { InterruptWatch } from './interrupt';
 import type { Baseline, BaselineRun } from './model';
 
@@ -58,7 +59,8 @@ export function cannotRecord(target: { name: string; capabilities: { vectors: bo
  * Record a target's baseline: start it with its provider (backends `startTarget`, the same path
  * `memory-matrix run` takes), load the golden memories and build the target's index in a spec
  * `LiveCell`, replay every golden query on the index path and — when the target can force one
- * (`capabilities.exactScan`) — on the exact path, then drop what the cell created and stop the
+ * (`capabilities.exactScan`) — on the exact path, and the dataset's golden filter set (filtered.ts
+ * `recordFiltered`, when it has one), then drop what the cell created and stop the
  * backend (also on errors). Returns the baseline with its provenance; throws what the provider
  * or the adapter threw (TARGET_UNAVAILABLE, BACKEND_ERROR …) naming the target.
  */
@@ -93,6 +95,8 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
     const exact = target.capabilities.exactScan ? await replay(cell, 'exact', { type: 'none' }) : undefined;
     await checkpoint();
     log(`${target.name}: replayed ${ctx.dataset.queries.length} queries on the index path${exact ? ' and the exact path' : ''}`);
+    const filtered = await recordFiltered(cell, log);
+    await checkpoint();
     const m = ctx.dataset.manifest;
     return {
       format: 'memory-matrix-baseline',
@@ -133,6 +137,7 @@ export async function recordBaseline(target: ResolvedTarget, ctx: RecordContext)
           return e.hits.length >= q.k && tieGroups(e.hits, target.tolerances.tieEpsilon)[0]!.length >= Math.max(2, q.k); // a cluster has ≥ 2 members
         })
         .map((q) => q.id),
+      ...(filtered ? { filtered } : {}),
     };
   } finally {
     await cell.dispose().catch((e: unknown) => log(`${target.name}: cleanup: ${(e as Error).message}`));

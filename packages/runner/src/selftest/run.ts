@@ -71,7 +71,7 @@ export interface SelftestOptions {
  *   C14 10 s    last-chunk-dropped           C09 13 s    min-score-exclusive (its boundary probe)
  *   C08 16 s    ties-reversed (its probes' exact ties); C09 and C08 load the golden collection (5 s on sqlite)
  *   C22 30 s    lock-wait-dropped (its write-lock step), failed-batch-rolls-back-others (its mixed step)
- * then the other cheap checks (C27 3.6 s, C13 6.7 s, C11, C12, C17, C31 5–8 s: no mutant only they catch), the golden
+ * then the other cheap checks (C27 3.6 s, C13 6.7 s, C11, C12, C17; C31 5–8 s the only catcher of filter-op-flip, -ne-missing, -coercion, -or-as-and, -bound-exclusive), the golden
  * replays (C03 first; C02–C07 47-54 s each on sqlite), C30, C26 (187 s); unlisted checks after them, the slow tier last.
  */
 export const FIRST_ORDER: readonly string[] = [

@@ -4,6 +4,7 @@ import { DECAY_MUTANTS } from './decay';
 import { DELETE_MUTANTS } from './delete';
 import { DELETE_FILTER_MUTANTS } from './delete-filter';
 import { FILTER_MUTANTS } from './filter';
+import { FILTER_WHERE_MUTANTS } from './filter-where';
 import { GET_ORDER_MUTANTS } from './get-order';
 import { HISTORY_MUTANTS } from './history';
 import { LOCAL_TIME_MUTANTS } from './local-time';
@@ -25,6 +26,7 @@ export { faultCollection, faultStore, type ContractFault, type Mutant } from './
 export const MUTANTS: readonly Mutant[] = [
   ...SCORE_MUTANTS,
   ...FILTER_MUTANTS,
+  ...FILTER_WHERE_MUTANTS,
   ...RESULT_COUNT_MUTANTS,
   ...BATCH_MUTANTS,
   ...TIE_MUTANTS,
