@@ -12,15 +12,15 @@ import { catalogEditor, cli, REPO, type CliResult } from './cli-helpers';
 
 const CATALOG = path.join(REPO, 'matrix', 'targets.yaml');
 const catalogWith = catalogEditor('mm-tiers-');
-const PR_GATE_LINE = 'excludeChecks: [C15, C16, C19, C23]';
+const PR_GATE_LINE = 'excludeChecks: [C15, C16, C19, C23, C31]';
 
 describe('profile check tiers', () => {
   test('pr-gate leaves durability, upgrade, eviction and faults to release; release and default run every check', () => {
     const catalog = loadCatalog(CATALOG);
     const gate = checkTier(catalog, 'pr-gate');
-    expect([...gate.skip.keys()]).toEqual(['C15', 'C16', 'C19', 'C23']);
+    expect([...gate.skip.keys()]).toEqual(['C15', 'C16', 'C19', 'C23', 'C31']);
     expect(new Set(gate.skip.values())).toEqual(new Set(['profile pr-gate: runs in release']));
-    expect(gate.why).toContain('C15, C16, C19, C23 left to release');
+    expect(gate.why).toContain('C15, C16, C19, C23, C31 left to release');
     for (const p of ['release', 'default']) expect(checkTier(catalog, p).skip.size).toBe(0);
     expect(checkTier(catalog, undefined).skip.size).toBe(0); // --backend without --profile: every check
     expect(() => checkTier(catalog, 'nope')).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('unknown profile "nope"') }));
@@ -35,7 +35,7 @@ describe('profile check tiers', () => {
   });
 
   test('an unknown check id in a profile: USAGE naming file:line and the id (exit 2 from the CLI)', () => {
-    const f = catalogWith('bad-id.yaml', (y) => y.replace(PR_GATE_LINE, 'excludeChecks: [C15, C61, C19, C23]'));
+    const f = catalogWith('bad-id.yaml', (y) => y.replace(PR_GATE_LINE, 'excludeChecks: [C15, C61, C19, C23, C31]'));
     const line =
       readFileSync(f, 'utf8')
         .split('\n')
@@ -58,11 +58,11 @@ describe('profile check tiers', () => {
     const nowhere = catalogWith('nowhere.yaml', (y) =>
       y.replace('excludedRunIn: release', 'excludedRunIn: embedded').replace('description: In-process targets only (no Docker needed).', `$&\n    ${PR_GATE_LINE}`),
     );
-    expect(() => loadCatalog(nowhere)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('profile embedded does not run C15, C16, C19, C23 either') }));
+    expect(() => loadCatalog(nowhere)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('profile embedded does not run C15, C16, C19, C23, C31 either') }));
   });
 
   test('a misspelt profile key (excludeCheck): USAGE with file:line, never a profile that silently runs every check', () => {
-    const f = catalogWith('typo-key.yaml', (y) => y.replace(PR_GATE_LINE, 'excludeCheck: [C15, C16, C19, C23]'));
+    const f = catalogWith('typo-key.yaml', (y) => y.replace(PR_GATE_LINE, 'excludeCheck: [C15, C16, C19, C23, C31]'));
     expect(() => loadCatalog(f)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(/typo-key\.yaml:\d+: profiles\.pr-gate\.excludeCheck: unknown key "excludeCheck"/) }));
   });
 
@@ -114,7 +114,7 @@ describe('a parallel run: same report as a sequential one, in catalog order', ()
 
   test('--profile with --backend: the profile picks the tier, a check it leaves out is skipped naming it', () => {
     expect(par.report!.profile).toBe('pr-gate');
-    expect(par.stdout).toContain('checks of profile pr-gate: C15, C16, C19, C23 left to release');
+    expect(par.stdout).toContain('checks of profile pr-gate: C15, C16, C19, C23, C31 left to release');
     for (const c of par.report!.cells) expect(c.checks.find((k) => k.id === 'C15')).toMatchObject({ status: 'skipped', skipReason: 'profile pr-gate: runs in release' });
   });
 
