@@ -124,7 +124,18 @@ export type { DeclaredTolerances, L2Form, QueryTolerances, TieTolerance } from '
 
 // Input rules adapters enforce before anything is written.
 export { identifierProblem, metadataKeyProblem, metadataNumberProblem, stringProblem } from './stored-values';
-export { checkMetadata, checkStoredText, flatMetadata, refuseMetadataShapes, validateDeleteFilter, validateIdList, validateMemoryRecord, validateRecallFilter, validateRecallQuery, type InputRules } from './record-validation';
+export {
+  checkMetadata,
+  checkStoredText,
+  flatMetadata,
+  refuseMetadataShapes,
+  validateDeleteFilter,
+  validateIdList,
+  validateMemoryRecord,
+  validateRecallFilter,
+  validateRecallQuery,
+  type InputRules,
+} from './record-validation';
 
 // Filters and keyset scans. The filter language (docs/filters.md): AST, parser, reference
 // evaluator, surface form and operator lists; the golden filter set (golden-data/FORMAT.md "Filter sets").
