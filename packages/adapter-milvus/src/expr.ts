@@ -40,7 +40,7 @@ export function quoteList(values: readonly string[]): string {
  * A Milvus literal for a metadata scalar: string → quoted (quoteString), boolean → `true`/`false`,
  * finite number → its shortest round-trip decimal (JS `String`, e.g. `0.1`, `1e-7`). `null` is not a literal Milvus compares
  * JSON values with (`metadata["k"] == null` is refused: "unsupported expr"), so callers test
- * nulls through the `meta_nulls` field instead (see filterExpr).
+ * nulls through the `meta_types` field instead (filter-expr.ts).
  */
 export function literal(v: string | number | boolean): string {
   if (typeof v === 'string') return quoteString(v);

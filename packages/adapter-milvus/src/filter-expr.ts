@@ -1,14 +1,4 @@
-import {
-  isFilterInstant,
-  MemoryMatrixError,
-  recallFilterExpr,
-  type FilterExpr,
-  type FilterField,
-  type FilterOperator,
-  type FilterScalar,
-  type Metadata,
-  type RecallFilter,
-} from '@memory-matrix/spec';
+import { isFilterInstant, MemoryMatrixError, recallFilterExpr, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 import { jsonPath, quoteString } from './expr';
 import { FIELD } from './schema';
 
@@ -116,7 +106,9 @@ function anyOf(field: FilterField, values: readonly FilterScalar[], neg: boolean
     return test(field.root === 'namespace' ? FIELD.namespace : FIELD.kind, uniq(values.filter((v): v is string => typeof v === 'string').map((v) => quoteString(v))));
   }
   if (field.root === 'createdAt') {
-    const parts = values.filter(isFilterInstant).map((v) => (neg ? `(${FIELD.createdMs} != ${v.ms}) or (${FIELD.createdUs} != ${v.us})` : `(${FIELD.createdMs} == ${v.ms}) and (${FIELD.createdUs} == ${v.us})`));
+    const parts = values
+      .filter(isFilterInstant)
+      .map((v) => (neg ? `(${FIELD.createdMs} != ${v.ms}) or (${FIELD.createdUs} != ${v.us})` : `(${FIELD.createdMs} == ${v.ms}) and (${FIELD.createdUs} == ${v.us})`));
     return combine(parts);
   }
   if (field.path.length !== 1) return neg; // a nested path is missing: equal to nothing
@@ -125,8 +117,14 @@ function anyOf(field: FilterField, values: readonly FilterScalar[], neg: boolean
   const of = <T>(pred: (v: FilterScalar) => v is T & FilterScalar, lit: (v: T) => string) => test(m, uniq(values.filter(pred).map(lit)));
   const nulls = values.includes(null) ? `${jsonPath(FIELD.metaTypes, key)} ${eq} ${quoteString(TYPE_TAGS.null)}` : neg;
   return combine([
-    of((v): v is string => typeof v === 'string', (v) => quoteString(v)),
-    of((v): v is boolean => typeof v === 'boolean', (v) => String(v)),
+    of(
+      (v): v is string => typeof v === 'string',
+      (v) => quoteString(v),
+    ),
+    of(
+      (v): v is boolean => typeof v === 'boolean',
+      (v) => String(v),
+    ),
     of((v): v is number => typeof v === 'number', numberLiteral),
     nulls,
   ]);
