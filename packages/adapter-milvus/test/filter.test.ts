@@ -6,7 +6,7 @@ import { gateSuite, startMilvus, stopMilvus, type TestMilvus } from './helpers/s
 /**
  * The filter compiler (filter-expr.ts) against a real kylin-ai-vector-engine 1.2 (milvus@lite-1.2):
  * 1. edge records (0, false, "", "0", null and missing keys; hostile strings; integers, doubles,
- *    huge and tiny numbers; microsecond instants) under filters for every pushed-down operator:
+ *    huge, beyond-int64, subnormal and tiny numbers; microsecond instants) under filters for every pushed-down operator:
  *    count and the exact recall's ids equal the reference `evaluateFilter`;
  * 2. the golden filter set (golden-data/filters/agent-memories.jsonl), every case the adapter can
  *    run (flat metadata), on one FLAT collection (exact): count = the case's matching for every
@@ -19,7 +19,27 @@ const { image, suite, title } = gateSuite('milvus filter tests');
 const DIM = 8;
 const vec = (seed: number) => Float32Array.from({ length: DIM }, (_, i) => Math.fround(Math.sin(seed * 12.9898 + i * 78.233) * 0.5 + (i === 0 ? 1 : 0)));
 const NASTY = `a"b' or 1 == 1 \\" ] ) metadata["x"] in ["x"] \\`;
-const VALUES: Array<MemoryRecord['metadata'][string] | undefined> = [0, false, '', '0', null, undefined, 1, true, 'abc', NASTY, -2.5, 1e21, 1e-7, 7, 2.5, 9007199254740992];
+const VALUES: Array<MemoryRecord['metadata'][string] | undefined> = [
+  0,
+  false,
+  '',
+  '0',
+  null,
+  undefined,
+  1,
+  true,
+  'abc',
+  NASTY,
+  -2.5,
+  1e21,
+  1e-7,
+  7,
+  2.5,
+  9007199254740992,
+  1e20,
+  -9223372036854775808,
+  5e-324,
+];
 const edge: MemoryRecord[] = VALUES.map((v, i) => ({
   id: `e${String(i).padStart(2, '0')}`,
   namespace: i % 2 ? NASTY : 'ns "1"',
@@ -50,6 +70,10 @@ const FILTERS: unknown[] = [
   { 'metadata.x': { $lte: -2.5 } },
   { 'metadata.x': { $gte: 1e21 } },
   { 'metadata.x': { $gte: 9007199254740992 } },
+  { 'metadata.x': { $in: [1e20, 5e-324] } },
+  { 'metadata.x': { $lt: -1e18 } },
+  { 'metadata.x': { $gt: 0, $lt: 1e-300 } },
+  { $not: { 'metadata.x': { $lte: 1e19 } } },
   { 'metadata.x': { $exists: true } },
   { 'metadata.x': { $exists: false } },
   { $not: { 'metadata.x': { $gt: 0.5 } } },
