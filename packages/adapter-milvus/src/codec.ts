@@ -1,21 +1,26 @@
-import { MemoryMatrixError, MEMORY_KINDS, type MemoryKind, type MemoryRecord, type Metadata } from '@memory-matrix/spec';
+import { MemoryMatrixError, MEMORY_KINDS, parseInstant, type MemoryKind, type MemoryRecord, type Metadata } from '@memory-matrix/spec';
+import { typeTags } from './filter-expr';
 import { FIELD } from './schema';
 
 /** One Milvus row as the adapter writes it (field names: schema.ts FIELD). */
 export type Row = Record<string, unknown>;
 
-/** The row of a record: scalar fields, metadata as a JSON object with typed values, `meta_nulls` for its null keys, the float32 vector. */
+/**
+ * The row of a record (a validated one): scalar fields, createdAt also as epoch ms + µs (Int64),
+ * metadata as a JSON object with typed values, `meta_types` its type tags, the float32 vector.
+ */
 export function encodeRow(r: MemoryRecord): Row {
-  const nulls: Record<string, true> = {};
-  for (const [k, v] of Object.entries(r.metadata)) if (v === null) nulls[k] = true;
+  const t = parseInstant(r.createdAt, `milvus: record ${r.id}: createdAt`);
   return {
     [FIELD.id]: r.id,
     [FIELD.namespace]: r.namespace,
     [FIELD.kind]: r.kind,
     [FIELD.createdAt]: r.createdAt,
+    [FIELD.createdMs]: t.ms,
+    [FIELD.createdUs]: t.us,
     [FIELD.text]: r.text,
     [FIELD.metadata]: r.metadata,
-    [FIELD.metaNulls]: nulls,
+    [FIELD.metaTypes]: typeTags(r.metadata),
     [FIELD.embedding]: Array.from(r.embedding),
   };
 }

@@ -17,7 +17,8 @@ import {
 } from '@memory-matrix/spec';
 import { chunkBy, decodeRow, encodeRow, rowBytes, type Row } from './codec';
 import { CONSISTENCY, type StoreContext } from './context';
-import { filterExpr, idsExpr, UNQUOTABLE } from './expr';
+import { idsExpr, UNQUOTABLE } from './expr';
+import { filterExpr } from './filter-expr';
 import { FIELD, metricOfMilvus, OUTPUT_FIELDS } from './schema';
 import { milvusToCanonical } from './scores';
 import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';

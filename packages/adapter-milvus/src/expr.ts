@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type RecallFilter } from '@memory-matrix/spec';
+import { MemoryMatrixError } from '@memory-matrix/spec';
 import { FIELD } from './schema';
 
 /**
@@ -40,7 +40,7 @@ export function quoteList(values: readonly string[]): string {
  * A Milvus literal for a metadata scalar: string → quoted (quoteString), boolean → `true`/`false`,
  * finite number → its shortest round-trip decimal (JS `String`, e.g. `0.1`, `1e-7`). `null` is not a literal Milvus compares
  * JSON values with (`metadata["k"] == null` is refused: "unsupported expr"), so callers test
- * nulls through the `meta_nulls` field instead (see filterExpr).
+ * nulls through the `meta_types` field instead (filter-expr.ts).
  */
 export function literal(v: string | number | boolean): string {
   if (typeof v === 'string') return quoteString(v);
@@ -70,35 +70,6 @@ export function jsonPath(field: string, key: string): string {
     );
   }
   return `${field}[${quoteString(key)}]`;
-}
-
-/**
- * The expression of a recall filter (AND of its parts), `''` for no condition, or `null` when the
- * filter can match nothing (an empty namespaces or kinds list): the caller answers [] / 0 without
- * asking the server. Parts:
- * - namespaces → `namespace in [...]`; kinds → `kind in [...]`;
- * - metadata key = scalar → `metadata["key"] == <literal>` (Milvus compares JSON type and value:
- *   measured `== 0` does not match false or "", `== 1` does not match true or "1");
- * - metadata key = null → `meta_nulls["key"] == true` (the adapter writes `meta_nulls`, an object
- *   of the keys whose value is null, because Milvus cannot compare a JSON value with null).
- * A missing key never matches (a JSON path that is absent compares false).
- */
-export function filterExpr(f: RecallFilter | undefined): string | null {
-  if (!f) return '';
-  const parts: string[] = [];
-  if (f.namespaces !== undefined) {
-    if (f.namespaces.length === 0) return null;
-    parts.push(`${FIELD.namespace} in ${quoteList(f.namespaces)}`);
-  }
-  if (f.kinds !== undefined) {
-    if (f.kinds.length === 0) return null;
-    parts.push(`${FIELD.kind} in ${quoteList(f.kinds)}`);
-  }
-  for (const [key, value] of Object.entries(f.metadata ?? {})) {
-    if (value === null) parts.push(`${jsonPath(FIELD.metaNulls, key)} == true`);
-    else parts.push(`${jsonPath(FIELD.metadata, key)} == ${literal(value)}`);
-  }
-  return parts.map((p) => `(${p})`).join(' and ');
 }
 
 /** `id in [...]` for a list of ids. */

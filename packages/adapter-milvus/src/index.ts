@@ -1,7 +1,8 @@
 export { createMilvusStore, MilvusStore, MILVUS_CAPABILITIES, MAX_BATCH_ROWS, DEFAULT_REQUEST_TIMEOUT_MS, type MilvusStoreOptions } from './milvus-adapter';
 export { MilvusMemoryCollection, TIE_WINDOW, MAX_BATCH_BYTES } from './collection';
 export { milvusToCanonical, MILVUS_SCORES } from './scores';
-export { quoteString, quoteList, literal, jsonPath, filterExpr, idsExpr, UNQUOTABLE, hasC0Control } from './expr';
+export { quoteString, quoteList, literal, jsonPath, idsExpr, UNQUOTABLE, hasC0Control } from './expr';
+export { compileFilter, filterExpr, numberLiteral, typeTags, MILVUS_FILTER_OPERATORS, TYPE_TAGS } from './filter-expr';
 export { FIELD, MARKER, MILVUS_METRIC, milvusName, specFromStored, markerDescription } from './schema';
 export { CONSISTENCY, checkStatus, StoreContext, type CrashProbe } from './context';
 export { encodeRow, decodeRow, chunkBy } from './codec';

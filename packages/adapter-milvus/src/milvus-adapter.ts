@@ -1,5 +1,6 @@
 import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { DataType, MilvusClient } from '@zilliz/milvus2-sdk-node';
+import { MILVUS_FILTER_OPERATORS } from './filter-expr';
 import { MilvusMemoryCollection } from './collection';
 import { ADAPTER, CONSISTENCY, StoreContext, type CrashProbe } from './context';
 import { FIELD, indexParams, markerDescription, MARKER, MAX_LENGTH, MILVUS_METRIC, milvusName, specFromStored } from './schema';
@@ -50,6 +51,8 @@ export const MILVUS_CAPABILITIES: Capabilities = capabilities({
   filterNamespace: true,
   filterKind: true,
   filterMetadata: true,
+  // filter-expr.ts: every operator but $contains (flat scalar metadata, no metadataShapes)
+  filterOperators: [...MILVUS_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
   delete: true,
@@ -119,7 +122,7 @@ export class MilvusStore implements MemoryStore {
 
   /**
    * Create `mm_<name>`: fields id (VarChar PK), namespace, kind, created_at, text (VarChar), metadata
-   * and meta_nulls (JSON), embedding (FloatVector dim); consistency Strong; the marker as
+   * and meta_types (JSON), created_ms and created_us (Int64), embedding (FloatVector dim); consistency Strong; the marker as
    * description. Then the vector index with the metric set explicitly (COSINE/IP/L2) — HNSW with M
    * and efConstruction, or FLAT for `index: none` — load, and read the index back: its
    * metric_type must be the spec's (C10), else the collection is dropped and BACKEND_ERROR thrown.
@@ -143,7 +146,9 @@ export class MilvusStore implements MemoryStore {
           { name: FIELD.createdAt, data_type: DataType.VarChar, max_length: MAX_LENGTH.createdAt },
           { name: FIELD.text, data_type: DataType.VarChar, max_length: MAX_LENGTH.text },
           { name: FIELD.metadata, data_type: DataType.JSON },
-          { name: FIELD.metaNulls, data_type: DataType.JSON },
+          { name: FIELD.metaTypes, data_type: DataType.JSON },
+          { name: FIELD.createdMs, data_type: DataType.Int64 },
+          { name: FIELD.createdUs, data_type: DataType.Int64 },
           { name: FIELD.embedding, data_type: DataType.FloatVector, dim: spec.dim },
         ],
       }),

@@ -14,8 +14,12 @@ export const FIELD = {
   text: 'text',
   /** JSON, the metadata object with its typed values (string, number, boolean, null). */
   metadata: 'metadata',
-  /** JSON, `{ key: true }` for every metadata key whose value is null (Milvus cannot compare a JSON value with null). */
-  metaNulls: 'meta_nulls',
+  /** JSON, `{ key: tag }` for every metadata key, its type tag (filter-expr.ts TYPE_TAGS: null, `$exists` and negated ranges; Milvus has no `is null`, `exists` or `not`). */
+  metaTypes: 'meta_types',
+  /** Int64, createdAt in epoch milliseconds (filters compare instants on it: Milvus has no instant type). */
+  createdMs: 'created_ms',
+  /** Int64, createdAt's 0..999 microseconds after `created_ms`. */
+  createdUs: 'created_us',
   /** FloatVector(dim), the embedding (float32, returned bit-exact: measured). */
   embedding: 'embedding',
 } as const;
@@ -30,7 +34,7 @@ export const OUTPUT_FIELDS = [FIELD.id, FIELD.namespace, FIELD.kind, FIELD.creat
 export const MAX_LENGTH = { id: 1024, namespace: 1024, kind: 32, createdAt: 64, text: 65535 } as const;
 
 /** Marker stored as the collection's description (JSON): what the adapter wrote, checked at reopen. */
-export const MARKER = 'memory-matrix/milvus-collection@1';
+export const MARKER = 'memory-matrix/milvus-collection@2';
 
 /** Milvus's metric_type for each metric (Milvus docs "Metric Types"). */
 export const MILVUS_METRIC: Record<Metric, 'COSINE' | 'IP' | 'L2'> = { cosine: 'COSINE', ip: 'IP', l2: 'L2' };

@@ -13,6 +13,7 @@ import {
   type RecallQuery,
 } from '@memory-matrix/spec';
 import { UNQUOTABLE } from './expr';
+import { MILVUS_FILTER_OPERATORS } from './filter-expr';
 import { MAX_LENGTH } from './schema';
 
 const NAME_RE = /^[a-z0-9_]{1,48}$/;
@@ -22,9 +23,9 @@ const invalid = (message: string) => new MemoryMatrixError('INVALID_INPUT', `mil
  * Milvus's rules: the contract's (spec record-validation.ts). Empty metadata keys (a JSON path
  * `metadata[""]` is refused by the server: "Invalid expr", measured) and −0 (the JSON field keeps
  * numbers as JSON, which has no negative zero) are refused by the contract for every adapter
- * (spec stored-values.ts).
+ * (spec stored-values.ts). A `where` may use the operators of MILVUS_FILTER_OPERATORS.
  */
-export const MILVUS_RULES: InputRules = { adapter: 'milvus' };
+export const MILVUS_RULES: InputRules = { adapter: 'milvus', filterOperators: MILVUS_FILTER_OPERATORS };
 
 /** Collection name of the contract, `[a-z0-9_]{1,48}`; INVALID_INPUT otherwise. */
 export function validateName(name: unknown): asserts name is string {
