@@ -4,6 +4,8 @@ import { GOLDEN_DATA_DIR } from '@memory-matrix/golden-data';
 import {
   datasetNamesIn,
   didYouMean,
+  datasetFilterSet,
+  filterSetPath,
   loadGoldenDataset,
   LOAD_ORDER_METHOD,
   MemoryMatrixError,
@@ -132,6 +134,10 @@ export async function planRun(opts: RunOptions, report: MatrixReport, out: (line
     dim: m.dim,
     metric: m.metric,
   };
+  // C31's golden filter set, read before any cell starts: a malformed one is GOLDEN_INVALID (exit 2), none skips C31 naming the path.
+  let runTier = tier;
+  if (checks.some((c) => c.id === 'C31') && !tier.skip.has('C31') && datasetFilterSet(dataset) === null)
+    runTier = { ...tier, skip: new Map([...tier.skip, ['C31', `dataset ${m.name} has no filter set (${displayPath(filterSetPath(dataset))})`]]) };
   // The recorded expectation carries the boundary tie group of the widest tieEpsilon in the catalog.
   const tieEpsilon = Math.max(...[...catalog.targets.values()].map((t) => t.tolerances.tieEpsilon));
   const exp = loadExpectation(dataset, { update: opts.updateGolden, tieEpsilon });
@@ -141,5 +147,5 @@ export async function planRun(opts: RunOptions, report: MatrixReport, out: (line
   out(`golden load order: ${LOAD_ORDER_METHOD}, seed ${loadSeed} (replay it with --load-seed ${loadSeed})`);
   const baselines = releaseBaselines(catalog, tierProfile, targets, dataset, opts.backends.length === 0);
   for (const l of baselines.lines) out(l);
-  return { targets, tierProfile, tier, checks, parallel, embedded, docker, repeat, loadSeed, dataset, exp, baselines };
+  return { targets, tierProfile, tier: runTier, checks, parallel, embedded, docker, repeat, loadSeed, dataset, exp, baselines };
 }

@@ -163,6 +163,10 @@ export function parseFilterSet(text: string, file: string): FilterSet {
     const missing = header.queries.filter((q) => !Object.prototype.hasOwnProperty.call(c.topk, q));
     if (extra.length || missing.length)
       throw invalidAt(file, line, `case "${c.name}": topk must have exactly the header's queries (missing ${JSON.stringify(missing)}, unknown ${JSON.stringify(extra)})`);
+    for (const q of header.queries) {
+      const problem = topkProblem(c.topk[q]!, Math.min(header.k, c.matching), c.matching, header.tieEpsilon);
+      if (problem) throw invalidAt(file, line, `case "${c.name}": topk.${q}: ${problem}`);
+    }
     const topk: Record<string, RecallHit[]> = {};
     for (const q of header.queries) topk[q] = c.topk[q]!.map(([id, score]) => ({ id, score }));
     cases.push({ ...c, note: c.note, expr, operators: derived.operators, fields: derived.fields, shapes: derived.shapes, topk });
@@ -180,4 +184,25 @@ export function loadFilterSet(file: string): FilterSet {
     throw new MemoryMatrixError('GOLDEN_MISSING', `${file}: cannot read the filter set: ${(e as Error).message}`, { cause: e });
   }
   return parseFilterSet(text, file);
+}
+
+/**
+ * What is wrong with one recorded filtered top-k (`[id, score]` pairs, best first), or null: it
+ * holds `want` = min(k, matching) hits, more only for the tie group at rank `want` (each extra
+ * within 4 × `tieEpsilon` of the score at rank `want`: the pair tolerance of tolerance.ts for
+ * unit-norm vectors, with margin) and never more than `matching`; no id twice. An expectation
+ * cut short, padded or recorded for another k would make C31 judge against the wrong ids.
+ */
+function topkProblem(hits: ReadonlyArray<readonly [string, number]>, want: number, matching: number, tieEpsilon: number): string | null {
+  if (hits.length < want) return `${hits.length} hits, expected min(k, matching) = ${want}`;
+  if (hits.length > matching) return `${hits.length} hits, more than the ${matching} matching memories`;
+  const boundary = want > 0 ? hits[want - 1]![1] : Number.NaN;
+  const past = hits.slice(want).findIndex(([, score]) => !(Math.abs(score - boundary) <= 4 * tieEpsilon));
+  if (past >= 0) return `hit ${want + past + 1} (${hits[want + past]![0]}) is past min(k, matching) = ${want} and not in the tie group at rank ${want}`;
+  const seen = new Set<string>();
+  for (const [id] of hits) {
+    if (seen.has(id)) return `id ${id} is listed twice`;
+    seen.add(id);
+  }
+  return null;
 }
