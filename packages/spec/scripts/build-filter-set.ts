@@ -6,6 +6,8 @@
  *     [--dataset golden-data/agent-memories] [--cases golden-data/filters/agent-memories.cases.jsonl] \
  *     [--out golden-data/filters/agent-memories.jsonl] [--check]
  *
+ * `--cases` and `--out` default to `<dataset's parent>/filters/<dataset folder>.cases.jsonl` and
+ * `.jsonl`: where C31 reads a dataset's set (golden-data/FORMAT.md "Filter sets").
  * `--check` writes nothing: it loads the committed file (`loadFilterSet`: a malformed line is exit 2
  * naming file:line), rebuilds, and exits 1 when the committed file differs. A bad cases
  * file, a vacuous case (no memory or every memory) or a bad dataset: the error naming file:line and
@@ -38,8 +40,11 @@ function main(argv: string[]): number {
   }
   const datasetDir = arg(argv, '--dataset', path.join(ROOT, 'golden-data/agent-memories'));
   const name = path.basename(datasetDir);
-  const casesFile = arg(argv, '--cases', path.join(ROOT, `golden-data/filters/${name}.cases.jsonl`));
-  const out = arg(argv, '--out', path.join(ROOT, `golden-data/filters/${name}.jsonl`));
+  // Beside the dataset's folder, where C31 looks (`filterSetPath`): golden-data/filters/ for the repository's datasets,
+  // <your dir>/filters/ for yours — never the repository's file for a dataset elsewhere.
+  const filtersDir = path.join(path.dirname(datasetDir), 'filters');
+  const casesFile = arg(argv, '--cases', path.join(filtersDir, `${name}.cases.jsonl`));
+  const out = arg(argv, '--out', path.join(filtersDir, `${name}.jsonl`));
   const t0 = Date.now();
   if (argv.includes('--check')) loadFilterSet(out);
   const dataset = loadGoldenDataset(datasetDir);
