@@ -1,5 +1,5 @@
 import pRetry, { AbortError } from 'p-retry';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { MemoryMatrixError, hostCalibration } from '@memory-matrix/spec';
 
 /** Options of `pollReady`. */
 export interface PollReadyOptions {
@@ -25,15 +25,20 @@ export interface PollReadyOptions {
  * proxy accepts and resets connections while the container's network is wired, and a server can
  * still refuse while starting up. `attempt(remainingMs)` gets the time left. Resolves with the
  * attempt's value and the number of attempts. Throws the `stopIf` error as is, or
- * TARGET_UNAVAILABLE `<where>: <what> before the start deadline (<n> attempts): <last error>`
- * with the last error as `cause`.
+ * TARGET_UNAVAILABLE `<where>: <what> before the start deadline (<ms> ms after the wait began, host
+ * factor <f>; <n> attempts): <last error>` with the last error as `cause`.
  */
 export async function pollReady<T>(attempt: (remainingMs: number) => Promise<T>, o: PollReadyOptions): Promise<{ value: T; attempts: number }> {
   let attempts = 0;
+  const t0 = Date.now();
   let last: unknown;
   const everyMs = o.everyMs ?? 200;
   const deadlineError = (): MemoryMatrixError =>
-    new MemoryMatrixError('TARGET_UNAVAILABLE', `${o.where}: ${o.what} before the start deadline (${attempts} attempts): ${(last as Error)?.message ?? 'no attempt made'}`, { cause: last });
+    new MemoryMatrixError(
+      'TARGET_UNAVAILABLE',
+      `${o.where}: ${o.what} before the start deadline (${Math.max(0, o.deadline - t0)} ms after the wait began, host factor ${hostCalibration().factor}; ${attempts} attempts): ${(last as Error)?.message ?? 'no attempt made'}`,
+      { cause: last },
+    );
   const value = await pRetry(
     async () => {
       const stop = await o.stopIf?.();

@@ -61,9 +61,14 @@ describe('--parallel / MM_PARALLEL', () => {
 });
 
 describe('MM_START_PARALLEL / MM_START_TIMEOUT_SCALE (were ignored when wrong)', () => {
+  // A fixed host factor: the scale is MM_START_TIMEOUT_SCALE × the host factor.
+  beforeEach(() => {
+    process.env.MM_HOST_FACTOR = '1';
+  });
   afterEach(() => {
     delete process.env.MM_START_PARALLEL;
     delete process.env.MM_START_TIMEOUT_SCALE;
+    delete process.env.MM_HOST_FACTOR;
   });
   test('unset or empty: the defaults; set: the value', () => {
     expect([startParallelism(), startTimeoutScale()]).toEqual([2, 1]);
@@ -71,6 +76,8 @@ describe('MM_START_PARALLEL / MM_START_TIMEOUT_SCALE (were ignored when wrong)',
     expect([startParallelism(), startTimeoutScale()]).toEqual([2, 1]);
     Object.assign(process.env, { MM_START_PARALLEL: '3', MM_START_TIMEOUT_SCALE: '0.5' });
     expect([startParallelism(), startTimeoutScale()]).toEqual([3, 0.5]);
+    process.env.MM_HOST_FACTOR = '2.5'; // a busy host: every start deadline longer by its factor
+    expect(startTimeoutScale()).toBe(1.25);
   });
   test.each(['0', '-3', 'abc', '1.5'])('MM_START_PARALLEL=%s is a USAGE error naming the variable', (v) => {
     process.env.MM_START_PARALLEL = v;

@@ -179,7 +179,7 @@ export interface ContainerEndpoint extends Endpoint {
  * (packages/backends/src/container) needs to start, probe, stop and fault one server kind. The
  * lifecycle creates the container from the target's image with the run's labels, publishes
  * `port` on 127.0.0.1 only, waits for `readyLog` and then retries `probe` until the start
- * deadline (`start.timeoutMs` or `defaultStartTimeoutMs`, × MM_START_TIMEOUT_SCALE), reads
+ * deadline (`start.timeoutMs` or `defaultStartTimeoutMs`, × MM_START_TIMEOUT_SCALE × the host factor), reads
  * `versions`, checks them against `expect`, and opens stores with `connect`.
  */
 export interface ContainerKind<AdapterOptions = Record<string, unknown>> {
@@ -195,7 +195,7 @@ export interface ContainerKind<AdapterOptions = Record<string, unknown>> {
   readonly stopSignal?: 'SIGINT' | 'SIGTERM' | 'SIGQUIT';
   /** /dev/shm size in bytes, when the server needs more than Docker's 64 MiB. */
   readonly shmBytes?: number;
-  /** Start deadline in ms (before MM_START_TIMEOUT_SCALE) when the catalog gives none. */
+  /** Start deadline in ms (before MM_START_TIMEOUT_SCALE and the host factor) when the catalog gives none. */
   readonly defaultStartTimeoutMs: number;
   /**
    * ONE attempt of a real query through `ep` (the readiness probe; the lifecycle retries it until
@@ -304,7 +304,7 @@ export interface LocalFacet<AdapterOptions = Record<string, unknown>> {
  */
 export interface LocalEngine<AdapterOptions = Record<string, unknown>> {
   readonly description: string;
-  /** Start deadline in ms (before MM_START_TIMEOUT_SCALE) when the catalog gives none. */
+  /** Start deadline in ms (before MM_START_TIMEOUT_SCALE and the host factor) when the catalog gives none. */
   readonly defaultStartTimeoutMs: number;
   /**
    * Synchronous checks before the start (packages installed as pinned) and the launch facts.

@@ -1,5 +1,5 @@
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore, type ServerAddress } from '@memory-matrix/spec';
+import { MemoryMatrixError, hostCalibration, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore, type ServerAddress } from '@memory-matrix/spec';
 import { serverAddress } from '../address';
 import { dockerBin, dockerEngine, inspectImage } from '../images/docker';
 import { execStreaming } from '../images/exec';
@@ -71,13 +71,20 @@ export function inStartSlot<T>(fn: () => Promise<T>): Promise<T> {
   return slots.run(fn);
 }
 
-/** `MM_START_TIMEOUT_SCALE` (positive number), default 1: multiplies every start deadline. Throws USAGE naming the variable for any other value (it was ignored: a typo went unnoticed). */
+/**
+ * What every start deadline (container, fault instance, local process, embedded engine) is
+ * multiplied by: `MM_START_TIMEOUT_SCALE` (positive number, default 1) × the host factor
+ * (spec host.ts `hostCalibration`: ≥ 1, capped at MAX_HOST_FACTOR), so a server that starts
+ * slowly because the host is busy is not reported as one that will not start (on a 2-core host at
+ * load average ≈ 40 a fault instance of pgvector@pg18 took over 60 s to answer its first query).
+ * Throws USAGE naming the variable for any other value (it was ignored: a typo went unnoticed).
+ */
 export function startTimeoutScale(): number {
   const v = process.env.MM_START_TIMEOUT_SCALE;
-  if (v === undefined || v === '') return 1;
+  if (v === undefined || v === '') return hostCalibration().factor;
   const s = Number(v);
   if (!Number.isFinite(s) || s <= 0) throw new MemoryMatrixError('USAGE', `MM_START_TIMEOUT_SCALE "${v}": expected a positive number (multiplies every start deadline), e.g. MM_START_TIMEOUT_SCALE=2`);
-  return s;
+  return s * hostCalibration().factor;
 }
 
 /** GenericContainer that registers its id with the exit guard the moment Docker creates it. */

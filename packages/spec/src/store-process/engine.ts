@@ -14,7 +14,7 @@ export interface StoreProcessEngineSpec {
   capabilities: Capabilities;
   /** `LocalEngine.description`. */
   description: string;
-  /** Start deadline in ms before MM_START_TIMEOUT_SCALE (`LocalEngine.defaultStartTimeoutMs`). */
+  /** Start deadline in ms before MM_START_TIMEOUT_SCALE and the host factor (`LocalEngine.defaultStartTimeoutMs`). */
   defaultStartTimeoutMs: number;
   /** The process's script (absolute path, e.g. a bundle of its server.ts); throws TARGET_UNAVAILABLE naming `where`. */
   script(where: string): string;
