@@ -1,17 +1,16 @@
 /**
  * Declared layer behaviours (spec capabilities.ts `dropRemoves`, `closeReleases`) through the real
  * CLI: the toy driver (fixtures/toy-driver, MM_DRIVERS) with a catalog declaring both `false` on
- * the tiny golden fixture. C29 runs its payload part and skips the dropped, recreated and closed
+ * the e-mail sample (C29 needs 6 memories). C29 runs its payload part and skips the dropped, recreated and closed
  * parts, each named in the figures, the notes and the console (`part skipped: capability …`);
  * never a silent pass. No Docker, no backend server: runs everywhere.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cli, REPO, type CliResult } from './cli-helpers';
+import { cli, type CliResult } from './cli-helpers';
 
 const TOY = path.join(__dirname, 'fixtures', 'toy-driver');
-const TINY = path.join(REPO, 'packages', 'spec', 'test', 'fixtures', 'golden-tiny');
 
 describe('a drop that is a reset and no close(), declared', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mm-behaviours-'));
@@ -22,7 +21,7 @@ describe('a drop that is a reset and no close(), declared', () => {
       catalog,
       readFileSync(path.join(TOY, 'targets.yaml'), 'utf8').replace('    expect: { toy: "1.0.0" }', '    expect: { toy: "1.0.0" }\n    capabilities: { dropRemoves: false, closeReleases: false }'),
     );
-    r = cli(['--backend', 'toy@1', '--dataset', TINY, '--check', 'C29'], { env: { MM_DRIVERS: path.join(TOY, 'index.ts'), MM_CATALOG: catalog } });
+    r = cli(['--backend', 'toy@1', '--dataset', 'email-sample', '--check', 'C29'], { env: { MM_DRIVERS: path.join(TOY, 'index.ts'), MM_CATALOG: catalog } });
   }, 240_000);
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
