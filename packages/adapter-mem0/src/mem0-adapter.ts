@@ -29,6 +29,10 @@ export const MEM0_CAPABILITIES: Capabilities = capabilities({
   timeDecay: false,
   // better-sqlite3 statements run synchronously and autocommit before add / delete resolve; another handle reads the same file.
   readYourWrites: 'strong',
+  // Layer behaviours of mem0's design (README "What mem0 does"): Memory has no drop (reset() empties the
+  // table and keeps the file, and a Memory opened before keeps its SQLite handle) and no close().
+  dropRemoves: false,
+  closeReleases: false,
 });
 
 const NAME = /^[a-z0-9_]{1,48}$/;

@@ -59,6 +59,8 @@ describe('init writes the three files', () => {
     expect(merged.profiles.get('release')?.targets).toEqual(builtIn.profiles.get('release')?.targets);
     const text = readFileSync(path.join(dir, CONFIG_FILE), 'utf8');
     expect(text).toMatch(/^# adapters:\n# {3}my-memory: \.\/memory-matrix\/my-memory-driver\.ts$/m); // the commented example of the user's own driver module
+    // ... and of an embedded layer of one's own (docs/own-memory-module.md "An embedded layer of your own, step by step").
+    expect(text).toMatch(/^# {3}my-layer@1:\n# {5}backend: my-layer\n# {5}provider: embedded\n# {5}engine: my-layer-1$/m);
   });
 
   test('the extension is checked by the same schema: a bad key in it is exit-2 USAGE naming the file and line', () => {

@@ -141,6 +141,29 @@ export const capabilitiesSchema = z
      * Levels in `READ_YOUR_WRITES_LEVELS` order (weakest first). Default `eventual`: no promise until a driver declares one.
      */
     readYourWrites: z.enum(['eventual', 'session', 'strong']),
+    /**
+     * Layer behaviours (default TRUE, unlike the flags above: every store has them unless its driver
+     * declares otherwise). A memory layer whose design lacks one declares it `false`, and the checks
+     * that would test it skip that part visibly, naming the flag (`capability: <flag>`), instead of
+     * the adapter reading the layer's private tables or a known failure standing for a design choice.
+     *
+     * `embeddingReadBack`: `get` returns each stored vector. `false`: the layer returns no vector
+     * (e.g. mem0's `Memory.get`/`getAll`); `get` then returns `embedding` as an EMPTY Float32Array
+     * and the checks that compare read-back records (C01, C21, C22, C23, delete-verified) compare
+     * id, text, namespace, kind, createdAt and metadata only, and say so.
+     */
+    embeddingReadBack: z.boolean(),
+    /**
+     * `dropCollection` removes the collection: a handle opened before the drop fails with a coded
+     * error (C29 parts `dropped`, `recreated`). `false`: drop is a reset (the layer empties the
+     * store and keeps it; stale handles keep working on it): those parts skip naming the flag.
+     */
+    dropRemoves: z.boolean(),
+    /**
+     * `close()` ends the client: calls through it afterwards fail with a coded error (C29 part
+     * `closed`). `false`: the layer has no close (close() is a no-op): that part skips naming the flag.
+     */
+    closeReleases: z.boolean(),
   })
   .strict();
 
@@ -193,6 +216,8 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'timeDecay',
   'indexIntrospection',
   'readYourWrites',
+  'embeddingReadBack',
+  'dropRemoves',
 ];
 
 /**
@@ -229,7 +254,7 @@ export function missingCapabilities(declared: Capabilities, reported: Capabiliti
   return out;
 }
 
-/** Every flag at its default: no capability. Drivers spread it (through `capabilities()`) and override. */
+/** Every flag at its default: no capability, and every layer behaviour present (`embeddingReadBack`, `dropRemoves`, `closeReleases`). Drivers spread it (through `capabilities()`) and override. */
 export const DEFAULT_CAPABILITIES: Capabilities = {
   vectors: false,
   metrics: [],
@@ -258,6 +283,10 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   snapshots: false,
   indexIntrospection: false,
   readYourWrites: 'eventual',
+  // Layer behaviours: present unless a driver declares otherwise (see the schema).
+  embeddingReadBack: true,
+  dropRemoves: true,
+  closeReleases: true,
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */

@@ -65,6 +65,21 @@ profiles:
 #   my-memory: ./memory-matrix/my-memory-driver.ts
 # with, under targets:
 #   my-memory@pglite-pg18: { backend: my-memory, server: pgvector@pglite-pg18 }
+#
+# A memory layer of your own that runs in this process (no server): its driver offers an embedded
+# engine (\`embedded: { engines: { my-layer-1: … } }\`), and its target names the provider and engine.
+# What the layer does not do is declared in its capabilities (e.g. embeddingReadBack: false, get
+# returns no vector; dropRemoves: false, a drop that is a reset; closeReleases: false, no close()),
+# and the checks skip those parts naming them. Step by step: docs/own-memory-module.md. For example:
+# adapters:
+#   my-layer: ./my-layer-driver.ts
+# targets:
+#   my-layer@1:
+#     backend: my-layer
+#     provider: embedded
+#     engine: my-layer-1
+#     expect: { my-layer: "1.0.0" }
+#     index: { type: none }
 `;
 }
 

@@ -35,6 +35,22 @@ export function cannotShowOf(cell: CellReport, r: CheckResult): string | undefin
   return cell.cannotShow?.[r.id];
 }
 
+/**
+ * The capabilities whose parts a check skipped while the rest ran: each figure whose value is
+ * `skipped (capability: <flag>)` (C01 `embeddings`, C29 `dropped` / `recreated` / `closed`), the
+ * flags once each in figure order. A skipped part is never a pass: the console prints them beside
+ * the verdict. Empty for a check that skipped whole or skipped no part.
+ */
+export function skippedPartsOf(r: CheckResult): string[] {
+  if (r.status === 'skipped') return [];
+  const out = new Set<string>();
+  for (const v of Object.values(r.figures ?? {})) {
+    const m = typeof v === 'string' ? /^skipped \(capability: ([^)]+)\)$/.exec(v) : null;
+    if (m) out.add(m[1]!);
+  }
+  return [...out];
+}
+
 /** The durability table of a report, from each cell's C15 figures (spec `readDurabilityFigures`). */
 export function durabilityRows(cells: CellReport[]): DurabilityRow[] {
   const rows: DurabilityRow[] = [];

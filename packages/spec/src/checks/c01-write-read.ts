@@ -11,6 +11,8 @@ import { sampleRecords, describeDifference } from './helpers/sampling';
  * non-ASCII text or metadata and every falsy metadata value.
  * Then `get` asked in a shuffled order with repeats and unknown ids (`shuffledAsk`) must answer
  * exactly `inAskedOrder`: the order asked, each id once, unknown ids left out (adapter.ts).
+ * A target declaring `embeddingReadBack: false` is held to everything but the vector (it must
+ * return an empty one), and the outcome says so (note, figure `embeddings`).
  */
 export const c01WriteRead: CheckDefinition = {
   id: 'C01',
@@ -27,7 +29,7 @@ export const c01WriteRead: CheckDefinition = {
     const failures: Failure[] = [];
     for (const r of records) {
       const b = got.get(r.id);
-      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing on read';
+      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack) : 'missing on read';
       if (diff) failures.push(failure(cell, 'roundtrip', `memory ${r.id}: ${diff}`, { id: r.id }));
     }
     const ask = shuffledAsk(records.map((r) => r.id));
@@ -45,8 +47,11 @@ export const c01WriteRead: CheckDefinition = {
         ),
       );
     }
+    const vectors = cell.config.capabilities.embeddingReadBack;
     return {
+      ...(vectors ? {} : { notes: ['embeddings not compared: the target returns no stored vector (capability: embeddingReadBack false); id, text, namespace, kind, createdAt and metadata were'] }),
       figures: {
+        embeddings: vectors ? 'compared' : 'skipped (capability: embeddingReadBack)',
         written: records.length,
         readBack: back.length,
         nonAscii: records.filter((r) => /[\x80-\uffff]/.test(r.text + JSON.stringify(r.metadata))).length,

@@ -55,7 +55,7 @@ export const c11DimensionGuard: CheckDefinition = {
     const back = new Map((await collection.get(base.map((r) => r.id))).map((r) => [r.id, r]));
     for (const r of base) {
       const b = back.get(r.id);
-      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing';
+      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack) : 'missing';
       if (diff) failures.push(failure(cell, 'guard', `existing memory ${r.id} changed after ${after}: ${diff}`, { id: r.id }));
     }
     const qcode = await errorCode(() => collection.recall({ vector: new Float32Array(dim - 1).fill(0.1), k: 5 }));

@@ -94,7 +94,7 @@ export async function auditAfterRestart(cell: LiveCell, collection: MemoryCollec
   const changed: string[] = [];
   for (const [id, stored] of present) {
     if (!ledger.acked.has(id)) (ledger.inFlight.has(id) ? phantomInFlight : phantomUnknown).push(id);
-    const diff = describeDifference(byId.get(id)!, stored, cell.config.tolerances.embeddingReadback);
+    const diff = describeDifference(byId.get(id)!, stored, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack);
     if (diff) {
       changed.push(id);
       fail('durability-changed', `memory ${id} came back changed after the restart: ${diff}`, { id });

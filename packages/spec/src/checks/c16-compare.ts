@@ -51,7 +51,7 @@ export async function compareUpgraded(
   let missing = 0;
   for (const r of golden) {
     const b = back.get(r.id);
-    const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing';
+    const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack) : 'missing';
     if (!diff) continue;
     if (b) changed++;
     else missing++;

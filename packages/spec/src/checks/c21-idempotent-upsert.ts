@@ -51,7 +51,7 @@ export const c21IdempotentUpsert: CheckDefinition = {
     const unchanged = new Map((await collection.get(original.slice(donors.length).map((r) => r.id))).map((r) => [r.id, r]));
     for (const r of original.slice(donors.length)) {
       const b = unchanged.get(r.id);
-      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing after the update of other memories';
+      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack) : 'missing after the update of other memories';
       if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} (not updated): ${diff}`, { id: r.id }));
     }
     // What the collection must hold now, and the exact oracle over exactly that: an updated memory
@@ -63,7 +63,7 @@ export const c21IdempotentUpsert: CheckDefinition = {
     let maxK = 0;
     for (const r of changed) {
       const b = back.get(r.id);
-      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing after update';
+      const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack) : 'missing after update';
       if (diff) failures.push(failure(cell, 'upsert', `memory ${r.id} after update: ${diff}`, { id: r.id }));
       const p = placementOf(sub, r.id, r.embedding, eps);
       const k = reachK(p, 10);

@@ -154,7 +154,7 @@ async function upsertWrite(cell: LiveCell, clients: C22Clients): Promise<LockedW
       let difference: string | undefined;
       for (const r of records) {
         const b = got.get(r.id);
-        const d = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : `${r.id} missing`;
+        const d = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack) : `${r.id} missing`;
         if (d === null) stored++;
         else difference ??= d;
       }

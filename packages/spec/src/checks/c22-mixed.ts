@@ -154,7 +154,7 @@ export async function mixedWriters(cell: LiveCell, clients: C22Clients): Promise
       if (lost <= 10) fail(`memory ${r.id} of an acknowledged batch is missing after other writers' batches failed`, { id: r.id, expected: 'present', actual: 'missing' });
       continue;
     }
-    const diff = describeDifference(r, b, cell.config.tolerances.embeddingReadback);
+    const diff = describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack);
     if (diff) fail(`memory ${r.id} of an acknowledged batch: ${diff}`, { id: r.id });
   }
   if (lost > 10) fail(`${lost} memories of acknowledged batches are missing in all (10 named above)`, { expected: 0, actual: lost });

@@ -157,7 +157,7 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
       fail(`memory ${r.id} is present although no upsert wrote it (its writer stopped before)`, { id: r.id, expected: 'missing', actual: 'present' });
       continue;
     }
-    const diff = describeDifference(r, b, cell.config.tolerances.embeddingReadback);
+    const diff = describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack);
     if (diff) {
       changed++;
       fail(`memory ${r.id} (${written}): ${diff}`, { id: r.id });
@@ -187,7 +187,9 @@ export async function upsertConcurrency(cell: LiveCell, clients: C22Clients = ce
     }
     const m = /\[writer (\d+) rev (\d+)\]$/.exec(b.text);
     const byText = m ? version(Number(m[1]), Number(m[2]), i) : undefined;
-    const diff = byText ? describeDifference(byText.record, b, cell.config.tolerances.embeddingReadback) : `text ${JSON.stringify(b.text.slice(-40))} is none of the written versions`;
+    const diff = byText
+      ? describeDifference(byText.record, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack)
+      : `text ${JSON.stringify(b.text.slice(-40))} is none of the written versions`;
     if (diff) {
       torn++;
       fail(`shared memory ${id} is torn: its text says writer ${m?.[1] ?? '?'} rev ${m?.[2] ?? '?'}, but ${diff}`, { id });

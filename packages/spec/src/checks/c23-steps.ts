@@ -99,7 +99,7 @@ export async function batchAtomic(cell: LiveCell, reader: MemoryStore, collectio
   }
   const byId = new Map(batch.map((r) => [r.id, r]));
   for (const b of back) {
-    const diff = describeDifference(byId.get(b.id)!, b, cell.config.tolerances.embeddingReadback);
+    const diff = describeDifference(byId.get(b.id)!, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack);
     if (diff) failures.push(failure(cell, 'fault-partial', `${what}: memory ${b.id} present after recovery but changed: ${diff}`, { id: b.id }));
   }
   return { present: back.length, firstRead, failures };

@@ -14,16 +14,18 @@ export const C29_MIN_MEMORIES = SEED + 1;
  * C29 backend-errors: the store is made to fail in ways every target allows, without the `faults`
  * capability, and every call must reject with a coded MemoryMatrixError — never resolve, never
  * return an empty result:
- * 1. dropped: another client drops the collection behind the adapter's back; `upsert`, `recall`,
+ * 1. dropped (layer behaviour `dropRemoves`): another client drops the collection behind the adapter's back; `upsert`, `recall`,
  *    `count` and `get` on the stale handle;
- * 2. recreated: another client drops it and creates one of the same name with dim + 1; the stale
+ * 2. recreated (`dropRemoves`): another client drops it and creates one of the same name with dim + 1; the stale
  *    handle's `upsert` and `recall` of vectors of the old dim pass the adapter's own guard (its
  *    spec says the old dim), so the SERVER must refuse them;
- * 3. closed (capability `reopen`): a second client opens the collection and is closed; `upsert`,
+ * 3. closed (capabilities `reopen`, `closeReleases`): a second client opens the collection and is closed; `upsert`,
  *    `recall`, `count` on its handle;
  * 4. payload: a memory whose text and metadata value contain U+0000 (PostgreSQL text and jsonb
  *    refuse it): either refused with a coded error and nothing of it stored, or stored exactly
  *    (`get` returns the same text and metadata) — never acknowledged and lost or altered.
+ * A part whose capability the target lacks is skipped: figure `<scenario>` = `skipped (capability: <flag>)`
+ * and a note naming the flag (a drop that is a reset, a layer with no close() are declared, not failed).
  * Figures: one per operation, `<scenario>.<op>` = the error code, or what it resolved to.
  * Kind `error-surfaced`. Needs at least 6 memories.
  */
@@ -50,8 +52,18 @@ export const c29BackendErrors: CheckDefinition = {
       if (r.code === undefined) failures.push(failure(cell, 'error-surfaced', `${what}: expected an error with a code, got ${r.resolved}`));
     };
 
+    const skip = (scenario: string, flag: string, why: string): void => {
+      figures[scenario] = `skipped (capability: ${flag})`;
+      notes.push(`${scenario} scenario skipped: ${why} (capability: ${flag})`);
+    };
+    const drops = cell.config.capabilities.dropRemoves;
+    if (!drops) {
+      skip('dropped', 'dropRemoves', 'the target declares that a drop empties the collection and keeps it');
+      skip('recreated', 'dropRemoves', 'the target declares that a drop empties the collection and keeps it');
+    }
+
     // 1. dropped behind the adapter's back
-    {
+    if (drops) {
       const { collection: stale } = await cell.scratch('c29_drop');
       await stale.upsert(seed);
       const other = await cell.connect();
@@ -64,7 +76,7 @@ export const c29BackendErrors: CheckDefinition = {
     }
 
     // 2. recreated with another dimension behind the adapter's back
-    {
+    if (drops) {
       const { collection: stale } = await cell.scratch('c29_redim');
       await stale.upsert(seed);
       const other = await cell.connect();
@@ -83,7 +95,8 @@ export const c29BackendErrors: CheckDefinition = {
     }
 
     // 3. a closed client
-    if (cell.config.capabilities.reopen) {
+    if (!cell.config.capabilities.closeReleases) skip('closed', 'closeReleases', 'the target declares close() a no-op');
+    else if (cell.config.capabilities.reopen) {
       const { collection } = await cell.scratch('c29_closed');
       await collection.upsert(seed);
       const closing = await cell.connect();

@@ -144,7 +144,7 @@ export async function deleteVerified(cell: LiveCell, collection: MemoryCollectio
   const wrong: string[] = [];
   for (const r of d.kept) {
     const b = stored.get(r.id);
-    const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback) : 'missing';
+    const diff = b ? describeDifference(r, b, cell.config.tolerances.embeddingReadback, cell.config.capabilities.embeddingReadBack) : 'missing';
     if (diff) wrong.push(`${r.id}: ${diff}`);
   }
   if (wrong.length)

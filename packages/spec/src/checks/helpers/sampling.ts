@@ -30,9 +30,10 @@ export function every<T>(items: readonly T[], max: number): T[] {
  * The first field in which `b` differs from `a` (byte-level for strings, type-strict for metadata,
  * bit-level for embeddings — or, with `embeddingReadback` (the target's declared tolerance,
  * capabilities.ts `Tolerances`), each component within that relative difference), described for
- * a report; null when identical.
+ * a report; null when identical. With `embeddingReadBack` false (the target's capability of that
+ * name) the vector is not compared: `b` must carry an empty one, as such a target's `get` returns.
  */
-export function describeDifference(a: MemoryRecord, b: MemoryRecord, embeddingReadback?: number): string | null {
+export function describeDifference(a: MemoryRecord, b: MemoryRecord, embeddingReadback?: number, embeddingReadBack = true): string | null {
   for (const f of ['id', 'namespace', 'text', 'kind', 'createdAt'] as const) {
     if (a[f] !== b[f]) return `${f} expected ${JSON.stringify(a[f])} got ${JSON.stringify(b[f])}`;
   }
@@ -47,6 +48,8 @@ export function describeDifference(a: MemoryRecord, b: MemoryRecord, embeddingRe
     }
   }
 
+  // A target declaring `embeddingReadBack: false` returns no vector (an empty one): nothing to compare.
+  if (!embeddingReadBack) return b.embedding.length === 0 ? null : `embedding of ${b.embedding.length} values returned, but the target declares embeddingReadBack false (get returns an empty one)`;
   if (a.embedding.length !== b.embedding.length) return `embedding length expected ${a.embedding.length} got ${b.embedding.length}`;
   for (let i = 0; i < a.embedding.length; i++) {
     const [x, y] = [a.embedding[i]!, b.embedding[i]!];
