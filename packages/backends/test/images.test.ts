@@ -4,11 +4,24 @@
  * skipping when those are missing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasCode } from '@memory-matrix/spec';
-import { buildImage, importChanges, inspectImage, listImages, parsePackagesLabel, readContainerTarget, recipeHash, recipeTag, validateRecipe, type ImageRecipe } from '../src/images';
+import {
+  buildImage,
+  countFromCache,
+  importChanges,
+  packageCacheDir,
+  inspectImage,
+  listImages,
+  parsePackagesLabel,
+  readContainerTarget,
+  recipeHash,
+  recipeTag,
+  validateRecipe,
+  type ImageRecipe,
+} from '../src/images';
 import { mountsUnder, removeRootfs } from '../src/images/rootfs';
 
 const REPO = resolve(__dirname, '../../..');
@@ -68,6 +81,36 @@ describe('recipe hash and tag', () => {
     expect(label).toContain('memory-matrix.recipe="demo@1"');
     expect(label).toContain('memory-matrix.packages="hello=2.10-3"');
     expect(parsePackagesLabel('a=1.0,b,c=2:3-1')).toEqual({ a: '1.0', b: '', c: '2:3-1' });
+  });
+});
+
+describe('package cache location and counting', () => {
+  test('MM_PKG_CACHE wins, else XDG_CACHE_HOME, else ~/.cache; a relative MM_PKG_CACHE is INVALID_INPUT', () => {
+    const saved = { m: process.env.MM_PKG_CACHE, x: process.env.XDG_CACHE_HOME };
+    try {
+      process.env.MM_PKG_CACHE = '/srv/debs';
+      expect(packageCacheDir()).toBe('/srv/debs');
+      delete process.env.MM_PKG_CACHE;
+      process.env.XDG_CACHE_HOME = '/xdg';
+      expect(packageCacheDir()).toBe('/xdg/memory-matrix/debs');
+      delete process.env.XDG_CACHE_HOME;
+      expect(packageCacheDir()).toMatch(/\/\.cache\/memory-matrix\/debs$/);
+      process.env.MM_PKG_CACHE = 'rel/debs';
+      expect(() => packageCacheDir()).toThrow(/MM_PKG_CACHE must be an absolute path, got "rel\/debs"/);
+    } finally {
+      for (const [k, v] of [
+        ['MM_PKG_CACHE', saved.m],
+        ['XDG_CACHE_HOME', saved.x],
+      ] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+  test('countFromCache: validated packages minus the ones downloaded (epoch colon as %3a)', () => {
+    const lines = ['I: Validating libc6 2.41-12', 'I: Validating Packages ', 'I: Validating perl-base 1:5.40-1', 'I: Validating libc6 2.41-12', 'I: Validating hello 2.10-5'];
+    expect(countFromCache(lines, [])).toBe(3);
+    expect(countFromCache(lines, ['perl-base_1%3a5.40-1_amd64.deb'])).toBe(2);
   });
 });
 
@@ -152,6 +195,38 @@ if (missing && CI) {
     expect(await inspectImage(recipeTag(bad))).toBeUndefined();
     rmSync(buildTmp, { recursive: true });
   });
+
+  test('the package cache is filled by a first build and used by the second; a corrupt cached .deb is fetched again', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'mm-pkgcache-test-'));
+    const saved = process.env.MM_PKG_CACHE;
+    process.env.MM_PKG_CACHE = cache;
+    const recipe: ImageRecipe = { ...base, name: 'demo@pkgcache', tag: `memory-matrix/test-pkgcache:${process.pid}` };
+    const tag = recipeTag(recipe);
+    try {
+      const first = await buildImage(recipe, { force: true });
+      expect(first.packages).toMatchObject({ dir: cache, fromCache: 0 });
+      const debs = readdirSync(cache).filter((f) => f.endsWith('.deb'));
+      expect(debs.length).toBe(first.packages!.fetched);
+      expect(debs.length).toBeGreaterThan(50); // minbase + hello
+      expect(debs.some((f) => f.startsWith('hello_'))).toBe(true);
+      expect(readdirSync(cache).filter((f) => f.startsWith('.'))).toEqual([]); // work dir gone, no temp files
+      const victim = join(
+        cache,
+        debs.find((f) => f.startsWith('hello_'))!,
+      );
+      const size = statSync(victim).size;
+      truncateSync(victim, 100); // a half-written .deb: debootstrap's checksum must reject it
+      const second = await buildImage(recipe, { force: true });
+      expect(second.packages).toEqual({ dir: cache, fromCache: debs.length - 1, fetched: 1 });
+      expect(statSync(victim).size).toBe(size); // replaced by the good download
+      expect(spawnSync('docker', ['run', '--rm', tag, 'cat', '/etc/mm-demo'], { encoding: 'utf8' }).stdout.trim()).toBe('ok');
+    } finally {
+      if (saved === undefined) delete process.env.MM_PKG_CACHE;
+      else process.env.MM_PKG_CACHE = saved;
+      spawnSync('docker', ['rmi', '-f', tag]);
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 900_000);
 
   test('builds a small recipe, labels it, then reuses it from the cache', async () => {
     const recipe: ImageRecipe = { ...base, name: 'demo@test', tag: `memory-matrix/test-demo:${process.pid}` };

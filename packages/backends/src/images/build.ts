@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
 import { dockerBin, dockerEngine, inspectImage } from './docker';
 import { describeExit, execStreaming, succeeded, type ExecResult } from './exec';
 import { DEFAULT_MIRROR, IMAGE_LABELS, recipeHash, recipeTag, validateRecipe, type ImageRecipe } from './recipe';
+import { countFromCache, packageCacheDir, PackageCacheSession, type PackageCacheUse } from './pkgcache';
 import { makeRootfsDir, removeRootfs } from './rootfs';
 
 /** Options of {@link buildImage}. */
@@ -27,6 +28,8 @@ export interface BuiltImage {
   cached: boolean;
   /** Wall time of this call in milliseconds. */
   durationMs: number;
+  /** Use of the shared package cache (see `packageCacheDir`); undefined when `cached`. */
+  packages?: PackageCacheUse;
 }
 
 /** Where the host's CA bundle sits inside the rootfs during setup (see `MM_HOST_CA`). */
@@ -72,9 +75,13 @@ export function importChanges(r: ImageRecipe, installed?: Record<string, string>
  * Builds the image of `recipe` offline (debootstrap → chroot setup → `docker import`), or reuses
  * the image already tagged `<tag>-<hash8>` (see {@link recipeTag}). The rootfs lives in a temp
  * dir that is removed afterwards, on success and on failure. Needs root (debootstrap, chroot).
+ * Packages come from the shared cache when there (`packageCacheDir`, `PackageCacheSession`):
+ * debootstrap `--cache-dir`, and the setup steps see it as apt's archives dir (a bind mount,
+ * unmounted before the builder's cleanup). The cache changes only how bytes are fetched: the
+ * rootfs is the same, so it is not part of the recipe hash.
  *
  * Throws `INVALID_INPUT` for a malformed recipe, `TARGET_UNAVAILABLE` naming the recipe, tag and
- * failing step (`docker`, `preflight`, `debootstrap`, `setup[i]`, `clean`, `versions`, `import`, `inspect`),
+ * failing step (`docker`, `preflight`, `debootstrap`, `setup-cache`, `setup[i]`, `clean`, `versions`, `import`, `inspect`),
  * with the process's last output in the message and the underlying error as `cause`.
  */
 export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): Promise<BuiltImage> {
@@ -103,12 +110,17 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
 
   const scale = Number(process.env.MM_BUILD_TIMEOUT_SCALE ?? '1') || 1;
   const timeoutMs = opts.stepTimeoutMs ?? 30 * 60_000 * scale;
+  const validating: string[] = []; // debootstrap's `I: Validating <pkg> <ver>` lines (countFromCache)
   const run = async (step: string, cmd: string, args: string[]): Promise<ExecResult> => {
     const s0 = Date.now();
     progress(`${step}: start`);
     let r: ExecResult;
+    const onLine = (l: string) => {
+      if (step === 'debootstrap' && l.startsWith('I: Validating ')) validating.push(l);
+      progress(`${step}: ${l}`);
+    };
     try {
-      r = await execStreaming(cmd, args, { onLine: (l) => progress(`${step}: ${l}`), timeoutMs });
+      r = await execStreaming(cmd, args, { onLine, timeoutMs });
     } catch (err) {
       return fail(step, `cannot run ${cmd}: ${(err as Error).message}`, err);
     }
@@ -117,10 +129,16 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
     return r;
   };
 
+  const cache = new PackageCacheSession(packageCacheDir());
+  const use: PackageCacheUse = { dir: cache.dir, fromCache: 0, fetched: 0 };
   const dir = await makeRootfsDir();
   progress(`building ${tag} in ${dir}`);
+  progress(`package cache: ${cache.dir}`);
   try {
-    await run('debootstrap', 'debootstrap', ['--variant=minbase', `--include=${recipe.packages.join(',')}`, recipe.suite, dir, recipe.mirror ?? DEFAULT_MIRROR]);
+    const mirror = recipe.mirror ?? DEFAULT_MIRROR;
+    await run('debootstrap', 'debootstrap', ['--variant=minbase', `--cache-dir=${cache.work}`, `--include=${recipe.packages.join(',')}`, recipe.suite, dir, mirror]);
+    use.fromCache = countFromCache(validating, cache.fresh());
+    use.fetched = cache.publish();
     // Setup steps that fetch over TLS (e.g. npm) trust what the host trusts: the host's CA bundle
     // is copied in as $MM_HOST_CA for the setup steps only and removed before the import.
     const hostCa = existsSync(join(dir, 'usr/bin/env')) ? hostCaBundle() : undefined;
@@ -128,10 +146,13 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
       mkdirSync(join(dir, 'tmp'), { recursive: true });
       copyFileSync(hostCa, join(dir, HOST_CA_IN_ROOTFS));
     }
-    for (const [i, snippet] of recipe.setup.entries()) {
-      const env = hostCa ? ['/usr/bin/env', `MM_HOST_CA=/${HOST_CA_IN_ROOTFS}`] : [];
-      await run(`setup[${i}]`, 'chroot', [dir, ...env, '/bin/sh', '-ec', snippet]);
-    }
+    use.fetched += await withArchivesMount(dir, cache, recipe.setup.length > 0, fail, progress, async () => {
+      for (const [i, snippet] of recipe.setup.entries()) {
+        const env = hostCa ? ['/usr/bin/env', `MM_HOST_CA=/${HOST_CA_IN_ROOTFS}`] : [];
+        await run(`setup[${i}]`, 'chroot', [dir, ...env, '/bin/sh', '-ec', snippet]);
+      }
+    });
+    progress(`package cache ${cache.dir}: ${use.fromCache} packages from cache, ${use.fetched} fetched`);
     rmSync(join(dir, HOST_CA_IN_ROOTFS), { force: true });
     // Builder-owned cleanup (covered by BUILDER_VERSION): package caches are not part of a target.
     await run('clean', 'chroot', [dir, '/bin/sh', '-ec', 'apt-get clean; rm -rf /var/lib/apt/lists/*']);
@@ -148,11 +169,46 @@ export async function buildImage(recipe: ImageRecipe, opts: BuildOptions = {}): 
     } catch (err) {
       progress(`warning: ${(err as Error).message}`);
     }
+    cache.dispose();
   }
   const built = await inspectImage(tag);
   if (!built) return fail('inspect', 'docker import finished but the tag is missing');
   progress(`built ${tag} (${built.id.slice(0, 19)}, ${(built.size / 1e6).toFixed(0)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return { tag, id: built.id, cached: false, durationMs: Date.now() - t0 };
+  return { tag, id: built.id, cached: false, durationMs: Date.now() - t0, packages: use };
+}
+
+/**
+ * Runs `body` (the setup steps) with the cache's work dir bind-mounted on the rootfs's
+ * `/var/cache/apt/archives`, so apt in a setup step reuses cached packages (apt checks their
+ * hashes) and leaves its downloads there; unmounts, then publishes them when the steps succeeded
+ * (a failed step's downloads are dropped with the work dir). Returns how many files it published.
+ * Step `setup-cache` when the mount or unmount fails.
+ */
+async function withArchivesMount(
+  dir: string,
+  cache: PackageCacheSession,
+  mount: boolean,
+  fail: (step: string, detail: string) => never,
+  progress: (l: string) => void,
+  body: () => Promise<void>,
+): Promise<number> {
+  if (!mount) {
+    await body();
+    return 0;
+  }
+  const archives = join(dir, 'var/cache/apt/archives');
+  mkdirSync(archives, { recursive: true });
+  const m = spawnSync('mount', ['--bind', cache.work, archives], { encoding: 'utf8' });
+  if (m.status !== 0) fail('setup-cache', `mount --bind ${cache.work} ${archives}: ${(m.stderr || m.error?.message || '').trim()}`);
+  let ok = false;
+  try {
+    await body();
+    ok = true;
+  } finally {
+    const u = spawnSync('umount', [archives], { encoding: 'utf8' });
+    if (u.status !== 0 && ok) fail('setup-cache', `umount ${archives}: ${(u.stderr || '').trim()}`);
+  }
+  return cache.publish();
 }
 
 /** Debian versions of the recipe's packages inside the rootfs (`dpkg-query`); step `versions`. */

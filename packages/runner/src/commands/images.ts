@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { buildImage, listImages, recipeOf } from '@memory-matrix/backends';
+import { buildImage, listImages, packageCacheDir, recipeOf } from '@memory-matrix/backends';
 import { runCatalog } from '../select';
 import { imagesKey, offlineImages, offlineTargets } from './images-key';
 
@@ -9,13 +9,22 @@ import { imagesKey, offlineImages, offlineTargets } from './images-key';
  * profile that has a Debian recipe, or of all of them when neither is given (see
  * `offlineTargets`), from the run's catalog (`MM_CATALOG` or matrix/targets.yaml). Returns the exit status 0 (built or cached); a target without a recipe
  * throws TARGET_UNAVAILABLE, an unknown profile USAGE, a failed build its builder error (exit 2).
+ * Prints the package cache's path first and, per image and in total, how many Debian packages
+ * debootstrap took from the cache and how many .deb files were fetched from the mirror.
  */
 export async function imagesBuild(targets: string[], out: (l: string) => void, force = false, profile?: string): Promise<number> {
   const chosen = offlineTargets(runCatalog(), targets, profile);
+  out(`package cache: ${packageCacheDir()} (MM_PKG_CACHE)`);
+  let fromCache = 0;
+  let fetched = 0;
   for (const t of chosen) {
     const r = await buildImage(recipeOf(t)!, { force, onProgress: (l) => out(l) });
-    out(`${t.name}: ${r.tag} ${r.cached ? 'cached' : `built in ${(r.durationMs / 1000).toFixed(1)} s`} (${r.id.slice(0, 19)})`);
+    const pk = r.packages ? `, packages ${r.packages.fromCache} from cache, ${r.packages.fetched} fetched` : '';
+    fromCache += r.packages?.fromCache ?? 0;
+    fetched += r.packages?.fetched ?? 0;
+    out(`${t.name}: ${r.tag} ${r.cached ? 'cached' : `built in ${(r.durationMs / 1000).toFixed(1)} s`} (${r.id.slice(0, 19)}${pk})`);
   }
+  out(`package cache ${packageCacheDir()}: ${fromCache} packages from cache, ${fetched} fetched`);
   return 0;
 }
 
