@@ -17,7 +17,7 @@ function store(ds: number[]) {
 describe('tieCompleteTopK', () => {
   test('no tie at rank k: one fetch of k + TIE_MARGIN', async () => {
     const s = store(Array.from({ length: 100 }, (_, i) => i));
-    const top = await tieCompleteTopK({ k: 5, key: (r) => r.d }, async (n) => s.fetch(n));
+    const top = await tieCompleteTopK({ k: 5, key: (r) => r.d }, async (n: number) => s.fetch(n));
     expect(top.map((r) => r.d)).toEqual([0, 1, 2, 3, 4]);
     expect(s.asked).toEqual([5 + TIE_MARGIN]);
   });
