@@ -1,4 +1,8 @@
 import {
+  byScoreThenId,
+  keepMinScore,
+  lastWriteWins,
+  TIE_MARGIN,
   inAskedOrder,
   MemoryMatrixError,
   rerankWithDecay,
@@ -18,13 +22,6 @@ import type { StoreContext } from './context';
 import { chromaToCanonical, metricOfSpace } from './scores';
 import { scanCollection } from './scan';
 import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
-
-/**
- * Extra neighbours asked for beyond k, so that equal scores at rank k can be ordered by id
- * (Chroma's HNSW returns an arbitrary member of a tie group at the cut). Same margin as the
- * pgvector adapter's tie window.
- */
-export const TIE_WINDOW = 16;
 
 /** One memory-matrix collection = one Chroma collection (see codec.ts for the record layout). */
 export class ChromaMemoryCollection implements MemoryCollection {
@@ -52,9 +49,7 @@ export class ChromaMemoryCollection implements MemoryCollection {
   async upsert(records: MemoryRecord[]): Promise<void> {
     if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `chroma: collection ${this.spec.name}: upsert needs an array of records`);
     records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.spec.name));
-    const last = new Map<string, MemoryRecord>();
-    for (const r of records) last.set(r.id, r);
-    const list = [...last.values()];
+    const list = lastWriteWins(records);
     if (list.length === 0) return;
     const previous = await this.fetch(list.map((r) => r.id));
     const written: string[] = [];
@@ -113,7 +108,7 @@ export class ChromaMemoryCollection implements MemoryCollection {
 
   /**
    * Top-k by canonical score (scores.ts), non-increasing, equal scores by id ascending (UTF-16
-   * code units). Chroma's HNSW is asked for k + TIE_WINDOW neighbours under the filter's `where`;
+   * code units). Chroma's HNSW is asked for k + TIE_MARGIN neighbours under the filter's `where`;
    * the adapter converts, re-sorts and cuts at k. `minScore` is a post-filter on the canonical
    * float64 score (so every target cuts at the same value). `scan: 'exact'` → CAPABILITY_MISSING
    * (Chroma has no exact path). With `decay` (and `now`): the decayed top-k by spec
@@ -131,9 +126,8 @@ export class ChromaMemoryCollection implements MemoryCollection {
       const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total, where: `chroma: collection ${this.chromaName}` }, (n) => this.similar(q.vector, n, where, true));
       return r.hits;
     }
-    const hits = await this.similar(q.vector, q.k + TIE_WINDOW, where, false);
-    const kept = q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
-    return kept.slice(0, q.k);
+    const hits = await this.similar(q.vector, q.k + TIE_MARGIN, where, false);
+    return keepMinScore(hits, q.minScore).slice(0, q.k);
   }
 
   /**
@@ -189,7 +183,7 @@ export class ChromaMemoryCollection implements MemoryCollection {
       if (typeof at !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `chroma: query on collection ${this.chromaName}: id ${id} has no ${RESERVED.createdAt} metadata`);
       return { id, score: chromaToCanonical(this.spec.metric, d), createdAt: at };
     });
-    hits.sort((a, b) => (b.score !== a.score ? b.score - a.score : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    hits.sort(byScoreThenId);
     return hits;
   }
 

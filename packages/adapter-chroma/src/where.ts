@@ -1,4 +1,4 @@
-import { MemoryMatrixError, isFilterInstant, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar } from '@memory-matrix/spec';
+import { foldNegationNormalForm, MemoryMatrixError, isFilterInstant, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar } from '@memory-matrix/spec';
 
 // The filter language (docs/filters.md) compiled to Chroma's `where`, as Chroma 1.0.0 and 1.4.4
 // evaluate it (measured with scripts/where-probe.ts, README "Filters"):
@@ -69,40 +69,38 @@ type Clause = Where | boolean;
  */
 export function compileWhere(expr: FilterExpr, layout: WhereLayout): Clause {
   const refuse = (op: string, why: string) => new MemoryMatrixError('CAPABILITY_MISSING', `${layout.adapter}: filter: ${op} is not pushed down to Chroma (${why}; capability filterOperators)`);
-  // `neg`: the node is under an odd number of $not, compiled as its exact complement (De Morgan down to the leaves)
-  const walk = (e: FilterExpr, neg: boolean): Clause => {
-    switch (e.op) {
-      case '$and':
-      case '$or': {
-        const parts = e.args.map((a) => walk(a, neg));
-        return (e.op === '$and') !== neg ? and(parts) : or(parts);
+  // `neg`: the leaf is under an odd number of $not, compiled as its exact complement (spec foldNegationNormalForm)
+  return foldNegationNormalForm<Clause>(expr, {
+    and,
+    or,
+    not: () => {
+      if (!layout.typeTag) throw refuse('$not', 'Chroma has no $not, and this layout keeps no type tag to complement a range with');
+    },
+    leaf: (e, neg) => {
+      switch (e.op) {
+        case '$eq':
+        case '$in': {
+          const values = 'values' in e ? e.values : [e.value];
+          return neg ? noneOf(e.field, values, layout) : anyOf(e.field, values, layout);
+        }
+        case '$ne':
+        case '$nin': {
+          const values = 'values' in e ? e.values : [e.value];
+          return neg ? anyOf(e.field, values, layout) : noneOf(e.field, values, layout);
+        }
+        case '$gt':
+        case '$gte':
+        case '$lt':
+        case '$lte':
+          return neg ? notRange(e.field, e.op, e.value, layout) : range(e.field, e.op, e.value, layout);
+        case '$exists':
+          if (!layout.typeTag) throw refuse('$exists', 'Chroma has no $exists, and this layout keeps no type tag');
+          return exists(e.field, e.exists !== neg, layout);
+        default:
+          throw refuse(e.op, 'no array $contains: Chroma 1.0 stores no arrays');
       }
-      case '$not':
-        if (!layout.typeTag) throw refuse('$not', 'Chroma has no $not, and this layout keeps no type tag to complement a range with');
-        return walk(e.arg, !neg);
-      case '$eq':
-      case '$in': {
-        const values = 'values' in e ? e.values : [e.value];
-        return neg ? noneOf(e.field, values, layout) : anyOf(e.field, values, layout);
-      }
-      case '$ne':
-      case '$nin': {
-        const values = 'values' in e ? e.values : [e.value];
-        return neg ? anyOf(e.field, values, layout) : noneOf(e.field, values, layout);
-      }
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        return neg ? notRange(e.field, e.op, e.value, layout) : range(e.field, e.op, e.value, layout);
-      case '$exists':
-        if (!layout.typeTag) throw refuse('$exists', 'Chroma has no $exists, and this layout keeps no type tag');
-        return exists(e.field, e.exists !== neg, layout);
-      default:
-        throw refuse(e.op, 'no array $contains: Chroma 1.0 stores no arrays');
-    }
-  };
-  return walk(expr, false);
+    },
+  });
 }
 
 /** The tags `typeTag` keys hold, one per stored type. */

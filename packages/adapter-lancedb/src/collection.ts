@@ -1,6 +1,9 @@
 import type { Table, VectorQuery } from '@lancedb/lancedb';
 import {
   isHnsw,
+  keepMinScore,
+  lastWriteWins,
+  tieCompleteTopK,
   isIvfflat,
   inAskedOrder,
   MemoryMatrixError,
@@ -25,9 +28,6 @@ import { validateDeleteWhere, validateFilter, validateIds, validateQuery, valida
 
 /** Ids in the oracle's order (spec oracle.ts `compareIds`: UTF-16 code units, JavaScript `<`). */
 const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Extra rows fetched beyond k so that a tie group cut by k is complete before it is ordered by id (grown while it is not). */
-export const TIE_MARGIN = 16;
 
 /** Ids per `IN (…)` predicate of get/delete (bounds the SQL text of one statement). */
 export const IDS_PER_STATEMENT = 500;
@@ -62,9 +62,7 @@ export class LancedbCollection implements MemoryCollection {
     if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: table ${this.table}: upsert expects an array of records`);
     records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.table));
     if (records.length === 0) return;
-    const last = new Map<string, number>();
-    records.forEach((r, i) => last.set(r.id, i));
-    const rows = [...last.values()].sort((a, b) => a - b).map((i) => records[i]!);
+    const rows = lastWriteWins(records, 'last');
     const data = toArrowTable(rows, this.spec.dim);
     await this.ctx.run(`upsert of ${rows.length} records`, this.table, async () => {
       await this.tbl.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
@@ -151,7 +149,7 @@ export class LancedbCollection implements MemoryCollection {
    * Top-k by canonical score (scores.ts), non-increasing, ties by id (spec `compareIds`).
    * `scan: 'exact'`: `bypassVectorIndex()` (a flat scan computing the collection's distance);
    * `'index'` (default): the vector index when one was built, with efSearch (`ef`) / probes
-   * (`nprobes`) from the spec. Filters are LanceDB prefilters (`where`, sql.ts). k + TIE_MARGIN
+   * (`nprobes`) from the spec. Filters are LanceDB prefilters (`where`, sql.ts). k + TIE_MARGIN (spec kit `tieCompleteTopK`)
    * rows are fetched and ordered by (_distance, id); while the fetched rows end inside the tie
    * group at rank k, the fetch doubles, so the group is complete before it is cut. `minScore`
    * keeps hits whose canonical score ≥ it. With `decay` (and `now`): spec `rerankWithDecay` over
@@ -175,16 +173,13 @@ export class LancedbCollection implements MemoryCollection {
       return r.hits;
     }
     const hits = await this.ctx.run(q.scan === 'exact' ? 'recall (flat)' : 'recall (index)', this.table, async () => {
-      let fetch = q.k + TIE_MARGIN;
-      for (;;) {
-        const rows = (await this.vectorQuery(q, fetch).select(['id', '_distance']).toArray()) as Array<{ id: string; _distance: number }>;
-        rows.sort((a, b) => a._distance - b._distance || compareIds(a.id, b.id));
-        const open = rows.length === fetch && rows.length > q.k && rows[rows.length - 1]!._distance === rows[q.k - 1]!._distance;
-        if (!open) return rows.slice(0, q.k).map((r) => ({ id: r.id, score: lancedbToCanonical(this.spec.metric, r._distance) }));
-        fetch *= 2;
-      }
+      const rows = await tieCompleteTopK({ k: q.k, key: (r) => r._distance }, async (n: number) => {
+        const rows = (await this.vectorQuery(q, n).select(['id', '_distance']).toArray()) as Array<{ id: string; _distance: number }>;
+        return rows.sort((a, b) => a._distance - b._distance || compareIds(a.id, b.id));
+      });
+      return rows.map((r) => ({ id: r.id, score: lancedbToCanonical(this.spec.metric, r._distance) }));
     });
-    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+    return keepMinScore(hits, q.minScore);
   }
 
   /** The LanceDB vector query of a recall: distance type, prefilter, limit, and the flat or index path. */

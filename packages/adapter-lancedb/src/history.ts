@@ -6,6 +6,7 @@ import {
   encodeChatMessage,
   MemoryMatrixError,
   outsideWindow,
+  rowHistoryKeys,
   rowHistorySession,
   validateChatMessage,
   validateHistoryWindow,
@@ -108,10 +109,12 @@ export class LancedbChatHistory implements ChatHistory {
   /** Every row the session owns, as `<prefix><session>#<turn>` (sorted), TTL null; snapshots as `<prefix><session>@<snapshot>`. */
   keys(): Promise<HistoryKey[]> {
     return this.ctx.run('list history keys', HISTORY_TABLE, async () => {
-      const base = `${this.keyPrefix}${this.sessionId}`;
-      const turns = (await this.rows()).map((r) => `${base}#${r.turn}`);
-      const snaps = (await this.snapshots()).map((s) => `${base}@${s.snapshot}`);
-      return [...turns, ...snaps].sort().map((key) => ({ key, ttlMs: null }));
+      const turns = (await this.rows()).map((r) => r.turn);
+      return rowHistoryKeys(
+        `${this.keyPrefix}${this.sessionId}`,
+        turns,
+        (await this.snapshots()).map((s) => s.snapshot),
+      );
     });
   }
 

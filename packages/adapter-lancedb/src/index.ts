@@ -1,5 +1,6 @@
 export { createLancedbStore, LancedbStore, LANCEDB_CAPABILITIES, type LancedbStoreOptions } from './lancedb-adapter';
-export { LancedbCollection, TIE_MARGIN } from './collection';
+export { LancedbCollection } from './collection';
+export { TIE_MARGIN } from '@memory-matrix/spec';
 export { lancedbEmbeddedEngine, type LancedbEngine } from './engine';
 export { lancedbToCanonical, LANCEDB_METRICS, LANCE_DISTANCE } from './scores';
 export { quoteString, column, inList, filterPredicate } from './sql';

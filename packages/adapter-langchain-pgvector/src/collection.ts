@@ -3,6 +3,7 @@ import { ident, readIndexInEffect, versionAtLeast } from '@memory-matrix/adapter
 import {
   isHnsw,
   inAskedOrder,
+  keepMinScore,
   MAX_RECALL_K,
   MemoryMatrixError,
   validateIdList,
@@ -158,7 +159,7 @@ export class LangchainPgvectorCollection implements MemoryCollection {
     const filter = this.checkQuery(q, 'recall');
     const results = await viaClient(`similaritySearchVectorWithScore (k ${q.k}) on table ${this.table}`, () => this.lc.similaritySearchVectorWithScore(Array.from(q.vector), q.k, filter));
     const hits = results.map(([doc, distance]) => ({ id: memoryIdOf(doc.metadata, this.table, doc.id), score: langchainScoreToCanonical(this.spec.metric, distance) }));
-    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+    return keepMinScore(hits, q.minScore);
   }
 
   /**

@@ -1,5 +1,8 @@
 import {
   inAskedOrder,
+  keepMinScore,
+  TIE_MARGIN,
+  tieCompleteTopKSync,
   MemoryMatrixError,
   validateIdList,
   validateMemoryRecord,
@@ -22,9 +25,6 @@ import { DISTANCE, libsqlToCanonical } from './scores';
 
 /** Records per chunk of an upsert (all chunks of a call in ONE transaction); declared as `maxBatch`. */
 export const MAX_BATCH = 1000;
-
-/** Extra candidates asked of `vector_top_k` beyond k so that a tie group cut at rank k can be ordered by id (doubled while it is still cut). */
-export const TIE_MARGIN = 16;
 
 /** The contract's input rules under this adapter's name (spec record-validation.ts). */
 const RULES: InputRules = { adapter: ADAPTER };
@@ -133,7 +133,7 @@ export class LibsqlCollection implements MemoryCollection {
    * Top-k by canonical score (scores.ts), non-increasing, ties by id in byte order; `minScore`
    * keeps hits whose score ≥ it. `scan: 'exact'` (or index type `none`): every filtered row,
    * `ORDER BY <distance fn>(embedding, q), id LIMIT k`. `scan: 'index'` on a `diskann` collection:
-   * `vector_top_k(<index>, q, n)` (n = k + TIE_MARGIN, doubled while the k-th distance ties the
+   * `vector_top_k(<index>, q, n)` (n = k + TIE_MARGIN, spec kit `tieCompleteTopKSync`: doubled while the k-th distance ties the
    * last fetched one), joined on rowid and ordered by (distance, id); the filter applies AFTER the
    * n candidates (vector_top_k has no pre-filter), so a filtered query may return fewer than k —
    * measured, not compensated. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT,
@@ -153,17 +153,16 @@ export class LibsqlCollection implements MemoryCollection {
         const sql = `SELECT r.id AS id, ${fn}(r.embedding, ?) AS d FROM ${ident(this.table)} r${f ? ` WHERE ${f}` : ''} ORDER BY d, r.id LIMIT ?`;
         return this.ctx.db.prepare(sql).all(params) as Array<{ id: string; d: number }>;
       }
-      for (let n = q.k + TIE_MARGIN; ; n *= 2) {
+      // with a filter the candidates are filtered after vector_top_k, so a short answer says nothing about ties: no widening
+      return tieCompleteTopKSync({ k: q.k, key: (r) => r.d, max: q.filter ? q.k + TIE_MARGIN : undefined }, (n: number) => {
         const params: unknown[] = [v, this.vidx, v, n];
         const f = filterSql(q.filter, params);
         const sql = `SELECT r.id AS id, ${fn}(r.embedding, ?) AS d FROM vector_top_k(?, ?, ?) AS t ` + `JOIN ${ident(this.table)} r ON r.rid = t.id${f ? ` WHERE ${f}` : ''} ORDER BY d, r.id`;
-        const rows = this.ctx.db.prepare(sql).all(params) as Array<{ id: string; d: number }>;
-        const cut = !q.filter && rows.length === n && rows.length > q.k && rows[rows.length - 1]!.d === rows[q.k - 1]!.d;
-        if (!cut) return rows.slice(0, q.k);
-      }
+        return this.ctx.db.prepare(sql).all(params) as Array<{ id: string; d: number }>;
+      });
     });
     const scored = hits.map((r) => ({ id: r.id, score: libsqlToCanonical(this.spec.metric, r.d) }));
-    return q.minScore === undefined ? scored : scored.filter((h) => h.score >= q.minScore!);
+    return keepMinScore(scored, q.minScore);
   }
 
   private selectRows(): string {

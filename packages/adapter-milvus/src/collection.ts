@@ -1,4 +1,8 @@
 import {
+  byScoreThenId,
+  keepMinScore,
+  lastWriteWins,
+  TIE_MARGIN,
   isHnsw,
   inAskedOrder,
   keysetPage,
@@ -22,9 +26,6 @@ import { filterExpr } from './filter-expr';
 import { FIELD, metricOfMilvus, OUTPUT_FIELDS } from './schema';
 import { milvusToCanonical } from './scores';
 import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
-
-/** Extra neighbours asked for beyond k, so that equal scores at rank k can be ordered by id (as the other adapters). */
-export const TIE_WINDOW = 16;
 
 /**
  * Byte budget of one insert/upsert request (rows are also capped by the store's maxBatch).
@@ -63,9 +64,7 @@ export class MilvusMemoryCollection implements MemoryCollection {
   async upsert(records: MemoryRecord[]): Promise<void> {
     if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `milvus: collection ${this.spec.name}: upsert needs an array of records`);
     records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.spec.name));
-    const last = new Map<string, MemoryRecord>();
-    for (const r of records) last.set(r.id, r);
-    const list = [...last.values()];
+    const list = lastWriteWins(records);
     if (list.length === 0) return;
     let done = 0;
     for (const part of chunkBy(list, this.ctx.maxBatch, MAX_BATCH_BYTES, rowBytes)) {
@@ -119,7 +118,7 @@ export class MilvusMemoryCollection implements MemoryCollection {
 
   /**
    * Top-k by canonical score (scores.ts), non-increasing, equal scores by id ascending. Milvus
-   * `search` with limit k + TIE_WINDOW under the filter's expression, `ef` = max(efSearch, limit)
+   * `search` with limit k + TIE_MARGIN under the filter's expression, `ef` = max(efSearch, limit)
    * (Milvus requires ef ≥ limit for HNSW), consistency Strong; converted, re-sorted, cut at k.
    * `minScore` is a post-filter on the canonical score. `scan: 'exact'` runs on a FLAT collection
    * (`index: none`: brute force) and is CAPABILITY_MISSING on HNSW (Milvus has no per-query exact
@@ -139,9 +138,8 @@ export class MilvusMemoryCollection implements MemoryCollection {
       const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total, where: `milvus: collection ${this.milvusName}` }, (n) => this.similar(q.vector, n, expr, true));
       return r.hits;
     }
-    const hits = await this.similar(q.vector, q.k + TIE_WINDOW, expr, false);
-    const kept = q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
-    return kept.slice(0, q.k);
+    const hits = await this.similar(q.vector, q.k + TIE_MARGIN, expr, false);
+    return keepMinScore(hits, q.minScore).slice(0, q.k);
   }
 
   /**
@@ -183,7 +181,7 @@ export class MilvusMemoryCollection implements MemoryCollection {
     if (p.M !== undefined) params.m = Number(p.M);
     if (p.efConstruction !== undefined) params.efConstruction = Number(p.efConstruction);
     const extra: Record<string, string> = {};
-    if (this.spec.index.type === 'hnsw') extra['ef (search argument)'] = String(this.efFor(q.k + TIE_WINDOW));
+    if (this.spec.index.type === 'hnsw') extra['ef (search argument)'] = String(this.efFor(q.k + TIE_MARGIN));
     return { type, metric: metricOfMilvus(p.metric_type) ?? null, params, extra, source: `describeIndex ${this.milvusName}.${FIELD.embedding}: ${JSON.stringify(p)}` };
   }
 
@@ -217,7 +215,7 @@ export class MilvusMemoryCollection implements MemoryCollection {
       if (typeof at !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `milvus: search on collection ${this.milvusName}: id ${id} has no ${FIELD.createdAt}`);
       return { id, score: milvusToCanonical(this.spec.metric, r.score), createdAt: at };
     });
-    hits.sort((a, b) => (b.score !== a.score ? b.score - a.score : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    hits.sort(byScoreThenId);
     return hits;
   }
 

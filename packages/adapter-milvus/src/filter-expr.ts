@@ -1,4 +1,15 @@
-import { isFilterInstant, MemoryMatrixError, recallFilterExpr, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import {
+  foldNegationNormalForm,
+  isFilterInstant,
+  MemoryMatrixError,
+  recallFilterExpr,
+  type FilterExpr,
+  type FilterField,
+  type FilterOperator,
+  type FilterScalar,
+  type Metadata,
+  type RecallFilter,
+} from '@memory-matrix/spec';
 import { jsonPath, quoteString } from './expr';
 import { FIELD } from './schema';
 
@@ -49,37 +60,34 @@ type Part = string | boolean;
  * for a control character). Throws CAPABILITY_MISSING for `$contains`. Pure.
  */
 export function compileFilter(expr: FilterExpr): Part {
-  const walk = (e: FilterExpr, neg: boolean): Part => {
-    switch (e.op) {
-      case '$and':
-      case '$or': {
-        const parts = e.args.map((a) => walk(a, neg));
-        return (e.op === '$and') !== neg ? and(parts) : or(parts);
+  // `neg`: the leaf is under an odd number of $not, compiled as its exact complement (spec foldNegationNormalForm)
+  return foldNegationNormalForm<Part>(expr, {
+    and,
+    or,
+    leaf: (e, neg) => {
+      switch (e.op) {
+        case '$eq':
+        case '$in':
+          return anyOf(e.field, 'values' in e ? e.values : [e.value], neg);
+        case '$ne':
+        case '$nin':
+          return anyOf(e.field, 'values' in e ? e.values : [e.value], !neg);
+        case '$gt':
+        case '$gte':
+        case '$lt':
+        case '$lte':
+          return range(e.field, neg ? COMPLEMENT[e.op] : e.op, e.value, neg);
+        case '$exists': {
+          const want = e.exists !== neg;
+          if (e.field.root !== 'metadata') return want;
+          if (e.field.path.length !== 1) return !want;
+          return `${jsonPath(FIELD.metaTypes, e.field.path[0]!)} ${want ? 'in' : 'not in'} ${list(Object.values(TYPE_TAGS).map((t) => quoteString(t)))}`;
+        }
+        default:
+          throw new MemoryMatrixError('CAPABILITY_MISSING', `milvus: filter: ${String((e as { op?: unknown }).op)} is not pushed down (the adapter stores no arrays; capability filterOperators)`);
       }
-      case '$not':
-        return walk(e.arg, !neg);
-      case '$eq':
-      case '$in':
-        return anyOf(e.field, 'values' in e ? e.values : [e.value], neg);
-      case '$ne':
-      case '$nin':
-        return anyOf(e.field, 'values' in e ? e.values : [e.value], !neg);
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        return range(e.field, neg ? COMPLEMENT[e.op] : e.op, e.value, neg);
-      case '$exists': {
-        const want = e.exists !== neg;
-        if (e.field.root !== 'metadata') return want;
-        if (e.field.path.length !== 1) return !want;
-        return `${jsonPath(FIELD.metaTypes, e.field.path[0]!)} ${want ? 'in' : 'not in'} ${list(Object.values(TYPE_TAGS).map((t) => quoteString(t)))}`;
-      }
-      default:
-        throw new MemoryMatrixError('CAPABILITY_MISSING', `milvus: filter: ${String((e as { op?: unknown }).op)} is not pushed down (the adapter stores no arrays; capability filterOperators)`);
-    }
-  };
-  return walk(expr, false);
+    },
+  });
 }
 
 /**

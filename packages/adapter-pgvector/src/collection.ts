@@ -1,4 +1,4 @@
-import { inAskedOrder, type CollectionSpec, type IndexInEffect, type MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
+import { inAskedOrder, keepMinScore, type CollectionSpec, type IndexInEffect, type MemoryCollection, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ident, isoTimestampSql } from './codec';
 import type { StoreContext } from './context';
 import { createIndexSql } from './ddl';
@@ -129,7 +129,7 @@ export class PgvectorCollection implements MemoryCollection {
           }),
     );
     const hits = rows.map((r) => ({ id: r.id, score: plan.decayed ? Number(r.s) : pgvectorToCanonical(this.spec.metric, Number(r.d)) }));
-    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+    return keepMinScore(hits, q.minScore);
   }
 
   /**

@@ -1,14 +1,12 @@
-import { isHnsw, isIvfflat, type IndexConfig, type Metric, type RecallQuery } from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, TIE_MARGIN, type IndexConfig, type Metric, type RecallQuery } from '@memory-matrix/spec';
 import { ident, vectorToLiteral } from './codec';
 import { decayPlan } from './decay-sql';
 import { DISTANCE_OPERATOR } from './scores';
 import { type RecallPlan, whereClause } from './where-sql';
 
-/**
- * Extra rows the ANN index scan fetches beyond k, so that a tie group at rank k is still ordered
- * by id when it is at most this wide (the outer query re-sorts by (d, id) and cuts at k).
- */
-export const TIE_MARGIN = 16;
+// TIE_MARGIN (spec kit): extra rows the ANN index scan fetches beyond k, so that a tie group at
+// rank k is still ordered by id when it is at most this wide (the outer query re-sorts by (d, id)
+// and cuts at k).
 
 /**
  * Build the recall SQL. Rows come back as `{ id, d }` with d the native distance, ordered by

@@ -1,6 +1,8 @@
 import {
   isHnsw,
   inAskedOrder,
+  keepMinScore,
+  tieCompleteTopK,
   MemoryMatrixError,
   rerankWithDecay,
   validateDecay,
@@ -30,8 +32,6 @@ export const QUANT_FLAG: Record<Quantization, 'Q8' | 'NOQUANT'> = { q8: 'Q8', no
 /** HNSW parameters when the collection's index is `none` (Redis defaults; every recall is TRUTH then). */
 const DEFAULT_M = 16;
 const DEFAULT_EF_CONSTRUCTION = 200;
-/** Extra results fetched beyond k so a tie group at the k boundary can be ordered by id. */
-const TIE_PAD = 16;
 
 /**
  * A collection on Redis Vector Sets (keys.ts): the vector set answers recall, the `docs` hash
@@ -156,7 +156,7 @@ export class RedisVectorCollection implements MemoryCollection {
       if (card === 0) return [];
       if (decay === null) {
         const top = await this.topBySimilarity(q, q.k, card);
-        return q.minScore === undefined ? top : top.filter((h) => h.score >= q.minScore!);
+        return keepMinScore(top, q.minScore);
       }
       const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total: card, where: `${ADAPTER}: ${this.keys.docs}` }, async (n) => {
         const top = await this.topBySimilarity(q, n, card);
@@ -175,18 +175,15 @@ export class RedisVectorCollection implements MemoryCollection {
     const exact = q.scan === 'exact' || this.spec.index.type !== 'hnsw';
     const expr = q.filter === undefined ? null : compileRecallFilter(q.filter, await readNumericKeys(this.ctx.client, this.keys));
     const blob = f32Blob(q.vector);
-    let n = Math.min(k + TIE_PAD, card);
-    for (;;) {
+    const top = await tieCompleteTopK({ k, key: (h) => h.s, max: card }, async (n: number) => {
       const args: Array<string | number | Buffer> = [this.keys.vset, 'FP32', blob, 'WITHSCORES', 'COUNT', n];
       if (exact) args.push('TRUTH');
       else args.push('EF', Math.max(isHnsw(this.spec.index) ? this.spec.index.efSearch : 0, n));
       if (expr !== null) args.push('FILTER', expr, 'FILTER-EF', Math.max(100 * n, card));
       const hits = parseVsim((await this.ctx.client.call('VSIM', ...args)) as string[], this.keys.vset);
-      hits.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const complete = hits.length < n || n >= card || hits.length <= k || hits[hits.length - 1]!.s < hits[k - 1]!.s;
-      if (complete) return hits.slice(0, k).map((h) => ({ id: h.id, score: redisVsimToCanonical(h.s) }));
-      n = Math.min(2 * n, card);
-    }
+      return hits.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    });
+    return top.map((h) => ({ id: h.id, score: redisVsimToCanonical(h.s) }));
   }
 
   /**

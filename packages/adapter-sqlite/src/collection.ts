@@ -1,5 +1,7 @@
 import {
   inAskedOrder,
+  keepMinScore,
+  tieCompleteTopKSync,
   MemoryMatrixError,
   validateScanOptions,
   type CollectionSpec,
@@ -13,7 +15,7 @@ import {
 import { blobToVector, instantColumns, vectorToBlob } from './codec';
 import { ADAPTER, type StoreContext } from './context';
 import { ident, namesOf } from './ddl';
-import { decaySql, filterSql, knnSql, TIE_MARGIN, VEC0_K_MAX } from './recall-sql';
+import { decaySql, filterSql, knnSql, VEC0_K_MAX } from './recall-sql';
 import { sqliteVecToCanonical } from './scores';
 import { validateDeleteWhere, validateFilter, validateIds, validateQuery, validateRecord } from './validate';
 
@@ -174,7 +176,7 @@ export class SqliteCollection implements MemoryCollection {
   /**
    * Top-k by canonical score (scores.ts), non-increasing, ties by id in byte order. vec0 KNN is
    * exhaustive, so `scan: 'exact'` and `'index'` run the same query (recall-sql.ts `knnSql`):
-   * k + TIE_MARGIN rows are fetched and ordered by (distance, id); while the fetched rows end
+   * k + TIE_MARGIN rows (spec kit `tieCompleteTopKSync`) are fetched and ordered by (distance, id); while the fetched rows end
    * inside the tie group at rank k, the fetch doubles (up to vec0's k limit, 4096), so the group
    * is complete before it is cut. `minScore` keeps hits whose canonical float64 score ≥ it.
    * With `decay` (and `now`) the scores are similarity × decay factor computed in SQL
@@ -187,18 +189,13 @@ export class SqliteCollection implements MemoryCollection {
         const { sql, params } = decaySql(this.table, this.vec, this.spec.metric, q);
         return (this.ctx.db.prepare(sql).all(...params) as Array<{ id: string; s: number }>).map((r) => ({ id: r.id, score: r.s }));
       }
-      let fetch = Math.min(VEC0_K_MAX, q.k + TIE_MARGIN);
-      for (;;) {
-        const { sql, params } = knnSql(this.table, this.vec, q, fetch);
-        const rows = this.ctx.db.prepare(sql).all(...params) as Array<{ id: string; d: number }>;
-        const open = rows.length === fetch && rows.length > q.k && rows[rows.length - 1]!.d === rows[q.k - 1]!.d;
-        if (!open || fetch === VEC0_K_MAX) {
-          return rows.slice(0, q.k).map((r) => ({ id: r.id, score: sqliteVecToCanonical(this.spec.metric, r.d) }));
-        }
-        fetch = Math.min(VEC0_K_MAX, fetch * 2);
-      }
+      const rows = tieCompleteTopKSync({ k: q.k, key: (r) => r.d, max: VEC0_K_MAX }, (n: number) => {
+        const { sql, params } = knnSql(this.table, this.vec, q, n);
+        return this.ctx.db.prepare(sql).all(...params) as Array<{ id: string; d: number }>;
+      });
+      return rows.map((r) => ({ id: r.id, score: sqliteVecToCanonical(this.spec.metric, r.d) }));
     });
-    return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+    return keepMinScore(hits, q.minScore);
   }
 
   private selectRows(): string {

@@ -4,6 +4,7 @@ import {
   encodeChatMessage,
   MemoryMatrixError,
   outsideWindow,
+  rowHistoryKeys,
   rowHistorySession,
   validateChatMessage,
   validateHistoryWindow,
@@ -127,12 +128,13 @@ export class SqliteChatHistory implements ChatHistory {
   /** Every row the session owns, as `<prefix><session>#<turn>` (sorted), TTL null; snapshot rows as `<prefix><session>@<snapshot>`. */
   keys(): Promise<HistoryKey[]> {
     return this.ctx.run('list history keys', 'mm_history', () => {
-      const base = `${this.keyPrefix}${this.sessionId}`;
-      const turns = this.rows().map((r) => `${base}#${String(r.turn).padStart(10, '0')}`);
-      const snaps = (this.ctx.db.prepare('SELECT snapshot FROM mm_history_snapshots WHERE prefix = ? AND session = ?').all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string }>).map(
-        (s) => `${base}@${s.snapshot}`,
+      const turns = this.rows().map((r) => String(r.turn).padStart(10, '0'));
+      const snaps = this.ctx.db.prepare('SELECT snapshot FROM mm_history_snapshots WHERE prefix = ? AND session = ?').all(this.keyPrefix, this.sessionId) as Array<{ snapshot: string }>;
+      return rowHistoryKeys(
+        `${this.keyPrefix}${this.sessionId}`,
+        turns,
+        snaps.map((s) => s.snapshot),
       );
-      return [...turns, ...snaps].sort().map((key) => ({ key, ttlMs: null }));
     });
   }
 

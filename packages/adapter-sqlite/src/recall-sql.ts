@@ -50,9 +50,6 @@ export function filterSql(filter: RecallFilter | undefined, params: unknown[]): 
 /** vec0's largest `k` (sqlite-vec.c SQLITE_VEC_VEC0_K_MAX). */
 export const VEC0_K_MAX = 4096;
 
-/** Extra rows fetched beyond k so that a tie group cut by k is complete before it is ordered by id (grown while it is not). */
-export const TIE_MARGIN = 16;
-
 /**
  * One vec0 KNN of `fetch` rows, filters pushed into it: a single namespace as the partition-key
  * constraint `namespace = ?` (vec0 then reads only that partition's chunks); every filter as

@@ -282,3 +282,7 @@ export {
   type MetadataShape,
   type MetadataValueProblem,
 } from './metadata-value';
+// Adapter kit, collection side (issue 33): tie-complete top-k, minScore, recall order, last-write-wins, filter negation normal form, history row keys.
+export { byScoreThenId, keepMinScore, lastWriteWins, TIE_MARGIN, tieCompleteTopK, tieCompleteTopKSync, tieGroupCut, type TopKOptions } from './kit/top-k';
+export { foldNegationNormalForm, toNegationNormalForm, type FilterLeaf, type NnfExpr, type NnfFold } from './kit/negation-normal-form';
+export { rowHistoryKeys } from './kit/history-keys';
