@@ -282,3 +282,16 @@ export {
   type MetadataShape,
   type MetadataValueProblem,
 } from './metadata-value';
+// The adapter kit, part B (issue 33): record validation, store context, markers, versions (src/kit/).
+export {
+  COLLECTION_NAME_RE,
+  invalidInput,
+  MAX_SPEC_DIM,
+  recordValidators,
+  validateCollectionName,
+  validateSpecBasics,
+  type IdsValidator,
+  type RecordValidators,
+  type SpecLimits,
+} from './kit/validate';
+export { errorText, KitStoreContext, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './kit/context';
