@@ -17,7 +17,7 @@ export type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from '
 export { inAskedOrder } from './get-order';
 export { yieldToEventLoop } from './yield';
 export { calibrateHost, CALIBRATION_TTL_MS, describeLimit, hostCalibration, hostFactorOverride, MAX_HOST_FACTOR, REFERENCE_CPU_MS, scaledLimitMs, scaledTimeouts, type HostCalibration } from './host';
-export { installedPackageVersion, pinnedPackageVersions } from './package-versions';
+export { installedPackageVersion, pinnedPackageVersions, type VersionLookup } from './package-versions';
 export {
   MAX_RECALL_K,
   MEMORY_KINDS,
@@ -295,3 +295,4 @@ export {
   type SpecLimits,
 } from './kit/validate';
 export { errorText, KitStoreContext, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './kit/context';
+export { tempDirEngine, type TempDirEngine } from './kit/temp-dir-engine';
