@@ -294,5 +294,5 @@ export {
   type RecordValidators,
   type SpecLimits,
 } from './kit/validate';
-export { errorText, KitStoreContext, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './kit/context';
+export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './kit/context';
 export { tempDirEngine, type TempDirEngine } from './kit/temp-dir-engine';

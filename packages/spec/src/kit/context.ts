@@ -85,3 +85,17 @@ export const SQLITE_LIKE: Omit<ContextStyle, 'adapter'> = {
     return `${errorText(err)}${typeof code === 'string' && code.startsWith('SQLITE_') ? ` (${code})` : ''}`;
   },
 };
+
+/** A `ContextStyle.codeOf` from a table of (words, code): the first pattern the text matches gives the code, else BACKEND_ERROR. */
+export function codeByWords(table: ReadonlyArray<readonly [RegExp, ErrorCode]>): (text: string) => ErrorCode {
+  return (text) => table.find(([re]) => re.test(text))?.[1] ?? 'BACKEND_ERROR';
+}
+
+/** Await `fn` (it may also throw at once), rethrowing anything it throws as `wrapBackendErrorIn(style, err, scope)`. */
+export async function runWrapped<T>(style: ContextStyle, scope: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw wrapBackendErrorIn(style, err, scope);
+  }
+}
