@@ -3,31 +3,21 @@ import {
   isIvfflat,
   FLOAT32_MAX,
   MemoryMatrixError,
-  checkStoredText,
-  validateIdList,
-  validateMemoryRecord,
-  validateRecallFilter,
-  validateRecallQuery,
+  recordValidators,
+  validateCollectionName,
+  validateSpecBasics,
   validateVector,
   type CollectionSpec,
+  type IdsValidator,
   type IndexConfig,
   type InputRules,
-  type MemoryRecord,
   type Metric,
-  type RecallFilter,
-  type RecallQuery,
 } from '@memory-matrix/spec';
 
 import { CHROMA_FILTER_OPERATORS } from './where';
 
-const NAME_RE = /^[a-z0-9_]{1,48}$/;
 function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `chroma: ${message}`);
-}
-
-/** A string that survives JSON + UTF-8 to the server and back: no lone surrogates. */
-function checkText(s: unknown, where: string): asserts s is string {
-  checkStoredText(s, where, CHROMA_RULES);
 }
 
 /**
@@ -54,7 +44,7 @@ export function validateChromaVector(v: ArrayLike<number>, dim: number, metric: 
 
 /** Collection name of the contract, `[a-z0-9_]{1,48}`; INVALID_INPUT otherwise. */
 export function validateName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || !NAME_RE.test(name)) throw invalid(`collection name must match [a-z0-9_]{1,48}, got ${JSON.stringify(name)}`);
+  validateCollectionName('chroma', name);
 }
 
 /**
@@ -63,12 +53,8 @@ export function validateName(name: unknown): asserts name is string {
  * its defaults: it has no other search path). IVFFlat → CAPABILITY_MISSING.
  */
 export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): void {
-  if (typeof spec !== 'object' || spec === null) throw invalid('collection spec must be an object');
-  validateName(spec.name);
-  if (!Number.isInteger(spec.dim) || spec.dim < 1 || spec.dim > 16000) throw invalid(`collection ${spec.name}: dim must be an integer in 1..16000, got ${spec.dim}`);
-  if (!metrics.includes(spec.metric)) throw invalid(`collection ${spec.name}: metric must be one of ${metrics.join(', ')}, got ${JSON.stringify(spec.metric)}`);
+  validateSpecBasics(spec, { rules: CHROMA_RULES, metrics, metricShown: 'json', requireObject: true });
   validateIndex(spec.index, spec.name);
-  if (spec.embeddingModel !== undefined) checkText(spec.embeddingModel, `collection ${spec.name}: embeddingModel`);
 }
 
 function validateIndex(i: IndexConfig, name: string): void {
@@ -87,22 +73,8 @@ function validateIndex(i: IndexConfig, name: string): void {
  */
 export const CHROMA_RULES: InputRules = { adapter: 'chroma', vector: validateChromaVector, filterOperators: CHROMA_FILTER_OPERATORS };
 
-/** One record (position `index` in the call) against the collection's dim and metric. */
-export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, coll: string): void {
-  validateMemoryRecord(r, index, dim, metric, `collection ${coll}`, CHROMA_RULES);
-}
-
-/** A recall filter (every part optional; empty lists match nothing). */
-export function validateFilter(f: RecallFilter | undefined, where: string): void {
-  validateRecallFilter(f, where, CHROMA_RULES);
-}
-
-/** A recall query: vector (DIMENSION_MISMATCH / INVALID_VECTOR), k 1..1000, minScore, scan, filter. */
-export function validateQuery(q: RecallQuery, dim: number, metric: Metric, coll: string): void {
-  validateRecallQuery(q, dim, metric, `collection ${coll}`, CHROMA_RULES);
-}
-
-/** Ids for get/delete: an array of strings. */
-export function validateIds(ids: unknown, where: string): asserts ids is string[] {
-  validateIdList(ids, where, CHROMA_RULES);
-}
+const checks = recordValidators(CHROMA_RULES, 'collection');
+/** Records, filters (every part optional; empty lists match nothing) and queries against a collection: the kit's checks (spec kit/validate.ts). */
+export const { validateRecord, validateFilter, validateQuery } = checks;
+/** Ids for get/delete: an array of strings (spec `validateIdList`). */
+export const validateIds: IdsValidator = checks.validateIds;

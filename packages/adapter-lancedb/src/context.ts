@@ -1,41 +1,27 @@
 import type { Connection } from '@lancedb/lancedb';
-import { MemoryMatrixError, isMemoryMatrixError } from '@memory-matrix/spec';
+import { KitStoreContext, wrapBackendErrorIn, type ContextStyle, type MemoryMatrixError } from '@memory-matrix/spec';
 
 /** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
 export const ADAPTER = 'lancedb';
 
+/** LanceDB's wording of backend errors: `lancedb: <what> on table <table> failed: <message>` (spec kit/context.ts). */
+export const LANCEDB_STYLE: ContextStyle = { adapter: ADAPTER, noun: 'table' };
+
 /**
  * State shared by a store and its collections: the LanceDB connection (one `lancedb.connect` of
- * the dataset directory), the directory, and whether the store is closed. `run` is the one place
- * LanceDB's errors are wrapped.
+ * the dataset directory), the directory, and whether the store is closed. `run` (spec
+ * `KitStoreContext`: LanceDB's error as `cause`, BACKEND_ERROR at once when the store is closed)
+ * is the one place LanceDB's errors are wrapped.
  */
-export class StoreContext {
-  closed = false;
+export class StoreContext extends KitStoreContext {
   constructor(
     readonly db: Connection,
     /** Absolute path of the database directory (one Lance dataset per table below it). */
     readonly dir: string,
-  ) {}
-
-  /**
-   * Await `fn` and wrap anything it throws that is not already a MemoryMatrixError as
-   * BACKEND_ERROR: `lancedb: <what> on table <table> failed: <message>`, LanceDB's error as
-   * `cause`. Rejects with BACKEND_ERROR at once when the store is closed.
-   */
-  async run<T>(what: string, table: string | undefined, fn: () => Promise<T>): Promise<T> {
-    const where = table ? ` on table ${table}` : '';
-    if (this.closed) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what}${where}: the store is closed`);
-    try {
-      return await fn();
-    } catch (err) {
-      throw wrapBackendError(err, `${what}${where}`);
-    }
+  ) {
+    super(LANCEDB_STYLE);
   }
 }
 
 /** Pass MemoryMatrixErrors through; wrap anything else as BACKEND_ERROR naming `what`, with LanceDB's message. */
-export function wrapBackendError(err: unknown, what: string): MemoryMatrixError {
-  if (isMemoryMatrixError(err)) return err;
-  const message = typeof (err as { message?: unknown })?.message === 'string' ? (err as Error).message : String(err);
-  return new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what} failed: ${message}`, { cause: err });
-}
+export const wrapBackendError = (err: unknown, what: string): MemoryMatrixError => wrapBackendErrorIn(LANCEDB_STYLE, err, what);

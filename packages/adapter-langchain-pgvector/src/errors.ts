@@ -1,4 +1,4 @@
-import { isMemoryMatrixError, MemoryMatrixError, type ErrorCode } from '@memory-matrix/spec';
+import { codeByWords, errorText, runWrapped, wrapBackendErrorIn, type ContextStyle, MemoryMatrixError, type ErrorCode } from '@memory-matrix/spec';
 
 /** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
 export const ADAPTER = 'langchain-pgvector';
@@ -21,23 +21,21 @@ const SERVER_REFUSALS: Array<[RegExp, ErrorCode]> = [
  * `langchain-pgvector: <what> on table <table> failed: <message> (SQLSTATE xxxxx)`; the original
  * error is the `cause`.
  */
-export function wrapClientError(err: unknown, what: string): MemoryMatrixError {
-  if (isMemoryMatrixError(err)) return err;
-  const e = err as { message?: unknown; code?: unknown };
-  const message = typeof e?.message === 'string' ? e.message : String(err);
-  const state = typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? ` (SQLSTATE ${e.code})` : '';
-  const code = SERVER_REFUSALS.find(([re]) => re.test(message))?.[1] ?? 'BACKEND_ERROR';
-  return new MemoryMatrixError(code, `${ADAPTER}: ${what} failed: ${message}${state}`, { cause: err });
-}
+export const wrapClientError = (err: unknown, what: string): MemoryMatrixError => wrapBackendErrorIn(CLIENT_STYLE, err, what);
+
+/** The client's wording (spec kit/context.ts): message, then ` (SQLSTATE xxxxx)` when the error has one; codes by SERVER_REFUSALS. */
+const CLIENT_STYLE: ContextStyle = {
+  adapter: ADAPTER,
+  noun: '',
+  describe: (err) => {
+    const state = (err as { code?: unknown } | null | undefined)?.code;
+    return `${errorText(err)}${typeof state === 'string' && /^[0-9A-Z]{5}$/.test(state) ? ` (SQLSTATE ${state})` : ''}`;
+  },
+  codeOf: codeByWords(SERVER_REFUSALS),
+};
 
 /** Run `fn`, wrapping what it throws with `wrapClientError(err, what)`. */
-export async function viaClient<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw wrapClientError(err, what);
-  }
-}
+export const viaClient = <T>(what: string, fn: () => Promise<T>): Promise<T> => runWrapped(CLIENT_STYLE, what, fn);
 
 /** INVALID_INPUT with the adapter's prefix. */
 export function invalid(message: string): MemoryMatrixError {

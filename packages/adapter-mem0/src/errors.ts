@@ -1,4 +1,4 @@
-import { isMemoryMatrixError, MemoryMatrixError, type ErrorCode } from '@memory-matrix/spec';
+import { codeByWords, MemoryMatrixError, runWrapped, wrapBackendErrorIn, type ContextStyle, type ErrorCode } from '@memory-matrix/spec';
 
 /** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
 export const ADAPTER = 'mem0';
@@ -18,22 +18,13 @@ const LAYER_REFUSALS: Array<[RegExp, ErrorCode]> = [
  * `LAYER_REFUSALS` by mem0's words; else BACKEND_ERROR. Message: `mem0: <what> failed: <message>`;
  * the original error is the `cause`.
  */
-export function wrapLayerError(err: unknown, what: string): MemoryMatrixError {
-  if (isMemoryMatrixError(err)) return err;
-  const e = err as { message?: unknown };
-  const message = typeof e?.message === 'string' ? e.message : String(err);
-  const code = LAYER_REFUSALS.find(([re]) => re.test(message))?.[1] ?? 'BACKEND_ERROR';
-  return new MemoryMatrixError(code, `${ADAPTER}: ${what} failed: ${message}`, { cause: err });
-}
+export const wrapLayerError = (err: unknown, what: string): MemoryMatrixError => wrapBackendErrorIn(MEM0_STYLE, err, what);
+
+/** mem0's wording (spec kit/context.ts): `mem0: <what> failed: <message>`, codes by LAYER_REFUSALS. */
+const MEM0_STYLE: ContextStyle = { adapter: ADAPTER, noun: '', codeOf: codeByWords(LAYER_REFUSALS) };
 
 /** Run `fn`, wrapping what it throws with `wrapLayerError(err, what)`. */
-export async function viaLayer<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw wrapLayerError(err, what);
-  }
-}
+export const viaLayer = <T>(what: string, fn: () => Promise<T>): Promise<T> => runWrapped(MEM0_STYLE, what, fn);
 
 /** INVALID_INPUT with the adapter's prefix. */
 export function invalid(message: string): MemoryMatrixError {

@@ -1,22 +1,19 @@
 import {
   isHnsw,
   MemoryMatrixError,
-  validateIdList,
-  validateMemoryRecord,
-  validateRecallFilter,
-  validateRecallQuery,
+  recordValidators,
+  validateCollectionName,
+  validateSpecBasics,
   type CollectionSpec,
+  type IdsValidator,
   type InputRules,
   type MemoryRecord,
   type Metric,
-  type RecallFilter,
-  type RecallQuery,
 } from '@memory-matrix/spec';
 import { UNQUOTABLE } from './expr';
 import { MILVUS_FILTER_OPERATORS } from './filter-expr';
 import { MAX_LENGTH } from './schema';
 
-const NAME_RE = /^[a-z0-9_]{1,48}$/;
 const invalid = (message: string) => new MemoryMatrixError('INVALID_INPUT', `milvus: ${message}`);
 
 /**
@@ -29,15 +26,13 @@ export const MILVUS_RULES: InputRules = { adapter: 'milvus', filterOperators: MI
 
 /** Collection name of the contract, `[a-z0-9_]{1,48}`; INVALID_INPUT otherwise. */
 export function validateName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || !NAME_RE.test(name)) throw invalid(`collection name must match [a-z0-9_]{1,48}, got ${JSON.stringify(name)}`);
+  validateCollectionName('milvus', name);
 }
 
 /** A spec this adapter can create: name, dim 1..16000 (Milvus limit 32,768), a supported metric, index hnsw / none. INVALID_INPUT otherwise. */
 export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): void {
-  if (typeof spec !== 'object' || spec === null) throw invalid('collection spec must be an object');
-  validateName(spec.name);
-  if (!Number.isInteger(spec.dim) || spec.dim < 1 || spec.dim > 16000) throw invalid(`collection ${spec.name}: dim must be an integer in 1..16000, got ${spec.dim}`);
-  if (!metrics.includes(spec.metric)) throw invalid(`collection ${spec.name}: metric must be one of ${metrics.join(', ')}, got ${JSON.stringify(spec.metric)}`);
+  // embeddingModel: not checked as text (it never was here; the marker stores it as given: README, known gap).
+  validateSpecBasics(spec, { rules: MILVUS_RULES, metrics, metricShown: 'json', requireObject: true, embeddingModel: false });
   const i = spec.index;
   if (isHnsw(i)) {
     for (const k of ['m', 'efConstruction', 'efSearch'] as const) if (!Number.isInteger(i[k]) || i[k] < 1) throw invalid(`collection ${spec.name}: index.${k} must be a positive integer, got ${i[k]}`);
@@ -45,6 +40,7 @@ export function validateSpec(spec: CollectionSpec, metrics: readonly Metric[]): 
 }
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+const checks = recordValidators(MILVUS_RULES, 'collection');
 
 /**
  * One record (position `index` in the call): the contract's checks, then Milvus's: id and
@@ -52,7 +48,7 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
  * record could be written but never read or deleted by id), text ≤ 65,535 UTF-8 bytes (VarChar max).
  */
 export function validateRecord(r: MemoryRecord, index: number, dim: number, metric: Metric, coll: string): void {
-  validateMemoryRecord(r, index, dim, metric, `collection ${coll}`, MILVUS_RULES);
+  checks.validateRecord(r, index, dim, metric, coll);
   const at = `collection ${coll}: record ${index} (id ${JSON.stringify(r.id)})`;
   if (UNQUOTABLE.test(r.id)) throw invalid(`${at}: id contains a line feed or carriage return; a Milvus expression cannot name it (get/delete by id would be impossible)`);
   if (UNQUOTABLE.test(r.namespace)) throw invalid(`${at}: namespace contains a line feed or carriage return; a Milvus expression cannot filter on it`);
@@ -60,17 +56,7 @@ export function validateRecord(r: MemoryRecord, index: number, dim: number, metr
   if (bytes(r.text) > MAX_LENGTH.text) throw invalid(`${at}: text is ${bytes(r.text)} UTF-8 bytes, more than Milvus's VarChar maximum ${MAX_LENGTH.text}`);
 }
 
-/** A recall/count filter (spec rules). Values with LF/CR are refused when the expression is built (quoteString). */
-export function validateFilter(f: RecallFilter | undefined, where: string): void {
-  validateRecallFilter(f, where, MILVUS_RULES);
-}
-
-/** A recall query: vector (DIMENSION_MISMATCH / INVALID_VECTOR), k 1..1000, minScore, scan, filter. */
-export function validateQuery(q: RecallQuery, dim: number, metric: Metric, coll: string): void {
-  validateRecallQuery(q, dim, metric, `collection ${coll}`, MILVUS_RULES);
-}
-
-/** Ids for get/delete: an array of strings. */
-export function validateIds(ids: unknown, where: string): asserts ids is string[] {
-  validateIdList(ids, where, MILVUS_RULES);
-}
+/** Filters (values with LF/CR are refused when the expression is built, quoteString), queries, id lists: the kit's checks (spec kit/validate.ts). */
+export const { validateFilter, validateQuery } = checks;
+/** Ids for get/delete: an array of strings (spec `validateIdList`). */
+export const validateIds: IdsValidator = checks.validateIds;

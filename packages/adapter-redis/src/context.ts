@@ -1,35 +1,39 @@
 import type Redis from 'ioredis';
-import { MemoryMatrixError, isMemoryMatrixError } from '@memory-matrix/spec';
+import { KitStoreContext, MemoryMatrixError, wrapBackendErrorIn, type ContextStyle } from '@memory-matrix/spec';
 
 /** The adapter name, as reported in `MemoryStore.adapter` and every error message. */
 export const ADAPTER = 'redis';
 
 /**
- * State shared by a store, its collections and its histories: the ioredis client, the store's
- * key prefix, whether the store is closed. `run` is the one place backend errors are wrapped.
+ * Redis's wording of backend errors: `redis: <what> on <where> failed: <message> (<EXECABORT's
+ * replies>)`, OUT_OF_MEMORY for `OOM command not allowed when used memory > 'maxmemory'`
+ * (maxmemory + noeviction: its own code, C19), else BACKEND_ERROR (spec kit/context.ts).
  */
-export class StoreContext {
-  closed = false;
+export const REDIS_STYLE: ContextStyle = {
+  adapter: ADAPTER,
+  noun: '',
+  describe: (err) => {
+    const message = err instanceof Error ? err.message : String(err);
+    // EXECABORT carries the replies that aborted the MULTI (ioredis `previousErrors`): name them.
+    const previous = ((err as { previousErrors?: unknown[] })?.previousErrors ?? []).map((e) => (e instanceof Error ? e.message : String(e)));
+    return previous.length ? `${message} (${[...new Set(previous)].join('; ')})` : message;
+  },
+  codeOf: (text) => (/\bOOM command not allowed\b/.test(text) ? 'OUT_OF_MEMORY' : 'BACKEND_ERROR'),
+};
+
+/**
+ * State shared by a store, its collections and its histories: the ioredis client, the store's
+ * key prefix, whether the store is closed. `run` (spec `KitStoreContext`, REDIS_STYLE, the
+ * client's error as `cause`, BACKEND_ERROR at once when the store is closed) is the one place
+ * backend errors are wrapped.
+ */
+export class StoreContext extends KitStoreContext {
   constructor(
     readonly client: Redis,
     /** Prefix of every collection key this store creates or opens, e.g. `mm:`. */
     readonly prefix: string,
-  ) {}
-
-  /**
-   * Run `fn`; anything it throws that is not already a MemoryMatrixError becomes BACKEND_ERROR
-   * (OUT_OF_MEMORY for Redis' OOM reply) `redis: <what> on <where> failed: <message>` with the
-   * client's error as `cause`.
-   * Throws BACKEND_ERROR at once when the store is closed.
-   */
-  async run<T>(what: string, where: string | undefined, fn: () => Promise<T>): Promise<T> {
-    const at = where ? ` on ${where}` : '';
-    if (this.closed) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${what}${at}: the store is closed`);
-    try {
-      return await fn();
-    } catch (err) {
-      throw wrapBackendError(err, `${what}${at}`);
-    }
+  ) {
+    super(REDIS_STYLE);
   }
 
   /**
@@ -64,17 +68,8 @@ export function unitsFor(n: number): number {
   return Math.max(1, Math.ceil(n / RECORDS_PER_TIMEOUT_UNIT));
 }
 
-/** Pass MemoryMatrixErrors through; wrap anything else as BACKEND_ERROR naming `what`. */
-export function wrapBackendError(err: unknown, what: string): MemoryMatrixError {
-  if (isMemoryMatrixError(err)) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  // EXECABORT carries the replies that aborted the MULTI (ioredis `previousErrors`): name them.
-  const previous = ((err as { previousErrors?: unknown[] })?.previousErrors ?? []).map((e) => (e instanceof Error ? e.message : String(e)));
-  const full = previous.length ? `${message} (${[...new Set(previous)].join('; ')})` : message;
-  // `OOM command not allowed when used memory > 'maxmemory'` (maxmemory + noeviction): its own code (C19).
-  const code = /\bOOM command not allowed\b/.test(full) ? 'OUT_OF_MEMORY' : 'BACKEND_ERROR';
-  return new MemoryMatrixError(code, `${ADAPTER}: ${what} failed: ${full}`, { cause: err });
-}
+/** Pass MemoryMatrixErrors through; wrap anything else as BACKEND_ERROR (OUT_OF_MEMORY for Redis' OOM reply) naming `what`. */
+export const wrapBackendError = (err: unknown, what: string): MemoryMatrixError => wrapBackendErrorIn(REDIS_STYLE, err, what);
 
 /**
  * The results of `multi().exec()`: throws BACKEND_ERROR for an aborted transaction (null) or the

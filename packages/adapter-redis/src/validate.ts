@@ -1,8 +1,8 @@
 import {
   isHnsw,
   MemoryMatrixError,
-  checkStoredText,
   validateMemoryRecord,
+  validateSpecBasics,
   validateRecallFilter,
   validateRecallQuery,
   type CollectionSpec,
@@ -13,7 +13,6 @@ import {
 } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 import { REDIS_FILTER_OPERATORS } from './filter-expr';
-import { validateName } from './keys';
 
 /**
  * Input validation, run BEFORE anything is sent to Redis, so a bad record fails the whole call
@@ -35,20 +34,12 @@ function invalid(message: string): MemoryMatrixError {
   return new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${message}`);
 }
 
-/** Well-formed Unicode text (no lone surrogate); INVALID_INPUT naming `where`. */
-export function checkText(value: unknown, where: string): asserts value is string {
-  checkStoredText(value, where, REDIS_RULES);
-}
-
 /** Validate a collection spec; Vector Sets compare by cosine only. */
 export function validateSpec(spec: CollectionSpec): void {
-  validateName(spec.name);
-  const where = `collection ${spec.name}`;
-  if (!Number.isInteger(spec.dim) || spec.dim < 1 || spec.dim > MAX_DIM) throw invalid(`${where}: dim must be an integer in 1..${MAX_DIM}, got ${spec.dim}`);
+  const where = validateSpecBasics(spec, { rules: REDIS_RULES, maxDim: MAX_DIM });
   if (spec.metric !== 'cosine') {
     throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: Vector Sets compare by cosine only; metric ${spec.metric} is not available (RediSearch would be)`);
   }
-  if (spec.embeddingModel !== undefined) checkText(spec.embeddingModel, `${where}: embeddingModel`);
   const ix = spec.index;
   const int = (v: unknown, [lo, hi]: readonly [number, number], field: string) => {
     if (!Number.isInteger(v) || (v as number) < lo || (v as number) > hi) throw invalid(`${where}: index.${field} must be an integer in ${lo}..${hi}, got ${String(v)}`);

@@ -17,7 +17,7 @@ export type { IndexInEffect, MemoryCollection, MemoryStore, ScanOptions } from '
 export { inAskedOrder } from './get-order';
 export { yieldToEventLoop } from './yield';
 export { calibrateHost, CALIBRATION_TTL_MS, describeLimit, hostCalibration, hostFactorOverride, MAX_HOST_FACTOR, REFERENCE_CPU_MS, scaledLimitMs, scaledTimeouts, type HostCalibration } from './host';
-export { installedPackageVersion, pinnedPackageVersions } from './package-versions';
+export { installedPackageVersion, pinnedPackageVersions, type VersionLookup } from './package-versions';
 export {
   MAX_RECALL_K,
   MEMORY_KINDS,
@@ -286,3 +286,17 @@ export {
 export { byScoreThenId, keepMinScore, lastWriteWins, TIE_MARGIN, tieCompleteTopK, tieCompleteTopKSync, tieGroupCut, type TopKOptions } from './kit/top-k';
 export { foldNegationNormalForm, toNegationNormalForm, type FilterLeaf, type NnfExpr, type NnfFold } from './kit/negation-normal-form';
 export { rowHistoryKeys } from './kit/history-keys';
+// The adapter kit, part B (issue 33): record validation, store context, markers, versions (src/kit/).
+export {
+  COLLECTION_NAME_RE,
+  invalidInput,
+  MAX_SPEC_DIM,
+  recordValidators,
+  validateCollectionName,
+  validateSpecBasics,
+  type IdsValidator,
+  type RecordValidators,
+  type SpecLimits,
+} from './kit/validate';
+export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './kit/context';
+export { tempDirEngine, type TempDirEngine } from './kit/temp-dir-engine';

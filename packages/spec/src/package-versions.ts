@@ -2,19 +2,29 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from './errors';
 
+/** How `installedPackageVersion` finds a package: a hint for the not-installed message, entries to resolve by package. */
+export interface VersionLookup {
+  /** Appended to `run pnpm install` when a package is missing (e.g. which platforms a native binary is installed for). */
+  hint?: string;
+  /** Package → module to resolve instead of the package root (a package whose `exports` have no `.`). */
+  entry?: Record<string, string>;
+}
+
 /**
  * The installed version of npm package `pkg` as resolved from `fromDir` (a package directory): the
  * nearest package.json with a name and a version above the file `require.resolve` finds (works
  * for packages whose `exports` map hides `./package.json`, and for npm aliases such as
  * `chromadb-1` → chromadb 1.10.5, whose package.json names the real package). Throws
- * TARGET_UNAVAILABLE naming `where` when the package is not installed.
+ * TARGET_UNAVAILABLE naming `where` when the package is not installed (`how.hint` appended to
+ * `run pnpm install`). `how.entry`: what to resolve instead of `pkg` when its root does not resolve
+ * (e.g. `mem0ai/oss`: mem0ai's `exports` have no `.`).
  */
-export function installedPackageVersion(pkg: string, fromDir: string, where: string): string {
+export function installedPackageVersion(pkg: string, fromDir: string, where: string, how: VersionLookup = {}): string {
   let file: string;
   try {
-    file = require.resolve(pkg, { paths: [fromDir] });
+    file = require.resolve(how.entry?.[pkg] ?? pkg, { paths: [fromDir] });
   } catch (err) {
-    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: package ${pkg} is not installed (run pnpm install)`, { cause: err });
+    throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: package ${pkg} is not installed (run pnpm install${how.hint ? `; ${how.hint}` : ''})`, { cause: err });
   }
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     try {
@@ -34,14 +44,14 @@ export function installedPackageVersion(pkg: string, fromDir: string, where: str
  * `1.2.3`). `packages` maps the component name reported to the package, e.g.
  * `{ '@langchain/community': '@langchain/community', chromadb: 'chromadb-1' }`. Returns
  * component → version. Throws TARGET_UNAVAILABLE naming `where` when a package is missing or its
- * installed version differs from the pin.
+ * installed version differs from the pin. `how`: as for `installedPackageVersion`.
  */
-export function pinnedPackageVersions(packageDir: string, packages: Record<string, string>, where: string): Record<string, string> {
+export function pinnedPackageVersions(packageDir: string, packages: Record<string, string>, where: string, how: VersionLookup = {}): Record<string, string> {
   const file = path.join(packageDir, 'package.json');
   const pins = (JSON.parse(readFileSync(file, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
   const out: Record<string, string> = {};
   for (const [component, pkg] of Object.entries(packages)) {
-    const installed = installedPackageVersion(pkg, packageDir, where);
+    const installed = installedPackageVersion(pkg, packageDir, where, how);
     const pin = pins[pkg]?.replace(/^npm:.*@/, '');
     if (pin !== installed) throw new MemoryMatrixError('TARGET_UNAVAILABLE', `${where}: ${pkg} ${installed} is installed but ${file} pins ${pins[pkg] ?? 'nothing'} (run pnpm install)`);
     out[component] = installed;
