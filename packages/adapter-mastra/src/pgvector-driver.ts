@@ -19,15 +19,18 @@ export const MASTRA_PGVECTOR_CAPABILITIES = mastraCapabilities(PGVECTOR_MAX_DIM)
  * node-postgres pool (Mastra's default max 20 connections), `application_name` = `opts.clientName`
  * and `opts.timeouts` as the pgvector adapter maps them (adapter-pgvector `pgPoolOptions`). Mastra
  * puts no 'error' listener on its pool, so an idle connection the server ends (C15 kill, C23
- * drop) crashes the process that owns it (node-postgres re-emits it on the pool); the driver adds
- * the listener a pool's owner must add, and the next query rejects instead (README "What Mastra
- * does"). Throws INVALID_INPUT (bad options).
+ * drop) crashes the process that owns it (node-postgres re-emits it on the pool), and so does one
+ * that ends a client Mastra holds checked out; the driver adds the listeners a pool's owner must
+ * add (pool and each client), and Mastra's query rejects instead (README findings 3 and 5). Throws INVALID_INPUT (bad options).
  */
 export async function connectMastraPgvector(server: ServerAddress, opts?: ConnectOptions): Promise<MemoryStore> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PgVector } = require('@mastra/pg') as { PgVector: new (config: Record<string, unknown>) => MastraVectorLike & { pool: Pool; disconnect(): Promise<void> } };
   const vector = new PgVector({ connectionString: server.url, pgPoolOptions: pgPoolOptions(opts) });
   vector.pool.on('error', () => undefined);
+  // Mastra checks clients out (query, upsert: BEGIN … COMMIT) with no listener either: a server that ends the
+  // session mid-transaction would crash the process; with one, Mastra's pending query rejects (README finding 5).
+  vector.pool.on('connect', (client) => client.on('error', () => undefined));
   return new MastraStore({
     adapter: MASTRA_PGVECTOR,
     capabilities: MASTRA_PGVECTOR_CAPABILITIES,
