@@ -42,6 +42,8 @@ export interface Mem0StoreKind {
   vectorsOf(mem0Ids: string[], where: string): Promise<Map<string, Float32Array>>;
   compileWhere(filter: RecallFilter, where: string): Record<string, unknown>;
   toCanonical(metric: CollectionSpec['metric'], score: number | null | undefined): number;
+  /** Called after every call on the collection settles (pg-store.ts: guards the pg clients mem0 opened during it). */
+  afterCall?(): void;
 }
 
 /** The largest `topK` the driver asks `getAll` for when it needs every match (count, id look-ups). */
@@ -167,7 +169,8 @@ export class Mem0Collection implements MemoryCollection {
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
+    const call = () => fn().finally(() => this.kind.afterCall?.());
+    const run = this.queue.then(call, call);
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -31,9 +31,35 @@ const MARKERS = 'mm_mem0_collections';
 /** mem0's table of collection `name` (`collectionName`); mem0 adds `<table>_entities` for its entity store. */
 export const tableOf = (name: string): string => `mm_mem0_${name}`;
 
-/** A mem0 vector store handle as `Memory` keeps it after initialising (PGVector has `close()`, which ends its pg client). */
+/** A mem0 vector store handle as `Memory` keeps it after initialising (PGVector: `client`, its pg Client; `close()` ends it). */
 interface ClosableStore {
+  client?: { on?(event: 'error', listener: (err: Error) => void): unknown };
   close?(): Promise<void>;
+}
+
+/** The stores (`vectorStore`, the entity store) a `Memory` has opened so far. */
+const storesOf = (m: Mem0Memory): ClosableStore[] => {
+  const held = m as unknown as { vectorStore?: ClosableStore; _entityStore?: ClosableStore };
+  return [held.vectorStore, held._entityStore].filter((s): s is ClosableStore => s !== undefined);
+};
+
+/**
+ * mem0's PGVector opens a pg Client and attaches no 'error' listener: when the server ends an idle
+ * session (a restart, pg_terminate_backend, shutdown: FATAL 57P01), node-postgres emits 'error' on
+ * the Client and the process dies with an unhandled 'error' event (measured: README "Over
+ * pgvector"). The driver owns the process, so it listens, as node-postgres requires of a client's
+ * owner; the error then surfaces on the Client's next query ("Client was closed and is not
+ * queryable" → BACKEND_ERROR), never hidden.
+ */
+const guarded = new WeakSet<object>();
+function guardClients(m: Mem0Memory): void {
+  for (const s of storesOf(m)) {
+    const c = s.client;
+    if (c && typeof c.on === 'function' && !guarded.has(c)) {
+      c.on('error', () => undefined);
+      guarded.add(c);
+    }
+  }
 }
 
 /**
@@ -114,10 +140,7 @@ export class Mem0PgStore implements MemoryStore {
   /** Idempotent: ends each Memory's pg client (mem0's `PGVector.close()`, its entity store's too) and the driver's pool. */
   async close(): Promise<void> {
     const memories = this.memories.splice(0);
-    for (const m of memories) {
-      const held = m as unknown as { vectorStore?: ClosableStore; _entityStore?: ClosableStore };
-      for (const s of [held.vectorStore, held._entityStore]) await s?.close?.().catch(() => undefined); // a client the server already dropped
-    }
+    for (const m of memories) for (const s of storesOf(m)) await s.close?.().catch(() => undefined); // a client the server already dropped
     if (!(this.pool as Pool & { ended?: boolean }).ended) await this.pool.end();
   }
 
@@ -142,12 +165,13 @@ export class Mem0PgStore implements MemoryStore {
       disableHistory: true,
     });
     this.memories.push(memory);
-    return new Mem0Collection(memory, embeddings, spec, this.kind(table));
+    return new Mem0Collection(memory, embeddings, spec, this.kind(table, memory));
   }
 
-  /** The pgvector store kind: vectors read from mem0's table through the pool (pgvector's text output, bit-exact float32). */
-  private kind(table: string): Mem0StoreKind {
+  /** The pgvector store kind: vectors read from mem0's table through the pool (pgvector's text output, bit-exact float32); mem0's clients guarded after each call. */
+  private kind(table: string, memory: Mem0Memory): Mem0StoreKind {
     return {
+      afterCall: () => guardClients(memory),
       compileWhere: compileMem0PgFilter,
       toCanonical: mem0PgScoreToCanonical,
       vectorsOf: async (mem0Ids, where) => {
