@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import {
   inAskedOrder,
   MAX_RECALL_K,
@@ -12,10 +11,8 @@ import {
   type RecallQuery,
 } from '@memory-matrix/spec';
 import type { HandedEmbeddings } from './embedder';
-import { ADAPTER, invalid, viaLayer, wrapLayerError } from './errors';
-import { compileMem0Filter } from './filter-compile';
+import { ADAPTER, invalid, viaLayer } from './errors';
 import { addMetadataOf, AGENT_ID, checkRecords, FIELD_KEYS, ID_RULES, mem0Filter, memoryIdOf, recordOf, type Mem0Item } from './records';
-import { mem0ScoreToCanonical } from './scores';
 
 /**
  * The query text `search` is given. The contract's recall carries a vector, not a text; mem0
@@ -34,16 +31,32 @@ export interface Mem0Memory {
   delete(memoryId: string): Promise<unknown>;
 }
 
+/**
+ * What differs between mem0's vector stores under one `Memory` (the store kind a collection runs
+ * on): `vectorsOf` reads the stored float32 vectors of mem0 ids (no mem0 API returns them) from the
+ * store's own storage, keyed by mem0 id, leaving out ids not stored; `compileWhere` writes a filter
+ * with `where` in that store's filter syntax (CAPABILITY_MISSING for what it cannot hold);
+ * `toCanonical` converts a `Memory.search` score.
+ */
+export interface Mem0StoreKind {
+  vectorsOf(mem0Ids: string[], where: string): Promise<Map<string, Float32Array>>;
+  compileWhere(filter: RecallFilter, where: string): Record<string, unknown>;
+  toCanonical(metric: CollectionSpec['metric'], score: number | null | undefined): number;
+  /** Called after every call on the collection settles (pg-store.ts: guards the pg clients mem0 opened during it). */
+  afterCall?(): void;
+}
+
 /** The largest `topK` the driver asks `getAll` for when it needs every match (count, id look-ups). */
 const ALL = 1_000_000_000;
 
 /**
- * One collection = one mem0 `Memory` on its own embedded store file (`vectorStore: { provider:
- * 'memory', config: { dbPath } }`: better-sqlite3, table `vectors(id, vector BLOB, payload)`).
+ * One collection = one mem0 `Memory` on its own vector store: the embedded store's file
+ * (`provider: 'memory'`, better-sqlite3, table `vectors(id, vector BLOB, payload)`) or a pgvector
+ * table (`provider: 'pgvector'`); `kind` holds what differs between them (Mem0StoreKind).
  * Every write and read of memories goes through `Memory`: `add(…, { infer: false })` (no LLM),
  * `getAll` with filters, `search`, `delete`. mem0 assigns its own uuid to each memory; the memory's
  * id travels in its metadata (records.ts) and is looked up with `getAll({ filters: { mm_id: { in } } })`.
- * The stored vector — which no mem0 API returns — is read from the store's file (`vectorsOf`).
+ * The stored vector — which no mem0 API returns — is read from the store's storage (`kind.vectorsOf`).
  * Calls are serialised (one at a time per handle): the embedder hands out one vector per call.
  */
 export class Mem0Collection implements MemoryCollection {
@@ -53,7 +66,7 @@ export class Mem0Collection implements MemoryCollection {
     private readonly memory: Mem0Memory,
     private readonly embeddings: HandedEmbeddings,
     readonly spec: CollectionSpec,
-    private readonly dbPath: string,
+    private readonly kind: Mem0StoreKind,
   ) {}
 
   /**
@@ -85,7 +98,10 @@ export class Mem0Collection implements MemoryCollection {
     if (ids.length === 0) return [];
     return this.serial(async () => {
       const items = await this.itemsById(ids);
-      const vectors = this.vectorsOf([...items.values()].map((i) => i.id));
+      const vectors = await this.kind.vectorsOf(
+        [...items.values()].map((i) => i.id),
+        this.where,
+      );
       const byId = new Map<string, MemoryRecord>();
       for (const [id, item] of items) {
         const v = vectors.get(item.id);
@@ -109,17 +125,17 @@ export class Mem0Collection implements MemoryCollection {
 
   /** Memories under `filter` (`getAll` with mem0's filters, every match; a `where` compiled by filter-compile.ts). */
   async count(filter?: RecallFilter): Promise<number> {
-    const filters = filter?.where !== undefined ? compileMem0Filter(filter, `${this.where}: count`) : mem0Filter(filter, `${this.where}: count`);
+    const filters = filter?.where !== undefined ? this.kind.compileWhere(filter, `${this.where}: count`) : mem0Filter(filter, `${this.where}: count`);
     return this.serial(async () => (await viaLayer(`getAll on ${this.where}`, () => this.memory.getAll({ filters, topK: ALL }))).results.length);
   }
 
-  /** A no-op: mem0's embedded store has no index (every search scans every row). */
+  /** A no-op: the driver builds no index on either store (every search scans every row). */
   async buildIndex(): Promise<void> {}
 
   /**
    * Top-k through `Memory.search(QUERY_TEXT, { filters, topK: k, threshold })`, the embedder handing
    * mem0 the query vector; hits in mem0's order, scores converted (scores.ts); a filter with `where`
-   * compiled by filter-compile.ts (mem0 filters in JS after reading every row). `threshold` is
+   * compiled by the store kind's compiler. `threshold` is
    * `minScore` when given (mem0 refuses one outside 0..1: INVALID_INPUT), else 0, the lowest mem0
    * takes (its default 0.1 drops hits). Throws INVALID_INPUT (k), CAPABILITY_MISSING (`decay`:
    * mem0's OSS Memory refuses its decay parameter), DIMENSION_MISMATCH, BACKEND_ERROR.
@@ -128,11 +144,11 @@ export class Mem0Collection implements MemoryCollection {
     const where = `${this.where}: recall`;
     if (!Number.isInteger(q.k) || q.k < 1 || q.k > MAX_RECALL_K) throw invalid(`${where}: k must be an integer in 1..${MAX_RECALL_K}, got ${String(q.k)}`);
     if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: mem0's OSS Memory has no time-decayed search (capability timeDecay)`);
-    const filters = q.filter?.where !== undefined ? compileMem0Filter(q.filter, where) : mem0Filter(q.filter, where);
+    const filters = q.filter?.where !== undefined ? this.kind.compileWhere(q.filter, where) : mem0Filter(q.filter, where);
     return this.serial(async () => {
       this.embeddings.expect(QUERY_TEXT, q.vector);
       const { results } = await viaLayer(`search (k ${q.k}) on ${this.where}`, () => this.memory.search(QUERY_TEXT, { filters, topK: q.k, threshold: q.minScore ?? 0 }));
-      return results.map((item) => ({ id: memoryIdOf(item, where), score: mem0ScoreToCanonical(this.spec.metric, item.score) }));
+      return results.map((item) => ({ id: memoryIdOf(item, where), score: this.kind.toCanonical(this.spec.metric, item.score) }));
     });
   }
 
@@ -152,34 +168,9 @@ export class Mem0Collection implements MemoryCollection {
     return out;
   }
 
-  /**
-   * The float32 vectors mem0's embedded store keeps for these mem0 ids, read from its file
-   * (`SELECT id, vector FROM vectors`, a read-only connection): mem0 returns no vector from
-   * `get`, `getAll` or `search`, and the stored copy is what recall ranks.
-   */
-  private vectorsOf(mem0Ids: string[]): Map<string, Float32Array> {
-    const out = new Map<string, Float32Array>();
-    if (mem0Ids.length === 0) return out;
-    let db: Database.Database;
-    try {
-      db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
-    } catch (err) {
-      throw wrapLayerError(err, `open mem0's store file ${this.dbPath} of ${this.where}`);
-    }
-    try {
-      const stmt = db.prepare('SELECT id, vector FROM vectors WHERE id = ?');
-      for (const id of mem0Ids) {
-        const row = stmt.get(id) as { id: string; vector: Buffer } | undefined;
-        if (row) out.set(row.id, new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength)));
-      }
-    } finally {
-      db.close();
-    }
-    return out;
-  }
-
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
+    const call = () => fn().finally(() => this.kind.afterCall?.());
+    const run = this.queue.then(call, call);
     this.queue = run.catch(() => undefined);
     return run;
   }

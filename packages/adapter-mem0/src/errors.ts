@@ -9,7 +9,8 @@ export const ADAPTER = 'mem0';
  * codes follow from those words; nothing else is inferred.
  */
 const LAYER_REFUSALS: Array<[RegExp, ErrorCode]> = [
-  [/Vector dimension mismatch|Query dimension mismatch/, 'DIMENSION_MISMATCH'],
+  // mem0's embedded store; pgvector's own words through mem0's pgvector store (`expected 3 dimensions, not 2`, `different vector dimensions 3 and 2`).
+  [/Vector dimension mismatch|Query dimension mismatch|expected \d+ dimensions, not \d+|different vector dimensions/, 'DIMENSION_MISMATCH'],
   [/^Invalid (userId|agentId|runId|user_id|agent_id|run_id|threshold|topK)\b|messages (array|string) cannot|topK must be|threshold must be/, 'INVALID_INPUT'],
 ];
 

@@ -76,8 +76,8 @@ export function compileMem0Filter(filter: RecallFilter, where: string): Record<s
   return { agent_id: AGENT_ID, $and: [walk(expr)] };
 }
 
-/** The payload key mem0 filters on for `field`. */
-function keyOf(field: FilterField, where: string): string {
+/** The payload key mem0 filters on for `field`. CAPABILITY_MISSING for a nested path, INVALID_INPUT for a key that is the driver's or mem0's. */
+export function keyOf(field: FilterField, where: string): string {
   if (field.root === 'namespace') return FIELD_KEYS.namespace;
   if (field.root === 'kind') return FIELD_KEYS.kind;
   if (field.root === 'createdAt') return FIELD_KEYS.createdMicros;
@@ -90,10 +90,10 @@ function keyOf(field: FilterField, where: string): string {
 }
 
 /** An instant as epoch microseconds (createdAt's stored number); anything else as it is. */
-function operand(v: FilterScalar): unknown {
+export function operand(v: FilterScalar): unknown {
   return isFilterInstant(v) ? v.ms * 1000 + v.us : v;
 }
 
-function cannot(where: string, what: string): MemoryMatrixError {
+export function cannot(where: string, what: string): MemoryMatrixError {
   return new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: filter: ${what}`);
 }

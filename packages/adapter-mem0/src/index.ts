@@ -1,8 +1,10 @@
-export { mem0Driver } from './driver';
+export { mem0Driver, connectMem0Pg } from './driver';
+export { Mem0PgStore, MEM0_PG_CAPABILITIES, tableOf } from './pg-store';
+export { compileMem0PgFilter, MEM0_PG_FILTER_OPERATORS } from './pg-filter-compile';
 export { Mem0Store, MEM0_CAPABILITIES } from './mem0-adapter';
 export { Mem0Collection, QUERY_TEXT } from './collection';
 export { HandedEmbeddings } from './embedder';
 export { FIELD_KEYS, MEM0_KEYS, AGENT_ID } from './records';
-export { MEM0_SCORES, mem0ScoreToCanonical } from './scores';
-export { mem0PackageVersions } from './versions';
+export { MEM0_SCORES, mem0ScoreToCanonical, mem0PgScoreToCanonical } from './scores';
+export { mem0PackageVersions, EMBEDDED_PACKAGES, PGVECTOR_PACKAGES } from './versions';
 export { compileMem0Filter, MEM0_FILTER_OPERATORS } from './filter-compile';

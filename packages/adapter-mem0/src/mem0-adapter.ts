@@ -5,6 +5,7 @@ import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec
 import { Mem0Collection, type Mem0Memory } from './collection';
 import { HandedEmbeddings } from './embedder';
 import { ADAPTER, invalid } from './errors';
+import { sqliteKind } from './sqlite-kind';
 import { mem0PackageVersions } from './versions';
 
 /** What mem0's OSS `Memory` over its embedded `memory` vector store can do (README.md says why each flag is what it is). */
@@ -40,7 +41,7 @@ const MARKER = 'collection.json';
 const DB_FILE = 'vector_store.db';
 
 /** mem0ai/oss loaded once, with mem0's telemetry off (`MEM0_TELEMETRY` is read when the module loads). */
-function mem0Module(): { Memory: new (config: Record<string, unknown>) => Mem0Memory } {
+export function mem0Module(): { Memory: new (config: Record<string, unknown>) => Mem0Memory } {
   if (process.env.MEM0_TELEMETRY === undefined) process.env.MEM0_TELEMETRY = 'false';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('mem0ai/oss') as { Memory: new (config: Record<string, unknown>) => Mem0Memory };
@@ -121,10 +122,11 @@ export class Mem0Store implements MemoryStore {
       llm: { provider: 'openai', config: { apiKey: 'unused-infer-false', model: 'unused' } },
       disableHistory: true,
     });
-    return new Mem0Collection(memory, embeddings, spec, dbPath);
+    return new Mem0Collection(memory, embeddings, spec, sqliteKind(dbPath));
   }
 }
 
-function checkName(name: unknown): asserts name is string {
+/** INVALID_INPUT unless `name` is a collection name the driver takes (`[a-z0-9_]{1,48}`). */
+export function checkName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || !NAME.test(name)) throw invalid(`collection name must match [a-z0-9_]{1,48}, got ${JSON.stringify(name)}`);
 }
