@@ -26,7 +26,8 @@ const expectationFile = path.join(dataset.dir, 'expected', 'oracle.jsonl');
 const expectation = parseExpectation(readFileSync(expectationFile, 'utf8'), expectationFile);
 const jestRuntime: TestRuntime = { describe, test, beforeAll, afterAll };
 let dir: string | undefined;
-const FAILING = new Set(['C01', 'C07', 'C08', 'C09', 'C10', 'C11', 'C12']);
+// C01, C21, C22, C27: vectors read back with 6 significant digits (README finding 6); C07-C09: README findings 1-2; C10-C12, C25: failing, not yet reproduced with Mastra alone.
+const FAILING = new Set(['C01', 'C07', 'C08', 'C09', 'C10', 'C11', 'C12', 'C21', 'C22', 'C25', 'C27']);
 
 registerConformance(
   jestRuntime,
