@@ -282,21 +282,5 @@ export {
   type MetadataShape,
   type MetadataValueProblem,
 } from './metadata-value';
-// Adapter kit, collection side (issue 33): tie-complete top-k, minScore, recall order, last-write-wins, filter negation normal form, history row keys.
-export { byScoreThenId, keepMinScore, lastWriteWins, TIE_MARGIN, tieCompleteTopK, tieCompleteTopKSync, tieGroupCut, type TopKOptions } from './kit/top-k';
-export { foldNegationNormalForm, toNegationNormalForm, type FilterLeaf, type NnfExpr, type NnfFold } from './kit/negation-normal-form';
-export { rowHistoryKeys } from './kit/history-keys';
-// The adapter kit, part B (issue 33): record validation, store context, markers, versions (src/kit/).
-export {
-  COLLECTION_NAME_RE,
-  invalidInput,
-  MAX_SPEC_DIM,
-  recordValidators,
-  validateCollectionName,
-  validateSpecBasics,
-  type IdsValidator,
-  type RecordValidators,
-  type SpecLimits,
-} from './kit/validate';
-export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './kit/context';
-export { tempDirEngine, type TempDirEngine } from './kit/temp-dir-engine';
+// The adapter kit (issue 33): collection side (top-k, filters' negation normal form, history keys) and store side (validation, context, engine).
+export * from './kit';
