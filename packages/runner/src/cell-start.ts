@@ -1,4 +1,4 @@
-import { startTimeoutScale, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
+import { startTimeoutEnvScale, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
 import { resolveLimits, type CellLimits } from '@memory-matrix/spec';
 
 /** How long a cell's teardown waits for a start its setup limit cut short, ms; after that the start is stopped whenever it completes. */
@@ -27,7 +27,7 @@ export async function stopLateStart(starting: Promise<StartedBackend>, target: s
  * obtains them before the cell).
  */
 export function setupLimitMs(target: Pick<ResolvedTarget, 'start' | 'limits'>): number {
-  return Math.round((target.limits?.setupTimeoutMs ?? target.start?.setupTimeoutMs ?? 120_000) * startTimeoutScale());
+  return Math.round((target.limits?.setupTimeoutMs ?? target.start?.setupTimeoutMs ?? 120_000) * startTimeoutEnvScale()); // × the host factor where the limit is applied
 }
 
 /**

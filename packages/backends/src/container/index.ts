@@ -1,5 +1,5 @@
 /** Container provider: starts catalog targets of any registered container kind with testcontainers; labels, cleanup, exit guard. */
-export { startContainer, startTimeoutScale, inStartSlot, waitForKind, type ContainerStartSpec, type StartedContainer } from './start';
+export { startContainer, startTimeoutScale, startTimeoutEnvScale, inStartSlot, waitForKind, type ContainerStartSpec, type StartedContainer } from './start';
 export { containerEndpoint } from './endpoint';
 export { listRunContainers, processAlive, removeRunContainers, type ProjectContainer } from './cleanup';
 export { CONTAINER_LABELS, containerLabels, OWNER } from './labels';

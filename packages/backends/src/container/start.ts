@@ -72,19 +72,28 @@ export function inStartSlot<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * What every start deadline (container, fault instance, local process, embedded engine) is
- * multiplied by: `MM_START_TIMEOUT_SCALE` (positive number, default 1) × the host factor
- * (spec host.ts `hostCalibration`: ≥ 1, capped at MAX_HOST_FACTOR), so a server that starts
- * slowly because the host is busy is not reported as one that will not start (on a 2-core host at
- * load average ≈ 40 a fault instance of pgvector@pg18 took over 60 s to answer its first query).
- * Throws USAGE naming the variable for any other value (it was ignored: a typo went unnoticed).
+ * `MM_START_TIMEOUT_SCALE` alone (positive number, default 1), for a limit the caller multiplies
+ * by the host factor itself (a cell's setup limit). Throws USAGE naming the variable for any other
+ * value (it was ignored: a typo went unnoticed).
  */
-export function startTimeoutScale(): number {
+export function startTimeoutEnvScale(): number {
   const v = process.env.MM_START_TIMEOUT_SCALE;
-  if (v === undefined || v === '') return hostCalibration().factor;
+  if (v === undefined || v === '') return 1;
   const s = Number(v);
   if (!Number.isFinite(s) || s <= 0) throw new MemoryMatrixError('USAGE', `MM_START_TIMEOUT_SCALE "${v}": expected a positive number (multiplies every start deadline), e.g. MM_START_TIMEOUT_SCALE=2`);
-  return s * hostCalibration().factor;
+  return s;
+}
+
+/**
+ * What every start deadline (container, fault instance, local process, embedded engine) is
+ * multiplied by: `MM_START_TIMEOUT_SCALE` (startTimeoutEnvScale) × the host factor (spec host.ts
+ * `hostCalibration`: ≥ 1, capped at MAX_HOST_FACTOR), so a server that starts slowly because the
+ * host is busy is not reported as one that will not start (on a 2-core host at load average ≈ 40
+ * a fault instance of pgvector@pg18 took over 60 s to answer its first query). Throws USAGE as
+ * startTimeoutEnvScale.
+ */
+export function startTimeoutScale(): number {
+  return startTimeoutEnvScale() * hostCalibration().factor;
 }
 
 /** GenericContainer that registers its id with the exit guard the moment Docker creates it. */
