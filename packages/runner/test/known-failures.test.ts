@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import vm from 'node:vm';
 import { loadCatalog } from '@memory-matrix/backends';
 import { durabilityFigures, type CheckResult, type DurabilityFigures, type Failure, type KnownFailureEntry, type KnownFailureScope } from '@memory-matrix/spec';
 import { renderConsole } from '../src/report/console';
@@ -19,6 +18,7 @@ import { emptyReport, type CellReport } from '../src/report/model';
 import { settleReport } from '../src/report/settle';
 import { reportView } from '../src/report/view';
 import { catalogEditor, cli, REPO } from './cli-helpers';
+import { loadPage } from './page-dom';
 import { cellReport } from './report-fixtures';
 
 const CATALOG = path.join(REPO, 'matrix', 'targets.yaml');
@@ -352,45 +352,10 @@ describe('a real run (embedded SQLite, C01) with an entry for a check that passe
   }, 240_000);
 });
 
-/**
- * report.html's own scripts (format.js, tables.js) run in a node:vm context over a minimal DOM
- * (elements with attributes, dataset and children; text nodes): what the page draws for a known,
- * a stale and a not-reproduced check, without a browser (html.test.ts drives Chromium when present).
- */
+/** report.html's own scripts over a minimal DOM (page-dom.ts): what the page draws for a known, a stale and a not-reproduced check. */
 describe('report.html: the page scripts draw KNOWN in amber with reason and link, stale flagged, the known count', () => {
-  class Node {}
-  class Text extends Node {
-    constructor(readonly text: string) {
-      super();
-    }
-  }
-  class El extends Node {
-    attrs: Record<string, string> = {};
-    dataset: Record<string, string> = {};
-    children: Node[] = [];
-    constructor(readonly tag: string) {
-      super();
-    }
-    setAttribute(k: string, v: string): void {
-      this.attrs[k] = v;
-    }
-    addEventListener(): void {}
-    append(c: Node): void {
-      this.children.push(c);
-    }
-    get textContent(): string {
-      return this.children.map((c) => (c instanceof Text ? c.text : (c as El).textContent)).join('');
-    }
-    all(pred: (e: El) => boolean): El[] {
-      const kids = this.children.filter((c): c is El => c instanceof El);
-      return [...kids.filter(pred), ...kids.flatMap((k) => k.all(pred))];
-    }
-  }
-  const document = { createElement: (t: string) => new El(t), createTextNode: (t: string) => new Text(t) };
+  const MM = loadPage();
   const dir = path.join(__dirname, '..', 'src', 'report', 'html', 'client');
-  const ctx = vm.createContext({ document, Node, console });
-  for (const f of ['format.js', 'tables.js']) vm.runInContext(`(() => {\n${readFileSync(path.join(dir, f), 'utf8')}\n})();`, ctx);
-  const MM = (ctx as unknown as { MM: { checkMatrix(r: unknown): El; summary(r: unknown): El } }).MM;
 
   test('check matrix and counts', () => {
     const r = emptyReport([], '2026-12-02T00:00:00.000Z');

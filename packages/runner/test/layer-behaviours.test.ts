@@ -2,13 +2,14 @@
  * Declared layer behaviours (spec capabilities.ts `dropRemoves`, `closeReleases`) through the real
  * CLI: the toy driver (fixtures/toy-driver, MM_DRIVERS) with a catalog declaring both `false` on
  * the e-mail sample (C29 needs 6 memories). C29 runs its payload part and skips the dropped, recreated and closed
- * parts, each named in the figures, the notes and the console (`part skipped: capability …`);
+ * parts, each named in the figures, the notes, the console, report.md and report.html (`part skipped: capability …`);
  * never a silent pass. No Docker, no backend server: runs everywhere.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cli, type CliResult } from './cli-helpers';
+import { loadPage } from './page-dom';
 
 const TOY = path.join(__dirname, 'fixtures', 'toy-driver');
 
@@ -34,5 +35,14 @@ describe('a drop that is a reset and no close(), declared', () => {
     expect(c29.figures['payload.upsert']).toBeDefined();
     expect(c29.notes.join('\n')).toMatch(/capability: dropRemoves[\s\S]*capability: closeReleases/);
     expect(r.stdout).toMatch(/C29 backend-errors\s*│\s*pass \(part skipped: capability dropRemoves, closeReleases\)/);
+  });
+
+  test('report.md and report.html name the skipped parts beside the verdict, as the console does', () => {
+    expect(readFileSync(path.join(r.reportDir, 'report.md'), 'utf8')).toMatch(/\| C29 backend-errors \| pass \(part skipped: capability dropRemoves, closeReleases\) \|/);
+    const td = loadPage()
+      .checkMatrix(r.report)
+      .all((e) => e.tag === 'td' && e.dataset.check === 'C29')[0]!;
+    expect(td.textContent).toBe('passpart skipped: capability dropRemoves, closeReleases');
+    expect(td.all((e) => e.dataset.mm === 'part-skipped')).toHaveLength(1);
   });
 });

@@ -70,6 +70,12 @@ function failureLinesOf(cell, r) {
   return lineIndex[`${cell.target} ${r.id}`] || r.failures.slice(0, 20).map((f) => `[${f.kind}] ${f.message}`);
 }
 
+/** The capabilities whose parts a passed check skipped: figures valued `skipped (capability: <flag>)`, each flag once (as report/model.ts skippedPartsOf). */
+function skippedParts(r) {
+  const flags = Object.values(r.figures || {}).map((v) => (typeof v === 'string' ? /^skipped \(capability: ([^)]+)\)$/.exec(v) : null));
+  return [...new Set(flags.filter(Boolean).map((m) => m[1]))];
+}
+
 function verdictCell(cell, id) {
   const r = cell.checks.find((k) => k.id === id);
   const base = { dataset: { mm: 'check', target: cell.target, check: id, status: r ? r.status : cell.status === 'error' ? 'error' : 'none' } };
@@ -83,9 +89,17 @@ function verdictCell(cell, id) {
       h('small', { class: 'stale', dataset: { mm: 'stale' } }, k.intermittent ? 'known failure not reproduced this run (intermittent)' : 'STALE knownFailures entry: remove it'),
     );
   const limit = cell.cannotShow && r.status !== 'skipped' ? cell.cannotShow[r.id] : undefined;
-  if (r.status === 'passed' && limit)
-    return h('td', { ...base, class: 'st-passed', title: `cannot show ${limit}` }, 'pass', h('small', { class: 'stale', dataset: { mm: 'cannot-show' } }, `cannot show ${limit}`));
-  if (r.status === 'passed') return h('td', { ...base, class: 'st-passed', title: `${Math.round(r.durationMs)} ms` }, 'pass');
+  if (r.status === 'passed') {
+    // A skipped part is never a silent pass: named beside the verdict (report/model.ts skippedPartsOf).
+    const parts = skippedParts(r);
+    return h(
+      'td',
+      { ...base, class: 'st-passed', title: limit ? `cannot show ${limit}` : `${Math.round(r.durationMs)} ms` },
+      'pass',
+      parts.length ? h('small', { class: 'stale', dataset: { mm: 'part-skipped' } }, `part skipped: capability ${parts.join(', ')}`) : null,
+      limit ? h('small', { class: 'stale', dataset: { mm: 'cannot-show' } }, `cannot show ${limit}`) : null,
+    );
+  }
   if (r.status === 'known')
     return h(
       'td',
