@@ -129,6 +129,21 @@ describe('judgeRead', () => {
     expect(judgeRead(round, read, 'cosine')[0]!.message).toMatch(/get returned c27-r1-mem-\d+ other than written: metadata.flag expected false \(boolean\) got 0 \(number\)/);
   });
 
+  test('embeddingReadBack false: get without vectors reflects the writes; the old version is still told by its payload', () => {
+    const noVector = (r: MemoryRecord): MemoryRecord => ({ ...r, embedding: new Float32Array(0) });
+    for (const round of ROUNDS) {
+      const read = faithfulRead(round);
+      read.got = read.got.map(noVector);
+      expect(judgeRead(round, read, 'cosine', undefined, false)).toEqual([]);
+      expect(judgeRead(round, read, 'cosine').length).toBe(read.got.length); // the vector is compared by default
+    }
+    const round = byRound(3);
+    const [id, old] = [...round.replaced!][0]!;
+    const read = faithfulRead(round);
+    read.got = read.got.map((r) => noVector(r.id === id ? old : r));
+    expect(judgeRead(round, read, 'cosine', undefined, false).map((x) => x.message)).toEqual([expect.stringContaining(`get returned the OLD version of ${id}`)]);
+  });
+
   test('a delete still seen: get, count and recall name the deleted id', () => {
     const round = byRound(6);
     const gone = round.records[2]!;

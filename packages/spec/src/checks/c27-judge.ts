@@ -62,9 +62,12 @@ export interface C27Problem {
  * - delete: `get` returns none of the ids, `count()` equals `round.expectedCount`, no recall with a
  *   deleted memory's embedding returns its id.
  * `embeddingReadback`: the target's declared readback tolerance (`describeDifference`; absent = bit-exact).
+ * `embeddingReadBack`: the target's capability (default true); false = `get` returns no vector, so
+ * get's records are compared on everything but the vector (the old version is then told from the
+ * new by its payload; the recalls still use the written embeddings).
  * Returns the problems, empty when the read reflects the write. Pure: no I/O.
  */
-export function judgeRead(round: C27Round, read: C27Read, metric: Metric, embeddingReadback?: number): C27Problem[] {
+export function judgeRead(round: C27Round, read: C27Read, metric: Metric, embeddingReadback?: number, embeddingReadBack = true): C27Problem[] {
   const out: C27Problem[] = [];
   const where = `round ${round.round} (${round.label}): after the acknowledged ${round.op}, ${C27_CLIENT_WORDS[read.client]}`;
   const add = (p: Omit<C27Problem, 'round' | 'op' | 'client'>) => out.push({ round: round.round, op: round.op, client: read.client, ...p });
@@ -75,10 +78,10 @@ export function judgeRead(round: C27Round, read: C27Read, metric: Metric, embedd
       const g = got.get(r.id);
       const old = round.replaced?.get(r.id);
       if (!g) add({ read: 'get', id: r.id, expected: r.id, actual: 'missing', message: `${where}: get did not return ${r.id}` });
-      else if (old && describeDifference(old, g, embeddingReadback) === null)
+      else if (old && describeDifference(old, g, embeddingReadback, embeddingReadBack) === null)
         add({ read: 'get', id: r.id, expected: 'the new version', actual: 'the old version', message: `${where}: get returned the OLD version of ${r.id}` });
       else {
-        const diff = describeDifference(r, g, embeddingReadback);
+        const diff = describeDifference(r, g, embeddingReadback, embeddingReadBack);
         if (diff) add({ read: 'get', id: r.id, message: `${where}: get returned ${r.id} other than written: ${diff}` });
       }
     }

@@ -71,7 +71,7 @@ export const c27ReadYourWrites: CheckDefinition = {
                 ? await readAll(other!, client, round, scans, readOrder)
                 : await readNew(cell, collection.spec.name, round, scans, readOrder);
           reads += 2 + read.recalls.length;
-          found.push(...judgeRead(round, read, cell.dataset.manifest.metric, cell.config.tolerances.embeddingReadback));
+          found.push(...judgeRead(round, read, cell.dataset.manifest.metric, cell.config.tolerances.embeddingReadback, caps.embeddingReadBack));
         }
       };
       if (round.op === 'upsert') {
@@ -96,8 +96,10 @@ export const c27ReadYourWrites: CheckDefinition = {
     for (const p of failing) failures.push(failure(cell, 'read-your-writes', p.message, { id: p.id, expected: p.expected, actual: p.actual }));
     for (const p of reported) notes.push(`not failed (readYourWrites: ${level}, binds the writing client only): ${p.message}`);
     if (!caps.reopen) notes.push('only the writing client read: the target cannot open a collection from a second client (capability: reopen)');
+    if (!caps.embeddingReadBack) notes.push("get's records compared on everything but the vector: the target returns no stored vector (capability: embeddingReadBack false)");
     const figures: Record<string, Figure> = {
       readYourWrites: level,
+      embeddings: caps.embeddingReadBack ? 'compared' : 'skipped (capability: embeddingReadBack)',
       rounds: rounds.length,
       writes: rounds.filter((r) => r.op === 'upsert').reduce((s, r) => s + r.records.length, 0),
       deletes: rounds.filter((r) => r.op === 'delete').reduce((s, r) => s + r.records.length, 0),
