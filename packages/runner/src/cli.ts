@@ -108,12 +108,17 @@ export function buildProgram(): Command {
         .default([]),
     )
     .option('-d, --dataset <name|dir>', 'golden dataset', 'agent-memories')
-    .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all)`).argParser(collect).default([]))
+    .addOption(new Option('-s, --section <name>', `only these sections (repeatable or comma-separated: ${BENCH_SECTIONS.join(', ')}; default all but profiles)`).argParser(collect).default([]))
     .option('--scale <sizes>', 'scale curve points on pgvector@pg17: comma-separated sizes (10k,100k,1m) or none (default 10k,100k,1m)')
-    .action(async (o: { backend: string[]; dataset: string; section: string[]; scale?: string }) => {
+    .addOption(
+      new Option('-p, --profile <name>', 'catalog profiles of the profiles section, each run once with its CPU-seconds (repeatable or comma-separated; default pr-gate,default)')
+        .argParser(collect)
+        .default([]),
+    )
+    .action(async (o: { backend: string[]; dataset: string; section: string[]; scale?: string; profile: string[] }) => {
       const sections = parseSections(o.section);
       const { bench } = loadBench();
-      process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections, scale: o.scale }, (l) => process.stdout.write(l + '\n'));
+      process.exitCode = await bench({ targets: o.backend, dataset: o.dataset, sections, scale: o.scale, profiles: o.profile }, (l) => process.stdout.write(l + '\n'));
     });
   program
     .command('merge')

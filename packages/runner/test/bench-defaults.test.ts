@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { loadCatalog } from '@memory-matrix/backends';
 import { benchDefaults, BENCH_PROFILE } from '../src/commands/bench';
+import { parseSections } from '../src/commands/bench-sections';
 import { REPO } from './cli-helpers';
 
 describe('bench default targets', () => {
@@ -29,5 +30,16 @@ describe('bench default targets', () => {
     }
     expect((err as { code?: string }).code).toBe('USAGE');
     expect((err as Error).message).toBe(`${file}: no profile "bench" (the targets bench times by default); give --backend or add profiles.bench`);
+  });
+});
+
+describe('bench sections', () => {
+  test('none named: every section but profiles (whole profile runs are asked for by name)', () => {
+    expect(parseSections([])).toEqual(['phases', 'load', 'oracle', 'gate', 'scale']);
+    expect(parseSections(['profiles', 'gate'])).toEqual(['gate', 'profiles']);
+  });
+
+  test('an unknown section is USAGE naming it and the known ones', () => {
+    expect(() => parseSections(['profile'])).toThrow(/--section: unknown section "profile"; known: phases, load, oracle, gate, scale, profiles/);
   });
 });

@@ -1,6 +1,5 @@
-import path from 'node:path';
-import { cpuBetween, cpuLine, measureRunCpu } from '../report/cpu';
-import { runMatrix } from '../run';
+import { cpuLine } from '../report/cpu';
+import { runProfileMeasured } from './profiles';
 
 /** The PR gate's wall-time goal, ms (containers issue: a whole gate run within 60 s). */
 export const GATE_GOAL_MS = 60_000;
@@ -13,8 +12,8 @@ export interface GatePhase {
 }
 
 /**
- * Time `memory-matrix run --profile pr-gate` in process (runMatrix, reports under
- * matrix-report/bench-gate, console output dropped) and split it into phases from the report:
+ * Time `memory-matrix run --profile pr-gate` in process (profiles.ts runProfileMeasured, reports under
+ * matrix-report/bench-pr-gate, console output dropped) and split it into phases from the report:
  * per cell its start, golden load and index build, the sum of its checks' wall times and its
  * three slowest checks; then the whole wall time against GATE_GOAL_MS and its CPU time
  * (report/cpu.ts: this process, ended child processes and containers, measured around the run). Cells run as the runner
@@ -22,19 +21,7 @@ export interface GatePhase {
  * Returns the phases, whether the goal was met, and the run's exit code.
  */
 export async function timeGate(dataset: string): Promise<{ phases: GatePhase[]; met: boolean; exitCode: number; targets: string[] }> {
-  const t0 = performance.now();
-  const cpu0 = measureRunCpu(1);
-  const report = await runMatrix({
-    backends: [],
-    profile: 'pr-gate',
-    dataset,
-    reportDir: path.resolve('matrix-report', 'bench-gate'),
-    updateGolden: false,
-    checks: [],
-    argv: ['run', '--profile', 'pr-gate'],
-    out: () => undefined,
-  });
-  const wallMs = performance.now() - t0;
+  const { report, wallMs, cpu } = await runProfileMeasured('pr-gate', dataset);
   const phases: GatePhase[] = [];
   for (const c of report.cells) {
     const { startMs, loadMs, indexMs } = c.timings;
@@ -46,7 +33,6 @@ export async function timeGate(dataset: string): Promise<{ phases: GatePhase[]; 
     for (const x of checks.slice(0, 3)) phases.push({ what: `${c.target}:   slowest ${x.id} ${x.name}`, ms: x.durationMs, goalMs: null });
   }
   phases.push({ what: `pr-gate wall (exit ${report.exitCode})`, ms: wallMs, goalMs: GATE_GOAL_MS });
-  const cpu = cpuBetween(cpu0, measureRunCpu(wallMs), wallMs);
   phases.push({ what: `pr-gate CPU time: ${cpuLine(cpu, wallMs)}`, ms: cpu.totalS * 1000, goalMs: null });
   return { phases, met: wallMs <= GATE_GOAL_MS, exitCode: report.exitCode, targets: report.cells.map((c) => c.target) };
 }

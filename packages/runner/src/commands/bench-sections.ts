@@ -7,12 +7,15 @@ import { MemoryMatrixError } from '@memory-matrix/spec';
  */
 
 /** The parts of `bench`, in the order they run. */
-export const BENCH_SECTIONS = ['phases', 'load', 'oracle', 'gate', 'scale'] as const;
+export const BENCH_SECTIONS = ['phases', 'load', 'oracle', 'gate', 'scale', 'profiles'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
-/** Validate --section values. Throws USAGE naming the unknown one and the known ones. */
+/** The sections run when none is named: all but `profiles` (whole profile runs, the default one takes ≈ 10 min on a 2-core machine). */
+export const DEFAULT_BENCH_SECTIONS: readonly BenchSection[] = BENCH_SECTIONS.filter((s) => s !== 'profiles');
+
+/** Validate --section values (none: DEFAULT_BENCH_SECTIONS). Throws USAGE naming the unknown one and the known ones. */
 export function parseSections(values: string[]): BenchSection[] {
-  if (values.length === 0) return [...BENCH_SECTIONS];
+  if (values.length === 0) return [...DEFAULT_BENCH_SECTIONS];
   for (const v of values)
     if (!(BENCH_SECTIONS as readonly string[]).includes(v)) throw new MemoryMatrixError('USAGE', `--section: unknown section ${JSON.stringify(v)}; known: ${BENCH_SECTIONS.join(', ')}`);
   return BENCH_SECTIONS.filter((s) => values.includes(s));

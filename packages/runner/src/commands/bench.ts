@@ -12,9 +12,10 @@ import { endpointOf } from '../bench/pg-connection';
 import { benchTag } from '../bench/load-ratios';
 import type { RatioRow } from '../bench/measure';
 import type { ScalePoint } from '../bench/scale-point';
-import { BENCH_SECTIONS, type BenchSection } from './bench-sections';
+import { DEFAULT_BENCH_SECTIONS, type BenchSection } from './bench-sections';
+import { DEFAULT_BENCH_PROFILES, profileCosts } from '../bench/profiles';
 
-export { BENCH_SECTIONS, parseSections, type BenchSection } from './bench-sections';
+export { BENCH_SECTIONS, DEFAULT_BENCH_SECTIONS, parseSections, type BenchSection } from './bench-sections';
 
 /** The catalog profile whose targets `bench` times when no --backend is given. */
 export const BENCH_PROFILE = 'bench';
@@ -34,8 +35,10 @@ export interface BenchOptions {
   /** Targets of the per-cell phases (default: the catalog's bench profile). */
   targets: string[];
   dataset: string;
-  /** Sections to run (default all). */
+  /** Sections to run (default DEFAULT_BENCH_SECTIONS: all but `profiles`). */
   sections?: BenchSection[];
+  /** Catalog profiles of the `profiles` section (CLI --profile; default DEFAULT_BENCH_PROFILES). */
+  profiles?: string[];
   /** --scale as given (`none`, `10k,100k,1m`; default DEFAULT_SCALE). */
   scale?: string;
 }
@@ -62,13 +65,15 @@ function phaseTable(rows: PhaseRow[]): string {
  *   chroma@1.4 vs collection.add in max batches; each "reference time ÷ adapter time";
  * - `oracle`: the oracle's brute force vs usearch's exact search ("oracle time ÷ library time");
  * - `gate`: `run --profile pr-gate` in process: its phases and wall time against 60 s;
- * - `scale`: the scale curve on pgvector@pg17 (bench/scale.ts), one child process per point.
+ * - `scale`: the scale curve on pgvector@pg17 (bench/scale.ts), one child process per point;
+ * - `profiles` (only when named): each catalog profile of `profiles` run once in process, its wall
+ *   time and CPU-seconds (bench/profiles.ts), the figure docs/profiles.md tabulates.
  * Every ratio is printed with its definition and goal. Returns 0, or 1 when a goal is missed or
  * the gate run did not pass. Throws USAGE (no bench profile, bad --section / --scale, unknown
  * target) and passes on a backend's errors (TARGET_UNAVAILABLE, BACKEND_ERROR).
  */
 export async function bench(opts: BenchOptions, out: (l: string) => void): Promise<number> {
-  const sections = opts.sections ?? [...BENCH_SECTIONS];
+  const sections = opts.sections ?? [...DEFAULT_BENCH_SECTIONS];
   const scalePoints = parseScale(opts.scale);
   const catalog = loadCatalog();
   const targets = (opts.targets.length ? opts.targets : benchDefaults(catalog)).map((n) => resolveTarget(catalog, n));
@@ -123,6 +128,13 @@ export async function bench(opts: BenchOptions, out: (l: string) => void): Promi
       await backend.stop();
     }
     if (!scalePoints.includes(1_000_000)) out('(1 M not run: it takes longer than ~10 min on this machine; run `pnpm bench --section scale --scale 1m` for it)');
+  }
+  if (sections.includes('profiles')) {
+    const names = opts.profiles?.length ? opts.profiles : [...DEFAULT_BENCH_PROFILES];
+    const p = await profileCosts(names, opts.dataset, out);
+    out('Profiles, each run once in this process (CPU-seconds compare across machines; wall times follow the host):');
+    out(p.text);
+    if (!p.allPassed) missed = true;
   }
   out(missed ? 'a goal was missed (see the tables)' : 'every goal met');
   return missed ? 1 : 0;
