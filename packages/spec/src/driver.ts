@@ -147,6 +147,8 @@ export interface ExecResult {
   code: number | null;
   stdout: Buffer;
   stderr: string;
+  /** Set when the command was killed at its time limit: the limit as `describeLimit` names it (`120000 ms × host factor 2 = 240000 ms`). */
+  killedAfter?: string;
 }
 
 /**
@@ -170,7 +172,7 @@ export interface LocalEndpoint extends Endpoint {
 export interface ContainerEndpoint extends Endpoint {
   /** Full container id (an opaque key for per-server state; `local-…` for local fault instances). */
   containerId: string;
-  /** `docker exec [-i] <id> <cmd…>` with binary stdout and optional stdin, killed after `timeoutMs` (default 120 000). */
+  /** `docker exec [-i] <id> <cmd…>` with binary stdout and optional stdin, killed after `timeoutMs` (default 120 000) × the host factor (`killedAfter` then says so). */
   exec(cmd: string[], opts?: { stdin?: Uint8Array; timeoutMs?: number }): Promise<ExecResult>;
 }
 

@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type ContainerEndpoint, type ContainerKind } from '@memory-matrix/spec';
+import { MemoryMatrixError, scaledLimitMs, type ContainerEndpoint, type ContainerKind } from '@memory-matrix/spec';
 import { createMilvusStore } from '../milvus-adapter';
 import { containerCrashProbe, crashReportOf } from './crash';
 
@@ -15,7 +15,7 @@ const MILVUS_DATA_DIR = '/data';
  * TARGET_UNAVAILABLE when neither says.
  */
 async function milvusVersions(ep: ContainerEndpoint): Promise<{ serverVersion: string; components: Record<string, string> }> {
-  const store = await createMilvusStore({ port: ep.port, timeoutMs: 15_000 });
+  const store = await createMilvusStore({ port: ep.port, timeoutMs: scaledLimitMs(15_000) }); // × the host factor (spec host.ts)
   let info;
   try {
     info = await store.serverInfo();

@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore, type ReportedVersions } from '@memory-matrix/spec';
+import { MemoryMatrixError, scaledLimitMs, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type ExecResult, type MemoryStore, type ReportedVersions } from '@memory-matrix/spec';
 import { createPgvectorStore } from '../pgvector-adapter';
 import { fromPgPool } from '../sql';
 import { pgPoolOptions } from './connect';
@@ -122,9 +122,10 @@ BEGIN
   END LOOP;
 END $f$`;
 
-/** One admin statement batch on a short-lived client; errors become BACKEND_ERROR naming `ep.where` and `what`. */
+const ended = (r: ExecResult): string => (r.killedAfter ? `killed after ${r.killedAfter}` : `exit ${r.code}`); // how a docker exec ended
+/** One admin statement batch on a short-lived client (limits × the host factor: at load ≈ 70 a fixed 5 s connect failed C15); errors become BACKEND_ERROR naming `ep.where` and `what`. */
 async function admin<T>(ep: ContainerEndpoint, what: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ ...conn(ep), connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'memory-matrix-admin' });
+  const c = new Client({ ...conn(ep), connectionTimeoutMillis: scaledLimitMs(5_000), query_timeout: scaledLimitMs(30_000), application_name: 'memory-matrix-admin' });
   c.on('error', () => undefined);
   try {
     await c.connect();
@@ -247,7 +248,7 @@ export const postgresContainerKind: ContainerKind = {
      * place, just before the watch starts.
      */
     async awaitWriteInFlight(ep, clientName, timeoutMs, onWatching) {
-      const c = new Client({ ...conn(ep), connectionTimeoutMillis: 5_000, query_timeout: timeoutMs + 30_000, application_name: 'memory-matrix-admin' });
+      const c = new Client({ ...conn(ep), connectionTimeoutMillis: scaledLimitMs(5_000), query_timeout: timeoutMs + scaledLimitMs(30_000), application_name: 'memory-matrix-admin' });
       c.on('error', () => undefined);
       let keep = false;
       try {
@@ -277,7 +278,7 @@ export const postgresContainerKind: ContainerKind = {
       const exists = await admin(ep, 'look up the table', (c) => tableExists(c, table));
       if (!exists) throw new MemoryMatrixError('COLLECTION_MISSING', `${ep.where}: collection ${collection}: table ${table} does not exist`);
       const r = await ep.exec(['pg_dump', '-U', 'postgres', '-d', 'postgres', '--format=custom', '--no-owner', `--table=public.${table}`]);
-      if (r.code !== 0 || r.stdout.length === 0) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_dump of table ${table} failed (exit ${r.code}): ${r.stderr.trim() || 'no output'}`);
+      if (r.code !== 0 || r.stdout.length === 0) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_dump of table ${table} failed (${ended(r)}): ${r.stderr.trim() || 'no output'}`);
       return r.stdout;
     },
     async importCollection(ep, collection, dump) {
@@ -290,7 +291,7 @@ export const postgresContainerKind: ContainerKind = {
       if (r.code !== 0)
         throw new MemoryMatrixError(
           'BACKEND_ERROR',
-          `${ep.where}: pg_restore of collection ${collection} (${dump.byteLength} bytes) failed (exit ${r.code}): ${r.stderr.trim().split('\n').slice(0, 4).join(' | ') || 'no output'}`,
+          `${ep.where}: pg_restore of collection ${collection} (${dump.byteLength} bytes) failed (${ended(r)}): ${r.stderr.trim().split('\n').slice(0, 4).join(' | ') || 'no output'}`,
         );
       const ok = await admin(ep, 'verify the restore', (c) => tableExists(c, table));
       if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${ep.where}: pg_restore reported success but table ${table} of collection ${collection} does not exist (the dump held no such table)`);

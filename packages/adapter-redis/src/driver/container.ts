@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore } from '@memory-matrix/spec';
+import { MemoryMatrixError, scaledLimitMs, type ConnectOptions, type ContainerEndpoint, type ContainerKind, type MemoryStore } from '@memory-matrix/spec';
 import { connectRedisStore, redisClient } from '../redis-adapter';
 import { pingRedis } from '../ping';
 import type { RedisAdapterOptions } from './options';
@@ -21,7 +21,9 @@ type Redis = ReturnType<typeof redisClient>;
 const holders = new Map<string, Redis>();
 const holderKey = (ep: ContainerEndpoint, clientName: string): string => `${ep.containerId}:${ep.port}:${clientName}`;
 
-const newAdminClient = (ep: ContainerEndpoint): Redis => redisClient({ host: ep.host, port: ep.port, connectTimeoutMs: 5_000, commandTimeoutMs: 30_000, clientName: 'memory-matrix-admin' });
+/** The fault machinery's own client; its time limits × the host factor (spec host.ts). */
+const newAdminClient = (ep: ContainerEndpoint): Redis =>
+  redisClient({ host: ep.host, port: ep.port, connectTimeoutMs: scaledLimitMs(5_000), commandTimeoutMs: scaledLimitMs(30_000), clientName: 'memory-matrix-admin' });
 
 /**
  * One admin command batch: on the held admin connection of `heldFor` when there is one, else on a

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { MemoryMatrixError } from '@memory-matrix/spec';
+import { describeLimit, hostCalibration, MemoryMatrixError } from '@memory-matrix/spec';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { dockerBin } from '../images/docker';
 import { describeExit, execStreaming, succeeded } from '../images/exec';
@@ -9,12 +9,17 @@ import { describeExit, execStreaming, succeeded } from '../images/exec';
  * containers and volumes this run created (the callers pass their own ids).
  */
 
-/** Run `docker <args>`; resolves with stdout. Throws BACKEND_ERROR naming `where` and the command on a non-zero exit. */
+/**
+ * Run `docker <args>`, killed after `timeoutMs` (default 30 000) × the host factor (spec host.ts:
+ * on a busy host the engine answers slowly, which is not the store's fault); resolves with stdout.
+ * Throws BACKEND_ERROR naming `where` and the command on a non-zero exit.
+ */
 export async function docker(args: string[], where: string, timeoutMs = 30_000): Promise<string> {
-  const r = await execStreaming(dockerBin(), args, { captureStdout: true, timeoutMs }).catch((err: Error) => {
+  const factor = hostCalibration().factor;
+  const r = await execStreaming(dockerBin(), args, { captureStdout: true, timeoutMs: Math.round(timeoutMs * factor) }).catch((err: Error) => {
     throw new MemoryMatrixError('BACKEND_ERROR', `${where}: docker ${args[0]}: ${err.message}`, { cause: err });
   });
-  if (!succeeded(r)) throw new MemoryMatrixError('BACKEND_ERROR', `${where}: docker ${args.slice(0, 3).join(' ')}: ${describeExit(r)}`);
+  if (!succeeded(r)) throw new MemoryMatrixError('BACKEND_ERROR', `${where}: docker ${args.slice(0, 3).join(' ')}: ${describeExit(r)} (limit ${describeLimit(timeoutMs, factor)})`);
   return r.stdout;
 }
 
@@ -111,11 +116,15 @@ export interface BinaryExec {
   code: number | null;
   stdout: Buffer;
   stderr: string;
+  /** Set when killed at the time limit: the limit as `describeLimit` names it. */
+  killedAfter?: string;
 }
 
 /**
  * `docker exec [-i] <id> <cmd…>` with binary stdout (dumps) and optional stdin bytes, killed after
- * `timeoutMs`. Resolves with the exit code whatever it is; rejects only when docker cannot be spawned.
+ * `timeoutMs` (default 120 000) × the host factor (spec host.ts; `killedAfter` then names the limit:
+ * at load average ≈ 70 a pg_dump of C16 was killed at a fixed 120 s). Resolves with the exit code
+ * whatever it is; rejects only when docker cannot be spawned.
  */
 export function execBinary(id: string, cmd: string[], opts: { stdin?: Uint8Array; timeoutMs?: number } = {}): Promise<BinaryExec> {
   return new Promise((resolve, reject) => {
@@ -125,14 +134,23 @@ export function execBinary(id: string, cmd: string[], opts: { stdin?: Uint8Array
     let err = '';
     child.stdout?.on('data', (d: Buffer) => out.push(d));
     child.stderr?.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-8_000)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    const baseMs = opts.timeoutMs ?? 120_000;
+    const factor = hostCalibration().factor;
+    let killedAfter: string | undefined;
+    const timer = setTimeout(
+      () => {
+        killedAfter = describeLimit(baseMs, factor);
+        child.kill('SIGKILL');
+      },
+      Math.round(baseMs * factor),
+    );
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(e);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out), stderr: err });
+      resolve({ code, stdout: Buffer.concat(out), stderr: err, ...(killedAfter ? { killedAfter } : {}) });
     });
     if (opts.stdin && child.stdin) {
       child.stdin.on('error', () => undefined); // EPIPE when the command dies early: its exit code says why

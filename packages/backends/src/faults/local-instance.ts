@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import {
+  describeLimit,
   MemoryMatrixError,
+  scaledLimitMs,
   type ConnectOptions,
   type DurabilityConfiguration,
   type FaultTarget,
@@ -178,13 +180,13 @@ export class LocalFaultTarget implements FaultTarget {
     }
     child.kill(signal);
     const ok = await new Promise<boolean>((r) => {
-      const t = setTimeout(() => r(false), 15_000);
+      const t = setTimeout(() => r(false), scaledLimitMs(15_000)); // × the host factor (spec host.ts)
       void gone.then(() => {
         clearTimeout(t);
         r(true);
       });
     });
-    if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: still running 15 s after ${signal}`);
+    if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${this.ep.where}: still running ${describeLimit(15_000)} after ${signal}`);
   }
 
   async address(): Promise<ServerAddress> {
