@@ -7,12 +7,16 @@ export const ADAPTER = 'mastra';
  * Refusals of Mastra or of the database under it, as they word them (@mastra/pg 0.17.10 and
  * @mastra/libsql 0.16.4 dist/index.cjs: "Vector dimension mismatch", "queryVector must be an array
  * of finite numbers", "topK must be a positive integer"; pgvector src/vector.c: "expected N
- * dimensions, not M", "NaN not allowed in vector"). Mastra wraps the database's error in a
- * `MastraError` whose `cause` is the original; the codes follow from the words of the whole chain.
+ * dimensions, not M", "NaN not allowed in vector"; libSQL's vector functions (libsql
+ * src/vector.c, vectorParse / vector_distance): "vector: invalid float at position N", which is
+ * what a NaN or ±Infinity becomes (LibSQLVector.upsert JSON-stringifies the vector: both are
+ * written as `null`), and "vectors must have the same length: N != M" for a query of another
+ * dimension). Mastra wraps the database's error in a `MastraError` whose `cause` is the original;
+ * the codes follow from the words of the whole chain.
  */
 const REFUSALS: Array<[RegExp, ErrorCode]> = [
-  [/Vector dimension mismatch|expected \d+ dimensions, not \d+|different vector dimensions|dimensions are different/, 'DIMENSION_MISMATCH'],
-  [/NaN not allowed in vector|infinite value not allowed in vector|queryVector must be an array of finite numbers/, 'INVALID_VECTOR'],
+  [/Vector dimension mismatch|expected \d+ dimensions, not \d+|different vector dimensions|dimensions are different|vectors must have the same length/, 'DIMENSION_MISMATCH'],
+  [/NaN not allowed in vector|infinite value not allowed in vector|queryVector must be an array of finite numbers|vector: invalid float/, 'INVALID_VECTOR'],
   [/topK must be a positive integer|Dimension must be a positive integer|Invalid index name/, 'INVALID_INPUT'],
 ];
 

@@ -67,3 +67,29 @@ test("Mastra's query keeps score > minScore (default -1): the exactly opposite v
 test('metrics other than cosine and ANN indexes are refused (Mastra scores by cosine only)', async () => {
   await expect(store.createCollection({ name: 'l2', dim: 2, metric: 'l2', index: { type: 'none' } })).rejects.toMatchObject({ code: 'CAPABILITY_MISSING' });
 });
+
+test("libSQL's refusals keep their codes: NaN / ±Infinity INVALID_VECTOR, a query of another dimension DIMENSION_MISMATCH", async () => {
+  const c = await store.createCollection({ name: 'refusals', dim: 3, metric: 'cosine', index: { type: 'none' } });
+  await c.upsert([rec('a', [1, 0, 0])]);
+  // LibSQLVector JSON-stringifies the vector: NaN and ±Infinity reach libSQL as null ("vector: invalid float").
+  await expect(c.upsert([rec('b', [0, 1, 0]), rec('nan', [Number.NaN, 0, 1])])).rejects.toMatchObject({ code: 'INVALID_VECTOR' });
+  await expect(c.upsert([rec('inf', [Number.NEGATIVE_INFINITY, 0, 1])])).rejects.toMatchObject({ code: 'INVALID_VECTOR' });
+  // "vector_distance: vectors must have the same length: 3 != 2"
+  await expect(c.recall({ vector: Float32Array.from([1, 0]), k: 1 })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+  expect(await c.count()).toBe(1);
+  await store.dropCollection('refusals');
+});
+
+test('a zero vector is stored and never recalled; a closed store still writes (README findings 7 and 8)', async () => {
+  const c = await store.createCollection({ name: 'zero', dim: 2, metric: 'cosine', index: { type: 'none' } });
+  await c.upsert([rec('unit', [1, 0]), rec('zero', [0, 0])]);
+  expect(await c.count()).toBe(2);
+  expect((await c.recall({ vector: Float32Array.from([1, 0]), k: 2 })).map((h) => h.id)).toEqual(['unit']);
+  const closing = openMastraLibsql(dir);
+  const handle = await closing.openCollection('zero');
+  await closing.close();
+  await expect(handle.count()).rejects.toMatchObject({ code: 'BACKEND_ERROR' });
+  await handle.upsert([rec('after-close', [0, 1])]);
+  expect(await c.count()).toBe(3);
+  await store.dropCollection('zero');
+});
