@@ -1,3 +1,4 @@
+import { describeLimit, hostCalibration } from '@memory-matrix/spec';
 import { shownDir } from '../shown-dir';
 import type { ChildCell, ChildDeath } from '../cell-child/spawn';
 import { signalExitCode } from '../baseline/interrupt';
@@ -15,13 +16,18 @@ import { finish } from './finish';
  * its partial report anyway, ms; a child cell (`--cell-journal`) waits `CHILD_STOP_MS`, so that it
  * has written its partial report before its parent's `CHILD_GRACE_MS` ends it.
  * The budget of an interrupt is 10 s from the signal to the end of the process (docs/usage.md):
- * STOP_MS + REPORT_MS + exit-surely.ts EXIT_WATCHDOG_MS = 8 s, with 2 s to spare for a loaded host.
+ * STOP_MS + REPORT_MS + exit-surely.ts EXIT_WATCHDOG_MS = 8 s, with 2 s to spare for a loaded host;
+ * on a busy host the report's part stretches with the host factor (REPORT_MS × factor, spec host.ts).
  */
 export const STOP_MS = 5_000;
 export const CHILD_STOP_MS = 2_000;
 /** ms between the signal passed on to a child cell and SIGKILL to its process group (its verdicts are in its journal: cell-child/journal.ts). */
 export const CHILD_GRACE_MS = 4_000;
-/** How long the partial report may take to write, ms; past it the process ends without it (a hung file system) and says so. */
+/**
+ * How long the partial report may take to write, ms, × the host factor (at load average ≈ 70 on 2
+ * cores, a newcomer's Ctrl-C after 58 min lost every verdict at a fixed 1.5 s); past it the process
+ * ends without it and says so.
+ */
 export const REPORT_MS = 1_500;
 
 /** `p`, or `undefined` once `ms` have passed (the timer does not outlive the race). */
@@ -138,12 +144,15 @@ export class RunInterrupt {
     if (!stopped) progress.log(`${sig}: what the run started had not all stopped after ${stopMs} ms; writing the partial report without waiting longer (cell processes are killed)`);
     collector.markNotRun(sig);
     const dir = this.ctx.reportDir();
+    const factor = hostCalibration().factor;
     const done = await within(
       this.write().catch(() => undefined),
-      REPORT_MS,
+      Math.round(REPORT_MS * factor),
     );
     if (done?.written) progress.log(`partial report (INTERRUPTED): ${shownDir(dir!)}/{report.json,junit.xml,report.md,report.html}`);
     else if (dir && !done)
-      process.stderr.write(`memory-matrix: the partial report could not be written to ${shownDir(dir)} within ${REPORT_MS} ms (the file system does not answer); exiting without it\n`);
+      process.stderr.write(
+        `memory-matrix: the partial report could not be written to ${shownDir(dir)} within ${describeLimit(REPORT_MS, factor)} (the host is too busy or the file system does not answer); exiting without it\n`,
+      );
   }
 }
