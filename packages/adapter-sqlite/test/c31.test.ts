@@ -90,3 +90,32 @@ test('an undeclared operator makes its cases unsupported; an injected $ne bug (m
     spy.mockRestore();
   }
 }, 240_000);
+
+test('a case whose count and recalls throw fails alone with the error (kind filter-error); every other case still runs and passes', async () => {
+  // The injected refusal: every filter using $gte throws, as mem0's pgvector store does for a range over a key holding text in one row.
+  const real = whereModule.whereSql;
+  const usesGte = (e: FilterExpr): boolean => (e.op === '$and' || e.op === '$or' ? e.args.some(usesGte) : e.op === '$not' ? usesGte(e.arg) : e.op === '$gte');
+  const spy = jest.spyOn(whereModule, 'whereSql').mockImplementation((e, params) => {
+    if (usesGte(e)) throw new Error('injected: invalid input syntax for type numeric: "仕事"');
+    return real(e, params);
+  });
+  try {
+    const out = await runC31(SQLITE_CAPABILITIES);
+    const gteRow = operatorRow(out, '$gte')!;
+    expect(gteRow[1]).toBe('fail');
+    expect(gteRow[3]).toBeGreaterThan(0);
+    expect(out.figures.casesFailed).toBe(gteRow[3]);
+    // Only filter-error failures, each naming its case, the call and the error; the count and each query's recall of a case.
+    expect(new Set(out.failures.map((f) => f.kind))).toEqual(new Set(['filter-error']));
+    const cases = new Set(out.failures.map((f) => f.filterCase));
+    expect(cases.size).toBe(gteRow[3]);
+    for (const f of out.failures)
+      expect(f.message).toMatch(/C31 case "[a-z0-9-]+" \{.*"\$gte".*\}: (count under the filter|the exact-path recall of query q-\d+) threw .*injected: invalid input syntax for type numeric: "仕事"/);
+    expect(out.failures.filter((f) => f.queryId === '(count)').length).toBe(cases.size);
+    // The cases without $gte ran after the first that threw and passed.
+    expect(operatorRow(out, '$gt')).toEqual(['$gt', 'pass', expect.any(Number), 0, 0]);
+    expect(Number(out.figures.casesRun)).toBeGreaterThan(cases.size);
+  } finally {
+    spy.mockRestore();
+  }
+}, 240_000);

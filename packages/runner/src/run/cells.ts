@@ -1,5 +1,6 @@
 import {
   hostCalibration,
+  MemoryMatrixError,
   registerConformance,
   type CellConfig,
   type PreparedStep,
@@ -38,6 +39,8 @@ export interface TargetCellHooks {
   onStarted?: (backend: StartedBackend, startMs: number) => void;
   sink?: ResultSink;
   onCellReady?: (cell: LiveCell) => void;
+  /** Set: the target cannot start here (e.g. no Docker engine answers); the setup fails with this cause (TARGET_UNAVAILABLE) without trying. */
+  unavailable?: string;
   /** Called as each step prepared before the checks ends (golden load, index build, replays: spec `PreparedStep`). */
   onStep?: (step: PreparedStep) => void;
   /** Called when the cell has ended (its backend stopped, or it never started). */
@@ -66,6 +69,8 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
     { target: target.name, dataset: dataset.manifest.name, capabilities: target.capabilities, shape: { metric: dataset.manifest.metric, dim: dataset.manifest.dim } },
     async () => {
       const s0 = performance.now();
+      // A container target with no Docker engine: the cause said up front (docker-missing.ts), not the first docker command's error.
+      if (hooks.unavailable) throw new MemoryMatrixError('TARGET_UNAVAILABLE', hooks.unavailable);
       hooks.log?.(`${target.name}: starting (${target.provider})…`);
       starting = startTarget(target, { runId: hooks.runId, imageSource: hooks.imageSource, log });
       backend = await starting;
@@ -163,6 +168,7 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
       repeat: plan.repeat,
       loadSeed: plan.loadSeed,
       baseline: plan.baselines.byTarget.get(target.name),
+      unavailable: plan.dockerMissing.get(target.name),
       log: (l) => progress.log(l),
       onEnded: () => progress.end(target.name),
       progress: (phase, done, total) => progress.update(target.name, phase, done, total),

@@ -22,6 +22,7 @@ import { loadExpectation } from '../golden';
 import type { MatrixReport } from '../report/model';
 import { embeddedMode } from '../cell-child/protocol';
 import { resolveParallelism, type Parallelism } from '../parallel';
+import { dockerMissingMessage } from './docker-missing';
 import { catalogFile, runCatalog, checkTier, parseRepeat, parseShard, resolveChecks, selectTargets, type CheckTier } from '../select';
 import { TOOL_VERSION, displayPath } from '../version';
 import { checkedTimeZone } from '../time-zone';
@@ -63,6 +64,8 @@ export interface RunPlan {
   /** How embedded cells run (cell-child/protocol.ts); undefined when the run has none. */
   embedded: 'child' | 'inprocess' | undefined;
   docker: Awaited<ReturnType<typeof dockerStatus>>;
+  /** When no Docker engine answers: per selected target that needs one, the cause its cell reports (docker-missing.ts) instead of trying to start it. */
+  dockerMissing: Map<string, string>;
   repeat: number;
   loadSeed: number;
   dataset: GoldenDataset;
@@ -147,5 +150,7 @@ export async function planRun(opts: RunOptions, report: MatrixReport, out: (line
   out(`golden load order: ${LOAD_ORDER_METHOD}, seed ${loadSeed} (replay it with --load-seed ${loadSeed})`);
   const baselines = releaseBaselines(catalog, tierProfile, targets, dataset, opts.backends.length === 0);
   for (const l of baselines.lines) out(l);
-  return { targets, tierProfile, tier: runTier, checks, parallel, embedded, docker, repeat, loadSeed, dataset, exp, baselines };
+  const dockerMissing = new Map<string, string>();
+  if (!docker.available) for (const t of targets) if (t.provider === 'container') dockerMissing.set(t.name, dockerMissingMessage(t, docker.reason, catalog.targets.values()));
+  return { targets, tierProfile, tier: runTier, checks, parallel, embedded, docker, dockerMissing, repeat, loadSeed, dataset, exp, baselines };
 }

@@ -1,4 +1,5 @@
 import { compareHits, type Failure } from '../comparator';
+import type { LiveCell } from '../conformance/cell';
 import type { ScanMode } from '../conformance/types';
 import type { Figure, FigureTable } from '../figures';
 import { evaluateFilter } from '../filter-lang/evaluate';
@@ -14,6 +15,28 @@ import { type CheckDefinition, needs } from './check';
  * results (`count`) are judged over the whole path against `annShortfallMax`.
  */
 const INDEX_PATH_NOT_JUDGED = new Set<string>(['tie-group', 'score']);
+
+/**
+ * The failure of a case whose `count` or `recall` threw (kind `filter-error`): the case, its filter,
+ * the call and the error's code and message. The case fails; the other cases still run, so one
+ * filter a backend refuses (e.g. a range that casts a text value to a number) does not hide the
+ * verdicts of the rest.
+ */
+function callFailure(cell: LiveCell, c: FilterCase, call: string, err: unknown, where: Pick<Failure, 'queryId' | 'scan'>): Failure {
+  const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' ? `${(err as { code: string }).code}: ` : '';
+  const text = err instanceof Error ? err.message : String(err);
+  return {
+    dataset: cell.datasetName,
+    target: cell.target,
+    ...where,
+    kind: 'filter-error',
+    metric: cell.dataset.manifest.metric,
+    filtered: true,
+    filterCase: c.name,
+    actual: `${code}${text}`,
+    message: `${cell.datasetName} @ ${cell.target}: C31 case "${c.name}" ${JSON.stringify(c.filter)}: ${call} threw ${code}${text}`,
+  };
+}
 
 /** Golden memories written per upsert while C31 loads its collection. */
 const LOAD_CHUNK = 500;
@@ -37,7 +60,9 @@ const LOAD_CHUNK = 500;
  *   path's recalls may be at most `annShortfallMax` of the min(k, matching) expected (0 unless the
  *   catalog measured and explained more); recall@k is a figure (`index.recall`), not a verdict —
  *   ANN recall is C05's and C04's, and index-path scores are C08's, so a backend's approximate
- *   neighbours or compressed scores do not read as a filter bug here. A case the
+ *   neighbours or compressed scores do not read as a filter bug here.
+ * - Errors: a `count` or `recall` that throws fails its case (kind `filter-error`, `callFailure`)
+ *   and the check goes on with the next call and case; the error is never swallowed. A case the
  * target cannot run is listed as unsupported with its reason, never dropped. Tables: the operator
  * table (`operatorTable`: the report's backend × operator table reads it) and the unsupported
  * cases. Each failure names the case, its filter, the scan, the query, and the expected and
@@ -82,9 +107,15 @@ export const c31FilterSemantics: CheckDefinition = {
       const index = { expected: 0, shortfall: 0, recall: 0, n: 0, short: [] as Array<{ c: FilterCase; f: Failure }> };
       for (const c of plan.runnable) {
         // The whole filtered set, not only its top k: a filter that matches nothing (or too much) is no ANN shortfall.
-        const counted = await collection.count({ where: c.expr });
+        let counted: number;
+        try {
+          counted = await collection.count({ where: c.expr });
+        } catch (err) {
+          counted = Number.NaN;
+          failures.push(callFailure(cell, c, 'count under the filter', err, { queryId: '(count)' }));
+        }
         let failed = counted !== c.matching;
-        if (failed) {
+        if (failed && !Number.isNaN(counted)) {
           failures.push({
             dataset: cell.datasetName,
             target: cell.target,
@@ -102,7 +133,14 @@ export const c31FilterSemantics: CheckDefinition = {
           for (const qid of set.header.queries) {
             const vector = vectors.get(qid)!;
             cell.noteStep(`C31: ${plan.runnable.length} cases (${scan})`, done);
-            const hits = await collection.recall({ vector, k, filter: { where: c.expr }, scan });
+            let hits: Awaited<ReturnType<typeof collection.recall>>;
+            try {
+              hits = await collection.recall({ vector, k, filter: { where: c.expr }, scan });
+            } catch (err) {
+              failed = true;
+              failures.push(callFailure(cell, c, `the ${scan}-path recall of query ${qid}`, err, { queryId: qid, scan }));
+              continue;
+            }
             const expected = { hits: c.topk[qid]!, matching: c.matching };
             const cmp = compareHits(
               expected,
