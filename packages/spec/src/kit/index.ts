@@ -11,3 +11,4 @@ export { tempDirEngine, type TempDirEngine } from './temp-dir-engine';
 export { collectionMarker, collectionMarkerJson, indexTypeIn, readCollectionMarker, specOfMarker, type CollectionMarker, type MarkerRules } from './collection-marker';
 export { compileSqlFilter, SQL_RANGE_OP, type SqlFilterDialect, type SqlRangeOp } from './sql-filter';
 export { distanceToCanonical, type DistanceForm } from './distance-scores';
+export { filterCannot, instantAsMicros, pushdownFilterExpr } from './filter-pushdown';
