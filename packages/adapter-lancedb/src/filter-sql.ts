@@ -1,14 +1,4 @@
-import {
-  compileSqlFilter,
-  isFilterInstant,
-  SQL_RANGE_OP,
-  type FilterExpr,
-  type FilterField,
-  type FilterOperator,
-  type FilterRangeValue,
-  type FilterScalar,
-  type SqlRangeOp,
-} from '@memory-matrix/spec';
+import { compileSqlFilter, isFilterInstant, type FilterExpr, type FilterField, type FilterOperator, type FilterRangeValue, type FilterScalar, type SqlComparison } from '@memory-matrix/spec';
 import { metadataToken } from './codec';
 import { ADAPTER } from './context';
 import { quoteString } from './quote';
@@ -90,12 +80,12 @@ function instantOf(sql: string): string {
 }
 
 /** A range: numbers with a metadata number, instants with `created_at`; anything else `false`. */
-function range(field: FilterField, op: SqlRangeOp, value: FilterRangeValue): string {
-  if (field.root === 'createdAt') return isFilterInstant(value) ? `(${instantOf('created_at')} ${SQL_RANGE_OP[op]} ${instantOf(quoteString(value.$date))})` : 'false';
+function range(field: FilterField, cmp: SqlComparison, value: FilterRangeValue): string {
+  if (field.root === 'createdAt') return isFilterInstant(value) ? `(${instantOf('created_at')} ${cmp} ${instantOf(quoteString(value.$date))})` : 'false';
   if (field.root !== 'metadata' || typeof value !== 'number' || field.path.length !== 1) return 'false';
   const key = field.path[0]!;
   // After the token's prefix, up to the next newline: `<value>]` ('' when the key is missing).
   // Lance's filter SQL refuses SUBSTR and CASE ("is not supported SQL in lance"), so split_part cuts it.
   const text = `split_part(split_part(${TOKENS}, concat(chr(10), ${quoteString(tokenPrefix(key))}), 2), chr(10), 1)`;
-  return `COALESCE(regexp_like(${text}, '^-?[0-9]') AND TRY_CAST(rtrim(${text}, ']') AS DOUBLE) ${SQL_RANGE_OP[op]} CAST(${quoteString(JSON.stringify(value))} AS DOUBLE), false)`;
+  return `COALESCE(regexp_like(${text}, '^-?[0-9]') AND TRY_CAST(rtrim(${text}, ']') AS DOUBLE) ${cmp} CAST(${quoteString(JSON.stringify(value))} AS DOUBLE), false)`;
 }

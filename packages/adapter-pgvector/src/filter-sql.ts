@@ -1,4 +1,4 @@
-import { compileSqlFilter, FILTER_OPERATORS, isFilterInstant, SQL_RANGE_OP, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type SqlRangeOp } from '@memory-matrix/spec';
+import { compileSqlFilter, FILTER_OPERATORS, isFilterInstant, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type SqlComparison } from '@memory-matrix/spec';
 
 // The filter language (docs/filters.md) compiled to PostgreSQL over the table of ddl.ts
 // (namespace text, kind text, created_at timestamptz, metadata jsonb): one SQL boolean
@@ -40,7 +40,7 @@ export function compileFilterSql(expr: FilterExpr, params: unknown[]): string {
     true: 'true',
     false: 'false',
     equals: (field, values) => equals(field, values, bind),
-    range: (field, op, value) => range(field, op, value, bind),
+    range: (field, cmp, value) => range(field, cmp, value, bind),
     exists: (path, exists) => `(${jsonAt(path, bind)} IS ${exists ? 'NOT ' : ''}NULL)`,
     contains: (path, value) => containsSql(jsonAt(path, bind), value, bind),
   });
@@ -72,11 +72,11 @@ function equals(field: FilterField, values: readonly FilterScalar[], bind: Bind)
 }
 
 /** A range: numbers with numbers (numeric), instants with `created_at`; anything else `false`. */
-function range(field: FilterField, op: SqlRangeOp, value: number | { $date: string }, bind: Bind): string {
-  if (field.root === 'createdAt') return isFilterInstant(value) ? `(created_at ${SQL_RANGE_OP[op]} ${bind(value.$date, 'timestamptz')})` : 'false';
+function range(field: FilterField, cmp: SqlComparison, value: number | { $date: string }, bind: Bind): string {
+  if (field.root === 'createdAt') return isFilterInstant(value) ? `(created_at ${cmp} ${bind(value.$date, 'timestamptz')})` : 'false';
   if (field.root !== 'metadata' || typeof value !== 'number') return 'false'; // namespace and kind are strings: never in a range
   const v = jsonAt(field.path, bind);
-  return `COALESCE(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v})::numeric ${SQL_RANGE_OP[op]} ${bind(JSON.stringify(value), 'numeric')} END, false)`;
+  return `COALESCE(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v})::numeric ${cmp} ${bind(JSON.stringify(value), 'numeric')} END, false)`;
 }
 
 /** `v` is a jsonb array holding an element equal (jsonb, type-strict) to the scalar `value`. */

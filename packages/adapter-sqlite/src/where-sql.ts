@@ -2,13 +2,12 @@ import {
   compileSqlFilter,
   FILTER_OPERATORS,
   isFilterInstant,
-  SQL_RANGE_OP,
   type FilterExpr,
   type FilterField,
   type FilterOperator,
   type FilterRangeValue,
   type FilterScalar,
-  type SqlRangeOp,
+  type SqlComparison,
 } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 
@@ -45,7 +44,7 @@ export function whereSql(e: FilterExpr, params: unknown[]): string {
     true: '1',
     false: '0',
     equals: (field, values) => eqSql(field, values, params),
-    range: (field, op, value) => rangeSql(field, op, value, params),
+    range: (field, cmp, value) => rangeSql(field, cmp, value, params),
     exists: (path, exists) => `(${exists ? '' : 'NOT '}${pathExists(path, null, params)})`,
     contains: (path, value) =>
       pathExists(
@@ -77,8 +76,7 @@ function eqSql(field: FilterField, values: readonly FilterScalar[], params: unkn
   return `(${tests.join(' OR ')})`;
 }
 
-function rangeSql(field: FilterField, op: SqlRangeOp, value: FilterRangeValue, params: unknown[]): string {
-  const cmp = SQL_RANGE_OP[op];
+function rangeSql(field: FilterField, cmp: SqlComparison, value: FilterRangeValue, params: unknown[]): string {
   if (field.root === 'createdAt') {
     if (!isFilterInstant(value)) return '0';
     params.push(value.ms, value.us);

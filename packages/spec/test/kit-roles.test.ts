@@ -42,7 +42,7 @@ describe('compileSqlFilter', () => {
     true: 'T',
     false: 'F',
     equals: (f, vs) => (params.push(...vs), `${f.root}=${vs.map(() => '?').join('|')}`),
-    range: (f, op, v) => (params.push(v), `${f.root}${op}?`),
+    range: (f, cmp, v) => (params.push(v), `${f.root}${cmp}?`),
     exists: (path, e) => `${path.join('.')}${e ? '?' : '!'}`,
     contains: (path) => `${path.join('.')}[?]`,
   });
@@ -53,7 +53,7 @@ describe('compileSqlFilter', () => {
     const ns = { root: 'namespace', path: [] } as unknown as FilterField;
     const expr = { op: '$or', args: [...(parsed as { args: FilterExpr[] }).args, { op: '$exists', field: ns, exists: true }, { op: '$contains', field: ns, value: 'x' }] } as FilterExpr;
     const sql = compileSqlFilter(expr, dialect(params));
-    expect(sql).toBe('((NOT metadata=?) OR (NOT metadata$gt?) OR T OR F)');
+    expect(sql).toBe('((NOT metadata=?) OR (NOT metadata>?) OR T OR F)');
     expect(params).toEqual([1, 2]);
   });
   test('$contains without a dialect test: CAPABILITY_MISSING', () => {

@@ -8,8 +8,11 @@ import type { FilterExpr, FilterField, FilterRangeValue, FilterScalar } from '..
 /** A range operator of the language. */
 export type SqlRangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 
+/** A SQL comparison operator. */
+export type SqlComparison = '>' | '>=' | '<' | '<=';
+
 /** The SQL comparison of each range operator. */
-export const SQL_RANGE_OP: Readonly<Record<SqlRangeOp, string>> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+export const SQL_RANGE_OP: Readonly<Record<SqlRangeOp, SqlComparison>> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
 /**
  * What a store's SQL gives `compileSqlFilter`; every function returns a two-valued SQL boolean and
@@ -19,7 +22,7 @@ export const SQL_RANGE_OP: Readonly<Record<SqlRangeOp, string>> = { $gt: '>', $g
  * - `true` / `false`: the dialect's constants (`true`, or `1` in SQLite);
  * - `equals(field, values)`: the field equals one of `values` (`$eq` is one value, `$in` many;
  *   `$ne` / `$nin` are `NOT` of it);
- * - `range(field, op, value)`: `$gt` … `$lte`;
+ * - `range(field, cmp, value)`: `$gt` … `$lte`, given as their SQL comparison `cmp` (`>` … `<=`);
  * - `exists(path, exists)`: whether the metadata value at `path` is [not] present (record fields
  *   are always present: the constant, without calling it);
  * - `contains(path, value)`: the metadata value at `path` is an array holding `value` (a record
@@ -31,7 +34,7 @@ export interface SqlFilterDialect {
   true: string;
   false: string;
   equals(field: FilterField, values: readonly FilterScalar[]): string;
-  range(field: FilterField, op: SqlRangeOp, value: FilterRangeValue): string;
+  range(field: FilterField, cmp: SqlComparison, value: FilterRangeValue): string;
   exists(path: readonly string[], exists: boolean): string;
   contains?(path: readonly string[], value: string | number | boolean | null): string;
   noContains?: string;
@@ -64,7 +67,7 @@ export function compileSqlFilter(expr: FilterExpr, dialect: SqlFilterDialect): s
       case '$gte':
       case '$lt':
       case '$lte':
-        return d.range(e.field, e.op, e.value);
+        return d.range(e.field, SQL_RANGE_OP[e.op], e.value);
       case '$exists':
         if (e.field.root !== 'metadata') return e.exists ? d.true : d.false; // record fields are always present
         return d.exists(e.field.path, e.exists);
