@@ -1,4 +1,4 @@
-import { negativeSqrtOfSquared, type Metric, type ScoreConversion } from '@memory-matrix/spec';
+import { distanceToCanonical, type Metric, type ScoreConversion } from '@memory-matrix/spec';
 
 /**
  * Chroma native distance → canonical score (docs/design.md "canonical score": cosine similarity for
@@ -13,15 +13,7 @@ import { negativeSqrtOfSquared, type Metric, type ScoreConversion } from '@memor
  * `d` is the float32 distance Chroma computes (hnswlib, float32 accumulation), widened to a JS
  * number by JSON. Chroma's default space is squared L2 (C10 checks the metric as created).
  */
-export function chromaToCanonical(metric: Metric, d: number): number {
-  switch (metric) {
-    case 'cosine':
-    case 'ip':
-      return 1 - d;
-    case 'l2':
-      return negativeSqrtOfSquared(d, 'chromaToCanonical');
-  }
-}
+export const chromaToCanonical = distanceToCanonical({ cosine: 'one-minus', ip: 'one-minus', l2: 'negative-sqrt' }, 'chromaToCanonical');
 
 /** The driver's score conversion (`BackendDriver.scores`). */
 export const CHROMA_SCORES: ScoreConversion = {

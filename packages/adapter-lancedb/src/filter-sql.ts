@@ -1,4 +1,4 @@
-import { isFilterInstant, MemoryMatrixError, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar } from '@memory-matrix/spec';
+import { compileSqlFilter, isFilterInstant, type FilterExpr, type FilterField, type FilterOperator, type FilterRangeValue, type FilterScalar, type SqlComparison } from '@memory-matrix/spec';
 import { metadataToken } from './codec';
 import { ADAPTER } from './context';
 import { quoteString } from './quote';
@@ -19,8 +19,6 @@ export const LANCEDB_FILTER_OPERATORS: readonly FilterOperator[] = ['$eq', '$ne'
 /** The metadata tokens as one string, each token after a newline (JSON text never holds a raw newline: JSON.stringify escapes it). */
 const TOKENS = `concat(chr(10), array_to_string(meta_tokens, chr(10)))`;
 
-const SQL_OP = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
-
 /**
  * `expr` as a LanceDB predicate (never NULL), per leaf:
  * - metadata key k, `$eq v` / `$in`: `array_has(meta_tokens, '["k",v]')` — the token is the JSON
@@ -39,35 +37,15 @@ const SQL_OP = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
  * Throws CAPABILITY_MISSING for `$contains`, INVALID_INPUT for a node outside the language.
  */
 export function compileLanceFilter(expr: FilterExpr): string {
-  switch (expr.op) {
-    case '$and':
-    case '$or':
-      return `(${expr.args.map(compileLanceFilter).join(expr.op === '$and' ? ' AND ' : ' OR ')})`;
-    case '$not':
-      return `(NOT ${compileLanceFilter(expr.arg)})`;
-    case '$eq':
-      return equals(expr.field, [expr.value]);
-    case '$ne':
-      return `(NOT ${equals(expr.field, [expr.value])})`;
-    case '$in':
-      return equals(expr.field, expr.values);
-    case '$nin':
-      return `(NOT ${equals(expr.field, expr.values)})`;
-    case '$gt':
-    case '$gte':
-    case '$lt':
-    case '$lte':
-      return range(expr.field, expr.op, expr.value);
-    case '$exists': {
-      if (expr.field.root !== 'metadata') return expr.exists ? 'true' : 'false'; // record fields are always present
-      if (expr.field.path.length !== 1) return expr.exists ? 'false' : 'true';
-      return `(${tokenStart(expr.field.path[0]!)} ${expr.exists ? '>' : '='} 0)`;
-    }
-    case '$contains':
-      throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: filter $contains is not pushed down (flat metadata: no arrays are stored)`);
-    default:
-      throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: filter: unknown filter node ${JSON.stringify((expr as { op?: unknown }).op)}`);
-  }
+  return compileSqlFilter(expr, {
+    where: `${ADAPTER}: filter`,
+    true: 'true',
+    false: 'false',
+    equals,
+    range,
+    exists: (path, exists) => (path.length !== 1 ? (exists ? 'false' : 'true') : `(${tokenStart(path[0]!)} ${exists ? '>' : '='} 0)`),
+    noContains: 'flat metadata: no arrays are stored',
+  });
 }
 
 /** 1-based position of key's token in the joined tokens (0 when the key is missing). */
@@ -102,12 +80,12 @@ function instantOf(sql: string): string {
 }
 
 /** A range: numbers with a metadata number, instants with `created_at`; anything else `false`. */
-function range(field: FilterField, op: keyof typeof SQL_OP, value: number | { $date: string }): string {
-  if (field.root === 'createdAt') return isFilterInstant(value) ? `(${instantOf('created_at')} ${SQL_OP[op]} ${instantOf(quoteString(value.$date))})` : 'false';
+function range(field: FilterField, cmp: SqlComparison, value: FilterRangeValue): string {
+  if (field.root === 'createdAt') return isFilterInstant(value) ? `(${instantOf('created_at')} ${cmp} ${instantOf(quoteString(value.$date))})` : 'false';
   if (field.root !== 'metadata' || typeof value !== 'number' || field.path.length !== 1) return 'false';
   const key = field.path[0]!;
   // After the token's prefix, up to the next newline: `<value>]` ('' when the key is missing).
   // Lance's filter SQL refuses SUBSTR and CASE ("is not supported SQL in lance"), so split_part cuts it.
   const text = `split_part(split_part(${TOKENS}, concat(chr(10), ${quoteString(tokenPrefix(key))}), 2), chr(10), 1)`;
-  return `COALESCE(regexp_like(${text}, '^-?[0-9]') AND TRY_CAST(rtrim(${text}, ']') AS DOUBLE) ${SQL_OP[op]} CAST(${quoteString(JSON.stringify(value))} AS DOUBLE), false)`;
+  return `COALESCE(regexp_like(${text}, '^-?[0-9]') AND TRY_CAST(rtrim(${text}, ']') AS DOUBLE) ${cmp} CAST(${quoteString(JSON.stringify(value))} AS DOUBLE), false)`;
 }

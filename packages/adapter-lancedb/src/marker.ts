@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import { collectionMarkerJson, readCollectionMarker, type CollectionMarker as KitCollectionMarker, type CollectionSpec } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 
 /**
@@ -9,15 +9,8 @@ import { ADAPTER } from './context';
  */
 export const MARKER_TAG = 'memory-matrix/lancedb-collection@1';
 
-/** What a marker stores. */
-export interface CollectionMarker {
-  marker: typeof MARKER_TAG;
-  name: string;
-  metric: Metric;
-  dim: number;
-  index: IndexConfig;
-  embeddingModel?: string;
-}
+/** What a marker stores (the kit's marker under this tag). */
+export type CollectionMarker = KitCollectionMarker<typeof MARKER_TAG>;
 
 /** Table name of a collection: `mm_<name>`. */
 export function tableOf(name: string): string {
@@ -26,28 +19,12 @@ export function tableOf(name: string): string {
 
 /** The marker JSON of a spec. */
 export function markerOf(spec: CollectionSpec): string {
-  const m: CollectionMarker = {
-    marker: MARKER_TAG,
-    name: spec.name,
-    metric: spec.metric,
-    dim: spec.dim,
-    index: spec.index,
-    ...(spec.embeddingModel !== undefined ? { embeddingModel: spec.embeddingModel } : {}),
-  };
-  return JSON.stringify(m);
+  return collectionMarkerJson(MARKER_TAG, spec);
 }
 
 /** Parse a marker; undefined when `json` is absent or not ours; BACKEND_ERROR when it carries our tag but malformed fields (guessing a metric would defeat C10). */
 export function parseMarker(json: string | undefined, name: string): CollectionMarker | undefined {
   if (json === undefined) return undefined;
-  let m: Partial<CollectionMarker>;
-  try {
-    m = JSON.parse(json) as Partial<CollectionMarker>;
-  } catch {
-    return undefined;
-  }
-  if (m?.marker !== MARKER_TAG) return undefined;
-  const ok = m.name === name && (m.metric === 'cosine' || m.metric === 'l2' || m.metric === 'ip') && Number.isInteger(m.dim) && typeof m.index === 'object' && m.index !== null;
-  if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: table ${tableOf(name)}: collection marker is malformed: ${json.slice(0, 200)}`);
-  return m as CollectionMarker;
+  const rules = { tag: MARKER_TAG, where: `${ADAPTER}: table ${tableOf(name)}`, metrics: ['cosine', 'l2', 'ip'] as const, name, foreign: 'ignore' } as const;
+  return (readCollectionMarker(json, rules) as CollectionMarker | null) ?? undefined;
 }

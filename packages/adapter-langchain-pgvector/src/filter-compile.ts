@@ -1,15 +1,5 @@
 import type { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
-import {
-  isFilterInstant,
-  MemoryMatrixError,
-  recallFilterExpr,
-  unsupportedFilterOperators,
-  type FilterExpr,
-  type FilterField,
-  type FilterOperator,
-  type FilterScalar,
-  type RecallFilter,
-} from '@memory-matrix/spec';
+import { filterCannot, instantAsMicros, pushdownFilterExpr, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type RecallFilter } from '@memory-matrix/spec';
 import { FIELD_KEYS } from './documents';
 import { ADAPTER, invalid } from './errors';
 
@@ -49,10 +39,13 @@ const RANGE_KEY = { $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte' } as const;
  * driver's) or holding `'` (the client writes the key into the SQL text unescaped).
  */
 export function compileLangchainFilter(filter: RecallFilter | undefined, where: string): PGVectorStore['FilterType'] | undefined {
-  const expr = recallFilterExpr(filter);
+  const expr = pushdownFilterExpr(
+    filter,
+    LANGCHAIN_PGVECTOR_FILTER_OPERATORS,
+    `${ADAPTER}: ${where}`,
+    (ops) => `operators ${ops}: PGVectorStore's filter object has no OR, NOT or existence test (capability filterOperators)`,
+  );
   if (expr === undefined) return undefined;
-  const missing = unsupportedFilterOperators(expr, LANGCHAIN_PGVECTOR_FILTER_OPERATORS);
-  if (missing.length) throw cannot(where, `operators ${missing.join(', ')}: PGVectorStore's filter object has no OR, NOT or existence test (capability filterOperators)`);
   const out: Record<string, unknown> = {};
   const slot = (key: string): Slot => {
     const s = out[key];
@@ -123,13 +116,13 @@ function keyOf(field: FilterField, where: string): string {
 
 /** An operand as the client gets it: an instant as epoch microseconds (createdAt's stored number), anything else as it is. */
 function operand(field: FilterField, v: FilterScalar): unknown {
-  return isFilterInstant(v) ? v.ms * 1000 + v.us : v;
+  return instantAsMicros(v);
 }
 
 function fieldName(field: FilterField): string {
   return field.root === 'metadata' ? `metadata.${field.path.join('.')}` : field.root;
 }
 
-function cannot(where: string, what: string): MemoryMatrixError {
-  return new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: filter: ${what}`);
+function cannot(where: string, what: string): ReturnType<typeof filterCannot> {
+  return filterCannot(`${ADAPTER}: ${where}`, what);
 }

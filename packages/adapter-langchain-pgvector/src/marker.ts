@@ -1,5 +1,5 @@
 import { ident, quoteLiteral } from '@memory-matrix/adapter-pgvector';
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import { collectionMarkerJson, indexTypeIn, readCollectionMarker, type CollectionMarker, type CollectionSpec } from '@memory-matrix/spec';
 import { ADAPTER } from './errors';
 
 /**
@@ -11,15 +11,8 @@ import { ADAPTER } from './errors';
  */
 export const MARKER_TAG = 'memory-matrix/langchain-pgvector-collection@1';
 
-/** What the COMMENT stores. */
-export interface ClientMarker {
-  marker: typeof MARKER_TAG;
-  name: string;
-  metric: Metric;
-  dim: number;
-  index: IndexConfig;
-  embeddingModel?: string;
-}
+/** What the COMMENT stores (the kit's marker under this tag). */
+export type ClientMarker = CollectionMarker<typeof MARKER_TAG>;
 
 /** The table of collection `name`: `mm_<name>` — the name the pgvector server's dump and restore (C16) take a collection's table by. */
 export function tableOf(name: string): string {
@@ -28,15 +21,7 @@ export function tableOf(name: string): string {
 
 /** COMMENT ON TABLE … IS '<marker JSON>' (COMMENT takes no bind parameters, hence the quoting). */
 export function markerSql(table: string, spec: CollectionSpec): string {
-  const m: ClientMarker = {
-    marker: MARKER_TAG,
-    name: spec.name,
-    metric: spec.metric,
-    dim: spec.dim,
-    index: spec.index,
-    ...(spec.embeddingModel !== undefined ? { embeddingModel: spec.embeddingModel } : {}),
-  };
-  return `COMMENT ON TABLE ${ident(table)} IS ${quoteLiteral(JSON.stringify(m))}`;
+  return `COMMENT ON TABLE ${ident(table)} IS ${quoteLiteral(collectionMarkerJson(MARKER_TAG, spec))}`;
 }
 
 /** One round trip: whether `$1` exists, its COMMENT and the declared dimension of its `embedding` column. */
@@ -52,20 +37,6 @@ FROM (SELECT to_regclass(quote_ident($1)) AS oid) c`;
  */
 export function parseMarker(comment: string | null, table: string): ClientMarker | null {
   if (!comment) return null;
-  let m: Partial<ClientMarker>;
-  try {
-    m = JSON.parse(comment) as Partial<ClientMarker>;
-  } catch {
-    return null;
-  }
-  if (typeof m !== 'object' || m === null || m.marker !== MARKER_TAG) return null;
-  const ok =
-    typeof m.name === 'string' &&
-    (m.metric === 'cosine' || m.metric === 'ip' || m.metric === 'l2') &&
-    Number.isInteger(m.dim) &&
-    typeof m.index === 'object' &&
-    m.index !== null &&
-    ['none', 'hnsw'].includes((m.index as IndexConfig).type);
-  if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: table ${table}: collection marker is malformed: ${comment.slice(0, 200)}`);
-  return m as ClientMarker;
+  const rules = { tag: MARKER_TAG, where: `${ADAPTER}: table ${table}`, metrics: ['cosine', 'ip', 'l2'] as const, index: indexTypeIn('none', 'hnsw'), foreign: 'ignore' } as const;
+  return readCollectionMarker(comment, rules) as ClientMarker | null;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import { collectionMarkerJson, MemoryMatrixError, readCollectionMarker, specOfMarker as specOfCollectionMarker, type CollectionSpec, type Metric } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 import { DISTANCE } from './scores';
 
@@ -82,40 +82,20 @@ export function createIndexSql(name: string, metric: Metric, ix: DiskannIndex): 
   return `CREATE INDEX IF NOT EXISTS ${ident(vidx)} ON ${ident(table)} (libsql_vector_idx(embedding, ${opts.map((o) => `'${o}'`).join(', ')}))`;
 }
 
-/** What a marker row stores. */
-export interface CollectionMarker {
-  marker: typeof MARKER_TAG;
-  name: string;
-  metric: Metric;
-  dim: number;
-  index: IndexConfig;
-  embeddingModel?: string;
-}
-
-/** The marker JSON of a spec. */
+/** The marker JSON of a spec (the kit's collection marker under this tag). */
 export function markerOf(spec: CollectionSpec): string {
-  const m: CollectionMarker = {
-    marker: MARKER_TAG,
-    name: spec.name,
-    metric: spec.metric,
-    dim: spec.dim,
-    index: spec.index,
-    ...(spec.embeddingModel !== undefined ? { embeddingModel: spec.embeddingModel } : {}),
-  };
-  return JSON.stringify(m);
+  return collectionMarkerJson(MARKER_TAG, spec);
 }
 
 /** The spec of a marker row; BACKEND_ERROR when it is malformed (a guessed metric would defeat C10). */
 export function specOfMarker(json: string, name: string): CollectionSpec {
-  let m: Partial<CollectionMarker>;
-  try {
-    m = JSON.parse(json) as Partial<CollectionMarker>;
-  } catch {
-    m = {};
-  }
-  const ok = m?.marker === MARKER_TAG && m.name === name && (m.metric === 'cosine' || m.metric === 'l2') && Number.isInteger(m.dim) && typeof m.index?.type === 'string';
-  if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${MARKER_TABLE} row ${name}: collection marker is malformed: ${json.slice(0, 200)}`);
-  const spec: CollectionSpec = { name, dim: m.dim!, metric: m.metric!, index: m.index! };
-  if (m.embeddingModel !== undefined) spec.embeddingModel = m.embeddingModel;
-  return spec;
+  const rules = {
+    tag: MARKER_TAG,
+    where: `${ADAPTER}: ${MARKER_TABLE} row ${name}`,
+    metrics: ['cosine', 'l2'] as const,
+    index: (ix: { type?: unknown }) => typeof ix.type === 'string',
+    name,
+    foreign: 'malformed',
+  } as const;
+  return specOfCollectionMarker(readCollectionMarker(json, rules)!);
 }

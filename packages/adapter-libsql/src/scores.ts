@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type Metric } from '@memory-matrix/spec';
+import { distanceToCanonical, type Metric } from '@memory-matrix/spec';
 
 /**
  * libSQL vector distance → canonical score (cosine similarity for `cosine`, −Euclidean distance
@@ -14,16 +14,10 @@ import { MemoryMatrixError, type Metric } from '@memory-matrix/spec';
  * libSQL has no inner-product distance (`libsql_vector_idx` accepts `metric=cosine|l2` only;
  * `metric=inner` is refused "invalid vector index parameter"): `ip` is CAPABILITY_MISSING.
  */
-export function libsqlToCanonical(metric: Metric, d: number): number {
-  switch (metric) {
-    case 'cosine':
-      return 1 - d;
-    case 'l2':
-      return -d;
-    case 'ip':
-      throw new MemoryMatrixError('CAPABILITY_MISSING', 'libsql: no inner-product distance (vector_distance_cos, vector_distance_l2 only)');
-  }
-}
+export const libsqlToCanonical = distanceToCanonical(
+  { cosine: 'one-minus', l2: 'negated', ip: { missing: 'libsql: no inner-product distance (vector_distance_cos, vector_distance_l2 only)' } },
+  'libsqlToCanonical',
+);
 
 /** Metrics a libSQL collection can be created with. */
 export const LIBSQL_METRICS: Metric[] = ['cosine', 'l2'];

@@ -1,14 +1,4 @@
-import {
-  isFilterInstant,
-  MemoryMatrixError,
-  recallFilterExpr,
-  unsupportedFilterOperators,
-  type FilterExpr,
-  type FilterField,
-  type FilterOperator,
-  type FilterScalar,
-  type RecallFilter,
-} from '@memory-matrix/spec';
+import { filterCannot, instantAsMicros as operand, pushdownFilterExpr, type FilterExpr, type FilterField, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 import { FIELD_KEYS, RESERVED_PREFIX } from './records';
 
@@ -33,9 +23,7 @@ export const MASTRA_FILTER_OPERATORS: readonly FilterOperator[] = ['$eq', '$ne',
  * MASTRA_FILTER_OPERATORS; INVALID_INPUT for a key that is the driver's (`mm_…`) or an operator.
  */
 export function compileMastraFilter(filter: RecallFilter, where: string): Record<string, unknown> {
-  const expr = recallFilterExpr(filter)!;
-  const missing = unsupportedFilterOperators(expr, MASTRA_FILTER_OPERATORS);
-  if (missing.length) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: filter: operators ${missing.join(', ')} are not compiled for Mastra (capability filterOperators)`);
+  const expr = pushdownFilterExpr(filter, MASTRA_FILTER_OPERATORS, `${ADAPTER}: ${where}`, (ops) => `operators ${ops} are not compiled for Mastra (capability filterOperators)`)!;
   const walk = (e: FilterExpr): Record<string, unknown> => {
     switch (e.op) {
       case '$and':
@@ -56,7 +44,7 @@ export function compileMastraFilter(filter: RecallFilter, where: string): Record
       case '$exists':
         return { [keyOf(e.field, where)]: { $exists: e.exists } };
       default:
-        throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: filter: operator ${e.op}`);
+        throw filterCannot(`${ADAPTER}: ${where}`, `operator ${e.op}`);
     }
   };
   return walk(expr);
@@ -70,9 +58,4 @@ function keyOf(field: FilterField, where: string): string {
   const head = field.path[0]!;
   if (head.startsWith(RESERVED_PREFIX) || head.startsWith('$')) throw invalid(`${where}: filter key ${JSON.stringify(head)} is the driver's or an operator`);
   return field.path.join('.');
-}
-
-/** An instant as epoch microseconds (createdAt's stored number); anything else as it is. */
-function operand(v: FilterScalar): unknown {
-  return isFilterInstant(v) ? v.ms * 1000 + v.us : v;
 }

@@ -1,14 +1,4 @@
-import {
-  isFilterInstant,
-  MemoryMatrixError,
-  recallFilterExpr,
-  unsupportedFilterOperators,
-  type FilterExpr,
-  type FilterField,
-  type FilterOperator,
-  type FilterScalar,
-  type RecallFilter,
-} from '@memory-matrix/spec';
+import { filterCannot, instantAsMicros, pushdownFilterExpr, type FilterExpr, type FilterField, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 import { AGENT_ID, FIELD_KEYS, MEM0_KEYS } from './records';
 
@@ -49,9 +39,12 @@ const OP = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte
  * that is the driver's (`mm_…`) or mem0's own (MEM0_KEYS).
  */
 export function compileMem0Filter(filter: RecallFilter, where: string): Record<string, unknown> {
-  const expr = recallFilterExpr(filter)!;
-  const missing = unsupportedFilterOperators(expr, MEM0_FILTER_OPERATORS);
-  if (missing.length) throw cannot(where, `operators ${missing.join(', ')}: mem0's filter has no existence test and no array membership (capability filterOperators)`);
+  const expr = pushdownFilterExpr(
+    filter,
+    MEM0_FILTER_OPERATORS,
+    `${ADAPTER}: ${where}`,
+    (ops) => `operators ${ops}: mem0's filter has no existence test and no array membership (capability filterOperators)`,
+  )!;
   const walk = (e: FilterExpr): Record<string, unknown> => {
     switch (e.op) {
       case '$and':
@@ -90,10 +83,9 @@ export function keyOf(field: FilterField, where: string): string {
 }
 
 /** An instant as epoch microseconds (createdAt's stored number); anything else as it is. */
-export function operand(v: FilterScalar): unknown {
-  return isFilterInstant(v) ? v.ms * 1000 + v.us : v;
-}
+export const operand = instantAsMicros;
 
-export function cannot(where: string, what: string): MemoryMatrixError {
-  return new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: filter: ${what}`);
+/** CAPABILITY_MISSING `mem0: <where>: filter: <what>`. */
+export function cannot(where: string, what: string): ReturnType<typeof filterCannot> {
+  return filterCannot(`${ADAPTER}: ${where}`, what);
 }

@@ -1,4 +1,5 @@
-import { recallFilterExpr, unsupportedFilterOperators, type FilterExpr, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
+import { pushdownFilterExpr, type FilterExpr, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
+import { ADAPTER } from './errors';
 import { cannot, keyOf, operand } from './filter-compile';
 import { AGENT_ID } from './records';
 
@@ -40,9 +41,7 @@ const OP = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte
  * driver's or mem0's own.
  */
 export function compileMem0PgFilter(filter: RecallFilter, where: string): Record<string, unknown> {
-  const expr = recallFilterExpr(filter)!;
-  const missing = unsupportedFilterOperators(expr, MEM0_PG_FILTER_OPERATORS);
-  if (missing.length) throw cannot(where, `operators ${missing.join(', ')}: mem0's pgvector store has no array membership (capability filterOperators)`);
+  const expr = pushdownFilterExpr(filter, MEM0_PG_FILTER_OPERATORS, `${ADAPTER}: ${where}`, (ops) => `operators ${ops}: mem0's pgvector store has no array membership (capability filterOperators)`)!;
   const and = (args: FilterExpr[]): Record<string, unknown> => {
     const [first, ...rest] = args;
     if (first === undefined) return { $not: [FALSE] }; // an empty $and holds for every row

@@ -1,4 +1,15 @@
-import { isHnsw, isIvfflat, MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import {
+  collectionMarkerJson,
+  indexTypeIn,
+  isHnsw,
+  isIvfflat,
+  MemoryMatrixError,
+  readCollectionMarker,
+  type CollectionMarker as KitCollectionMarker,
+  type CollectionSpec,
+  type IndexConfig,
+  type Metric,
+} from '@memory-matrix/spec';
 import { ident, quoteLiteral } from './codec';
 import { OPERATOR_CLASS } from './scores';
 
@@ -19,15 +30,8 @@ import { OPERATOR_CLASS } from './scores';
 
 export const MARKER_TAG = 'memory-matrix/pgvector-collection@1';
 
-/** What the COMMENT stores. */
-export interface CollectionMarker {
-  marker: typeof MARKER_TAG;
-  name: string;
-  metric: Metric;
-  dim: number;
-  index: IndexConfig;
-  embeddingModel?: string;
-}
+/** What the COMMENT stores (the kit's marker under this tag). */
+export type CollectionMarker = KitCollectionMarker<typeof MARKER_TAG>;
 
 /** Postgres identifiers are at most 63 bytes (NAMEDATALEN − 1). */
 const MAX_IDENT = 63;
@@ -65,15 +69,7 @@ export function createTableSql(table: string, dim: number): string {
 
 /** COMMENT ON TABLE … IS '<marker JSON>' (COMMENT takes no bind parameters, hence the quoting). */
 export function commentSql(table: string, spec: CollectionSpec): string {
-  const marker: CollectionMarker = {
-    marker: MARKER_TAG,
-    name: spec.name,
-    metric: spec.metric,
-    dim: spec.dim,
-    index: spec.index,
-    ...(spec.embeddingModel !== undefined ? { embeddingModel: spec.embeddingModel } : {}),
-  };
-  return `COMMENT ON TABLE ${ident(table)} IS ${quoteLiteral(JSON.stringify(marker))}`;
+  return `COMMENT ON TABLE ${ident(table)} IS ${quoteLiteral(collectionMarkerJson(MARKER_TAG, spec))}`;
 }
 
 /**
@@ -83,24 +79,8 @@ export function commentSql(table: string, spec: CollectionSpec): string {
  */
 export function parseMarker(comment: string | null, table: string): CollectionMarker | null {
   if (!comment) return null;
-  let m: Partial<CollectionMarker>;
-  try {
-    m = JSON.parse(comment) as Partial<CollectionMarker>;
-  } catch {
-    return null;
-  }
-  if (typeof m !== 'object' || m === null || m.marker !== MARKER_TAG) return null;
-  const ok =
-    typeof m.name === 'string' &&
-    (m.metric === 'cosine' || m.metric === 'ip' || m.metric === 'l2') &&
-    Number.isInteger(m.dim) &&
-    typeof m.index === 'object' &&
-    m.index !== null &&
-    ['none', 'hnsw', 'ivfflat'].includes((m.index as IndexConfig).type);
-  if (!ok) {
-    throw new MemoryMatrixError('BACKEND_ERROR', `pgvector: table ${table}: collection marker is malformed: ${comment.slice(0, 200)}`);
-  }
-  return m as CollectionMarker;
+  const rules = { tag: MARKER_TAG, where: `pgvector: table ${table}`, metrics: ['cosine', 'ip', 'l2'] as const, index: indexTypeIn('none', 'hnsw', 'ivfflat'), foreign: 'ignore' } as const;
+  return readCollectionMarker(comment, rules) as CollectionMarker | null;
 }
 
 /**

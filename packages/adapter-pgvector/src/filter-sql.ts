@@ -1,4 +1,4 @@
-import { FILTER_OPERATORS, isFilterInstant, MemoryMatrixError, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar } from '@memory-matrix/spec';
+import { compileSqlFilter, FILTER_OPERATORS, isFilterInstant, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, type SqlComparison } from '@memory-matrix/spec';
 
 // The filter language (docs/filters.md) compiled to PostgreSQL over the table of ddl.ts
 // (namespace text, kind text, created_at timestamptz, metadata jsonb): one SQL boolean
@@ -35,42 +35,18 @@ export function compileFilterSql(expr: FilterExpr, params: unknown[]): string {
     params.push(v);
     return `$${params.length}::${cast}`;
   };
-  const walk = (e: FilterExpr): string => {
-    switch (e.op) {
-      case '$and':
-      case '$or':
-        return `(${e.args.map(walk).join(e.op === '$and' ? ' AND ' : ' OR ')})`;
-      case '$not':
-        return `(NOT ${walk(e.arg)})`;
-      case '$eq':
-        return equals(e.field, [e.value], bind);
-      case '$ne':
-        return `(NOT ${equals(e.field, [e.value], bind)})`;
-      case '$in':
-        return equals(e.field, e.values, bind);
-      case '$nin':
-        return `(NOT ${equals(e.field, e.values, bind)})`;
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        return range(e.field, e.op, e.value, bind);
-      case '$exists':
-        if (e.field.root !== 'metadata') return e.exists ? 'true' : 'false'; // record fields are always present
-        return `(${jsonAt(e.field.path, bind)} IS ${e.exists ? 'NOT ' : ''}NULL)`;
-      case '$contains':
-        if (e.field.root !== 'metadata') return 'false'; // a scalar contains nothing
-        return containsSql(jsonAt(e.field.path, bind), e.value, bind);
-      default:
-        throw new MemoryMatrixError('INVALID_INPUT', `pgvector: filter: unknown filter node ${JSON.stringify((e as { op?: unknown }).op)}`);
-    }
-  };
-  return walk(expr);
+  return compileSqlFilter(expr, {
+    where: 'pgvector: filter',
+    true: 'true',
+    false: 'false',
+    equals: (field, values) => equals(field, values, bind),
+    range: (field, cmp, value) => range(field, cmp, value, bind),
+    exists: (path, exists) => `(${jsonAt(path, bind)} IS ${exists ? 'NOT ' : ''}NULL)`,
+    contains: (path, value) => containsSql(jsonAt(path, bind), value, bind),
+  });
 }
 
 type Bind = (v: unknown, cast: string) => string;
-
-const SQL_OP = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
 /** `metadata -> $i::text -> …`: the jsonb value at `path`, SQL NULL when any step is missing or not an object. */
 function jsonAt(path: readonly string[], bind: Bind): string {
@@ -96,11 +72,11 @@ function equals(field: FilterField, values: readonly FilterScalar[], bind: Bind)
 }
 
 /** A range: numbers with numbers (numeric), instants with `created_at`; anything else `false`. */
-function range(field: FilterField, op: keyof typeof SQL_OP, value: number | { $date: string }, bind: Bind): string {
-  if (field.root === 'createdAt') return isFilterInstant(value) ? `(created_at ${SQL_OP[op]} ${bind(value.$date, 'timestamptz')})` : 'false';
+function range(field: FilterField, cmp: SqlComparison, value: number | { $date: string }, bind: Bind): string {
+  if (field.root === 'createdAt') return isFilterInstant(value) ? `(created_at ${cmp} ${bind(value.$date, 'timestamptz')})` : 'false';
   if (field.root !== 'metadata' || typeof value !== 'number') return 'false'; // namespace and kind are strings: never in a range
   const v = jsonAt(field.path, bind);
-  return `COALESCE(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v})::numeric ${SQL_OP[op]} ${bind(JSON.stringify(value), 'numeric')} END, false)`;
+  return `COALESCE(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v})::numeric ${cmp} ${bind(JSON.stringify(value), 'numeric')} END, false)`;
 }
 
 /** `v` is a jsonb array holding an element equal (jsonb, type-strict) to the scalar `value`. */

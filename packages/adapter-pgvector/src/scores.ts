@@ -1,4 +1,4 @@
-import type { Metric, ScoreConversion } from '@memory-matrix/spec';
+import { distanceToCanonical, type Metric, type ScoreConversion } from '@memory-matrix/spec';
 
 /**
  * pgvector native distance → canonical score (docs/design.md "canonical score": cosine similarity
@@ -15,16 +15,7 @@ import type { Metric, ScoreConversion } from '@memory-matrix/spec';
  *
  * `d` is the float8 the operator returns (pgvector accumulates in float4, then widens).
  */
-export function pgvectorToCanonical(metric: Metric, nativeDistance: number): number {
-  switch (metric) {
-    case 'cosine':
-      return 1 - nativeDistance;
-    case 'ip':
-      return -nativeDistance;
-    case 'l2':
-      return -nativeDistance;
-  }
-}
+export const pgvectorToCanonical = distanceToCanonical({ cosine: 'one-minus', ip: 'negated', l2: 'negated' }, 'pgvectorToCanonical');
 
 /** The driver's score conversion (`BackendDriver.scores`). */
 export const PGVECTOR_SCORES: ScoreConversion = {

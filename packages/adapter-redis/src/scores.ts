@@ -1,4 +1,4 @@
-import { negativeSqrtOfSquared, type Metric, type ScoreConversion } from '@memory-matrix/spec';
+import { distanceToCanonical, type ScoreConversion } from '@memory-matrix/spec';
 
 /**
  * Redis Vector Sets `VSIM … WITHSCORES` similarity s → canonical cosine similarity (docs/design.md
@@ -25,15 +25,7 @@ export function redisVsimToCanonical(s: number): number {
  * - `ip`     (IP):     d → 1 − d
  * - `l2`     (L2):     d → −√d (INVALID_INPUT for d < 0)
  */
-export function redisearchToCanonical(metric: Metric, d: number): number {
-  switch (metric) {
-    case 'cosine':
-    case 'ip':
-      return 1 - d;
-    case 'l2':
-      return negativeSqrtOfSquared(d, 'redisearchToCanonical');
-  }
-}
+export const redisearchToCanonical = distanceToCanonical({ cosine: 'one-minus', ip: 'one-minus', l2: 'negative-sqrt' }, 'redisearchToCanonical');
 
 /** The driver's score conversion (`BackendDriver.scores`): Vector Sets compare by cosine only, so the metric is ignored. */
 export const REDIS_SCORES: ScoreConversion = {

@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
+import { collectionMarkerJson, indexTypeIn, MemoryMatrixError, readCollectionMarker, type CollectionMarker as KitCollectionMarker, type CollectionSpec } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 import { VEC0_DISTANCE_METRIC } from './scores';
 
@@ -26,15 +26,8 @@ export const MARKER_TABLE = 'mm_collections';
  */
 export const CHUNK_SIZE = 128;
 
-/** What a marker row stores. */
-export interface CollectionMarker {
-  marker: typeof MARKER_TAG;
-  name: string;
-  metric: Metric;
-  dim: number;
-  index: IndexConfig;
-  embeddingModel?: string;
-}
+/** What a marker row stores (the kit's marker under this tag). */
+export type CollectionMarker = KitCollectionMarker<typeof MARKER_TAG>;
 
 /** Quote an identifier (`"…"`, inner quotes doubled). */
 export function ident(name: string): string {
@@ -75,33 +68,11 @@ export function createCollectionSql(spec: CollectionSpec): string[] {
 
 /** The marker JSON of a spec. */
 export function markerOf(spec: CollectionSpec): string {
-  const m: CollectionMarker = {
-    marker: MARKER_TAG,
-    name: spec.name,
-    metric: spec.metric,
-    dim: spec.dim,
-    index: spec.index,
-    ...(spec.embeddingModel !== undefined ? { embeddingModel: spec.embeddingModel } : {}),
-  };
-  return JSON.stringify(m);
+  return collectionMarkerJson(MARKER_TAG, spec);
 }
 
 /** Parse a marker row; BACKEND_ERROR when it carries our tag but malformed fields (guessing a metric would defeat C10). */
 export function parseMarker(json: string, name: string): CollectionMarker {
-  let m: Partial<CollectionMarker>;
-  try {
-    m = JSON.parse(json) as Partial<CollectionMarker>;
-  } catch {
-    m = {};
-  }
-  const ok =
-    m?.marker === MARKER_TAG &&
-    m.name === name &&
-    (m.metric === 'cosine' || m.metric === 'l2') &&
-    Number.isInteger(m.dim) &&
-    typeof m.index === 'object' &&
-    m.index !== null &&
-    m.index.type === 'none';
-  if (!ok) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${MARKER_TABLE} row ${name}: collection marker is malformed: ${json.slice(0, 200)}`);
-  return m as CollectionMarker;
+  const rules = { tag: MARKER_TAG, where: `${ADAPTER}: ${MARKER_TABLE} row ${name}`, metrics: ['cosine', 'l2'] as const, index: indexTypeIn('none'), name, foreign: 'malformed' } as const;
+  return readCollectionMarker(json, rules) as CollectionMarker;
 }

@@ -1,4 +1,4 @@
-import { MemoryMatrixError, type Metric } from '@memory-matrix/spec';
+import { distanceToCanonical, type Metric } from '@memory-matrix/spec';
 
 /**
  * sqlite-vec `vec0` distance → canonical score (cosine similarity for `cosine`, −Euclidean
@@ -19,16 +19,10 @@ import { MemoryMatrixError, type Metric } from '@memory-matrix/spec';
  * float64. The accumulation in float32 bounds the score error at about 384 × 2⁻²⁴ ≈ 2.3e-5 in the
  * worst case (√384 × 2⁻²⁴ ≈ 1.2e-6 typical); README.md records what was measured.
  */
-export function sqliteVecToCanonical(metric: Metric, d: number): number {
-  switch (metric) {
-    case 'cosine':
-      return 1 - d;
-    case 'l2':
-      return -d;
-    case 'ip':
-      throw new MemoryMatrixError('CAPABILITY_MISSING', 'sqlite: vec0 has no inner-product distance (metrics: cosine, L2, L1)');
-  }
-}
+export const sqliteVecToCanonical = distanceToCanonical(
+  { cosine: 'one-minus', l2: 'negated', ip: { missing: 'sqlite: vec0 has no inner-product distance (metrics: cosine, L2, L1)' } },
+  'sqliteVecToCanonical',
+);
 
 /** The metrics vec0 0.1.9 offers that the contract has, with their `distance_metric=` spelling. */
 export const VEC0_DISTANCE_METRIC: Partial<Record<Metric, string>> = { cosine: 'cosine', l2: 'L2' };

@@ -1,4 +1,14 @@
-import { FILTER_OPERATORS, MemoryMatrixError, type FilterExpr, type FilterField, type FilterOperator, type FilterScalar, isFilterInstant } from '@memory-matrix/spec';
+import {
+  compileSqlFilter,
+  FILTER_OPERATORS,
+  isFilterInstant,
+  type FilterExpr,
+  type FilterField,
+  type FilterOperator,
+  type FilterRangeValue,
+  type FilterScalar,
+  type SqlComparison,
+} from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 
 /**
@@ -29,43 +39,21 @@ export const SQLITE_FILTER_OPERATORS: readonly FilterOperator[] = FILTER_OPERATO
  * Throws INVALID_INPUT for a node it does not know (validateRecallFilter ran first).
  */
 export function whereSql(e: FilterExpr, params: unknown[]): string {
-  switch (e.op) {
-    case '$and':
-    case '$or':
-      return `(${e.args.map((a) => whereSql(a, params)).join(e.op === '$and' ? ' AND ' : ' OR ')})`;
-    case '$not':
-      return `(NOT ${whereSql(e.arg, params)})`;
-    case '$eq':
-      return eqSql(e.field, [e.value], params);
-    case '$ne':
-      return `(NOT ${eqSql(e.field, [e.value], params)})`;
-    case '$in':
-      return eqSql(e.field, e.values, params);
-    case '$nin':
-      return `(NOT ${eqSql(e.field, e.values, params)})`;
-    case '$gt':
-    case '$gte':
-    case '$lt':
-    case '$lte':
-      return rangeSql(e.field, e.op, e.value, params);
-    case '$exists':
-      if (e.field.root !== 'metadata') return e.exists ? '1' : '0'; // record fields are always present
-      return `(${e.exists ? '' : 'NOT '}${pathExists(e.field.path, null, params)})`;
-    case '$contains': {
-      if (e.field.root !== 'metadata') return '0'; // namespace, kind, createdAt are never arrays
-      const value = e.value;
-      return pathExists(
-        e.field.path,
+  return compileSqlFilter(e, {
+    where: `${ADAPTER}: filter.where`,
+    true: '1',
+    false: '0',
+    equals: (field, values) => eqSql(field, values, params),
+    range: (field, cmp, value) => rangeSql(field, cmp, value, params),
+    exists: (path, exists) => `(${exists ? '' : 'NOT '}${pathExists(path, null, params)})`,
+    contains: (path, value) =>
+      pathExists(
+        path,
         (leaf) => `${leaf}.type = 'array' AND EXISTS (SELECT 1 FROM json_each(CASE WHEN ${leaf}.type = 'array' THEN ${leaf}.value ELSE '[]' END) el WHERE ${scalarTest('el', value, params)})`,
         params,
-      );
-    }
-    default:
-      throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: filter.where: unknown filter node ${JSON.stringify((e as { op?: unknown }).op)}`);
-  }
+      ),
+  });
 }
-
-const SQL_RANGE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
 /** `$eq` with one of `values` (`$in`; an empty list is `0`). */
 function eqSql(field: FilterField, values: readonly FilterScalar[], params: unknown[]): string {
@@ -88,8 +76,7 @@ function eqSql(field: FilterField, values: readonly FilterScalar[], params: unkn
   return `(${tests.join(' OR ')})`;
 }
 
-function rangeSql(field: FilterField, op: keyof typeof SQL_RANGE, value: number | { ms: number; us: number }, params: unknown[]): string {
-  const cmp = SQL_RANGE[op];
+function rangeSql(field: FilterField, cmp: SqlComparison, value: FilterRangeValue, params: unknown[]): string {
   if (field.root === 'createdAt') {
     if (!isFilterInstant(value)) return '0';
     params.push(value.ms, value.us);

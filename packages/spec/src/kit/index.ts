@@ -7,3 +7,8 @@ export { rowHistoryKeys } from './history-keys';
 export { COLLECTION_NAME_RE, invalidInput, MAX_SPEC_DIM, recordValidators, validateCollectionName, validateSpecBasics, type IdsValidator, type RecordValidators, type SpecLimits } from './validate';
 export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './context';
 export { tempDirEngine, type TempDirEngine } from './temp-dir-engine';
+// The adapter kit, small shared roles (issue 33): collection markers, the SQL filter compiler, distance → score, driver heads.
+export { collectionMarker, collectionMarkerJson, indexTypeIn, readCollectionMarker, specOfMarker, type CollectionMarker, type MarkerRules } from './collection-marker';
+export { compileSqlFilter, SQL_RANGE_OP, type SqlComparison, type SqlFilterDialect, type SqlRangeOp } from './sql-filter';
+export { distanceToCanonical, type DistanceForm } from './distance-scores';
+export { filterCannot, instantAsMicros, pushdownFilterExpr } from './filter-pushdown';
