@@ -7,3 +7,5 @@ export { rowHistoryKeys } from './history-keys';
 export { COLLECTION_NAME_RE, invalidInput, MAX_SPEC_DIM, recordValidators, validateCollectionName, validateSpecBasics, type IdsValidator, type RecordValidators, type SpecLimits } from './validate';
 export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './context';
 export { tempDirEngine, type TempDirEngine } from './temp-dir-engine';
+// The adapter kit, collection base (issue 33): MemoryCollection's common steps over the store's primitives.
+export { KitCollection, type CollectionChecks, type CollectionStyle, type RankSource } from './collection-base';
