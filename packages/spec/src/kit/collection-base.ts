@@ -8,6 +8,7 @@ import { MemoryMatrixError } from '../errors';
 import { inAskedOrder } from '../get-order';
 import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery } from '../types';
 import { keepMinScore, lastWriteWins, TIE_MARGIN, tieCompleteTopK } from './top-k';
+import type { RecordValidators } from './validate';
 
 /**
  * An adapter's own input checks, bound to the collection (its scope and rules), as its validate.ts
@@ -24,6 +25,20 @@ export interface CollectionChecks {
   filter(f: RecallFilter | undefined, where: string): void;
   /** A recall query (vector, k, minScore, scan, filter) against the collection's dim and metric. */
   query(q: RecallQuery): void;
+}
+
+/**
+ * `CollectionChecks` from an adapter's validators (spec kit `recordValidators`, or its validate.ts
+ * functions of the same shapes) bound to `spec`'s dim and metric and to `scope`, the argument its
+ * record and query checks name the collection by. Pure; throws nothing itself.
+ */
+export function checksFrom(v: Pick<RecordValidators, 'validateRecord' | 'validateIds' | 'validateFilter' | 'validateQuery'>, spec: CollectionSpec, scope: string): CollectionChecks {
+  return {
+    record: (r, i) => v.validateRecord(r, i, spec.dim, spec.metric, scope),
+    ids: (ids, where) => v.validateIds(ids, where),
+    filter: (f, where) => v.validateFilter(f, where),
+    query: (q) => v.validateQuery(q, spec.dim, spec.metric, scope),
+  };
 }
 
 /**
@@ -155,6 +170,11 @@ export abstract class KitCollection implements MemoryCollection {
   /** Spec `validateDecay` of `q` under the collection's metric, messages `<adapter>: <scope>: recall: …`; null without decay. */
   protected decayOf(q: RecallQuery, scope = this.style.scope): DecayRequest | null {
     return validateDecay(q, this.spec.metric, `${this.style.adapter}: ${scope}: recall`);
+  }
+
+  /** The hits whose score is ≥ `q.minScore` (spec kit `keepMinScore`), in order. */
+  protected atMinScore<H extends RecallHit>(hits: H[], q: RecallQuery): H[] {
+    return keepMinScore(hits, q.minScore);
   }
 
   /**

@@ -8,4 +8,4 @@ export { COLLECTION_NAME_RE, invalidInput, MAX_SPEC_DIM, recordValidators, valid
 export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './context';
 export { tempDirEngine, type TempDirEngine } from './temp-dir-engine';
 // The adapter kit, collection base (issue 33): MemoryCollection's common steps over the store's primitives.
-export { KitCollection, type CollectionChecks, type CollectionStyle, type RankSource } from './collection-base';
+export { checksFrom, KitCollection, type CollectionChecks, type CollectionStyle, type RankSource } from './collection-base';
