@@ -1,18 +1,6 @@
 import type { Table, VectorQuery } from '@lancedb/lancedb';
-import {
-  isHnsw,
-  isIvfflat,
-  KitCollection,
-  tieCompleteTopK,
-  validateScanOptions,
-  type CollectionSpec,
-  type IndexInEffect,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, KitCollection, tieCompleteTopK, validateScanOptions } from '@memory-matrix/spec';
+import type { CollectionSpec, IndexInEffect, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { fromRow, toArrowTable } from './codec';
 import { ADAPTER, type StoreContext } from './context';
 import { buildVectorIndex, readIndexInEffect, type LancedbIndexOptions } from './vector-index';

@@ -1,19 +1,5 @@
-import {
-  checksFrom,
-  KitCollection,
-  MemoryMatrixError,
-  recordValidators,
-  TIE_MARGIN,
-  tieCompleteTopKSync,
-  validateScanOptions,
-  type CollectionSpec,
-  type InputRules,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { checksFrom, KitCollection, MemoryMatrixError, recordValidators, TIE_MARGIN, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import type { CollectionSpec, InputRules, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ADAPTER, type LibsqlContext } from './context';
 import { filterSql } from './filter-sql';
 import { createIndexSql, diskannOf, ident, namesOf } from './schema';

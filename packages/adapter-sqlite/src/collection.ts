@@ -1,16 +1,5 @@
-import {
-  keepMinScore,
-  KitCollection,
-  MemoryMatrixError,
-  tieCompleteTopKSync,
-  validateScanOptions,
-  type CollectionSpec,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { checksFrom, KitCollection, MemoryMatrixError, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { blobToVector, instantColumns, vectorToBlob } from './codec';
 import { ADAPTER, type StoreContext } from './context';
 import { ident, namesOf } from './ddl';
@@ -49,15 +38,7 @@ export class SqliteCollection extends KitCollection {
     readonly spec: CollectionSpec,
   ) {
     const { table, vec } = namesOf(spec.name);
-    super(
-      { adapter: ADAPTER, scope: `table ${table}`, repeatedIds: 'last' },
-      {
-        record: (r, i) => validateRecord(r, i, spec.dim, spec.metric, table),
-        ids: validateIds,
-        filter: validateFilter,
-        query: (q) => validateQuery(q, spec.dim, spec.metric, table),
-      },
-    );
+    super({ adapter: ADAPTER, scope: `table ${table}`, repeatedIds: 'last' }, checksFrom({ validateRecord, validateIds, validateFilter, validateQuery }, spec, table));
     this.table = table;
     this.vec = vec;
   }
@@ -191,7 +172,7 @@ export class SqliteCollection extends KitCollection {
       });
       return rows.map((r) => ({ id: r.id, score: sqliteVecToCanonical(this.spec.metric, r.d) }));
     });
-    return keepMinScore(hits, q.minScore);
+    return this.atMinScore(hits, q);
   }
 
   private selectRows(): string {
