@@ -52,12 +52,15 @@ export interface CollectionStyle {
   scope: string;
   /** Verb of the not-an-array message: `upsert expects an array of records` (default) or `upsert needs …`. */
   arrayVerb?: 'expects' | 'needs';
+  /** The whole INVALID_INPUT message when upsert gets no array, for an adapter that words it otherwise (Redis). */
+  notArray?: string;
   /**
    * Which record of a repeated id `writeBatch` receives: `first` (default) the last record at its
    * id's first position, `last` at its own position (spec kit `lastWriteWins`), `none` every
-   * record as given (the store's upsert applies them in order, so the last one wins there).
+   * record as given (the store's upsert applies them in order, so the last one wins there), `byId`
+   * the winners sorted by id (UTF-16 code units; Redis writes them in that order).
    */
-  repeatedIds?: 'first' | 'last' | 'none';
+  repeatedIds?: 'first' | 'last' | 'none' | 'byId';
 }
 
 /** What `rankOrDecay` needs from a store for one recall. */
@@ -122,7 +125,8 @@ export abstract class KitCollection implements MemoryCollection {
    * id wins (C21, `repeatedIds`), and an empty call writes nothing.
    */
   async upsert(records: MemoryRecord[]): Promise<void> {
-    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${this.style.adapter}: ${this.style.scope}: upsert ${this.style.arrayVerb ?? 'expects'} an array of records`);
+    if (!Array.isArray(records))
+      throw new MemoryMatrixError('INVALID_INPUT', this.style.notArray ?? `${this.style.adapter}: ${this.style.scope}: upsert ${this.style.arrayVerb ?? 'expects'} an array of records`);
     records.forEach((r, i) => this.checks.record(r, i));
     const repeated = this.style.repeatedIds ?? 'first';
     if (records.length === 0) return;
@@ -133,7 +137,7 @@ export abstract class KitCollection implements MemoryCollection {
       );
     const at = new Map<string, number>();
     records.forEach((r, i) => at.set(r.id, i));
-    const list = lastWriteWins(records, repeated);
+    const list = repeated === 'byId' ? lastWriteWins(records).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : lastWriteWins(records, repeated);
     await this.writeBatch(
       list,
       list.map((r) => at.get(r.id)!),
