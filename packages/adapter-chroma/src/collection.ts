@@ -1,21 +1,5 @@
-import {
-  byScoreThenId,
-  keepMinScore,
-  lastWriteWins,
-  TIE_MARGIN,
-  inAskedOrder,
-  MemoryMatrixError,
-  rerankWithDecay,
-  validateDecay,
-  type CollectionSpec,
-  type IndexInEffect,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { byScoreThenId, checksFrom, KitCollection, MemoryMatrixError } from '@memory-matrix/spec';
+import type { CollectionSpec, IndexInEffect, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import type { Collection } from 'chromadb';
 import { chunks, decodeRecord, encodeMetadata, filterToWhere, RESERVED } from './codec';
 import type { StoreContext } from './context';
@@ -24,14 +8,16 @@ import { scanCollection } from './scan';
 import { validateFilter, validateIds, validateQuery, validateRecord } from './validate';
 
 /** One memory-matrix collection = one Chroma collection (see codec.ts for the record layout). */
-export class ChromaMemoryCollection implements MemoryCollection {
+export class ChromaMemoryCollection extends KitCollection {
   constructor(
     private readonly ctx: StoreContext,
     readonly spec: CollectionSpec,
     private readonly handle: Collection,
     /** The Chroma collection's name (`mm_<name>`). */
     readonly chromaName: string,
-  ) {}
+  ) {
+    super({ adapter: 'chroma', scope: `collection ${spec.name}`, arrayVerb: 'needs' }, checksFrom({ validateRecord, validateIds, validateFilter, validateQuery }, spec, spec.name));
+  }
 
   /**
    * Insert or replace by id; within one call the LAST record with an id wins (C21). Every record
@@ -46,11 +32,7 @@ export class ChromaMemoryCollection implements MemoryCollection {
    * to abandon an add whose connection dropped, but one add is applied in pieces that concurrent
    * readers can see.
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `chroma: collection ${this.spec.name}: upsert needs an array of records`);
-    records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.spec.name));
-    const list = lastWriteWins(records);
-    if (list.length === 0) return;
+  protected async writeBatch(list: MemoryRecord[]): Promise<void> {
     const previous = await this.fetch(list.map((r) => r.id));
     const written: string[] = [];
     try {
@@ -72,11 +54,9 @@ export class ChromaMemoryCollection implements MemoryCollection {
     }
   }
 
-  /** Records by id in the order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIds(ids, `collection ${this.spec.name}: get`);
-    const found = new Map((await this.fetch([...new Set(ids)])).map((r) => [r.id, r]));
-    return inAskedOrder(ids, found);
+  /** The records of `ids` (the kit's `get` puts them in the order asked). */
+  protected readByIds(ids: string[]): Promise<MemoryRecord[]> {
+    return this.fetch(ids);
   }
 
   /** One keyset page in UTF-8 byte order of id (scan.ts); records decoded as `get` decodes them. */
@@ -85,16 +65,14 @@ export class ChromaMemoryCollection implements MemoryCollection {
   }
 
   /** Delete by id; returns how many existed (each id once). Chroma's delete reports no count, so existence is read first. */
-  async delete(ids: string[]): Promise<number> {
-    validateIds(ids, `collection ${this.spec.name}: delete`);
-    const existing = await this.existingIds([...new Set(ids)]);
+  protected async removeIds(ids: string[]): Promise<number> {
+    const existing = await this.existingIds(ids);
     await this.deleteIds(existing);
     return existing.length;
   }
 
   /** Number of memories, optionally under a filter (same semantics as recall's filter). */
-  async count(filter?: RecallFilter): Promise<number> {
-    validateFilter(filter, `collection ${this.spec.name}: count`);
+  protected async countWhere(filter: RecallFilter | undefined): Promise<number> {
     const where = filterToWhere(filter);
     if (where === null) return 0;
     return this.ctx.run('count', this.chromaName, async () => {
@@ -115,19 +93,12 @@ export class ChromaMemoryCollection implements MemoryCollection {
    * `rerankWithDecay` over HNSW candidates with their stored createdAt (`mm.at`); Chroma cannot
    * compute it server-side. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
    */
-  async recall(q: RecallQuery): Promise<RecallHit[]> {
-    validateQuery(q, this.spec.dim, this.spec.metric, this.spec.name);
+  protected async recallChecked(q: RecallQuery): Promise<RecallHit[]> {
     if (q.scan === 'exact') throw new MemoryMatrixError('CAPABILITY_MISSING', `chroma: collection ${this.spec.name}: Chroma has no exact scan (recall goes through its HNSW index)`);
     const where = filterToWhere(q.filter);
     if (where === null) return [];
-    const decay = validateDecay(q, this.spec.metric, `chroma: collection ${this.spec.name}: recall`);
-    if (decay !== null) {
-      const total = await this.ctx.run('count', this.chromaName, () => this.handle.count());
-      const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total, where: `chroma: collection ${this.chromaName}` }, (n) => this.similar(q.vector, n, where, true));
-      return r.hits;
-    }
-    const hits = await this.similar(q.vector, q.k + TIE_MARGIN, where, false);
-    return keepMinScore(hits, q.minScore).slice(0, q.k);
+    const total = () => this.ctx.run('count', this.chromaName, () => this.handle.count());
+    return this.rankOrDecay(q, this.decayOf(q), { total, where: `chroma: collection ${this.chromaName}`, nearest: (n, withAt) => this.similar(q.vector, n, where, withAt) });
   }
 
   /**
@@ -139,7 +110,7 @@ export class ChromaMemoryCollection implements MemoryCollection {
    * BACKEND_ERROR (no HNSW configuration reported).
    */
   async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
-    validateQuery(q, this.spec.dim, this.spec.metric, this.spec.name);
+    this.checks.query(q);
     return this.ctx.run('read configuration', this.chromaName, async () => {
       let stored;
       try {

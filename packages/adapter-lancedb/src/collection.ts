@@ -1,24 +1,6 @@
 import type { Table, VectorQuery } from '@lancedb/lancedb';
-import {
-  isHnsw,
-  keepMinScore,
-  lastWriteWins,
-  tieCompleteTopK,
-  isIvfflat,
-  inAskedOrder,
-  MemoryMatrixError,
-  rerankWithDecay,
-  validateDecay,
-  validateScanOptions,
-  type CollectionSpec,
-  type IndexInEffect,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, KitCollection, tieCompleteTopK, validateScanOptions } from '@memory-matrix/spec';
+import type { CollectionSpec, IndexInEffect, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { fromRow, toArrowTable } from './codec';
 import { ADAPTER, type StoreContext } from './context';
 import { buildVectorIndex, readIndexInEffect, type LancedbIndexOptions } from './vector-index';
@@ -42,38 +24,41 @@ const RECORD_COLUMNS = ['id', 'namespace', 'kind', 'text', 'created_at', 'metada
  * returns: connections are opened with `readConsistencyInterval: 0` (store.ts), so every read
  * checks for the latest version first.
  */
-export class LancedbCollection implements MemoryCollection {
+export class LancedbCollection extends KitCollection {
   constructor(
     private readonly ctx: StoreContext,
     readonly spec: CollectionSpec,
     readonly table: string,
     private readonly tbl: Table,
     private readonly options: LancedbIndexOptions,
-  ) {}
+  ) {
+    super(
+      { adapter: ADAPTER, scope: `table ${table}`, repeatedIds: 'last' },
+      {
+        record: (r, i) => validateRecord(r, i, spec.dim, spec.metric, table),
+        ids: validateIds,
+        filter: validateFilter,
+        query: (q) => validateQuery(q, spec.dim, spec.metric, table),
+      },
+    );
+  }
 
   /**
    * Insert or replace by id: ONE `mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll()`
    * of every record of the call (one commit: all or nothing); within one call the LAST record
    * with an id wins (earlier ones are dropped before the merge, which refuses duplicate source
-   * keys). Concurrent writers conflict in Lance's commit and are retried by LanceDB itself.
+   * keys; the kit's `upsert` checks and dedupes first). Concurrent writers conflict in Lance's commit and are retried by LanceDB itself.
    * Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: table ${this.table}: upsert expects an array of records`);
-    records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.table));
-    if (records.length === 0) return;
-    const rows = lastWriteWins(records, 'last');
+  protected async writeBatch(rows: MemoryRecord[]): Promise<void> {
     const data = toArrowTable(rows, this.spec.dim);
     await this.ctx.run(`upsert of ${rows.length} records`, this.table, async () => {
       await this.tbl.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
     });
   }
 
-  /** Records by id in the order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIds(ids, `table ${this.table}: get`);
-    if (ids.length === 0) return [];
-    const unique = [...new Set(ids)];
+  /** The records of `unique` ids, IDS_PER_STATEMENT per query (the kit's `get` puts them in the order asked). */
+  protected async readByIds(unique: string[]): Promise<MemoryRecord[]> {
     const byId = new Map<string, MemoryRecord>();
     await this.ctx.run('get', this.table, async () => {
       for (let i = 0; i < unique.length; i += IDS_PER_STATEMENT) {
@@ -82,7 +67,7 @@ export class LancedbCollection implements MemoryCollection {
         for (const row of rows) byId.set(String(row.id), fromRow(row, this.spec.dim, this.table));
       }
     });
-    return inAskedOrder(ids, byId);
+    return [...byId.values()];
   }
 
   /**
@@ -100,10 +85,7 @@ export class LancedbCollection implements MemoryCollection {
   }
 
   /** Delete by id (one `delete` commit per IDS_PER_STATEMENT ids); returns how many existed, LanceDB's `numDeletedRows`. */
-  async delete(ids: string[]): Promise<number> {
-    validateIds(ids, `table ${this.table}: delete`);
-    if (ids.length === 0) return 0;
-    const unique = [...new Set(ids)];
+  protected async removeIds(unique: string[]): Promise<number> {
     return this.ctx.run('delete', this.table, async () => {
       let n = 0;
       for (let i = 0; i < unique.length; i += IDS_PER_STATEMENT) n += (await this.tbl.delete(inList('id', unique.slice(i, i + IDS_PER_STATEMENT)))).numDeletedRows;
@@ -123,8 +105,7 @@ export class LancedbCollection implements MemoryCollection {
   }
 
   /** Number of memories, optionally under a filter (`countRows(predicate)`, same semantics as recall's filter). */
-  async count(filter?: RecallFilter): Promise<number> {
-    validateFilter(filter, `table ${this.table}: count`);
+  protected async countWhere(filter: RecallFilter | undefined): Promise<number> {
     const where = filterPredicate(filter);
     return this.ctx.run('count', this.table, async () => Number(await this.tbl.countRows(where)));
   }
@@ -156,21 +137,20 @@ export class LancedbCollection implements MemoryCollection {
    * exact-path candidates (LanceDB has no decay function). Throws DIMENSION_MISMATCH,
    * INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
    */
-  async recall(q: RecallQuery): Promise<RecallHit[]> {
-    validateQuery(q, this.spec.dim, this.spec.metric, this.table);
-    const decay = validateDecay(q, this.spec.metric, `${ADAPTER}: table ${this.table}: recall`);
+  protected async recallChecked(q: RecallQuery): Promise<RecallHit[]> {
+    const decay = this.decayOf(q);
     if (decay) {
       const where = filterPredicate(q.filter);
-      const total = await this.ctx.run('count', this.table, async () => Number(await this.tbl.countRows(where)));
-      const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total, where: `${ADAPTER}: table ${this.table}` }, (n) =>
-        this.ctx.run('recall (decay candidates)', this.table, async () => {
-          const rows = (await this.vectorQuery({ ...q, scan: 'exact' }, n)
-            .select(['id', 'created_at', '_distance'])
-            .toArray()) as Array<{ id: string; created_at: string; _distance: number }>;
-          return rows.map((row) => ({ id: row.id, score: lancedbToCanonical(this.spec.metric, row._distance), createdAt: row.created_at }));
-        }),
-      );
-      return r.hits;
+      return this.rankOrDecay(q, decay, {
+        total: () => this.ctx.run('count', this.table, async () => Number(await this.tbl.countRows(where))),
+        nearest: (n) =>
+          this.ctx.run('recall (decay candidates)', this.table, async () => {
+            const rows = (await this.vectorQuery({ ...q, scan: 'exact' }, n)
+              .select(['id', 'created_at', '_distance'])
+              .toArray()) as Array<{ id: string; created_at: string; _distance: number }>;
+            return rows.map((row) => ({ id: row.id, score: lancedbToCanonical(this.spec.metric, row._distance), createdAt: row.created_at }));
+          }),
+      });
     }
     const hits = await this.ctx.run(q.scan === 'exact' ? 'recall (flat)' : 'recall (index)', this.table, async () => {
       const rows = await tieCompleteTopK({ k: q.k, key: (r) => r._distance }, async (n: number) => {
@@ -179,7 +159,7 @@ export class LancedbCollection implements MemoryCollection {
       });
       return rows.map((r) => ({ id: r.id, score: lancedbToCanonical(this.spec.metric, r._distance) }));
     });
-    return keepMinScore(hits, q.minScore);
+    return this.atMinScore(hits, q);
   }
 
   /** The LanceDB vector query of a recall: distance type, prefilter, limit, and the flat or index path. */

@@ -1,23 +1,5 @@
-import {
-  inAskedOrder,
-  keepMinScore,
-  TIE_MARGIN,
-  tieCompleteTopKSync,
-  MemoryMatrixError,
-  validateIdList,
-  validateMemoryRecord,
-  validateRecallFilter,
-  validateRecallQuery,
-  validateScanOptions,
-  type CollectionSpec,
-  type InputRules,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { checksFrom, KitCollection, MemoryMatrixError, recordValidators, TIE_MARGIN, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import type { CollectionSpec, InputRules, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ADAPTER, type LibsqlContext } from './context';
 import { filterSql } from './filter-sql';
 import { createIndexSql, diskannOf, ident, namesOf } from './schema';
@@ -50,7 +32,7 @@ function blobOf(v: Float32Array): Buffer {
  * libsql 0.5.29 takes a single object argument as named parameters, and a lone Buffer makes its
  * native side panic and abort the process (README "libsql quirks").
  */
-export class LibsqlCollection implements MemoryCollection {
+export class LibsqlCollection extends KitCollection {
   readonly table: string;
   readonly vidx: string;
 
@@ -58,7 +40,11 @@ export class LibsqlCollection implements MemoryCollection {
     private readonly ctx: LibsqlContext,
     readonly spec: CollectionSpec,
   ) {
-    ({ table: this.table, vidx: this.vidx } = namesOf(spec.name));
+    const { table, vidx } = namesOf(spec.name);
+    // every record of a call is written, in order: ON CONFLICT makes the last one with an id win
+    super({ adapter: ADAPTER, scope: `table ${table}`, repeatedIds: 'none' }, checksFrom(recordValidators(RULES, 'table'), spec, table));
+    this.table = table;
+    this.vidx = vidx;
   }
 
   /**
@@ -66,10 +52,7 @@ export class LibsqlCollection implements MemoryCollection {
    * row), all records of the call in one IMMEDIATE transaction: all or nothing; within one call the
    * last record with an id wins. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: table ${this.table}: upsert expects an array of records`);
-    records.forEach((r, i) => validateMemoryRecord(r, i, this.spec.dim, this.spec.metric, `table ${this.table}`, RULES));
-    if (records.length === 0) return;
+  protected async writeBatch(records: MemoryRecord[]): Promise<void> {
     const rows = records.map((r) => [r.id, r.namespace, r.kind, r.text, r.createdAt, JSON.stringify(r.metadata), blobOf(r.embedding)]);
     const db = this.ctx.db;
     await this.ctx.run(`upsert of ${rows.length} records`, this.table, () => {
@@ -83,12 +66,10 @@ export class LibsqlCollection implements MemoryCollection {
     });
   }
 
-  /** Records by id in the order asked, each id once, missing ids left out (`inAskedOrder`). */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIdList(ids, `table ${this.table}: get`, RULES);
-    if (ids.length === 0) return [];
+  /** The rows of `ids` (the kit's `get` puts them in the order asked). */
+  protected async readByIds(ids: string[]): Promise<MemoryRecord[]> {
     const rows = await this.ctx.run('get', this.table, () => this.ctx.db.prepare(`${this.selectRows()} WHERE r.id IN (SELECT value FROM json_each(?))`).all([JSON.stringify(ids)]) as Row[]);
-    return inAskedOrder(ids, new Map(rows.map((row) => [row.id, this.toRecord(row)])));
+    return rows.map((row) => this.toRecord(row));
   }
 
   /** One keyset page in id order (BINARY collation = spec `compareIdsBytes` order). */
@@ -102,19 +83,16 @@ export class LibsqlCollection implements MemoryCollection {
   }
 
   /** Delete by id (one transaction); returns how many existed, each id counted once. */
-  async delete(ids: string[]): Promise<number> {
-    validateIdList(ids, `table ${this.table}: delete`, RULES);
-    if (ids.length === 0) return 0;
+  protected async removeIds(ids: string[]): Promise<number> {
     const db = this.ctx.db;
     return this.ctx.run('delete', this.table, () => {
       const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ?`);
-      return db.transaction(() => [...new Set(ids)].reduce((n, id) => n + Number(del.run([id]).changes), 0)).immediate();
+      return db.transaction(() => ids.reduce((n, id) => n + Number(del.run([id]).changes), 0)).immediate();
     });
   }
 
   /** Number of memories, optionally under a filter (recall's semantics). */
-  async count(filter?: RecallFilter): Promise<number> {
-    validateRecallFilter(filter, `table ${this.table}: count`, RULES);
+  protected async countWhere(filter: RecallFilter | undefined): Promise<number> {
     return this.ctx.run('count', this.table, () => {
       const params: unknown[] = [];
       const f = filterSql(filter, params);
@@ -139,8 +117,7 @@ export class LibsqlCollection implements MemoryCollection {
    * measured, not compensated. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT,
    * CAPABILITY_MISSING (decay), BACKEND_ERROR (an index scan before `buildIndex`: no such index).
    */
-  async recall(q: RecallQuery): Promise<RecallHit[]> {
-    validateRecallQuery(q, this.spec.dim, this.spec.metric, `table ${this.table}`, RULES);
+  protected async recallChecked(q: RecallQuery): Promise<RecallHit[]> {
     if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: table ${this.table}: time decay is not offered (timeDecay: false)`);
     const fn = DISTANCE[this.spec.metric as 'cosine' | 'l2'].fn;
     const useIndex = q.scan !== 'exact' && diskannOf(this.spec) !== undefined;
@@ -162,7 +139,7 @@ export class LibsqlCollection implements MemoryCollection {
       });
     });
     const scored = hits.map((r) => ({ id: r.id, score: libsqlToCanonical(this.spec.metric, r.d) }));
-    return keepMinScore(scored, q.minScore);
+    return this.atMinScore(scored, q);
   }
 
   private selectRows(): string {

@@ -1,24 +1,5 @@
-import {
-  byScoreThenId,
-  keepMinScore,
-  lastWriteWins,
-  TIE_MARGIN,
-  isHnsw,
-  inAskedOrder,
-  keysetPage,
-  MemoryMatrixError,
-  rerankWithDecay,
-  validateDecay,
-  validateScanOptions,
-  type CollectionSpec,
-  type IndexInEffect,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { byScoreThenId, checksFrom, isHnsw, keysetPage, KitCollection, MemoryMatrixError, TIE_MARGIN, validateScanOptions } from '@memory-matrix/spec';
+import type { CollectionSpec, IndexInEffect, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { chunkBy, decodeRow, encodeRow, rowBytes, type Row } from './codec';
 import { CONSISTENCY, type StoreContext } from './context';
 import { idsExpr, UNQUOTABLE } from './expr';
@@ -38,7 +19,7 @@ export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 const MAX_TOPK = 16_384;
 
 /** One memory-matrix collection = one Milvus collection `mm_<name>` (schema.ts). */
-export class MilvusMemoryCollection implements MemoryCollection {
+export class MilvusMemoryCollection extends KitCollection {
   constructor(
     private readonly ctx: StoreContext,
     readonly spec: CollectionSpec,
@@ -46,7 +27,9 @@ export class MilvusMemoryCollection implements MemoryCollection {
     readonly milvusName: string,
     /** Index type the server reports for the vector field (HNSW or FLAT). */
     private readonly indexType: string,
-  ) {}
+  ) {
+    super({ adapter: 'milvus', scope: `collection ${spec.name}`, arrayVerb: 'needs' }, checksFrom({ validateRecord, validateIds, validateFilter, validateQuery }, spec, spec.name));
+  }
 
   private get c() {
     return this.ctx.client;
@@ -55,17 +38,13 @@ export class MilvusMemoryCollection implements MemoryCollection {
   /**
    * Insert or replace by id (Milvus `upsert`: the whole row is replaced, measured — no metadata
    * merge); within one call the LAST record with an id wins (C21). Every record is validated
-   * before anything is sent. Requests of at most maxBatch rows and MAX_BATCH_BYTES; then `flush`
+   * before anything is sent (the kit's `upsert`). Requests of at most maxBatch rows and MAX_BATCH_BYTES; then `flush`
    * (seals the rows into the server's storage) BEFORE the call resolves, so an acknowledged
    * upsert is read back by any later Strong read from this or a new client (C27) and survives a
    * restart. Not atomic across requests: a failing request leaves the earlier ones written and
    * throws BACKEND_ERROR saying how many records landed (README "Batches").
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `milvus: collection ${this.spec.name}: upsert needs an array of records`);
-    records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.spec.name));
-    const list = lastWriteWins(records);
-    if (list.length === 0) return;
+  protected async writeBatch(list: MemoryRecord[]): Promise<void> {
     let done = 0;
     for (const part of chunkBy(list, this.ctx.maxBatch, MAX_BATCH_BYTES, rowBytes)) {
       try {
@@ -84,17 +63,14 @@ export class MilvusMemoryCollection implements MemoryCollection {
     await this.flush();
   }
 
-  /** Records by id in the order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIds(ids, `collection ${this.spec.name}: get`);
-    const found = new Map((await this.fetch([...new Set(ids)], OUTPUT_FIELDS)).map((row) => [row[FIELD.id] as string, decodeRow(this.milvusName, row)]));
-    return inAskedOrder(ids, found);
+  /** The records of `ids` (the kit's `get` puts them in the order asked). */
+  protected async readByIds(ids: string[]): Promise<MemoryRecord[]> {
+    return (await this.fetch(ids, OUTPUT_FIELDS)).map((row) => decodeRow(this.milvusName, row));
   }
 
   /** Delete by id; returns how many existed (each id once). Milvus's delete count is not per id, so existence is read first; flushed before it resolves. */
-  async delete(ids: string[]): Promise<number> {
-    validateIds(ids, `collection ${this.spec.name}: delete`);
-    const existing = (await this.fetch([...new Set(ids)], [FIELD.id])).map((r) => r[FIELD.id] as string);
+  protected async removeIds(ids: string[]): Promise<number> {
+    const existing = (await this.fetch(ids, [FIELD.id])).map((r) => r[FIELD.id] as string);
     for (let i = 0; i < existing.length; i += this.ctx.maxBatch) {
       const part = existing.slice(i, i + this.ctx.maxBatch);
       await this.ctx.run('delete', this.milvusName, () => this.c.delete({ collection_name: this.milvusName, filter: idsExpr(part) }));
@@ -104,8 +80,7 @@ export class MilvusMemoryCollection implements MemoryCollection {
   }
 
   /** Number of memories, optionally under a filter (recall's semantics): `count(*)` under the filter's expression, Strong. */
-  async count(filter?: RecallFilter): Promise<number> {
-    validateFilter(filter, `collection ${this.spec.name}: count`);
+  protected async countWhere(filter: RecallFilter | undefined): Promise<number> {
     const expr = filterExpr(filter);
     if (expr === null) return 0;
     return this.countExpr(expr);
@@ -125,21 +100,13 @@ export class MilvusMemoryCollection implements MemoryCollection {
    * path). With `decay`: spec `rerankWithDecay` over Milvus candidates with their stored createdAt.
    * Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, CAPABILITY_MISSING, BACKEND_ERROR.
    */
-  async recall(q: RecallQuery): Promise<RecallHit[]> {
-    validateQuery(q, this.spec.dim, this.spec.metric, this.spec.name);
+  protected async recallChecked(q: RecallQuery): Promise<RecallHit[]> {
     if (q.scan === 'exact' && this.indexType !== 'FLAT') {
       throw new MemoryMatrixError('CAPABILITY_MISSING', `milvus: collection ${this.spec.name}: no exact scan on an ${this.indexType} collection (Milvus searches through the field's one index)`);
     }
     const expr = filterExpr(q.filter);
     if (expr === null) return [];
-    const decay = validateDecay(q, this.spec.metric, `milvus: collection ${this.spec.name}: recall`);
-    if (decay !== null) {
-      const total = await this.countExpr('');
-      const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total, where: `milvus: collection ${this.milvusName}` }, (n) => this.similar(q.vector, n, expr, true));
-      return r.hits;
-    }
-    const hits = await this.similar(q.vector, q.k + TIE_MARGIN, expr, false);
-    return keepMinScore(hits, q.minScore).slice(0, q.k);
+    return this.rankOrDecay(q, this.decayOf(q), { total: () => this.countExpr(''), where: `milvus: collection ${this.milvusName}`, nearest: (n, withAt) => this.similar(q.vector, n, expr, withAt) });
   }
 
   /**
@@ -171,7 +138,7 @@ export class MilvusMemoryCollection implements MemoryCollection {
    * is sent with). Throws INVALID_INPUT (bad query), COLLECTION_MISSING, BACKEND_ERROR.
    */
   async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
-    validateQuery(q, this.spec.dim, this.spec.metric, this.spec.name);
+    this.checks.query(q);
     const res = await this.ctx.run('describe index', this.milvusName, () => this.c.describeIndex({ collection_name: this.milvusName, field_name: FIELD.embedding }));
     const d = (res as { index_descriptions?: Array<{ params: Array<{ key: string; value: string }>; field_name: string }> }).index_descriptions?.find((x) => x.field_name === FIELD.embedding);
     if (!d) throw new MemoryMatrixError('BACKEND_ERROR', `milvus: collection ${this.milvusName}: the server reports no index on ${FIELD.embedding}`);

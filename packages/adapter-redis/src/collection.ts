@@ -1,20 +1,5 @@
-import {
-  isHnsw,
-  inAskedOrder,
-  keepMinScore,
-  tieCompleteTopK,
-  MemoryMatrixError,
-  rerankWithDecay,
-  validateDecay,
-  type CollectionSpec,
-  type IndexInEffect,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { isHnsw, KitCollection, MemoryMatrixError, rerankWithDecay, tieCompleteTopK, validateDecay, validateMemoryRecord } from '@memory-matrix/spec';
+import type { CollectionSpec, IndexInEffect, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { matchesNothing, numericKeysOf, recordAttributes } from './attributes';
 import { createdAtOf, decodeDoc, encodeDoc, f32Blob } from './codec';
 import { ADAPTER, execReplies, unitsFor, type StoreContext } from './context';
@@ -23,7 +8,7 @@ import { compileRecallFilter } from './filter-expr';
 import { readNumericKeys, registerNumericKeys, settleNumericKeys } from './numeric-keys';
 import { redisVsimToCanonical } from './scores';
 import { scanDocs } from './scan';
-import { validateFilter, validateQuery, validateRecords } from './validate';
+import { REDIS_RULES, validateFilter, validateQuery } from './validate';
 
 /** Quantization of a collection's vector set: `q8` (int8, the Redis default) or `noquant` (float32). */
 export type Quantization = 'q8' | 'noquant';
@@ -48,22 +33,36 @@ const DEFAULT_EF_CONSTRUCTION = 200;
  * Order: s descending, then id ascending; n starts at k + 16 and doubles while the k-th score
  * equals the last one fetched, so a tie group cut by k is always ordered by id.
  */
-export class RedisVectorCollection implements MemoryCollection {
+export class RedisVectorCollection extends KitCollection {
   constructor(
     private readonly ctx: StoreContext,
     readonly spec: CollectionSpec,
     private readonly keys: ReturnType<typeof collectionKeys>,
     readonly quantization: Quantization,
-  ) {}
+  ) {
+    const notArray = `${ADAPTER}: upsert into ${spec.name}: records must be an array`;
+    super(
+      { adapter: ADAPTER, scope: `collection ${spec.name}`, notArray, repeatedIds: 'byId' },
+      {
+        record: (r, i) => validateMemoryRecord(r, i, spec.dim, 'cosine', `upsert into ${spec.name}`, REDIS_RULES),
+        ids: checkIds,
+        filter: validateFilter,
+        query: (q) => validateQuery(q, spec.dim, spec.name),
+      },
+    );
+  }
+
+  /** Redis words its checks `get from <name>`, `delete from <name>`, `count of <name>`. */
+  protected override where(op: 'get' | 'delete' | 'count'): string {
+    return op === 'count' ? `count of ${this.spec.name}` : `${op} from ${this.spec.name}`;
+  }
 
   /**
-   * All records validated first; then ONE MULTI/EXEC of VADD … SETATTR + HSET per record: atomic
+   * All records validated first (the kit's `upsert`; the last record of an id wins, written in id order); then ONE MULTI/EXEC of VADD … SETATTR + HSET per record: atomic
    * (other clients see all or none; a connection lost before EXEC discards it whole; with AOF the
    * transaction is logged whole, a truncated one is dropped at load). Time limit: `StoreContext.execScaled`.
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    const recs = validateRecords(records, this.spec.dim, this.spec.name);
-    if (recs.length === 0) return;
+  protected async writeBatch(recs: MemoryRecord[]): Promise<void> {
     const ix = this.spec.index;
     const [m, efc] = isHnsw(ix) ? [ix.m, ix.efConstruction] : [DEFAULT_M, DEFAULT_EF_CONSTRUCTION];
     await this.ctx.run('upsert', this.keys.vset, async () => {
@@ -79,11 +78,8 @@ export class RedisVectorCollection implements MemoryCollection {
     });
   }
 
-  /** HMGET on the docs hash (each id once); order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    checkIds(ids, `get from ${this.spec.name}`);
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return [];
+  /** HMGET on the docs hash (the kit's `get` puts the records in the order asked). */
+  protected readByIds(unique: string[]): Promise<MemoryRecord[]> {
     return this.ctx.run('get', this.keys.docs, async () => {
       const raw = await this.ctx.client.hmget(this.keys.docs, ...unique);
       if (raw.every((v) => v === null)) await this.assertExists(); // nothing found: a dropped collection is an error, not []
@@ -91,7 +87,7 @@ export class RedisVectorCollection implements MemoryCollection {
       raw.forEach((v, i) => {
         if (v !== null) found.set(unique[i]!, decodeDoc(unique[i]!, v, this.keys.docs, this.spec.dim));
       });
-      return inAskedOrder(unique, found);
+      return [...found.values()];
     });
   }
 
@@ -104,10 +100,7 @@ export class RedisVectorCollection implements MemoryCollection {
   }
 
   /** VREM + HDEL in one MULTI/EXEC; returns how many ids were in the vector set. */
-  async delete(ids: string[]): Promise<number> {
-    checkIds(ids, `delete from ${this.spec.name}`);
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return 0;
+  protected removeIds(unique: string[]): Promise<number> {
     return this.ctx.run('delete', this.keys.vset, async () => {
       const tx = this.ctx.client.multi();
       for (const id of unique) tx.call('VREM', this.keys.vset, id);
@@ -118,8 +111,7 @@ export class RedisVectorCollection implements MemoryCollection {
   }
 
   /** VCARD; under a filter, the length of a TRUTH scan with that FILTER (filter-expr.ts) over the whole set (the server's filter, not ours). */
-  async count(filter?: RecallFilter): Promise<number> {
-    validateFilter(filter, `count of ${this.spec.name}`);
+  protected async countWhere(filter: RecallFilter | undefined): Promise<number> {
     if (matchesNothing(filter)) return 0;
     return this.ctx.run('count', this.keys.vset, async () => {
       const card = Number(await this.ctx.client.call('VCARD', this.keys.vset));
@@ -146,8 +138,7 @@ export class RedisVectorCollection implements MemoryCollection {
    * `minScore` then applies to the decayed score. Throws DIMENSION_MISMATCH, INVALID_VECTOR,
    * INVALID_INPUT, BACKEND_ERROR.
    */
-  async recall(q: RecallQuery): Promise<RecallHit[]> {
-    validateQuery(q, this.spec.dim, this.spec.name);
+  protected async recallChecked(q: RecallQuery): Promise<RecallHit[]> {
     const decay = validateDecay(q, 'cosine', `${ADAPTER}: recall on ${this.spec.name}`);
     if (matchesNothing(q.filter)) return [];
     return this.ctx.run('recall', this.keys.vset, async () => {
@@ -156,7 +147,7 @@ export class RedisVectorCollection implements MemoryCollection {
       if (card === 0) return [];
       if (decay === null) {
         const top = await this.topBySimilarity(q, q.k, card);
-        return keepMinScore(top, q.minScore);
+        return this.atMinScore(top, q);
       }
       const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total: card, where: `${ADAPTER}: ${this.keys.docs}` }, async (n) => {
         const top = await this.topBySimilarity(q, n, card);
@@ -195,7 +186,7 @@ export class RedisVectorCollection implements MemoryCollection {
    * COLLECTION_MISSING (marker gone), BACKEND_ERROR.
    */
   async indexInEffect(q: RecallQuery): Promise<IndexInEffect> {
-    validateQuery(q, this.spec.dim, this.spec.name);
+    this.checks.query(q);
     return this.ctx.run('VINFO', this.keys.vset, async (): Promise<IndexInEffect> => {
       await this.assertExists();
       const reply = (await this.ctx.client.call('VINFO', this.keys.vset)) as unknown[] | null;

@@ -1,17 +1,5 @@
-import {
-  inAskedOrder,
-  keepMinScore,
-  tieCompleteTopKSync,
-  MemoryMatrixError,
-  validateScanOptions,
-  type CollectionSpec,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-  type ScanOptions,
-} from '@memory-matrix/spec';
+import { checksFrom, KitCollection, MemoryMatrixError, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { blobToVector, instantColumns, vectorToBlob } from './codec';
 import { ADAPTER, type StoreContext } from './context';
 import { ident, namesOf } from './ddl';
@@ -38,9 +26,10 @@ interface Row {
 
 /**
  * One collection = a records table + a vec0 table (ddl.ts). Implements the spec's
- * `MemoryCollection`; every method wraps backend errors as BACKEND_ERROR naming the table.
+ * `MemoryCollection` on the kit's `KitCollection` (input checks, last write wins, asked order);
+ * every method wraps backend errors as BACKEND_ERROR naming the table.
  */
-export class SqliteCollection implements MemoryCollection {
+export class SqliteCollection extends KitCollection {
   readonly table: string;
   readonly vec: string;
 
@@ -48,29 +37,24 @@ export class SqliteCollection implements MemoryCollection {
     private readonly ctx: StoreContext,
     readonly spec: CollectionSpec,
   ) {
-    ({ table: this.table, vec: this.vec } = namesOf(spec.name));
+    const { table, vec } = namesOf(spec.name);
+    super({ adapter: ADAPTER, scope: `table ${table}`, repeatedIds: 'last' }, checksFrom({ validateRecord, validateIds, validateFilter, validateQuery }, spec, table));
+    this.table = table;
+    this.vec = vec;
   }
 
   /**
    * Insert or replace by id: vec0 has no native upsert, so each record is `DELETE … RETURNING`
    * from the records table (and its vec0 row), then INSERTed into both, all records of the call
    * in ONE transaction (`db.transaction`, BEGIN IMMEDIATE): all or nothing. Within one call the
-   * LAST record with an id wins. Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT,
+   * LAST record with an id wins (the kit's `upsert` checks and dedupes first). Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT,
    * BACKEND_ERROR (SQLITE_BUSY after `busy_timeout` included).
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: table ${this.table}: upsert expects an array of records`);
-    records.forEach((r, i) => validateRecord(r, i, this.spec.dim, this.spec.metric, this.table));
-    if (records.length === 0) return;
-    const last = new Map<string, number>();
-    records.forEach((r, i) => last.set(r.id, i));
-    const rows = [...last.values()]
-      .sort((a, b) => a - b)
-      .map((i) => {
-        const r = records[i]!;
-        const t = instantColumns(r.createdAt, `table ${this.table}: record ${JSON.stringify(r.id)} (index ${i}): createdAt`);
-        return { r, t, metadata: JSON.stringify(r.metadata), blob: vectorToBlob(r.embedding) };
-      });
+  protected async writeBatch(records: MemoryRecord[], positions: number[]): Promise<void> {
+    const rows = records.map((r, j) => {
+      const t = instantColumns(r.createdAt, `table ${this.table}: record ${JSON.stringify(r.id)} (index ${positions[j]}): createdAt`);
+      return { r, t, metadata: JSON.stringify(r.metadata), blob: vectorToBlob(r.embedding) };
+    });
     const db = this.ctx.db;
     await this.ctx.run(`upsert of ${rows.length} records`, this.table, () => {
       const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ? RETURNING rid`);
@@ -88,13 +72,10 @@ export class SqliteCollection implements MemoryCollection {
     });
   }
 
-  /** Records by id in the order asked, each id once (first occurrence), missing ids left out (`inAskedOrder`). */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIds(ids, `table ${this.table}: get`);
-    if (ids.length === 0) return [];
+  /** The rows of `ids` (the kit's `get` puts them in the order asked). */
+  protected async readByIds(ids: string[]): Promise<MemoryRecord[]> {
     const rows = await this.ctx.run('get', this.table, () => this.ctx.db.prepare(`${this.selectRows()} WHERE r.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Row[]);
-    const byId = new Map(rows.map((row) => [row.id, this.toRecord(row)]));
-    return inAskedOrder(ids, byId);
+    return rows.map((row) => this.toRecord(row));
   }
 
   /**
@@ -112,9 +93,7 @@ export class SqliteCollection implements MemoryCollection {
   }
 
   /** Delete by id (both tables, one transaction); returns how many existed (each id counted once). */
-  async delete(ids: string[]): Promise<number> {
-    validateIds(ids, `table ${this.table}: delete`);
-    if (ids.length === 0) return 0;
+  protected async removeIds(ids: string[]): Promise<number> {
     const db = this.ctx.db;
     return this.ctx.run('delete', this.table, () => {
       const del = db.prepare(`DELETE FROM ${ident(this.table)} WHERE id = ? RETURNING rid`);
@@ -122,7 +101,7 @@ export class SqliteCollection implements MemoryCollection {
       return db
         .transaction(() => {
           let n = 0;
-          for (const id of new Set(ids)) {
+          for (const id of ids) {
             const old = del.get(id) as { rid: number } | undefined;
             if (old) {
               delVec.run(BigInt(old.rid));
@@ -160,8 +139,7 @@ export class SqliteCollection implements MemoryCollection {
   }
 
   /** Number of memories, optionally under a filter (same semantics as recall's filter). */
-  async count(filter?: RecallFilter): Promise<number> {
-    validateFilter(filter, `table ${this.table}: count`);
+  protected async countWhere(filter: RecallFilter | undefined): Promise<number> {
     return this.ctx.run('count', this.table, () => {
       const params: unknown[] = [];
       const f = filterSql(filter, params);
@@ -182,8 +160,7 @@ export class SqliteCollection implements MemoryCollection {
    * With `decay` (and `now`) the scores are similarity × decay factor computed in SQL
    * (`decaySql`). Throws DIMENSION_MISMATCH, INVALID_VECTOR, INVALID_INPUT, BACKEND_ERROR.
    */
-  async recall(q: RecallQuery): Promise<RecallHit[]> {
-    validateQuery(q, this.spec.dim, this.spec.metric, this.table);
+  protected async recallChecked(q: RecallQuery): Promise<RecallHit[]> {
     const hits = await this.ctx.run(q.decay ? 'recall (decay)' : 'recall (vec0 knn)', this.table, () => {
       if (q.decay !== undefined) {
         const { sql, params } = decaySql(this.table, this.vec, this.spec.metric, q);
@@ -195,7 +172,7 @@ export class SqliteCollection implements MemoryCollection {
       });
       return rows.map((r) => ({ id: r.id, score: sqliteVecToCanonical(this.spec.metric, r.d) }));
     });
-    return keepMinScore(hits, q.minScore);
+    return this.atMinScore(hits, q);
   }
 
   private selectRows(): string {

@@ -12,3 +12,5 @@ export { collectionMarker, collectionMarkerJson, indexTypeIn, readCollectionMark
 export { compileSqlFilter, SQL_RANGE_OP, type SqlComparison, type SqlFilterDialect, type SqlRangeOp } from './sql-filter';
 export { distanceToCanonical, type DistanceForm } from './distance-scores';
 export { filterCannot, instantAsMicros, pushdownFilterExpr } from './filter-pushdown';
+// The adapter kit, collection base (issue 33): MemoryCollection's common steps over the store's primitives.
+export { checksFrom, KitCollection, type CollectionChecks, type CollectionStyle, type RankSource } from './collection-base';
