@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { describeLimit, hostCalibration, MemoryMatrixError } from '@memory-matrix/spec';
+import { describeLimit, hostCalibration, MemoryMatrixError, type ExecResult } from '@memory-matrix/spec';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { dockerBin } from '../images/docker';
 import { describeExit, execStreaming, succeeded } from '../images/exec';
@@ -112,13 +112,8 @@ export function demuxLog(buf: Buffer): string {
 }
 
 /** Result of `execBinary`: exit code, stdout bytes, stderr text. */
-export interface BinaryExec {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-  /** Set when killed at the time limit: the limit as `describeLimit` names it. */
-  killedAfter?: string;
-}
+/** What `execBinary` resolves with: the contract's `ExecResult` (exit code or null, stdout bytes, stderr text, `killedAfter`). */
+export type BinaryExec = ExecResult;
 
 /**
  * `docker exec [-i] <id> <cmd…>` with binary stdout (dumps) and optional stdin bytes, killed after

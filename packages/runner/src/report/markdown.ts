@@ -6,7 +6,7 @@ import { failureLines } from './failure-groups';
 import { countsLine, failedText, fmt, recallText, glyph, isNotRun } from './figures';
 import { tableMarkdown } from './tables';
 import { failedStepLines, stepRows } from './steps';
-import { cannotShowOf, skippedPartsOf } from './model';
+import { cannotShowOf, skippedPartsText } from './model';
 import { nothingRan, nothingRanLine, verdictHeading } from './verdict';
 import type { SideBySidePair } from './side-by-side';
 import type { ReportView } from './view';
@@ -54,9 +54,7 @@ export function renderMarkdown(view: ReportView): string {
             if (r.status === 'passed' && r.knownFailure) return `pass (${r.knownFailure.intermittent ? 'known failure not reproduced' : 'STALE known failure'})`;
             if (r.status === 'passed') {
               // A skipped part is never a silent pass: named beside the verdict, as on the console.
-              const parts = skippedPartsOf(r);
-              const partText = parts.length ? ` (part skipped: capability ${parts.map(esc).join(', ')})` : '';
-              return `pass${partText}${cells[i] && cannotShowOf(cells[i]!, r) ? ' (cannot show all: see below)' : ''}`;
+              return `pass${esc(skippedPartsText(r))}${cells[i] && cannotShowOf(cells[i]!, r) ? ' (cannot show all: see below)' : ''}`;
             }
             if (r.status === 'failed') return failedText(r); // `FAIL (n)` as on the console
             return glyph(r.status) + (r.status === 'skipped' ? ` (${esc(r.skipReason ?? '')})` : '');

@@ -51,6 +51,12 @@ export function skippedPartsOf(r: CheckResult): string[] {
   return [...out];
 }
 
+/** ` (part skipped: capability <flags>)`, the words every report prints beside a passed check that skipped parts (`skippedPartsOf`); '' when none. */
+export function skippedPartsText(r: CheckResult): string {
+  const parts = skippedPartsOf(r);
+  return parts.length ? ` (part skipped: capability ${parts.join(', ')})` : '';
+}
+
 /** The durability table of a report, from each cell's C15 figures (spec `readDurabilityFigures`). */
 export function durabilityRows(cells: CellReport[]): DurabilityRow[] {
   const rows: DurabilityRow[] = [];
