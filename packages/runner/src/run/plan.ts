@@ -76,7 +76,7 @@ export interface RunPlan {
 /**
  * Resolve a run's selection and inputs, in this order, recording each into `report` as it is
  * known and printing through `out`: the user's catalog, `--shard` / `--repeat` / `--load-seed`,
- * Docker (removing an earlier dead run's containers and volumes), the targets, the check tier,
+ * the names in `--check`, Docker (removing an earlier dead run's containers and volumes), the targets, the check tier,
  * the parallelism, the checks, the golden dataset and its expectation, the release baselines.
  * Nothing is started or written to a store. Throws USAGE (bad flag or environment value, `--repeat`
  * without C05), GOLDEN_MISSING, and whatever loading the catalog, dataset or expectation throws.
@@ -90,6 +90,7 @@ export async function planRun(opts: RunOptions, report: MatrixReport, out: (line
   const repeat = parseRepeat(opts.repeat);
   const loadSeed = parseLoadSeed(opts.loadSeed);
   report.loadOrder = { seed: loadSeed, method: LOAD_ORDER_METHOD };
+  resolveChecks(opts.checks); // a mistyped --check is USAGE before Docker is asked or anything is printed
   const docker = await dockerStatus();
   // How slow the host is now (spec host.ts): recorded; each process's time limits use its own current figure.
   // A bad MM_HOST_FACTOR or MM_TIME_ZONE (kept by the CLI: time-zone.ts) is a USAGE error here, recorded in the reports.
