@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Comparison } from '../comparator';
 import { prepareFixtures, type PreparedStep } from './prepare';
+import { cleanupError, dropAndClose, releaseSince, type CellMark, type CreatedCollection } from './cleanup';
 import type { CellLimits } from './limits';
 import { MemoryMatrixError } from '../errors';
 import { yieldToEventLoop } from '../yield';
@@ -28,7 +29,7 @@ const LOAD_CHUNK = 500;
  * A started cell: shared fixtures for the checks. The golden collection is loaded once (by
  * `prepare` before the first check under registerConformance; lazily on first use otherwise)
  * and shared by read-only checks; checks that write get a fresh `scratch` collection with a
- * random-suffixed name, so checks stay independent. `dispose` drops every collection the cell created.
+ * random-suffixed name, so checks stay independent; released when it ends (`releaseSince`), or at `dispose`.
  */
 export class LiveCell {
   /** The caller's config with the dataset's gaps applied (fit.ts `fitCapabilities`, `fitIndex`). */
@@ -40,7 +41,7 @@ export class LiveCell {
   /** Compares this cell's query runs with the recorded expectation (judge.ts); `compare`, `judge`, `expectationFor` and `matches` are its. */
   readonly judging: ReplayJudge;
   private readonly stores: MemoryStore[] = [];
-  private readonly created: Array<{ store: MemoryStore; name: string }> = [];
+  private readonly created: CreatedCollection[] = [];
   private golden?: Promise<{ store: MemoryStore; collection: MemoryCollection; loadMs: number; indexMs: number }>;
   private readonly runs = new Map<ScanMode, Promise<Map<string, QueryRun>>>();
   private timing?: { loadMs: number; indexMs: number };
@@ -115,7 +116,7 @@ export class LiveCell {
     return this.goldenCollection;
   }
 
-  /** A new client, closed at dispose. */
+  /** A new client, closed when the check that opened it ends (`releaseSince`) or at dispose. */
   async connect(): Promise<MemoryStore> {
     const store = await this.config.connect();
     this.stores.push(store);
@@ -133,7 +134,7 @@ export class LiveCell {
     return { name: this.collectionName(label), dim: m.dim, metric: m.metric, index, embeddingModel: m.embeddingModel.id };
   }
 
-  /** A fresh, empty collection (dropped at dispose). */
+  /** A fresh, empty collection (dropped when the check that made it ends, or at dispose). */
   async scratch(label: string, spec?: Partial<CollectionSpec>): Promise<{ store: MemoryStore; collection: MemoryCollection }> {
     const store = await this.connect();
     const full = { ...this.collectionSpec(label), ...spec };
@@ -275,19 +276,19 @@ export class LiveCell {
     return this.judging.judge(check, scan, mode, runs);
   }
 
+  /** What the cell holds now; a check's own clients and collections are those made after it. */
+  mark = (): CellMark => ({ stores: this.stores.length, created: this.created.length });
+
+  /** Release what the check that began at `mark` opened, keeping the golden collection (cleanup.ts `releaseSince`). Never throws. */
+  releaseSince(mark: CellMark): Promise<void> {
+    return releaseSince({ stores: this.stores, created: this.created }, mark, this.goldenCollection);
+  }
+
   /** Drop every collection this cell created, close every client (each step tried); throws BACKEND_ERROR `cleanup of <target> failed: <first error>; left behind: <what>`. */
   async dispose(): Promise<void> {
-    const errors: unknown[] = [];
-    const left: string[] = [];
-    for (const { store, name } of this.created.reverse()) await store.dropCollection(name).catch((e: unknown) => (errors.push(e), left.push(name)));
-    let unclosed = 0;
-    for (const s of this.stores) await s.close().catch((e: unknown) => (errors.push(e), unclosed++));
-    this.created.length = 0;
-    this.stores.length = 0;
-    if (errors.length) {
-      const what = [left.length ? `collection(s) ${left.join(', ')} (drop failed)` : '', unclosed ? `${unclosed} client(s) not closed` : ''].filter(Boolean).join(', ');
-      throw new MemoryMatrixError('BACKEND_ERROR', `cleanup of ${this.target} failed: ${String(errors[0])}; left behind: ${what}`, { cause: errors[0] });
-    }
+    const left = await dropAndClose(this.created.splice(0), this.stores.splice(0), false);
+    const err = cleanupError(this.target, left);
+    if (err) throw err;
   }
 }
 

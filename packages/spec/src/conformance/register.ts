@@ -154,6 +154,7 @@ export function registerConformance(
           cell.noteStep(undefined);
           liveness.started(check);
           const live = cell;
+          const mark = live.mark();
           const t0 = performance.now();
           const ran = await runWithin(
             () => runCheck(check, live),
@@ -167,6 +168,7 @@ export function registerConformance(
           }
           const { result, replay } = ran;
           liveness.settled(check, result);
+          await live.releaseSince(mark); // the check's own clients and collections (cleanup.ts); a check stopped at its limit keeps them until dispose
           // What of the check the dataset's fit left out (its memory part, its index path) is said in its notes.
           for (const n of [fitNote(check, cellName.capabilities, fit), cell.takeIndexPathNote()]) if (n) result.notes.push(n);
           options.sink?.record(result, replay);
