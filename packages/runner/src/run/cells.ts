@@ -172,10 +172,7 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
       log: (l) => progress.log(l),
       onEnded: () => progress.end(target.name),
       progress: (phase, done, total) => progress.update(target.name, phase, done, total),
-      onStarted: (backend, startMs) => collector.onStarted(cell, backend, startMs),
-      sink: collector.sink(cell),
-      onStep: (step) => collector.onStep(cell, step),
-      onCellReady: (live) => (cell.live = live),
+      ...collector.cellHooks(cell), // sink, onStep, onStarted, onCellReady: the suite reports to the collector directly
     });
   }
 }
