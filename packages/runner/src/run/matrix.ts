@@ -37,7 +37,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   });
   const progress = new Progress();
   const rt = new MatrixRuntime();
-  const collector = new CellCollector(report, (l) => progress.log(l));
+  const collector = new CellCollector(report, progress.log);
   /** Whether this run holds the report dir's lock: a run stopped at the lock writes nothing there (the other run's reports stay whole). */
   let ownsReportDir = false;
   if (opts.cellJournal) collector.journal = new CellJournal(opts.cellJournal);
