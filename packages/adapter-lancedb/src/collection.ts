@@ -1,5 +1,5 @@
 import type { Table, VectorQuery } from '@lancedb/lancedb';
-import { isHnsw, isIvfflat, KitCollection, tieCompleteTopK, validateScanOptions } from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, keepMinScore, KitCollection, tieCompleteTopK, validateScanOptions } from '@memory-matrix/spec';
 import type { CollectionSpec, IndexInEffect, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { fromRow, toArrowTable } from './codec';
 import { ADAPTER, type StoreContext } from './context';
@@ -159,7 +159,7 @@ export class LancedbCollection extends KitCollection {
       });
       return rows.map((r) => ({ id: r.id, score: lancedbToCanonical(this.spec.metric, r._distance) }));
     });
-    return this.atMinScore(hits, q);
+    return keepMinScore(hits, q.minScore);
   }
 
   /** The LanceDB vector query of a recall: distance type, prefilter, limit, and the flat or index path. */

@@ -1,4 +1,4 @@
-import { checksFrom, KitCollection, MemoryMatrixError, recordValidators, TIE_MARGIN, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import { checksFrom, keepMinScore, KitCollection, MemoryMatrixError, recordValidators, TIE_MARGIN, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
 import type { CollectionSpec, InputRules, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ADAPTER, type LibsqlContext } from './context';
 import { filterSql } from './filter-sql';
@@ -139,7 +139,7 @@ export class LibsqlCollection extends KitCollection {
       });
     });
     const scored = hits.map((r) => ({ id: r.id, score: libsqlToCanonical(this.spec.metric, r.d) }));
-    return this.atMinScore(scored, q);
+    return keepMinScore(scored, q.minScore);
   }
 
   private selectRows(): string {

@@ -1,4 +1,4 @@
-import { isHnsw, KitCollection, MemoryMatrixError, rerankWithDecay, tieCompleteTopK, validateDecay, validateMemoryRecord } from '@memory-matrix/spec';
+import { isHnsw, keepMinScore, KitCollection, MemoryMatrixError, rerankWithDecay, tieCompleteTopK, validateDecay, validateMemoryRecord } from '@memory-matrix/spec';
 import type { CollectionSpec, IndexInEffect, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { matchesNothing, numericKeysOf, recordAttributes } from './attributes';
 import { createdAtOf, decodeDoc, encodeDoc, f32Blob } from './codec';
@@ -147,7 +147,7 @@ export class RedisVectorCollection extends KitCollection {
       if (card === 0) return [];
       if (decay === null) {
         const top = await this.topBySimilarity(q, q.k, card);
-        return this.atMinScore(top, q);
+        return keepMinScore(top, q.minScore);
       }
       const r = await rerankWithDecay(decay, { k: q.k, minScore: q.minScore, total: card, where: `${ADAPTER}: ${this.keys.docs}` }, async (n) => {
         const top = await this.topBySimilarity(q, n, card);

@@ -1,4 +1,4 @@
-import { checksFrom, KitCollection, MemoryMatrixError, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import { checksFrom, keepMinScore, KitCollection, MemoryMatrixError, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
 import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { blobToVector, instantColumns, vectorToBlob } from './codec';
 import { ADAPTER, type StoreContext } from './context';
@@ -172,7 +172,7 @@ export class SqliteCollection extends KitCollection {
       });
       return rows.map((r) => ({ id: r.id, score: sqliteVecToCanonical(this.spec.metric, r.d) }));
     });
-    return this.atMinScore(hits, q);
+    return keepMinScore(hits, q.minScore);
   }
 
   private selectRows(): string {

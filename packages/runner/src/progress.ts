@@ -73,10 +73,18 @@ export class Progress {
     else this.multi?.remove(bar);
   }
 
-  /** A line of text, printed whole above the bars. */
-  log(line: string): void {
+  /** A line of text, printed whole above the bars. (Bound: a line sink as it is, e.g. the collector's.) */
+  readonly log = (line: string): void => {
     if (this.multi) this.multi.log(line + '\n');
     else this.stream.write(line + '\n');
+  };
+
+  /**
+   * The display hooks of `target`'s cell (registerTargetCell's `log`, `progress`, `onEnded`), bound
+   * to this progress and the target: a line above the bars, `update` of its bar, `end` of it.
+   */
+  cellHooks(target: string): { log: (line: string) => void; progress: (phase: ProgressPhase, done: number, total: number) => void; onEnded: () => void } {
+    return { log: this.log, progress: (phase, done, total) => this.update(target, phase, done, total), onEnded: () => this.end(target) };
   }
 
   /** Remove every bar (pending log lines are printed first). */

@@ -169,13 +169,9 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
       loadSeed: plan.loadSeed,
       baseline: plan.baselines.byTarget.get(target.name),
       unavailable: plan.dockerMissing.get(target.name),
-      log: (l) => progress.log(l),
-      onEnded: () => progress.end(target.name),
-      progress: (phase, done, total) => progress.update(target.name, phase, done, total),
-      onStarted: (backend, startMs) => collector.onStarted(cell, backend, startMs),
-      sink: collector.sink(cell),
-      onStep: (step) => collector.onStep(cell, step),
-      onCellReady: (live) => (cell.live = live),
+      // The suite's hooks go straight to the progress display and the collector, not back through this file.
+      ...progress.cellHooks(target.name), // log, progress, onEnded
+      ...collector.cellHooks(cell), // sink, onStep, onStarted, onCellReady
     });
   }
 }

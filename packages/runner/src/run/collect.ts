@@ -92,6 +92,27 @@ export class CellCollector {
     };
   }
 
+  /**
+   * What the conformance suite of `cell` reports to the collector, bound to the cell, for
+   * registerTargetCell's hooks: `sink` (the check results), `onStep` (the steps prepared before the
+   * checks), `onStarted` (its backend) and `onCellReady` (the live cell, read for load timings at
+   * `settle`). Handed down as they are, so a result goes from the suite straight here (docs/design.md
+   * "The path of one query").
+   */
+  cellHooks(cell: CollectedCell): {
+    sink: ResultSink;
+    onStep: (step: PreparedStep) => void;
+    onStarted: (backend: StartedBackend, startMs: number) => void;
+    onCellReady: (live: LiveCell) => void;
+  } {
+    return {
+      sink: this.sink(cell),
+      onStep: (step) => this.onStep(cell, step),
+      onStarted: (backend, startMs) => this.onStarted(cell, backend, startMs),
+      onCellReady: (live) => (cell.live = live),
+    };
+  }
+
   /** A step prepared before the checks ended (golden load, index build, replay): recorded in the cell's `steps`, and a line printed as for a check. */
   onStep(cell: CollectedCell, step: PreparedStep): void {
     if (this.interrupted) return;
@@ -111,10 +132,10 @@ export class CellCollector {
     this.journal?.append({ started: { serverVersion: c.serverVersion, components: c.components, image: c.image, imageId: c.imageId, startMs } });
   }
 
-  /** The runtime's callback before each step of a suite: appended to the journal of a child cell. */
-  onPhase(_suite: string, phase: SuitePhase): void {
+  /** The runtime's callback before each step of a suite: appended to the journal of a child cell. (Bound: handed to `MatrixRuntime.run` as it is.) */
+  readonly onPhase = (_suite: string, phase: SuitePhase): void => {
     if (!this.interrupted) this.journal?.append({ phase });
-  }
+  };
 
   /**
    * A child cell that ended without its report (cell-child/spawn.ts `ChildDeath`): the verdicts its
@@ -154,8 +175,8 @@ export class CellCollector {
     if (!this.interrupted) Object.assign(cell.report, recorded);
   }
 
-  /** The runtime's callback per test: a check stopped at its time limit is recorded as TIMEOUT, and a progress line is printed. */
-  onTest(t: RanTest): void {
+  /** The runtime's callback per test: a check stopped at its time limit is recorded as TIMEOUT, and a progress line is printed. (Bound: handed to `MatrixRuntime.run` as it is.) */
+  readonly onTest = (t: RanTest): void => {
     if (this.interrupted) return;
     const timedOut = timedOutResult(t, this.planned);
     const cell = this.cells.get(t.suite);
@@ -167,7 +188,7 @@ export class CellCollector {
     // A check the target lists in knownFailures is judged when the report is settled (report/known.ts).
     const listed = t.status === 'failed' && cell?.known.some((k) => t.title.startsWith(`${k.check} `)) ? ' (listed in knownFailures: judged in the summary)' : '';
     this.log(`${mark} ${t.suite} › ${t.title}${err}${listed}`);
-  }
+  };
 
   /**
    * Close every cell once the runtime is done: a cell whose setup failed is `error` and lists each

@@ -37,7 +37,7 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
   });
   const progress = new Progress();
   const rt = new MatrixRuntime();
-  const collector = new CellCollector(report, (l) => progress.log(l));
+  const collector = new CellCollector(report, progress.log);
   /** Whether this run holds the report dir's lock: a run stopped at the lock writes nothing there (the other run's reports stay whole). */
   let ownsReportDir = false;
   if (opts.cellJournal) collector.journal = new CellJournal(opts.cellJournal);
@@ -60,10 +60,10 @@ export async function runMatrix(opts: RunOptions): Promise<MatrixReport> {
     const inParent = targets.filter((t) => !(t.provider === 'embedded' && embedded === 'child'));
     const images = plan.docker.available ? await prepareImages(new Map(inParent.map((t) => [`${t.name} × ${m.name}`, t])), opts.imageSource ?? 'auto', (l) => progress.log(l)) : undefined;
     const result = await rt.run(
-      (t) => collector.onTest(t),
+      collector.onTest,
       // Embedded engines on this process' thread starve it: in-process, those cells run alone (parallel.ts).
       {
-        onPhase: (suite, phase) => collector.onPhase(suite, phase),
+        onPhase: collector.onPhase,
         concurrency: plan.parallel.cells,
         ready: images?.ready,
         exclusive: embedded === 'inprocess' ? exclusiveSuites(targets, m.name) : new Set(),

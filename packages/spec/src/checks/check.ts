@@ -35,7 +35,7 @@ export interface CheckDefinition {
   /**
    * The cell's shared fixtures the check reads (`CellFixture`): the golden collection (loaded and
    * indexed) and the golden replays per scan path. registerConformance prepares them once, before
-   * the first check, whatever checks run (`LiveCell.prepare`), so no check's result or time limit
+   * the first check, whatever checks run (conformance/prepare.ts `prepareFixtures`), so no check's result or time limit
    * depends on which checks ran before it (`--check X` alone and the full run judge the same replay).
    */
   fixtures?: readonly CellFixture[];

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { MemoryCollection, MemoryStore } from '../adapter';
 import type { Comparison } from '../comparator';
-import { prepareFixtures, type PreparedStep } from './prepare';
+import type { PreparedStep } from './prepare';
 import { cleanupError, dropAndClose, releaseSince, type CellMark, type CreatedCollection } from './cleanup';
-import type { CellLimits } from './limits';
 import { MemoryMatrixError } from '../errors';
 import { yieldToEventLoop } from '../yield';
 import type { ExpectationEntry } from '../expectation';
@@ -27,7 +26,7 @@ const LOAD_CHUNK = 500;
 
 /**
  * A started cell: shared fixtures for the checks. The golden collection is loaded once (by
- * `prepare` before the first check under registerConformance; lazily on first use otherwise)
+ * prepare.ts `prepareFixtures` before the first check under registerConformance; lazily on first use otherwise)
  * and shared by read-only checks; checks that write get a fresh `scratch` collection with a
  * random-suffixed name, so checks stay independent; released when it ends (`releaseSince`), or at `dispose`.
  */
@@ -53,7 +52,7 @@ export class LiveCell {
   private readonly stopped = new Set<'load' | ScanMode>();
   private written = { written: 0, indexing: false, ms: 0 };
   private current?: string;
-  /** The steps `prepare` ran before the checks, in order (empty until it ran). */
+  /** The steps prepare.ts `prepareFixtures` ran before the checks, in order (empty until it ran). */
   readonly steps: PreparedStep[] = [];
 
   constructor(config: CellConfig) {
@@ -186,16 +185,13 @@ export class LiveCell {
   }
 
   /**
-   * Prepare the shared `fixtures` now: the golden load within `limits.loadTimeoutMs`, each replay
-   * within `limits.checkTimeoutMs` (prepare.ts `prepareFixtures`); the steps go to `steps` and to
-   * `onStep` as each ends. Never throws.
+   * Make the shared fixture `fixture` the rejection `err` for every later reader (the golden
+   * collection, or the replay on that scan path): what prepare.ts `prepareFixtures` does to a step
+   * past its limit, whose own promise may never settle. Throws nothing.
    */
-  async prepare(fixtures: readonly CellFixture[], limits: Pick<CellLimits, 'loadTimeoutMs' | 'checkTimeoutMs'>, onStep?: (s: PreparedStep) => void): Promise<void> {
-    const fail = (f: CellFixture, err: Promise<never>): unknown => (f === 'golden' ? (this.golden = err) : this.runs.set(f === 'exact-replay' ? 'exact' : 'index', err));
-    await prepareFixtures(this, fixtures, limits, fail, (s) => {
-      this.steps.push(s);
-      onStep?.(s);
-    });
+  failFixture(fixture: CellFixture, err: Promise<never>): void {
+    if (fixture === 'golden') this.golden = err;
+    else this.runs.set(fixture === 'exact-replay' ? 'exact' : 'index', err);
   }
 
   /** How far the golden load got: memories written, whether the index build started, ms the writes took. */

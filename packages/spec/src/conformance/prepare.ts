@@ -6,7 +6,7 @@ import type { DatasetFit } from './fit';
 import { type CellLimits, limitMessage, runWithin } from './limits';
 import type { CellFixture, ScanMode } from './types';
 
-/** What `prepareFixtures` uses of a cell (a `LiveCell`; declared here so that cell.ts can import this module). */
+/** What `prepareFixtures` uses of a cell (a `LiveCell`; declared here so that this module needs no import of cell.ts). */
 export interface FixtureHost {
   readonly target: string;
   readonly config: { readonly capabilities: Pick<Capabilities, 'exactScan'>; readonly index: IndexConfig };
@@ -24,6 +24,10 @@ export interface FixtureHost {
   readonly step: string | undefined;
   /** The golden replay on one scan path. */
   queryRuns(scan: ScanMode): Promise<unknown>;
+  /** Make `fixture` the rejection `err` for every check that reads it (a step past its limit; the cell caches fixtures). */
+  failFixture(fixture: CellFixture, err: Promise<never>): void;
+  /** The steps prepared so far, in order: `prepareFixtures` appends each as it ends. */
+  readonly steps: PreparedStep[];
 }
 
 /**
@@ -61,22 +65,24 @@ const errorOf = (e: unknown): { code?: string; message: string } => {
  * registerConformance runs before the first check, so every check reads the same fixtures whatever
  * checks ran before it, and none pays for them inside its own time limit. A step that fails stays
  * failed for every check that reads it (the cell caches the rejected promise); one that exceeds its
- * limit is replaced through `fail` by a rejection with code TIMEOUT naming what ran, how far it got,
+ * limit is replaced through `cell.failFixture` by a rejection with code TIMEOUT naming what ran, how far it got,
  * the limit, the factor and how to raise it (limits.ts `limitMessage`), and a load or replay past its
  * limit is told to stop before its next batch or query. The later steps are then not started. Returns every step,
- * in order, as `PreparedStep`s (`onStep` sees each as it ends). Never throws.
+ * in order, as `PreparedStep`s, each also appended to `cell.steps` and given to `onStep` as it ends.
+ * registerConformance calls it with the cell directly, so a golden query goes register.ts →
+ * prepare.ts → cell.ts → the adapter, each file entered once (docs/design.md "The path of one query"). Never throws.
  */
 export async function prepareFixtures(
   cell: FixtureHost,
   fixtures: readonly CellFixture[],
   limits: Pick<CellLimits, 'loadTimeoutMs' | 'checkTimeoutMs'>,
-  fail: (f: CellFixture, err: Promise<never>) => void,
   onStep?: (s: PreparedStep) => void,
 ): Promise<PreparedStep[]> {
   const want = new Set(fixtures);
   const out: PreparedStep[] = [];
   const emit = (s: PreparedStep): void => {
     out.push(s);
+    cell.steps.push(s);
     onStep?.(s);
   };
   if (!want.size) return out;
@@ -110,7 +116,7 @@ export async function prepareFixtures(
     if (error.code === 'TIMEOUT') {
       const err = Promise.reject(e as Error);
       err.catch(() => undefined); // handled: every check that reads the fixture is recorded not run with it
-      fail('golden', err);
+      cell.failFixture('golden', err);
     }
     failed = error.message.split('\n')[0]!;
     const p = cell.loadProgress;
@@ -155,7 +161,7 @@ export async function prepareFixtures(
       if (error.code === 'TIMEOUT') {
         const err = Promise.reject(e as Error);
         err.catch(() => undefined); // handled: every check that reads the fixture awaits it and reports it
-        fail(fixture, err);
+        cell.failFixture(fixture, err);
       }
       failed = error.message.split('\n')[0]!;
       emit({ step, label, status: 'failed', durationMs: performance.now() - s0, limitMs: limits.checkTimeoutMs, hostFactor: factor, error });

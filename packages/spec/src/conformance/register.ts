@@ -6,7 +6,7 @@ import { type DatasetFit, type DatasetShape, datasetFit, fitNote, fitSkipReason 
 import { CellLiveness, notRunResult, probeLiveness } from './liveness';
 import { CheckFailedError, type CheckRun, type ResultSink } from './result';
 import { checkLimitMs, limitMessage, resolveLimits, runWithin } from './limits';
-import { blockedBy, type PreparedStep } from './prepare';
+import { blockedBy, prepareFixtures, type PreparedStep } from './prepare';
 import { MAX_HOST_FACTOR } from '../host';
 import { timerDelayMs } from '../timer';
 import type { TestRuntime } from './runtime';
@@ -76,7 +76,7 @@ export function checkTitle(check: CheckDefinition, skipReason?: string): string 
  * (INVALID_INPUT), never runs checks the registration did not skip.
  * `config` is resolved inside `beforeAll`, so starting the backend counts as setup, not as a check;
  * a second `beforeAll` prepares the shared fixtures the registered checks declare
- * (`CheckDefinition.fixtures`: golden collection, replays; `LiveCell.prepare`) as steps of their
+ * (`CheckDefinition.fixtures`: golden collection, replays; prepare.ts `prepareFixtures`) as steps of their
  * own — the golden load within `loadTimeoutMs`, each replay within `checkTimeoutMs`, each reported
  * to `onStep` — so no check's result or time limit depends on which checks ran before it. When the
  * load failed, every check that reads a fixture is recorded failed with code NOT_RUN and the one
@@ -121,7 +121,10 @@ export function registerConformance(
     const fixtures = [...new Set(checks.filter((c) => !(options.skip?.get(c.id) ?? c.requires(cellName.capabilities))).flatMap((c) => c.fixtures ?? []))];
     // The steps enforce their own limits; the hook's is a backstop past the largest host factor.
     const prepareBackstopMs = timerDelayMs((limits.loadTimeoutMs + 2 * limits.checkTimeoutMs) * MAX_HOST_FACTOR + 30_000);
-    if (fixtures.length) rt.beforeAll(async () => cell?.prepare(fixtures, limits, options.onStep), prepareBackstopMs);
+    if (fixtures.length)
+      rt.beforeAll(async () => {
+        if (cell) await prepareFixtures(cell, fixtures, limits, options.onStep);
+      }, prepareBackstopMs);
     rt.afterAll(async () => {
       try {
         await cell?.dispose();

@@ -176,11 +176,6 @@ export abstract class KitCollection implements MemoryCollection {
     return validateDecay(q, this.spec.metric, `${this.style.adapter}: ${scope}: recall`);
   }
 
-  /** The hits whose score is ≥ `q.minScore` (spec kit `keepMinScore`), in order. */
-  protected atMinScore<H extends RecallHit>(hits: H[], q: RecallQuery): H[] {
-    return keepMinScore(hits, q.minScore);
-  }
-
   /**
    * The common recall pipeline over a store's nearest-neighbour fetch: with `decay`, the exact
    * decayed top k (spec `rerankWithDecay` over `src.nearest(n, true)`, minScore on the decayed
