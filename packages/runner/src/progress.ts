@@ -8,6 +8,15 @@ const LABEL: Record<ProgressPhase, string> = {
   'query-index': 'queries, index scan',
 };
 
+/**
+ * Whether `line` is a phase line of a cell (`<target>: loading memories (5111)…`, `<target>: queries,
+ * exact scan 177/353, 30 s`), as this class prints it and a child cell's relayed output carries it.
+ */
+export function isPhaseLine(line: string): boolean {
+  const labels = Object.values(LABEL).join('|');
+  return new RegExp(`^\\S.*: (?:${labels})(?: \\(\\d+\\)…| \\d+/\\d+, \\d+ s)$`).test(line);
+}
+
 /** How often a long phase prints a line of its own without a TTY, ms: `… loading memories 2000/5111, 95 s`. */
 export const PROGRESS_LINE_MS = 30_000;
 
@@ -27,6 +36,8 @@ export class Progress {
   /** When each cell's phase began, and when its last line was printed (non-TTY), ms (`now`). */
   private readonly since = new Map<string, { start: number; line: number }>();
   private width = 0;
+  /** Set by `halt`: no more bars or phase lines (an interrupted run says only how it stops). */
+  private halted = false;
   constructor(
     private readonly stream: NodeJS.WriteStream = process.stderr,
     private readonly now: () => number = () => performance.now(),
@@ -34,6 +45,7 @@ export class Progress {
 
   /** `done` of `total` steps of `phase` in the cell of `target`. */
   update(target: string, phase: ProgressPhase, done: number, total: number): void {
+    if (this.halted) return;
     const changed = this.phases.get(target) !== phase;
     this.phases.set(target, phase);
     const t = this.now();
@@ -75,6 +87,7 @@ export class Progress {
 
   /** A line of text, printed whole above the bars. (Bound: a line sink as it is, e.g. the collector's.) */
   readonly log = (line: string): void => {
+    if (this.halted && isPhaseLine(line)) return; // a child cell's progress, relayed after the interrupt
     if (this.multi) this.multi.log(line + '\n');
     else this.stream.write(line + '\n');
   };
@@ -85,6 +98,12 @@ export class Progress {
    */
   cellHooks(target: string): { log: (line: string) => void; progress: (phase: ProgressPhase, done: number, total: number) => void; onEnded: () => void } {
     return { log: this.log, progress: (phase, done, total) => this.update(target, phase, done, total), onEnded: () => this.end(target) };
+  }
+
+  /** Stop for good (an interrupt): remove the bars; later `update` calls and phase lines given to `log` are dropped. */
+  halt(): void {
+    this.halted = true;
+    this.stop();
   }
 
   /** Remove every bar (pending log lines are printed first). */

@@ -117,7 +117,7 @@ export class RunInterrupt {
     // is being stopped, which is not a verdict on the target. The report lists what completed.
     collector.interrupted = true;
     rt.cancel(); // cells still queued never start
-    progress.stop();
+    progress.halt(); // no more progress lines, also those a child cell relays while it stops
     const { started, children } = collector;
     // The count is the targets' backends; fault instances a check started (C15, C16, C23) are removed with them (container guard, instance registry) but not counted here.
     progress.log(
