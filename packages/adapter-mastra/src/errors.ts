@@ -4,8 +4,8 @@ import { isMemoryMatrixError, MemoryMatrixError, type ErrorCode } from '@memory-
 export const ADAPTER = 'mastra';
 
 /**
- * Refusals of Mastra or of the database under it, as they word them (@mastra/pg 0.17.10 and
- * @mastra/libsql 0.16.4 dist/index.cjs: "Vector dimension mismatch", "queryVector must be an array
+ * Refusals of Mastra or of the database under it, as they word them (@mastra/pg 0.17.10 / 1.27.1 and
+ * @mastra/libsql 0.16.4 / 1.23.1 dist/index.cjs: "Vector dimension mismatch", "queryVector must be an array
  * of finite numbers", "topK must be a positive integer"; pgvector src/vector.c: "expected N
  * dimensions, not M", "NaN not allowed in vector"; libSQL's vector functions (libsql
  * src/vector.c, vectorParse / vector_distance): "vector: invalid float at position N", which is
@@ -20,11 +20,17 @@ const REFUSALS: Array<[RegExp, ErrorCode]> = [
   [/topK must be a positive integer|Dimension must be a positive integer|Invalid index name/, 'INVALID_INPUT'],
 ];
 
-/** The messages of `err` and its `cause` chain (MastraError keeps the database's error as cause), joined by ' <- '. */
+/**
+ * The messages of `err` and its `cause` chain (MastraError keeps the database's error as cause), joined by ' <- '.
+ * A MastraError's `details.message` follows its message: @mastra/libsql 1.23.1 refuses a non-finite query vector
+ * with a MastraError whose only words are there (`details: { message: "queryVector must be an array of finite
+ * numbers" }`, id MASTRA_VECTOR_LIBSQL_QUERY_INVALID_ARGS, message "Unknown error", no cause).
+ */
 export function messagesOf(err: unknown): string {
   const out: string[] = [];
-  for (let e = err as { message?: unknown; cause?: unknown } | undefined, n = 0; e && n < 5; e = e.cause as typeof e, n++) {
+  for (let e = err as { message?: unknown; cause?: unknown; details?: { message?: unknown } } | undefined, n = 0; e && n < 5; e = e.cause as typeof e, n++) {
     out.push(typeof e.message === 'string' ? e.message : String(e));
+    if (typeof e.details?.message === 'string') out.push(e.details.message);
   }
   return out.join(' <- ');
 }

@@ -6,3 +6,4 @@ export { compileMastraFilter, MASTRA_FILTER_OPERATORS } from './filter-compile';
 export { FIELD_KEYS, plainFilter } from './records';
 export { MASTRA_SCORES, mastraScoreToCanonical } from './scores';
 export { mastraPackageVersions } from './versions';
+export { MASTRA_LINES, mastraOptionsSchema, checkLineNode, lineOf, type MastraLine, type MastraOptions } from './lines';

@@ -17,7 +17,7 @@ import { mem0PackageVersions, PGVECTOR_PACKAGES } from './versions';
  */
 const mem0MemoryEngine: EmbeddedEngine = {
   description: "mem0ai Memory (mem0ai/oss) over its embedded 'memory' vector store (better-sqlite3), in this process",
-  preflight: mem0PackageVersions,
+  preflight: (where) => mem0PackageVersions(where),
   async open({ dataDir }): Promise<EmbeddedInstance> {
     const root = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'mm-mem0-'));
     return {

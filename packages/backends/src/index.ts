@@ -19,3 +19,4 @@ export * from './image-source';
 export * from './url';
 export * from './local';
 export * from './faults';
+export * from './runtime';

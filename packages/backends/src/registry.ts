@@ -29,6 +29,8 @@ let catalogBackends: Set<string> | undefined;
 type AnyDriver = BackendDriver<unknown>;
 
 const drivers = new Map<string, AnyDriver>();
+/** Driver name → the folder of the package that registers it (found packages only). */
+const packageDirs = new Map<string, string>();
 let loadedEnv: string | undefined;
 
 /**
@@ -64,8 +66,11 @@ function add(d: AnyDriver): void {
 function ensureLoaded(): void {
   if (!packagesLoaded) {
     const { found, shadowed } = findDriverPackages();
-    const loaded = found.map(loadDriverPackage).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const d of loaded) add(d);
+    const loaded = found.map((p) => ({ d: loadDriverPackage(p), dir: p.dir })).sort((a, b) => (a.d.name < b.d.name ? -1 : a.d.name > b.d.name ? 1 : 0));
+    for (const { d, dir } of loaded) {
+      add(d);
+      packageDirs.set(d.name, dir);
+    }
     for (const s of shadowed) process.stderr.write(`memory-matrix: driver package ${s.name} found twice: using ${s.usedDir}, not ${s.dir}\n`);
     packagesLoaded = true;
   }
@@ -146,6 +151,12 @@ export function driverNames(): string[] {
 export function findDriver(name: string): AnyDriver | undefined {
   ensureLoaded();
   return drivers.get(name);
+}
+
+/** The folder of the package that registers driver `name` (discovery.ts), or undefined for a driver added otherwise (MM_DRIVERS, memory-matrix.yaml, `registerDriver`). */
+export function driverPackageDir(name: string): string | undefined {
+  ensureLoaded();
+  return packageDirs.get(name);
 }
 
 /** The driver named `name`; UNKNOWN_TARGET naming the known drivers otherwise. */

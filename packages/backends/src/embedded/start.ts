@@ -47,7 +47,7 @@ export async function startEmbedded(engineName: string, opts: EmbeddedOptions = 
   const engines = driverOf(backend).embedded?.engines ?? {};
   const engine = engines[engineName];
   if (!engine) throw unavailable(`unknown embedded engine "${engineName}" (known: ${Object.keys(engines).join(', ') || 'none'})`);
-  const packages = engine.preflight(where);
+  const packages = engine.preflight(where, opts.adapterOptions);
 
   const t0 = performance.now();
   const db = await openWithDeadline(engine, opts, where);

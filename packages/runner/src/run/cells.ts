@@ -10,9 +10,10 @@ import {
   type GoldenDataset,
   type LiveCell,
 } from '@memory-matrix/spec';
-import { startTarget, type ImageSource, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
+import { startTarget, targetRuntime, type ImageSource, type ResolvedTarget, type StartedBackend, type TargetRuntime } from '@memory-matrix/backends';
 import type { Progress } from '../progress';
 import { registerChildCell } from '../cell-child/register';
+import { childCommand } from '../cell-child/spawn';
 import { stopLateStart, targetLimits } from '../cell-start';
 import { MatrixRuntime } from '../runtime';
 import { wrapFaultControl, wrapSpawned, type StoreWrap } from '../selftest/wrap-cell';
@@ -131,13 +132,26 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
  * target of a run that puts those in child processes (`plan.embedded === 'child'`) as a child
  * cell (cell-child/; its registration alone here records the checks skipped by the tier or the
  * capabilities, so a child that fails leaves the cell as a failed start would), every other as a
- * `registerTargetCell` cell started in this process under run id `runId`.
+ * `registerTargetCell` cell started in this process under run id `runId`. A target with a catalog
+ * `runtime` this process does not run on is always a child cell, on that runtime's Node (backends
+ * runtime.ts); one whose runtime is not installed here fails its setup with TARGET_UNAVAILABLE
+ * naming the target and the package, before anything starts.
  */
 export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<RunOptions, 'checks' | 'repeat' | 'imageSource'>, runId: string, collector: CellCollector, progress: Progress): void {
   const { dataset, exp, checks, tier } = plan;
   for (const target of plan.targets) {
     const cell = collector.add(target, dataset);
-    if (target.provider === 'embedded' && plan.embedded === 'child') {
+    // A catalog `runtime` (another Node, e.g. Mastra 1.x on Node 22): the cell runs in a child process on it, unless this
+    // process is that Node (the child itself). Not installed here: the cell's setup says so (TARGET_UNAVAILABLE), nothing starts.
+    let runtime: TargetRuntime | undefined;
+    let noRuntime: string | undefined;
+    try {
+      runtime = targetRuntime(target);
+    } catch (e) {
+      noRuntime = (e as Error).message;
+    }
+    const onRuntime = runtime !== undefined && !runtime.here;
+    if ((target.provider === 'embedded' && plan.embedded === 'child' && noRuntime === undefined) || onRuntime) {
       registerTargetCell(new MatrixRuntime(), target, dataset, exp.expectation, { runId: '', checks, skip: tier.skip, sink: collector.skipSink(cell) });
       registerChildCell(
         rt,
@@ -147,10 +161,12 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
           want: { target: target.name, datasetSha256: dataset.datasetSha256, expectationSha256: exp.sha256 },
           log: (l) => progress.log(l),
           timeoutMs: Math.round(childTimeoutMs(checks.length, targetLimits(target)) * hostCalibration().factor),
+          ...(onRuntime ? { command: childCommand(runtime!.node) } : {}),
         },
         {
           onSpawned: (c) => {
-            progress.log(`${target.name}: running in a child process (pid ${c.pid ?? '?'})`);
+            const on = onRuntime ? ` on Node ${runtime!.version} (${runtime!.package})` : '';
+            progress.log(`${target.name}: running in a child process${on} (pid ${c.pid ?? '?'})`);
             collector.children.set(c, cell.report);
           },
           onCell: (c) => collector.onChildCell(cell, c),
@@ -168,7 +184,7 @@ export function registerRunCells(rt: MatrixRuntime, plan: RunPlan, opts: Pick<Ru
       repeat: plan.repeat,
       loadSeed: plan.loadSeed,
       baseline: plan.baselines.byTarget.get(target.name),
-      unavailable: plan.dockerMissing.get(target.name),
+      unavailable: noRuntime ?? plan.dockerMissing.get(target.name),
       // The suite's hooks go straight to the progress display and the collector, not back through this file.
       ...progress.cellHooks(target.name), // log, progress, onEnded
       ...collector.cellHooks(cell), // sink, onStep, onStarted, onCellReady
