@@ -54,8 +54,15 @@ registerConformance(
   },
 );
 
-test('the layers profile holds the Docker-free Mastra targets; release holds all four', () => {
+test('the layers profile holds the Docker-free Mastra targets of both lines; release holds all six', () => {
   const mastra = (p: string) => catalog.profiles[p]!.targets.filter((n) => catalog.targets[n]?.backend.startsWith('mastra-'));
-  expect(mastra('layers')).toEqual(['mastra-libsql@0.16.4', 'mastra-pgvector@pglite-pg18']);
-  expect(mastra('release')).toEqual(['mastra-pgvector@pg17', 'mastra-pgvector@pg18', 'mastra-pgvector@pglite-pg18', 'mastra-libsql@0.16.4']);
+  expect(mastra('layers')).toEqual(['mastra-libsql@0.16.4', 'mastra-pgvector@pglite-pg18', 'mastra-libsql@1.23.1', 'mastra-pgvector@1.27.1-pglite-pg18']);
+  expect(mastra('release')).toEqual([
+    'mastra-pgvector@pg17',
+    'mastra-pgvector@pg18',
+    'mastra-pgvector@pglite-pg18',
+    'mastra-libsql@0.16.4',
+    'mastra-libsql@1.23.1',
+    'mastra-pgvector@1.27.1-pglite-pg18',
+  ]);
 });
