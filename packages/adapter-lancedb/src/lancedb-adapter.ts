@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import {
-  capabilities,
+  vectorCapabilities,
   MemoryMatrixError,
   type Capabilities,
   type ChatHistory,
@@ -38,24 +38,18 @@ export interface LancedbStoreOptions {
 }
 
 /** What the LanceDB adapter can do (embedded LanceDB 0.37, local directory). */
-export const LANCEDB_CAPABILITIES: Capabilities = capabilities({
+export const LANCEDB_CAPABILITIES: Capabilities = vectorCapabilities({
   // readConsistencyInterval 0 on every connection: an acknowledged write is seen by the next read of any connection (C27).
   readYourWrites: 'strong',
-  vectors: true,
   metrics: LANCEDB_METRICS,
   exactScan: true,
   annIndexes: ['hnsw', 'ivfflat'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // Compiled to a LanceDB where (filter-sql.ts; README "Filters"): every operator but $contains (flat metadata, no arrays).
   filterOperators: [...LANCEDB_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
-  delete: true,
   // deleteWhere: one statement / call the backend evaluates over the recall filter (collection.ts).
   deleteByFilter: true,
-  reopen: true,
   quantized: false,
   history: true,
   historyWindow: true,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'libsql';
-import { capabilities, checkStoredText, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { vectorCapabilities, checkStoredText, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { LibsqlCollection, MAX_BATCH } from './collection';
 import { ADAPTER, LibsqlContext } from './context';
 import { installedLibsqlVersion } from './versions';
@@ -15,18 +15,12 @@ import { LIBSQL_METRICS } from './scores';
  * written for this proof; SQLite could hold them — issue 33 "later"), quantized storage (F8 /
  * F1BIT columns exist but the adapter stores F32_BLOB), index introspection.
  */
-export const LIBSQL_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const LIBSQL_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: LIBSQL_METRICS,
   exactScan: true,
   annIndexes: ['diskann'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   threshold: true,
   upsert: true,
-  delete: true,
-  reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
   // MAX_VECTOR_SZ 65536 (libsql-sqlite3/src/vectorInt.h); the DiskANN index takes the same column: no narrower maxIndexDim known.

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import {
   capabilities,
+  vectorCapabilities,
   MemoryMatrixError,
   type Capabilities,
   type ChatHistory,
@@ -54,20 +55,14 @@ export interface RedisConnectOptions extends RedisStoreOptions {
  * default (a `noquant` target overrides `quantized` in the catalog); chat history with TTL on
  * every Redis version (lists + Lua).
  */
-export const REDIS_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const REDIS_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: ['cosine'],
   exactScan: true,
   annIndexes: ['hnsw'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // VSIM … FILTER, compiled by filter-expr.ts (README "Filters"); no $contains: metadata is flat.
   filterOperators: [...REDIS_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
-  delete: true,
-  reopen: true,
   quantized: true,
   history: true,
   historyWindow: true,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  capabilities,
+  vectorCapabilities,
   MemoryMatrixError,
   type Capabilities,
   type ChatHistory,
@@ -41,24 +41,18 @@ export interface SqliteStoreOptions extends JournalConfig {
 export const SQLITE_VEC_MAX_DIM = 8_192;
 
 /** What the SQLite adapter can do (better-sqlite3 + sqlite-vec 0.1.x `vec0`). */
-export const SQLITE_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const SQLITE_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: SQLITE_METRICS,
   exactScan: true,
   annIndexes: [],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // The whole filter language, compiled to SQL over the JSON metadata (where-sql.ts).
   filterOperators: [...SQLITE_FILTER_OPERATORS],
   // Nested objects and arrays round-trip exactly through the JSON text column (README "Nested and array metadata").
   metadataShapes: ['nested', 'array'],
   threshold: true,
   upsert: true,
-  delete: true,
   // deleteWhere: one statement / call the backend evaluates over the recall filter (collection.ts).
   deleteByFilter: true,
-  reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
   maxDim: SQLITE_VEC_MAX_DIM,

@@ -14,3 +14,5 @@ export { distanceToCanonical, type DistanceForm } from './distance-scores';
 export { filterCannot, instantAsMicros, pushdownFilterExpr } from './filter-pushdown';
 // The adapter kit, collection base (issue 33): MemoryCollection's common steps over the store's primitives.
 export { checksFrom, KitCollection, type CollectionChecks, type CollectionStyle, type RankSource } from './collection-base';
+// The adapter kit, last shared pieces (issue 33): the capability head of a vector adapter, records carried in a layer's metadata, operator-tree filters.
+export { vectorCapabilities, VECTOR_STORE_FLAGS } from './vector-capabilities';
