@@ -16,3 +16,5 @@ export { filterCannot, instantAsMicros, pushdownFilterExpr } from './filter-push
 export { checksFrom, KitCollection, type CollectionChecks, type CollectionStyle, type RankSource } from './collection-base';
 // The adapter kit, last shared pieces (issue 33): the capability head of a vector adapter, records carried in a layer's metadata, operator-tree filters.
 export { vectorCapabilities, VECTOR_STORE_FLAGS } from './vector-capabilities';
+export { carriedMetadata, checkCarriedRecords, takeCarried, type CarriedFields, type CarriedKeys, type CarriedRecordRules } from './layer-records';
+export { compileOperatorTree, type OperatorTreeStyle, type TreeLeafOperator, type TreeNode } from './operator-tree';
