@@ -1,17 +1,6 @@
 import Redis from 'ioredis';
-import {
-  capabilities,
-  vectorCapabilities,
-  MemoryMatrixError,
-  type Capabilities,
-  type ChatHistory,
-  type CollectionSpec,
-  type HistoryOptions,
-  type MemoryPolicy,
-  type MemoryPolicyState,
-  type MemoryStore,
-  type ServerInfo,
-} from '@memory-matrix/spec';
+import { capabilities, MemoryMatrixError, vectorCapabilities } from '@memory-matrix/spec';
+import type { Capabilities, ChatHistory, CollectionSpec, HistoryOptions, MemoryPolicy, MemoryPolicyState, MemoryStore, ServerInfo } from '@memory-matrix/spec';
 import { QUANT_FLAG, RedisVectorCollection, type Quantization } from './collection';
 import { ADAPTER, StoreContext } from './context';
 import { detectServer, type RedisServerFacts } from './detect';

@@ -1,18 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  vectorCapabilities,
-  MemoryMatrixError,
-  type Capabilities,
-  type ChatHistory,
-  type CollectionSpec,
-  type HistoryOptions,
-  type MemoryStore,
-  type ProcessRecipe,
-  type ProcessReopenable,
-  type ServerInfo,
-} from '@memory-matrix/spec';
+import { closeLocalStore, MemoryMatrixError, ownedTempDir, removeOwnedDir, vectorCapabilities } from '@memory-matrix/spec';
+import type { Capabilities, ChatHistory, CollectionSpec, HistoryOptions, MemoryStore, ProcessRecipe, ProcessReopenable, ServerInfo } from '@memory-matrix/spec';
 import { MAX_BATCH, SqliteCollection } from './collection';
 import { openConnection, type JournalConfig } from './connection';
 import { ADAPTER, StoreContext } from './context';
@@ -71,7 +59,7 @@ export const SQLITE_CAPABILITIES: Capabilities = vectorCapabilities({
  * marker and history tables when missing. Throws INVALID_INPUT (bad option), BACKEND_ERROR.
  */
 export async function createSqliteStore(opts: SqliteStoreOptions = {}): Promise<SqliteStore> {
-  const ownedDir = opts.file === undefined ? mkdtempSync(path.join(tmpdir(), 'mm-sqlite-')) : undefined;
+  const ownedDir = ownedTempDir('sqlite', opts.file);
   const file = path.resolve(opts.file ?? path.join(ownedDir!, 'memory.db'));
   try {
     const db = openConnection(file, opts);
@@ -85,7 +73,7 @@ export async function createSqliteStore(opts: SqliteStoreOptions = {}): Promise<
     const { journalMode, synchronous, busyTimeoutMs } = opts;
     return new SqliteStore(ctx, ownedDir, { journalMode, synchronous, busyTimeoutMs });
   } catch (err) {
-    if (ownedDir) rmSync(ownedDir, { recursive: true, force: true });
+    removeOwnedDir(ownedDir);
     throw err;
   }
 }
@@ -177,12 +165,6 @@ export class SqliteStore implements MemoryStore, ProcessReopenable {
 
   /** Close the connection (idempotent); a store that made its own temp dir removes it. */
   async close(): Promise<void> {
-    if (this.ctx.closed) return;
-    this.ctx.closed = true;
-    try {
-      this.ctx.db.close();
-    } finally {
-      if (this.ownedDir) rmSync(this.ownedDir, { recursive: true, force: true });
-    }
+    closeLocalStore(this.ctx, () => this.ctx.db.close(), this.ownedDir);
   }
 }

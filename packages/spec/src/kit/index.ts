@@ -6,7 +6,7 @@ export { rowHistoryKeys } from './history-keys';
 // The adapter kit, part B (issue 33): record validation, store context, markers, versions (src/kit/).
 export { COLLECTION_NAME_RE, invalidInput, MAX_SPEC_DIM, recordValidators, validateCollectionName, validateSpecBasics, type IdsValidator, type RecordValidators, type SpecLimits } from './validate';
 export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './context';
-export { tempDirEngine, type TempDirEngine } from './temp-dir-engine';
+export { closeLocalStore, ownedTempDir, removeOwnedDir, tempDirEngine, type TempDirEngine } from './temp-dir-engine';
 // The adapter kit, small shared roles (issue 33): collection markers, the SQL filter compiler, distance → score, driver heads.
 export { collectionMarker, collectionMarkerJson, indexTypeIn, readCollectionMarker, specOfMarker, type CollectionMarker, type MarkerRules } from './collection-marker';
 export { compileSqlFilter, SQL_RANGE_OP, type SqlComparison, type SqlFilterDialect, type SqlRangeOp } from './sql-filter';
