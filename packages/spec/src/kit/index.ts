@@ -19,3 +19,4 @@ export { vectorCapabilities, VECTOR_STORE_FLAGS } from './vector-capabilities';
 export { carriedMetadata, checkCarriedRecords, takeCarried, type CarriedFields, type CarriedKeys, type CarriedRecordRules } from './layer-records';
 export { compileOperatorTree, type OperatorTreeStyle, type TreeLeafOperator, type TreeNode } from './operator-tree';
 export { checkLayerQuery, LayerCollection, type LayerChecks } from './layer-collection';
+export { recordOfRow, type MemoryRow } from './memory-row';
