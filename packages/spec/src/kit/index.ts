@@ -2,7 +2,7 @@
 // Adapter kit, collection side (issue 33): tie-complete top-k, minScore, recall order, last-write-wins, filter negation normal form, history row keys.
 export { byScoreThenId, keepMinScore, lastWriteWins, TIE_MARGIN, tieCompleteTopK, tieCompleteTopKSync, tieGroupCut, type TopKOptions } from './top-k';
 export { foldNegationNormalForm, toNegationNormalForm, type FilterLeaf, type NnfExpr, type NnfFold } from './negation-normal-form';
-export { rowHistoryKeys } from './history-keys';
+export { rowAppend, rowHistoryKeys, rowRawAppend, type RowAppend } from './history-keys';
 // The adapter kit, part B (issue 33): record validation, store context, markers, versions (src/kit/).
 export { COLLECTION_NAME_RE, invalidInput, MAX_SPEC_DIM, recordValidators, validateCollectionName, validateSpecBasics, type IdsValidator, type RecordValidators, type SpecLimits } from './validate';
 export { codeByWords, errorText, KitStoreContext, runWrapped, SQLITE_LIKE, wrapBackendErrorIn, type ContextStyle } from './context';
