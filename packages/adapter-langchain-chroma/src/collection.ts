@@ -59,7 +59,7 @@ export class LangchainChromaCollection extends LayerCollection {
   protected async readByIds(unique: string[]): Promise<Map<string, MemoryRecord>> {
     const r = await this.ctx.run('get', this.chromaName, () => this.handle.get({ ids: unique, include: ['documents', 'metadatas', 'embeddings'] as never }));
     const found = new Map<string, MemoryRecord>();
-    r.ids.forEach((id, i) => found.set(id, decodeRecord(this.chromaName, id, r.documents[i], r.metadatas[i] as Record<string, unknown> | null, r.embeddings?.[i])));
+    r.ids.forEach((id, i) => found.set(id, decodeRecord(this.chromaName, id, { document: r.documents[i], meta: r.metadatas[i] as Record<string, unknown> | null, embedding: r.embeddings?.[i] })));
     return found;
   }
 
