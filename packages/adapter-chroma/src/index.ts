@@ -5,7 +5,7 @@ export { TIE_MARGIN as TIE_WINDOW } from '@memory-matrix/spec';
 export { chromaToCanonical, CHROMA_SPACE, metricOfSpace } from './scores';
 export { chromaName, encodeMetadata, decodeRecord, type ChromaStoredRow, encodeVector, decodeVector, filterToWhere, instantKeys, RESERVED, TYPED_LAYOUT } from './codec';
 export { compileWhere, CHROMA_FILTER_OPERATORS, CHROMA_PLAIN_FILTER_OPERATORS, TYPE_TAGS, type StoredType, type Where, type WhereLayout } from './where';
-export { MARKER, createConfiguration, specFromStored } from './marker';
+export { MARKER, createConfiguration, markerDimIndex, specFromStored } from './marker';
 export { ChromaTransport, WRITE_PATH, type ChromaTimeouts, type LiveRequest } from './transport';
 export { chromaDriver } from './driver';
 export { chromaContainerKind, CHROMA_PORT } from './driver/container';
