@@ -6,7 +6,6 @@ import {
   keepMinScore,
   LayerCollection,
   MemoryMatrixError,
-  validateIdList,
   type CollectionSpec,
   type IndexInEffect,
   type MemoryRecord,

@@ -1,4 +1,4 @@
-import { checkLayerQuery, LayerCollection, validateIdList, type CollectionSpec, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
+import { checkLayerQuery, LayerCollection, type CollectionSpec, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
 import { ADAPTER, viaMastra } from './errors';
 import { compileMastraFilter } from './filter-compile';
 import { checkRecords, FIELD_KEYS, ID_RULES, metadataOf, plainFilter, recordOf, type MastraHit } from './records';

@@ -1,4 +1,4 @@
-import { checkLayerQuery, LayerCollection, MemoryMatrixError, validateIdList, type CollectionSpec, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
+import { checkLayerQuery, LayerCollection, MemoryMatrixError, type CollectionSpec, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
 import type { HandedEmbeddings } from './embedder';
 import { ADAPTER, viaLayer } from './errors';
 import { addMetadataOf, AGENT_ID, checkRecords, FIELD_KEYS, ID_RULES, mem0Filter, memoryIdOf, recordOf, type Mem0Item } from './records';

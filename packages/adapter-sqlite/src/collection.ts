@@ -1,4 +1,4 @@
-import { checksFrom, KitCollection, MemoryMatrixError, recordOfRow, tieCompleteTopKSync, validateScanOptions, type MemoryRow } from '@memory-matrix/spec';
+import { checksFrom, KitCollection, recordOfRow, tieCompleteTopKSync, validateScanOptions, type MemoryRow } from '@memory-matrix/spec';
 import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { blobToVector, instantColumns, vectorToBlob } from './codec';
 import { ADAPTER, type StoreContext } from './context';
