@@ -49,12 +49,12 @@ describe('records carried in layer metadata', () => {
 describe('compileOperatorTree', () => {
   const expr = parseFilter({ $and: [{ 'metadata.k': { $gte: 2 } }, { $not: { 'metadata.t': { $in: ['a'] } } }] });
   test('defaults: the language names, { $not: child }; $exists refused without a style', () => {
-    const key = (f: FilterField) => f.path.join('.');
+    const key = (f: FilterField) => (f.root === 'metadata' ? f.path.join('.') : f.root);
     expect(compileOperatorTree(expr, { key, cannot: (w) => new Error(w) })).toEqual({ $and: [{ k: { $gte: 2 } }, { $not: { t: { $in: ['a'] } } }] });
     expect(() => compileOperatorTree(parseFilter({ 'metadata.k': { $exists: true } }), { key, cannot: (w) => new Error(w) })).toThrow('operator $exists');
   });
   test("a layer's names and logic nodes", () => {
-    const tree = compileOperatorTree(expr, { key: (f) => f.path[0]!, opName: (op) => op.slice(1), not: (c) => ({ $not: [c] }), cannot: (w) => new Error(w) });
+    const tree = compileOperatorTree(expr, { key: (f) => (f.root === 'metadata' ? f.path[0]! : f.root), opName: (op) => op.slice(1), not: (c) => ({ $not: [c] }), cannot: (w) => new Error(w) });
     expect(tree).toEqual({ $and: [{ k: { gte: 2 } }, { $not: [{ t: { in: ['a'] } }] }] });
   });
 });
