@@ -1,4 +1,4 @@
-import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { vectorCapabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { ChromaClient } from 'chromadb';
 import { chromaName } from './codec';
 import { ChromaMemoryCollection } from './collection';
@@ -30,20 +30,14 @@ export interface ChromaStoreOptions {
  * What the Chroma adapter can do. No exact scan (Chroma only answers through its HNSW, so C03 is
  * skipped); `maxBatch` is the server's and is filled in by `createChromaStore` from the server.
  */
-export const CHROMA_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const CHROMA_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: ['cosine', 'ip', 'l2'],
   exactScan: false,
   annIndexes: ['hnsw'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // where.ts, the same on Chroma 1.0.0 and 1.4.4 (README "Filters"): all but $contains ($exists / $not on the type tags t.<key>)
   filterOperators: [...CHROMA_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
-  delete: true,
-  reopen: true,
   quantized: false,
   timeDecay: true,
   indexIntrospection: true,

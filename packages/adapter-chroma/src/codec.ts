@@ -80,17 +80,18 @@ export function encodeMetadata(r: Pick<MemoryRecord, 'namespace' | 'kind' | 'cre
   return out;
 }
 
+/** What Chroma returned for one id of a `get` (one row of chromadb's GetResult): document, metadata and embedding, each possibly missing. */
+export interface ChromaStoredRow {
+  document: string | null | undefined;
+  meta: Record<string, unknown> | null | undefined;
+  embedding: ArrayLike<number> | null | undefined;
+}
+
 /**
  * A memory from what Chroma returned for one id. Throws BACKEND_ERROR naming the collection and id
  * when a reserved field is missing or a value has the wrong type (a record this adapter did not write).
  */
-export function decodeRecord(
-  coll: string,
-  id: string,
-  document: string | null | undefined,
-  meta: Record<string, unknown> | null | undefined,
-  embedding: ArrayLike<number> | null | undefined,
-): MemoryRecord {
+export function decodeRecord(coll: string, id: string, { document, meta, embedding }: ChromaStoredRow): MemoryRecord {
   const bad = (what: string) => new MemoryMatrixError('BACKEND_ERROR', `chroma: collection ${coll}: record ${id}: ${what}`);
   if (!meta) throw bad('no metadata (not written by memory-matrix)');
   const ns = meta[RESERVED.namespace];

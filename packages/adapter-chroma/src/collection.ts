@@ -163,7 +163,7 @@ export class ChromaMemoryCollection extends KitCollection {
     const out: MemoryRecord[] = [];
     for (const part of chunks(ids, this.ctx.maxBatch)) {
       const r = await this.ctx.run('get', this.chromaName, () => this.handle.get({ ids: part, include: ['documents', 'metadatas', 'embeddings'] as never }));
-      r.ids.forEach((id, i) => out.push(decodeRecord(this.chromaName, id, r.documents[i], r.metadatas[i] as Record<string, unknown> | null, r.embeddings[i])));
+      r.ids.forEach((id, i) => out.push(decodeRecord(this.chromaName, id, { document: r.documents[i], meta: r.metadatas[i] as Record<string, unknown> | null, embedding: r.embeddings[i] })));
     }
     return out;
   }

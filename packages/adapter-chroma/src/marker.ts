@@ -50,6 +50,21 @@ export function isOurs(c: StoredCollection): boolean {
 }
 
 /**
+ * `mm.dim` and `mm.index` of a marker kept in a Chroma collection's metadata (`m`). Throws
+ * BACKEND_ERROR `<where>: marker has no integer mm.dim (…)` or `<where>: marker mm.index is not
+ * JSON: …` (the parse error as cause). The index is returned as stored, not checked.
+ */
+export function markerDimIndex(m: Record<string, unknown>, where: string): { dim: number; index: IndexConfig } {
+  const dim = m['mm.dim'];
+  if (typeof dim !== 'number' || !Number.isInteger(dim)) throw new MemoryMatrixError('BACKEND_ERROR', `${where}: marker has no integer mm.dim (${JSON.stringify(dim)})`);
+  try {
+    return { dim, index: JSON.parse(String(m['mm.index'])) as IndexConfig };
+  } catch (e) {
+    throw new MemoryMatrixError('BACKEND_ERROR', `${where}: marker mm.index is not JSON: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/**
  * The spec of a stored collection, read back from the server: the metric from the collection's
  * configuration (`hnsw.space`, what Chroma actually searches with — never a default), dim and
  * model from the marker, HNSW parameters from the configuration. Throws COLLECTION_MISSING for a
@@ -69,14 +84,7 @@ export function specFromStored(name: string, c: StoredCollection): CollectionSpe
   }
   if (m['mm.metric'] !== metric) throw bad(`configuration.hnsw.space is ${JSON.stringify(space)} but the marker says metric ${JSON.stringify(m['mm.metric'])}`);
   if (m['mm.name'] !== name) throw bad(`marker names collection ${JSON.stringify(m['mm.name'])}`);
-  const dim = m['mm.dim'];
-  if (typeof dim !== 'number' || !Number.isInteger(dim)) throw bad(`marker has no integer mm.dim (${JSON.stringify(dim)})`);
-  let declared: IndexConfig;
-  try {
-    declared = JSON.parse(String(m['mm.index'])) as IndexConfig;
-  } catch (e) {
-    throw new MemoryMatrixError('BACKEND_ERROR', `${where}: marker mm.index is not JSON: ${(e as Error).message}`, { cause: e });
-  }
+  const { dim, index: declared } = markerDimIndex(m, where);
   let index: IndexConfig = declared;
   if (isHnsw(declared)) {
     index = { type: 'hnsw', m: Number(hnsw?.max_neighbors), efConstruction: Number(hnsw?.ef_construction), efSearch: Number(hnsw?.ef_search) };

@@ -39,7 +39,7 @@ export async function scanCollection(ctx: StoreContext, handle: Collection, chro
   for (let i = 0; i < page.length; i += ctx.maxBatch) {
     const part = page.slice(i, i + ctx.maxBatch);
     const r = await ctx.run('scan (get)', chromaName, () => handle.get({ ids: part, include: ['documents', 'metadatas', 'embeddings'] as never }));
-    r.ids.forEach((id, j) => out.set(id, decodeRecord(chromaName, id, r.documents[j], r.metadatas[j] as Record<string, unknown> | null, r.embeddings[j])));
+    r.ids.forEach((id, j) => out.set(id, decodeRecord(chromaName, id, { document: r.documents[j], meta: r.metadatas[j] as Record<string, unknown> | null, embedding: r.embeddings[j] })));
   }
   return page.flatMap((id) => (out.has(id) ? [out.get(id)!] : []));
 }

@@ -1,18 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
-import {
-  codePoints,
-  decodeChatMessage,
-  encodeChatMessage,
-  MemoryMatrixError,
-  outsideWindow,
-  rowHistoryKeys,
-  rowHistorySession,
-  validateChatMessage,
-  validateHistoryWindow,
-  validateRawPayloads,
-  validateReadLast,
-} from '@memory-matrix/spec';
+import { decodeChatMessage, MemoryMatrixError, outsideWindow, rowAppend, rowHistoryKeys, rowHistorySession, rowRawAppend, validateHistoryWindow, validateReadLast } from '@memory-matrix/spec';
 import type { ChatHistory, ChatMessage, HistoryKey, HistoryOptions, HistoryWindow } from '@memory-matrix/spec';
 import { ADAPTER, type StoreContext } from './context';
 import { quoteString } from './sql';
@@ -68,15 +56,8 @@ export class LancedbChatHistory implements ChatHistory {
 
   /** Append in order as ONE commit (with the window's deletions). Throws INVALID_INPUT, BACKEND_ERROR. */
   async append(messages: ChatMessage[]): Promise<void> {
-    if (!Array.isArray(messages)) throw invalid(`append to ${this.where}: messages must be an array`);
-    messages.forEach((m, i) => validateChatMessage(m, `append to ${this.where}: message ${i}`, LANCEDB_RULES));
-    if (messages.length === 0) return;
-    await this.write(
-      'append',
-      messages.map(encodeChatMessage),
-      messages.map((m) => codePoints(m.content)),
-      this.window,
-    );
+    const batch = rowAppend(messages, this.where, LANCEDB_RULES);
+    if (batch) await this.write('append', batch.payloads, batch.chars, this.window);
   }
 
   /** All messages oldest first, or the newest `last`. Throws INVALID_INPUT, PAYLOAD_UNSUPPORTED (naming session and turn), BACKEND_ERROR. */
@@ -120,14 +101,8 @@ export class LancedbChatHistory implements ChatHistory {
 
   /** Store payloads verbatim as new turns (C20), no window. */
   async writeRaw(payloads: string[]): Promise<void> {
-    validateRawPayloads(payloads, `writeRaw to ${this.where}`, ADAPTER);
-    if (payloads.length)
-      await this.write(
-        'raw',
-        payloads,
-        payloads.map(() => 0),
-        undefined,
-      );
+    const batch = rowRawAppend(payloads, this.where, ADAPTER);
+    if (batch) await this.write('raw', batch.payloads, batch.chars, undefined);
   }
 
   /** The stored payloads verbatim, oldest first. */

@@ -1,19 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import {
-  capabilities,
-  MemoryMatrixError,
-  type Capabilities,
-  type ChatHistory,
-  type CollectionSpec,
-  type HistoryOptions,
-  type MemoryStore,
-  type ProcessRecipe,
-  type ProcessReopenable,
-  type ServerInfo,
-} from '@memory-matrix/spec';
+import { closeLocalStore, MemoryMatrixError, ownedTempDir, removeOwnedDir, vectorCapabilities } from '@memory-matrix/spec';
+import type { Capabilities, ChatHistory, CollectionSpec, HistoryOptions, MemoryStore, ProcessRecipe, ProcessReopenable, ServerInfo } from '@memory-matrix/spec';
 import { MARKER_KEY, tableSchema } from './codec';
 import { LancedbCollection } from './collection';
 import { ADAPTER, StoreContext, wrapBackendError } from './context';
@@ -38,24 +26,18 @@ export interface LancedbStoreOptions {
 }
 
 /** What the LanceDB adapter can do (embedded LanceDB 0.37, local directory). */
-export const LANCEDB_CAPABILITIES: Capabilities = capabilities({
+export const LANCEDB_CAPABILITIES: Capabilities = vectorCapabilities({
   // readConsistencyInterval 0 on every connection: an acknowledged write is seen by the next read of any connection (C27).
   readYourWrites: 'strong',
-  vectors: true,
   metrics: LANCEDB_METRICS,
   exactScan: true,
   annIndexes: ['hnsw', 'ivfflat'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // Compiled to a LanceDB where (filter-sql.ts; README "Filters"): every operator but $contains (flat metadata, no arrays).
   filterOperators: [...LANCEDB_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
-  delete: true,
   // deleteWhere: one statement / call the backend evaluates over the recall filter (collection.ts).
   deleteByFilter: true,
-  reopen: true,
   quantized: false,
   history: true,
   historyWindow: true,
@@ -72,13 +54,13 @@ export const LANCEDB_CAPABILITIES: Capabilities = capabilities({
  * Throws BACKEND_ERROR.
  */
 export async function createLancedbStore(opts: LancedbStoreOptions = {}): Promise<LancedbStore> {
-  const ownedDir = opts.dir === undefined ? mkdtempSync(path.join(tmpdir(), 'mm-lancedb-')) : undefined;
+  const ownedDir = ownedTempDir('lancedb', opts.dir);
   const dir = path.resolve(opts.dir ?? ownedDir!);
   try {
     const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
     return new LancedbStore(new StoreContext(db, dir), ownedDir, opts.index ?? DEFAULT_INDEX_OPTIONS);
   } catch (err) {
-    if (ownedDir) rmSync(ownedDir, { recursive: true, force: true });
+    removeOwnedDir(ownedDir);
     throw wrapBackendError(err, `connect ${dir}`);
   }
 }
@@ -177,13 +159,7 @@ export class LancedbStore implements MemoryStore, ProcessReopenable {
 
   /** Close the connection (idempotent); a store that made its own temp dir removes it. */
   async close(): Promise<void> {
-    if (this.ctx.closed) return;
-    this.ctx.closed = true;
-    try {
-      this.ctx.db.close();
-    } finally {
-      if (this.ownedDir) rmSync(this.ownedDir, { recursive: true, force: true });
-    }
+    closeLocalStore(this.ctx, () => this.ctx.db.close(), this.ownedDir);
   }
 
   private async markerOf(table: string, name: string): Promise<CollectionMarker | undefined> {

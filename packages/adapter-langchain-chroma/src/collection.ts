@@ -1,15 +1,5 @@
 import type { Chroma } from '@langchain/community/vectorstores/chroma';
-import {
-  inAskedOrder,
-  MemoryMatrixError,
-  type CollectionSpec,
-  type IndexInEffect,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-} from '@memory-matrix/spec';
+import { LayerCollection, MemoryMatrixError, type CollectionSpec, type IndexInEffect, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
 import type { Collection } from 'chromadb';
 import { metricOfSpace } from '@memory-matrix/adapter-chroma';
 import { ADAPTER, type StoreContext } from './context';
@@ -26,7 +16,7 @@ import { LANGCHAIN_CHROMA_SCORES } from './scores';
  * and C13 measure what LangChain and Chroma do); client errors get a code only where their text
  * says what they are (context.ts).
  */
-export class LangchainChromaCollection implements MemoryCollection {
+export class LangchainChromaCollection extends LayerCollection {
   constructor(
     private readonly ctx: StoreContext,
     readonly spec: CollectionSpec,
@@ -36,37 +26,45 @@ export class LangchainChromaCollection implements MemoryCollection {
     private readonly handle: Collection,
     /** The Chroma collection's name (`lc_<name>`). */
     readonly chromaName: string,
-  ) {}
+  ) {
+    super({
+      // An array, nothing more (the records go to the client as they are).
+      records: (records, where) => {
+        if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: ${where}: upsert needs an array of records`);
+      },
+      ids: (ids, op) => {
+        if (!Array.isArray(ids) || ids.some((x) => typeof x !== 'string')) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: collection ${spec.name}: ${op} needs an array of string ids`);
+      },
+    });
+  }
+
+  /** What messages name: `collection <name>`. */
+  protected get where(): string {
+    return `collection ${this.spec.name}`;
+  }
 
   /**
    * `Chroma.addVectors(vectors, documents, { ids })`: ONE Chroma `upsert` of the whole call (the
    * client does not chunk). Chroma's upsert merges metadata into an existing record (the raw
    * adapter measured it), and the client does nothing about it: C21 shows what a LangChain user gets.
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    if (!Array.isArray(records)) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: collection ${this.spec.name}: upsert needs an array of records`);
-    if (records.length === 0) return;
+  protected async writeRecords(records: MemoryRecord[]): Promise<void> {
     const where = `${ADAPTER}: collection ${this.spec.name}: upsert`;
     const docs = records.map((r) => ({ pageContent: r.text, metadata: documentMetadata(r, where), id: r.id }));
     const vectors = records.map((r) => Array.from(r.embedding ?? []));
     await this.ctx.run('upsert (addVectors)', this.chromaName, () => this.store.addVectors(vectors, docs, { ids: records.map((r) => r.id) }));
   }
 
-  /** Records by id in the order asked, each once (`inAskedOrder`): chromadb `get` (LangChain has none). Embeddings as Chroma returns them. */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    this.checkIds(ids, 'get');
-    if (ids.length === 0) return [];
-    const r = await this.ctx.run('get', this.chromaName, () => this.handle.get({ ids: [...new Set(ids)], include: ['documents', 'metadatas', 'embeddings'] as never }));
+  /** Records by id: chromadb `get` (LangChain has none). Embeddings as Chroma returns them. */
+  protected async readByIds(unique: string[]): Promise<Map<string, MemoryRecord>> {
+    const r = await this.ctx.run('get', this.chromaName, () => this.handle.get({ ids: unique, include: ['documents', 'metadatas', 'embeddings'] as never }));
     const found = new Map<string, MemoryRecord>();
-    r.ids.forEach((id, i) => found.set(id, decodeRecord(this.chromaName, id, r.documents[i], r.metadatas[i] as Record<string, unknown> | null, r.embeddings?.[i])));
-    return inAskedOrder(ids, found);
+    r.ids.forEach((id, i) => found.set(id, decodeRecord(this.chromaName, id, { document: r.documents[i], meta: r.metadatas[i] as Record<string, unknown> | null, embedding: r.embeddings?.[i] })));
+    return found;
   }
 
   /** `Chroma.delete({ ids })` (it reports no count: which ids exist is read first through chromadb `get`); returns how many existed. */
-  async delete(ids: string[]): Promise<number> {
-    this.checkIds(ids, 'delete');
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return 0;
+  protected async removeIds(unique: string[]): Promise<number> {
     const existing = (await this.ctx.run('get', this.chromaName, () => this.handle.get({ ids: unique, include: [] as never }))).ids;
     if (existing.length) await this.ctx.run('delete', this.chromaName, () => this.store.delete({ ids: existing }));
     return existing.length;
@@ -126,9 +124,5 @@ export class LangchainChromaCollection implements MemoryCollection {
     ] as const)
       if (typeof v === 'number') params[k] = v;
     return { type: 'hnsw', metric: metricOfSpace(h.space) ?? null, params, source: `collection ${this.chromaName} ${h.source}` };
-  }
-
-  private checkIds(ids: unknown, op: string): asserts ids is string[] {
-    if (!Array.isArray(ids) || ids.some((x) => typeof x !== 'string')) throw new MemoryMatrixError('INVALID_INPUT', `${ADAPTER}: collection ${this.spec.name}: ${op} needs an array of string ids`);
   }
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { defineDriver, hnswIndexSchema, pinnedPackageVersions } from '@memory-matrix/spec';
+import { defineDriver, HNSW_ONLY_INDEXES, pinnedPackageVersions } from '@memory-matrix/spec';
 import { CHROMADB_MAJORS } from './clients';
 import { connectLangchainChroma, LANGCHAIN_CHROMA_CAPABILITIES } from './langchain-chroma-adapter';
 import { LANGCHAIN_CHROMA_SCORES } from './scores';
@@ -33,7 +33,7 @@ export const langchainChromaDriver = defineDriver<LangchainChromaAdapterOptions>
   capabilities: LANGCHAIN_CHROMA_CAPABILITIES,
   scores: LANGCHAIN_CHROMA_SCORES,
   /** Index types: Chroma's HNSW (m, efConstruction, efSearch; spec hnswIndexSchema). */
-  indexes: { hnsw: hnswIndexSchema },
+  indexes: HNSW_ONLY_INDEXES,
   adapterOptions: langchainChromaOptionsSchema,
   client: {
     servers: ['chroma'],

@@ -1,6 +1,6 @@
 import type { Chroma as ChromaClass } from '@langchain/community/vectorstores/chroma';
 import { CHROMA_PLAIN_FILTER_OPERATORS, chromaClientTransport } from '@memory-matrix/adapter-chroma';
-import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type ConnectOptions, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { vectorCapabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type ConnectOptions, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { chromadbClient, type ChromadbMajor } from './clients';
 import { LangchainChromaCollection } from './collection';
 import { ADAPTER, StoreContext } from './context';
@@ -21,19 +21,13 @@ import { collectionMetadata, lcName, specOf, validateName, validateSpec, type St
  *   (the client caches nothing; the server's promise, as the raw chroma adapter measured it).
  * - no `maxBatch`: the client sends one request per call whatever its size (C14 shows what happens).
  */
-export const LANGCHAIN_CHROMA_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const LANGCHAIN_CHROMA_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: ['cosine', 'ip', 'l2'],
   exactScan: false,
   annIndexes: ['hnsw'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   filterOperators: [...CHROMA_PLAIN_FILTER_OPERATORS],
   threshold: false,
   upsert: true,
-  delete: true,
-  reopen: true,
   timeDecay: false,
   indexIntrospection: true,
   readYourWrites: 'strong',

@@ -1,4 +1,12 @@
-import { CHROMA_PLAIN_FILTER_OPERATORS, filterToWhere as chromaWhere, instantKeys, RESERVED as CHROMA_RESERVED, type Where, type WhereLayout } from '@memory-matrix/adapter-chroma';
+import {
+  CHROMA_PLAIN_FILTER_OPERATORS,
+  filterToWhere as chromaWhere,
+  instantKeys,
+  RESERVED as CHROMA_RESERVED,
+  type ChromaStoredRow,
+  type Where,
+  type WhereLayout,
+} from '@memory-matrix/adapter-chroma';
 import { MemoryMatrixError, refuseMetadataShapes, validateRecallFilter, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
 
 /**
@@ -34,13 +42,7 @@ export function documentMetadata(r: MemoryRecord, where: string): Record<string,
  * wraps: LangChain has no get by id). BACKEND_ERROR naming the collection and id when a reserved
  * field is missing (a record this driver did not write).
  */
-export function decodeRecord(
-  coll: string,
-  id: string,
-  document: string | null | undefined,
-  meta: Record<string, unknown> | null | undefined,
-  embedding: ArrayLike<number> | null | undefined,
-): MemoryRecord {
+export function decodeRecord(coll: string, id: string, { document, meta, embedding }: ChromaStoredRow): MemoryRecord {
   const bad = (what: string) => new MemoryMatrixError('BACKEND_ERROR', `langchain-chroma: collection ${coll}: record ${id}: ${what}`);
   const m = meta ?? {};
   const [ns, kind, at] = [m[RESERVED.namespace], m[RESERVED.kind], m[RESERVED.createdAt]];

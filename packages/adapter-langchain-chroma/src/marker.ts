@@ -1,4 +1,4 @@
-import { metricOfSpace } from '@memory-matrix/adapter-chroma';
+import { markerDimIndex, metricOfSpace } from '@memory-matrix/adapter-chroma';
 import { isHnsw, isIvfflat, MemoryMatrixError, type CollectionSpec, type IndexConfig, type Metric } from '@memory-matrix/spec';
 import { ADAPTER } from './context';
 
@@ -89,14 +89,7 @@ export function specOf(name: string, c: StoredCollection, opts: { markerOnly?: b
   const m = c.metadata ?? {};
   if (m['mm.marker'] !== MARKER) throw new MemoryMatrixError('COLLECTION_MISSING', `${where} carries no ${MARKER} marker; not this driver's, not touched`);
   const bad = (what: string) => new MemoryMatrixError('BACKEND_ERROR', `${where}: ${what}`);
-  const dim = m['mm.dim'];
-  if (typeof dim !== 'number' || !Number.isInteger(dim)) throw bad(`marker has no integer mm.dim (${JSON.stringify(dim)})`);
-  let index: IndexConfig;
-  try {
-    index = JSON.parse(String(m['mm.index'])) as IndexConfig;
-  } catch (e) {
-    throw new MemoryMatrixError('BACKEND_ERROR', `${where}: marker mm.index is not JSON: ${(e as Error).message}`, { cause: e });
-  }
+  const { dim, index } = markerDimIndex(m, where);
   const h = hnswOf(c);
   const metric = metricOfSpace(h.space);
   if (!opts.markerOnly && !metric) throw bad(`the server reports no known space (${h.source}); Chroma's default would be squared L2, which this driver never assumes`);

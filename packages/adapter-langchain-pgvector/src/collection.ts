@@ -1,15 +1,13 @@
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { ident, readIndexInEffect, versionAtLeast } from '@memory-matrix/adapter-pgvector';
 import {
+  checkLayerQuery,
   isHnsw,
-  inAskedOrder,
   keepMinScore,
-  MAX_RECALL_K,
+  LayerCollection,
   MemoryMatrixError,
-  validateIdList,
   type CollectionSpec,
   type IndexInEffect,
-  type MemoryCollection,
   type MemoryRecord,
   type RecallFilter,
   type RecallHit,
@@ -18,7 +16,7 @@ import {
 import type { Pool, QueryResult } from 'pg';
 import { PrecomputedEmbeddings } from './embeddings';
 import { checkRecords, clientFilter, documentOf, FIELD_KEYS, ID_RULES, memoryIdOf, recordOfRow } from './documents';
-import { ADAPTER, invalid, viaClient } from './errors';
+import { ADAPTER, viaClient } from './errors';
 import { compileLangchainFilter } from './filter-compile';
 import { rowIdOf } from './ids';
 import { DISTANCE_STRATEGY, langchainScoreToCanonical } from './scores';
@@ -39,13 +37,20 @@ import { DISTANCE_STRATEGY, langchainScoreToCanonical } from './scores';
  * about to delete that way first (the client's `delete` returns nothing), so its count is not
  * atomic with the delete.
  */
-export class LangchainPgvectorCollection implements MemoryCollection {
+export class LangchainPgvectorCollection extends LayerCollection {
   constructor(
     private readonly pool: Pool,
     private readonly lc: PGVectorStore,
     readonly spec: CollectionSpec,
     readonly table: string,
-  ) {}
+  ) {
+    super({ records: (records) => checkRecords(records, table), ids: ID_RULES });
+  }
+
+  /** What messages name: `table <table>`. */
+  protected get where(): string {
+    return `table ${this.table}`;
+  }
 
   /**
    * Insert through `addVectors`; the memory id becomes the row's uuid (ids.ts) and travels in the
@@ -53,34 +58,28 @@ export class LangchainPgvectorCollection implements MemoryCollection {
    * a bad id, a metadata key starting with `mm_`), DIMENSION_MISMATCH / INVALID_VECTOR when the
    * server refuses a vector, BACKEND_ERROR otherwise (e.g. a duplicate key).
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    checkRecords(records, this.table);
-    if (records.length === 0) return;
+  protected async writeRecords(records: MemoryRecord[]): Promise<void> {
     const vectors = records.map((r) => Array.from(r.embedding));
     const ids = records.map((r) => rowIdOf(r.id));
     await viaClient(`addVectors of ${records.length} records on table ${this.table}`, () => this.lc.addVectors(vectors, records.map(documentOf), { ids }));
   }
 
-  /** Records by id (SQL on the client's table), in the order asked, each id once, missing ids left out. */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIdList(ids, `table ${this.table}: get`, ID_RULES);
-    if (ids.length === 0) return [];
+  /** Records by id (SQL on the client's table, over the ids as asked). */
+  protected async readByIds(_unique: string[], asked: string[]): Promise<Map<string, MemoryRecord>> {
     const { rows } = await viaClient(`get on table ${this.table}`, () =>
-      this.pool.query(`SELECT id, text, metadata, embedding::text AS embedding FROM ${ident(this.table)} WHERE id = ANY($1::uuid[])`, [ids.map(rowIdOf)]),
+      this.pool.query(`SELECT id, text, metadata, embedding::text AS embedding FROM ${ident(this.table)} WHERE id = ANY($1::uuid[])`, [asked.map(rowIdOf)]),
     );
     const byId = new Map<string, MemoryRecord>();
     for (const row of rows) {
       const r = recordOfRow(row, this.table);
       byId.set(r.id, r);
     }
-    return inAskedOrder(ids, byId);
+    return byId;
   }
 
   /** Delete by id through the client's `delete({ ids })`; returns how many of them were stored just before (SQL count). */
-  async delete(ids: string[]): Promise<number> {
-    validateIdList(ids, `table ${this.table}: delete`, ID_RULES);
-    if (ids.length === 0) return 0;
-    const uuids = [...new Set(ids)].map(rowIdOf);
+  protected async removeIds(unique: string[]): Promise<number> {
+    const uuids = unique.map(rowIdOf);
     const { rows } = await viaClient(`count before delete on table ${this.table}`, () => this.pool.query(`SELECT count(*)::int AS n FROM ${ident(this.table)} WHERE id = ANY($1::uuid[])`, [uuids]));
     await viaClient(`delete of ${uuids.length} ids on table ${this.table}`, () => this.lc.delete({ ids: uuids }));
     return Number(rows[0].n);
@@ -199,8 +198,7 @@ export class LangchainPgvectorCollection implements MemoryCollection {
   /** The checks `recall` and `indexInEffect` share; returns the query's filter in the client's language. */
   private checkQuery(q: RecallQuery, op: string): PGVectorStore['FilterType'] | undefined {
     const where = `table ${this.table}: ${op}`;
-    if (!Number.isInteger(q.k) || q.k < 1 || q.k > MAX_RECALL_K) throw invalid(`${where}: k must be an integer in 1..${MAX_RECALL_K}, got ${String(q.k)}`);
-    if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: PGVectorStore has no time-decayed search (capability timeDecay)`);
+    checkLayerQuery(q, `${ADAPTER}: ${where}`, 'PGVectorStore has no time-decayed search');
     if (q.scan === 'exact' && this.spec.index.type !== 'none') {
       throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: PGVectorStore cannot force an exact scan on a table with an HNSW index (capability exactScan)`);
     }

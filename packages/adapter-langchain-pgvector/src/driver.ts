@@ -1,5 +1,5 @@
 import { pgPoolOptions } from '@memory-matrix/adapter-pgvector';
-import { defineDriver, hnswIndexSchema, type ConnectOptions, type MemoryStore, type ServerAddress } from '@memory-matrix/spec';
+import { defineDriver, HNSW_ONLY_INDEXES, type ConnectOptions, type MemoryStore, type ServerAddress } from '@memory-matrix/spec';
 import { Pool } from 'pg';
 import { LANGCHAIN_PGVECTOR_CAPABILITIES, LangchainPgvectorStore } from './langchain-pgvector-adapter';
 import { LANGCHAIN_PGVECTOR_SCORES } from './scores';
@@ -32,7 +32,7 @@ export const langchainPgvectorDriver = defineDriver({
   capabilities: LANGCHAIN_PGVECTOR_CAPABILITIES,
   scores: LANGCHAIN_PGVECTOR_SCORES,
   /** Index types: HNSW only, PGVectorStore.createHnswIndex (m, efConstruction, efSearch; spec hnswIndexSchema). */
-  indexes: { hnsw: hnswIndexSchema },
+  indexes: HNSW_ONLY_INDEXES,
   client: {
     servers: ['pgvector'],
     description: 'LangChain.js PGVectorStore over node-postgres',

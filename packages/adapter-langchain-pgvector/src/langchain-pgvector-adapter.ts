@@ -1,7 +1,7 @@
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { ident, PGVECTOR_MAX_DIM, PGVECTOR_MAX_INDEX_DIM } from '@memory-matrix/adapter-pgvector';
 import { LANGCHAIN_PGVECTOR_FILTER_OPERATORS } from './filter-compile';
-import { capabilities, isHnsw, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { vectorCapabilities, isHnsw, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import type { Pool } from 'pg';
 import { LangchainPgvectorCollection } from './collection';
 import { PrecomputedEmbeddings } from './embeddings';
@@ -16,22 +16,16 @@ export const CLIENT_CHUNK_SIZE = 500;
 export const SERVER_DEFAULT_EF_SEARCH = 40;
 
 /** What LangChain.js's PGVectorStore can do over a PostgreSQL + pgvector server (README.md says why each flag is what it is). */
-export const LANGCHAIN_PGVECTOR_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const LANGCHAIN_PGVECTOR_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: ['cosine', 'ip', 'l2'],
   // No per-query planner setting: a table with an HNSW index is searched however the planner chooses.
   exactScan: false,
   annIndexes: ['hnsw'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // What PGVectorStore's filter object pushes into SQL (filter-compile.ts; README "Filters").
   filterOperators: [...LANGCHAIN_PGVECTOR_FILTER_OPERATORS],
   threshold: true,
   // addVectors is a plain INSERT: an id already stored is a duplicate-key error (measured; README).
   upsert: false,
-  delete: true,
-  reopen: true,
   quantized: false,
   maxBatch: CLIENT_CHUNK_SIZE,
   // The client's table stores `embedding vector(dim)` and the adapter indexes it with pgvector's HNSW: pgvector's limits.

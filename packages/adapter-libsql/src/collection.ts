@@ -1,4 +1,4 @@
-import { checksFrom, keepMinScore, KitCollection, MemoryMatrixError, recordValidators, TIE_MARGIN, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import { checksFrom, keepMinScore, KitCollection, MemoryMatrixError, recordOfRow, recordValidators, TIE_MARGIN, tieCompleteTopKSync, validateScanOptions, type MemoryRow } from '@memory-matrix/spec';
 import type { CollectionSpec, InputRules, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { ADAPTER, type LibsqlContext } from './context';
 import { filterSql } from './filter-sql';
@@ -11,13 +11,8 @@ export const MAX_BATCH = 1000;
 /** The contract's input rules under this adapter's name (spec record-validation.ts). */
 const RULES: InputRules = { adapter: ADAPTER };
 
-interface Row {
-  id: string;
-  namespace: string;
-  kind: MemoryRecord['kind'];
-  text: string;
-  created_at: string;
-  metadata: string;
+/** A row of the memory table (spec kit `MemoryRow`) with its F32_BLOB. */
+interface Row extends MemoryRow {
   embedding: Buffer | ArrayBuffer;
 }
 
@@ -153,12 +148,6 @@ export class LibsqlCollection extends KitCollection {
       throw new MemoryMatrixError('BACKEND_ERROR', `${where}: stored embedding is ${bytes.length} bytes, expected ${4 * this.spec.dim} (F32_BLOB(${this.spec.dim}))`);
     const embedding = new Float32Array(this.spec.dim);
     new Uint8Array(embedding.buffer).set(bytes);
-    let metadata: MemoryRecord['metadata'];
-    try {
-      metadata = JSON.parse(row.metadata) as MemoryRecord['metadata'];
-    } catch (e) {
-      throw new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${where}: metadata is not JSON: ${(e as Error).message}`, { cause: e });
-    }
-    return { id: row.id, namespace: row.namespace, kind: row.kind, text: row.text, createdAt: row.created_at, metadata, embedding };
+    return recordOfRow(row, embedding, where);
   }
 }

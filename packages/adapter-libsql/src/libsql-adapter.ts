@@ -1,8 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'libsql';
-import { capabilities, checkStoredText, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import {
+  checkStoredText,
+  closeLocalStore,
+  MemoryMatrixError,
+  ownedTempDir,
+  removeOwnedDir,
+  vectorCapabilities,
+  type Capabilities,
+  type CollectionSpec,
+  type MemoryStore,
+  type ServerInfo,
+} from '@memory-matrix/spec';
 import { LibsqlCollection, MAX_BATCH } from './collection';
 import { ADAPTER, LibsqlContext } from './context';
 import { installedLibsqlVersion } from './versions';
@@ -15,18 +24,12 @@ import { LIBSQL_METRICS } from './scores';
  * written for this proof; SQLite could hold them — issue 33 "later"), quantized storage (F8 /
  * F1BIT columns exist but the adapter stores F32_BLOB), index introspection.
  */
-export const LIBSQL_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const LIBSQL_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: LIBSQL_METRICS,
   exactScan: true,
   annIndexes: ['diskann'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   threshold: true,
   upsert: true,
-  delete: true,
-  reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
   // MAX_VECTOR_SZ 65536 (libsql-sqlite3/src/vectorInt.h); the DiskANN index takes the same column: no narrower maxIndexDim known.
@@ -63,7 +66,7 @@ function validateSpec(spec: CollectionSpec): void {
  * temp dir the store owns and removes on `close()`. Creates the marker table. Throws BACKEND_ERROR.
  */
 export async function createLibsqlStore(opts: { file?: string } = {}): Promise<LibsqlStore> {
-  const ownedDir = opts.file === undefined ? mkdtempSync(path.join(tmpdir(), 'mm-libsql-')) : undefined;
+  const ownedDir = ownedTempDir('libsql', opts.file);
   const file = path.resolve(opts.file ?? path.join(ownedDir!, 'memory.db'));
   let db: LibsqlContext['db'] | undefined;
   try {
@@ -77,7 +80,7 @@ export async function createLibsqlStore(opts: { file?: string } = {}): Promise<L
     return new LibsqlStore(ctx, ownedDir);
   } catch (err) {
     db?.close();
-    if (ownedDir) rmSync(ownedDir, { recursive: true, force: true });
+    removeOwnedDir(ownedDir);
     throw err instanceof MemoryMatrixError ? err : new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: open ${file} failed: ${(err as Error).message}`, { cause: err });
   }
 }
@@ -145,12 +148,6 @@ export class LibsqlStore implements MemoryStore {
 
   /** Close the connection (idempotent); a store that made its own temp dir removes it. */
   async close(): Promise<void> {
-    if (this.ctx.closed) return;
-    this.ctx.closed = true;
-    try {
-      this.ctx.db.close();
-    } finally {
-      if (this.ownedDir) rmSync(this.ownedDir, { recursive: true, force: true });
-    }
+    closeLocalStore(this.ctx, () => this.ctx.db.close(), this.ownedDir);
   }
 }

@@ -1,4 +1,4 @@
-import { capabilities, type Capabilities } from '@memory-matrix/spec';
+import { vectorCapabilities, type Capabilities } from '@memory-matrix/spec';
 import { MASTRA_FILTER_OPERATORS } from './filter-compile';
 
 /**
@@ -6,23 +6,17 @@ import { MASTRA_FILTER_OPERATORS } from './filter-compile';
  * `maxDim` per store.
  */
 export function mastraCapabilities(maxDim: number): Capabilities {
-  return capabilities({
-    vectors: true,
+  return vectorCapabilities({
     // PgVector and LibSQLVector score 1 - cosine distance whatever metric the index has (scores.ts).
     metrics: ['cosine'],
     // Collections are created flat: every query scans every row.
     exactScan: true,
-    filterNamespace: true,
-    filterKind: true,
-    filterMetadata: true,
     // Mastra's filter translator pushes these into the query's SQL WHERE (filter-compile.ts).
     filterOperators: [...MASTRA_FILTER_OPERATORS],
     // query({ minScore }) keeps score > minScore.
     threshold: true,
     // upsert is INSERT … ON CONFLICT (vector_id) DO UPDATE, in one transaction.
     upsert: true,
-    delete: true,
-    reopen: true,
     quantized: false,
     maxDim,
     timeDecay: false,

@@ -1,16 +1,5 @@
-import {
-  inAskedOrder,
-  MAX_RECALL_K,
-  MemoryMatrixError,
-  validateIdList,
-  type CollectionSpec,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-} from '@memory-matrix/spec';
-import { ADAPTER, invalid, viaMastra } from './errors';
+import { checkLayerQuery, LayerCollection, type CollectionSpec, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
+import { ADAPTER, viaMastra } from './errors';
 import { compileMastraFilter } from './filter-compile';
 import { checkRecords, FIELD_KEYS, ID_RULES, metadataOf, plainFilter, recordOf, type MastraHit } from './records';
 import { mastraScoreToCanonical } from './scores';
@@ -42,40 +31,36 @@ export interface MastraVectorLike {
  *   that count (the rows a recall under the filter can see);
  * - `delete` → `deleteVectors({ ids })`, counted with `get` just before (not atomic with it).
  */
-export class MastraCollection implements MemoryCollection {
+export class MastraCollection extends LayerCollection {
   constructor(
     private readonly vector: MastraVectorLike,
     readonly spec: CollectionSpec,
     readonly indexName: string,
-  ) {}
+  ) {
+    super({ records: checkRecords, ids: ID_RULES });
+  }
 
   /**
    * One Mastra `upsert` of all records. Throws INVALID_INPUT (records.ts checks), DIMENSION_MISMATCH /
    * INVALID_VECTOR as Mastra or the database refuses a vector, BACKEND_ERROR.
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    checkRecords(records, this.where);
-    if (records.length === 0) return;
+  protected async writeRecords(records: MemoryRecord[]): Promise<void> {
     await viaMastra(`upsert of ${records.length} vectors on ${this.where}`, () =>
       this.vector.upsert({ indexName: this.indexName, vectors: records.map((r) => Array.from(r.embedding)), metadata: records.map(metadataOf), ids: records.map((r) => r.id) }),
     );
   }
 
-  /** Records by id (Mastra `query` by `mm_id`, includeVector), in the order asked, each once, missing ids left out. */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIdList(ids, `${this.where}: get`, ID_RULES);
-    if (ids.length === 0) return [];
-    const hits = await this.byIds([...new Set(ids)], true);
+  /** Records by id (Mastra `query` by `mm_id`, includeVector). */
+  protected async readByIds(unique: string[]): Promise<Map<string, MemoryRecord>> {
+    const hits = await this.byIds(unique, true);
     const byId = new Map<string, MemoryRecord>();
     for (const h of hits) byId.set(h.id, recordOf(h, this.where));
-    return inAskedOrder(ids, byId);
+    return byId;
   }
 
   /** `deleteVectors({ ids })` of the stored ones; returns how many were stored (looked up just before). */
-  async delete(ids: string[]): Promise<number> {
-    validateIdList(ids, `${this.where}: delete`, ID_RULES);
-    if (ids.length === 0) return 0;
-    const stored = (await this.byIds([...new Set(ids)], false)).map((h) => h.id);
+  protected async removeIds(unique: string[]): Promise<number> {
+    const stored = (await this.byIds(unique, false)).map((h) => h.id);
     if (stored.length === 0) return 0;
     await viaMastra(`deleteVectors of ${stored.length} ids on ${this.where}`, () => this.vector.deleteVectors({ indexName: this.indexName, ids: stored }));
     return stored.length;
@@ -102,8 +87,7 @@ export class MastraCollection implements MemoryCollection {
    */
   async recall(q: RecallQuery): Promise<RecallHit[]> {
     const where = `${this.where}: recall`;
-    if (!Number.isInteger(q.k) || q.k < 1 || q.k > MAX_RECALL_K) throw invalid(`${where}: k must be an integer in 1..${MAX_RECALL_K}, got ${String(q.k)}`);
-    if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: Mastra's vector query has no time decay (capability timeDecay)`);
+    checkLayerQuery(q, `${ADAPTER}: ${where}`, "Mastra's vector query has no time decay");
     const filter = q.filter?.where !== undefined ? compileMastraFilter(q.filter, where) : plainFilter(q.filter, where);
     const hits = await viaMastra(`query (k ${q.k}) on ${this.where}`, () =>
       this.vector.query({ indexName: this.indexName, queryVector: Array.from(q.vector), topK: q.k, ...(filter ? { filter } : {}), ...(q.minScore !== undefined ? { minScore: q.minScore } : {}) }),
@@ -111,7 +95,7 @@ export class MastraCollection implements MemoryCollection {
     return hits.map((h) => ({ id: h.id, score: mastraScoreToCanonical(this.spec.metric, h.score) }));
   }
 
-  private get where(): string {
+  protected get where(): string {
     return `collection ${this.spec.name} (index ${this.indexName})`;
   }
 

@@ -1,4 +1,4 @@
-import { filterCannot, instantAsMicros as operand, pushdownFilterExpr, type FilterExpr, type FilterField, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
+import { compileOperatorTree, filterCannot, pushdownFilterExpr, type FilterField, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 import { FIELD_KEYS, RESERVED_PREFIX } from './records';
 
@@ -24,30 +24,11 @@ export const MASTRA_FILTER_OPERATORS: readonly FilterOperator[] = ['$eq', '$ne',
  */
 export function compileMastraFilter(filter: RecallFilter, where: string): Record<string, unknown> {
   const expr = pushdownFilterExpr(filter, MASTRA_FILTER_OPERATORS, `${ADAPTER}: ${where}`, (ops) => `operators ${ops} are not compiled for Mastra (capability filterOperators)`)!;
-  const walk = (e: FilterExpr): Record<string, unknown> => {
-    switch (e.op) {
-      case '$and':
-      case '$or':
-        return { [e.op]: e.args.map(walk) };
-      case '$not':
-        return { $not: walk(e.arg) };
-      case '$eq':
-      case '$ne':
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        return { [keyOf(e.field, where)]: { [e.op]: operand(e.value) } };
-      case '$in':
-      case '$nin':
-        return { [keyOf(e.field, where)]: { [e.op]: e.values.map(operand) } };
-      case '$exists':
-        return { [keyOf(e.field, where)]: { $exists: e.exists } };
-      default:
-        throw filterCannot(`${ADAPTER}: ${where}`, `operator ${e.op}`);
-    }
-  };
-  return walk(expr);
+  return compileOperatorTree(expr, {
+    key: (field) => keyOf(field, where),
+    exists: (key, exists) => ({ [key]: { $exists: exists } }),
+    cannot: (what) => filterCannot(`${ADAPTER}: ${where}`, what),
+  });
 }
 
 /** The metadata key Mastra filters on for `field` (a nested path dotted, as Mastra's translators take it). */

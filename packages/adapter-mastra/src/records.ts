@@ -1,4 +1,4 @@
-import { MemoryMatrixError, parseInstant, refuseMetadataShapes, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { carriedMetadata, checkCarriedRecords, MemoryMatrixError, takeCarried, type CarriedRecordRules, type InputRules, type MemoryRecord, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 
 /**
@@ -28,63 +28,35 @@ export interface MastraHit {
   vector?: number[];
 }
 
+/** How the driver checks an upsert call (spec kit `checkCarriedRecords`): keys starting with `mm_` (the driver's) or `$` (Mastra's operators) are refused. */
+const RECORD_RULES: CarriedRecordRules = {
+  rules: ID_RULES,
+  keyProblem: (key) => (key.startsWith(RESERVED_PREFIX) || key.startsWith('$') ? `starts with ${RESERVED_PREFIX} or $, which the driver or Mastra keep` : undefined),
+};
+
 /**
  * Check `records`: an array; ids well formed and each once; metadata a flat object whose keys do
  * not start with `mm_` (the driver's) or `$` (Mastra's operators). Throws INVALID_INPUT naming the
  * collection, position and key.
  */
 export function checkRecords(records: unknown, where: string): asserts records is MemoryRecord[] {
-  if (!Array.isArray(records)) throw invalid(`${where}: upsert expects an array of records`);
-  validateIdList(
-    records.map((r: { id?: unknown }) => r?.id),
-    `${where}: upsert`,
-    ID_RULES,
-  );
-  const seen = new Set<string>();
-  records.forEach((r: MemoryRecord, i) => {
-    if (seen.has(r.id)) throw invalid(`${where}: records[${i}]: id ${JSON.stringify(r.id)} appears twice in one upsert`);
-    seen.add(r.id);
-    if (typeof r.metadata !== 'object' || r.metadata === null || Array.isArray(r.metadata)) throw invalid(`${where}: records[${i}] (id ${r.id}): metadata must be an object`);
-    refuseMetadataShapes(r.metadata, `${ADAPTER}: ${where}: records[${i}] (id ${r.id})`);
-    for (const key of Object.keys(r.metadata)) {
-      if (key.startsWith(RESERVED_PREFIX) || key.startsWith('$'))
-        throw invalid(`${where}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} starts with ${RESERVED_PREFIX} or $, which the driver or Mastra keep`);
-    }
-  });
+  checkCarriedRecords(records, where, RECORD_RULES);
 }
 
-/** The Mastra `metadata` of `r`: its metadata plus FIELD_KEYS. INVALID_INPUT for a createdAt that is not a canonical instant. */
+/** The Mastra `metadata` of `r`: its metadata plus FIELD_KEYS (spec kit `carriedMetadata`). INVALID_INPUT for a createdAt that is not a canonical instant. */
 export function metadataOf(r: MemoryRecord): Record<string, unknown> {
-  const t = parseInstant(r.createdAt, `record ${r.id}: createdAt`);
-  return {
-    ...r.metadata,
-    [FIELD_KEYS.id]: r.id,
-    [FIELD_KEYS.namespace]: r.namespace,
-    [FIELD_KEYS.kind]: r.kind,
-    [FIELD_KEYS.text]: r.text,
-    [FIELD_KEYS.createdAt]: r.createdAt,
-    // Epoch µs: exact below 2^53 (until the year 2255).
-    [FIELD_KEYS.createdMicros]: t.ms * 1000 + t.us,
-  };
+  return carriedMetadata(r, FIELD_KEYS);
 }
 
 /** A Mastra hit read with `includeVector` as a memory; BACKEND_ERROR naming the vector id when a field is missing. */
 export function recordOf(hit: MastraHit, where: string): MemoryRecord {
-  const meta = { ...(hit.metadata ?? {}) };
-  const take = (key: string): string => {
-    const v = meta[key];
-    if (typeof v !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: Mastra vector ${hit.id} has no string ${key} in its metadata (not written by this driver)`);
-    delete meta[key];
-    return v;
-  };
-  const id = take(FIELD_KEYS.id);
-  const namespace = take(FIELD_KEYS.namespace);
-  const kind = take(FIELD_KEYS.kind) as MemoryKind;
-  const text = take(FIELD_KEYS.text);
-  const createdAt = take(FIELD_KEYS.createdAt);
-  delete meta[FIELD_KEYS.createdMicros];
+  const f = takeCarried(
+    hit.metadata,
+    FIELD_KEYS,
+    (key) => new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: Mastra vector ${hit.id} has no string ${key} in its metadata (not written by this driver)`),
+  );
   if (!Array.isArray(hit.vector)) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: Mastra returned vector ${hit.id} without its vector (includeVector)`);
-  return { id, namespace, kind, text, createdAt, metadata: meta as Metadata, embedding: Float32Array.from(hit.vector) };
+  return { id: f.id, namespace: f.namespace, kind: f.kind, text: f.text!, createdAt: f.createdAt, metadata: f.metadata, embedding: Float32Array.from(hit.vector) };
 }
 
 /**

@@ -1,17 +1,6 @@
-import {
-  inAskedOrder,
-  MAX_RECALL_K,
-  MemoryMatrixError,
-  validateIdList,
-  type CollectionSpec,
-  type MemoryCollection,
-  type MemoryRecord,
-  type RecallFilter,
-  type RecallHit,
-  type RecallQuery,
-} from '@memory-matrix/spec';
+import { checkLayerQuery, LayerCollection, MemoryMatrixError, type CollectionSpec, type MemoryRecord, type RecallFilter, type RecallHit, type RecallQuery } from '@memory-matrix/spec';
 import type { HandedEmbeddings } from './embedder';
-import { ADAPTER, invalid, viaLayer } from './errors';
+import { ADAPTER, viaLayer } from './errors';
 import { addMetadataOf, AGENT_ID, checkRecords, FIELD_KEYS, ID_RULES, mem0Filter, memoryIdOf, recordOf, type Mem0Item } from './records';
 
 /**
@@ -59,7 +48,7 @@ const ALL = 1_000_000_000;
  * The stored vector — which no mem0 API returns — is read from the store's storage (`kind.vectorsOf`).
  * Calls are serialised (one at a time per handle): the embedder hands out one vector per call.
  */
-export class Mem0Collection implements MemoryCollection {
+export class Mem0Collection extends LayerCollection {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -67,7 +56,9 @@ export class Mem0Collection implements MemoryCollection {
     private readonly embeddings: HandedEmbeddings,
     readonly spec: CollectionSpec,
     private readonly kind: Mem0StoreKind,
-  ) {}
+  ) {
+    super({ records: checkRecords, ids: ID_RULES });
+  }
 
   /**
    * One `Memory.add([{ role: 'user', content: text }], { userId: namespace, agentId, metadata,
@@ -76,9 +67,7 @@ export class Mem0Collection implements MemoryCollection {
    * whitespace), CAPABILITY_MISSING for an id already stored (mem0's add always creates a new
    * memory: capability `upsert` false), DIMENSION_MISMATCH (mem0's dimension check), BACKEND_ERROR.
    */
-  async upsert(records: MemoryRecord[]): Promise<void> {
-    checkRecords(records, this.where);
-    if (records.length === 0) return;
+  protected async writeRecords(records: MemoryRecord[]): Promise<void> {
     await this.serial(async () => {
       const stored = await this.itemsById(records.map((r) => r.id));
       const again = records.find((r) => stored.has(r.id));
@@ -92,12 +81,10 @@ export class Mem0Collection implements MemoryCollection {
     });
   }
 
-  /** Records by id (`getAll` by mm_id, the vectors from the store file), in the order asked, each once, missing ids left out. */
-  async get(ids: string[]): Promise<MemoryRecord[]> {
-    validateIdList(ids, `${this.where}: get`, ID_RULES);
-    if (ids.length === 0) return [];
+  /** Records by id (`getAll` by mm_id over the ids as asked, the vectors from the store's storage). */
+  protected async readByIds(_unique: string[], asked: string[]): Promise<Map<string, MemoryRecord>> {
     return this.serial(async () => {
-      const items = await this.itemsById(ids);
+      const items = await this.itemsById(asked);
       const vectors = await this.kind.vectorsOf(
         [...items.values()].map((i) => i.id),
         this.where,
@@ -108,16 +95,14 @@ export class Mem0Collection implements MemoryCollection {
         if (!v) throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${this.where}: mem0 memory ${item.id} (id ${id}) has no stored vector`);
         byId.set(id, recordOf(item, v, this.where));
       }
-      return inAskedOrder(ids, byId);
+      return byId;
     });
   }
 
   /** `Memory.delete(mem0 id)` for each stored id; returns how many were stored (looked up just before). */
-  async delete(ids: string[]): Promise<number> {
-    validateIdList(ids, `${this.where}: delete`, ID_RULES);
-    if (ids.length === 0) return 0;
+  protected async removeIds(unique: string[]): Promise<number> {
     return this.serial(async () => {
-      const items = await this.itemsById([...new Set(ids)]);
+      const items = await this.itemsById(unique);
       for (const item of items.values()) await viaLayer(`delete of mem0 memory ${item.id} on ${this.where}`, () => this.memory.delete(item.id));
       return items.size;
     });
@@ -142,8 +127,7 @@ export class Mem0Collection implements MemoryCollection {
    */
   async recall(q: RecallQuery): Promise<RecallHit[]> {
     const where = `${this.where}: recall`;
-    if (!Number.isInteger(q.k) || q.k < 1 || q.k > MAX_RECALL_K) throw invalid(`${where}: k must be an integer in 1..${MAX_RECALL_K}, got ${String(q.k)}`);
-    if (q.decay !== undefined) throw new MemoryMatrixError('CAPABILITY_MISSING', `${ADAPTER}: ${where}: mem0's OSS Memory has no time-decayed search (capability timeDecay)`);
+    checkLayerQuery(q, `${ADAPTER}: ${where}`, "mem0's OSS Memory has no time-decayed search");
     const filters = q.filter?.where !== undefined ? this.kind.compileWhere(q.filter, where) : mem0Filter(q.filter, where);
     return this.serial(async () => {
       this.embeddings.expect(QUERY_TEXT, q.vector);
@@ -152,7 +136,7 @@ export class Mem0Collection implements MemoryCollection {
     });
   }
 
-  private get where(): string {
+  protected get where(): string {
     return `collection ${this.spec.name}`;
   }
 

@@ -1,4 +1,4 @@
-import { filterCannot, instantAsMicros, pushdownFilterExpr, type FilterExpr, type FilterField, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
+import { compileOperatorTree, filterCannot, instantAsMicros, pushdownFilterExpr, type FilterField, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 import { AGENT_ID, FIELD_KEYS, MEM0_KEYS } from './records';
 
@@ -25,7 +25,8 @@ import { AGENT_ID, FIELD_KEYS, MEM0_KEYS } from './records';
  */
 export const MEM0_FILTER_OPERATORS: readonly FilterOperator[] = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$and', '$or', '$not'];
 
-const OP = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte', $in: 'in', $nin: 'nin' } as const;
+/** mem0's names of the leaf operators (`matchFieldCondition` / `buildFilterConditions`: eq, ne, gt, gte, lt, lte, in, nin). */
+export const OP = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte', $in: 'in', $nin: 'nin' } as const;
 
 /**
  * `filter` (the whole RecallFilter, `recallFilterExpr`) with a `where` as mem0's `filters`:
@@ -45,28 +46,10 @@ export function compileMem0Filter(filter: RecallFilter, where: string): Record<s
     `${ADAPTER}: ${where}`,
     (ops) => `operators ${ops}: mem0's filter has no existence test and no array membership (capability filterOperators)`,
   )!;
-  const walk = (e: FilterExpr): Record<string, unknown> => {
-    switch (e.op) {
-      case '$and':
-      case '$or':
-        return { [e.op]: e.args.map(walk) };
-      case '$not':
-        return { $not: [walk(e.arg)] };
-      case '$eq':
-      case '$ne':
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        return { [keyOf(e.field, where)]: { [OP[e.op]]: operand(e.value) } };
-      case '$in':
-      case '$nin':
-        return { [keyOf(e.field, where)]: { [OP[e.op]]: e.values.map(operand) } };
-      default:
-        throw cannot(where, `operator ${e.op}`);
-    }
+  return {
+    agent_id: AGENT_ID,
+    $and: [compileOperatorTree(expr, { key: (field) => keyOf(field, where), opName: (op) => OP[op], not: (child) => ({ $not: [child] }), cannot: (what) => cannot(where, what) })],
   };
-  return { agent_id: AGENT_ID, $and: [walk(expr)] };
 }
 
 /** The payload key mem0 filters on for `field`. CAPABILITY_MISSING for a nested path, INVALID_INPUT for a key that is the driver's or mem0's. */

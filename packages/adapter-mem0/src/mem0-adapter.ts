@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MEM0_FILTER_OPERATORS } from './filter-compile';
-import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { vectorCapabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { Mem0Collection, type Mem0Memory } from './collection';
 import { HandedEmbeddings } from './embedder';
 import { ADAPTER, invalid } from './errors';
@@ -9,23 +9,17 @@ import { sqliteKind } from './sqlite-kind';
 import { mem0PackageVersions } from './versions';
 
 /** What mem0's OSS `Memory` over its embedded `memory` vector store can do (README.md says why each flag is what it is). */
-export const MEM0_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const MEM0_CAPABILITIES: Capabilities = vectorCapabilities({
   // MemoryVectorStore ranks by cosineSimilarity only; it takes no metric.
   metrics: ['cosine'],
   // No index: every search scores every row (MemoryVectorStore.search), so every recall is exact.
   exactScan: true,
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // mem0's own filter, evaluated in JS on every row after `SELECT * FROM vectors` (filter-compile.ts; README "Filters").
   filterOperators: [...MEM0_FILTER_OPERATORS],
   // Memory.search takes a threshold (0..1) on the similarity.
   threshold: true,
   // add always creates a new memory with a new uuid; update merges metadata and cannot move a memory to another user.
   upsert: false,
-  delete: true,
-  reopen: true,
   quantized: false,
   timeDecay: false,
   // better-sqlite3 statements run synchronously and autocommit before add / delete resolve; another handle reads the same file.

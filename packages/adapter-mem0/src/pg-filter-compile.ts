@@ -1,6 +1,6 @@
-import { pushdownFilterExpr, type FilterExpr, type FilterOperator, type RecallFilter } from '@memory-matrix/spec';
+import { compileOperatorTree, pushdownFilterExpr, type FilterExpr, type FilterOperator, type RecallFilter, type TreeNode } from '@memory-matrix/spec';
 import { ADAPTER } from './errors';
-import { cannot, keyOf, operand } from './filter-compile';
+import { cannot, keyOf, OP } from './filter-compile';
 import { AGENT_ID } from './records';
 
 // The filter language (docs/filters.md) compiled to mem0's filters as its pgvector store reads them
@@ -30,8 +30,6 @@ export const MEM0_PG_FILTER_OPERATORS: readonly FilterOperator[] = ['$eq', '$ne'
  */
 const FALSE = { agent_id: '*', $not: [{ agent_id: '*' }] };
 
-const OP = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte', $in: 'in', $nin: 'nin' } as const;
-
 /**
  * `filter` (the whole RecallFilter, `recallFilterExpr`) with a `where` as the `filters` of
  * `Memory.search` / `getAll` over mem0's pgvector store: `{ agent_id: AGENT_ID, $or: [tree] }`,
@@ -42,37 +40,20 @@ const OP = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte
  */
 export function compileMem0PgFilter(filter: RecallFilter, where: string): Record<string, unknown> {
   const expr = pushdownFilterExpr(filter, MEM0_PG_FILTER_OPERATORS, `${ADAPTER}: ${where}`, (ops) => `operators ${ops}: mem0's pgvector store has no array membership (capability filterOperators)`)!;
-  const and = (args: FilterExpr[]): Record<string, unknown> => {
+  const and = (args: FilterExpr[], walk: (e: FilterExpr) => TreeNode): TreeNode => {
     const [first, ...rest] = args;
     if (first === undefined) return { $not: [FALSE] }; // an empty $and holds for every row
     if (rest.length === 0) return walk(first);
-    return { $or: [walk(first)], $not: [{ $not: [and(rest)] }] };
+    return { $or: [walk(first)], $not: [{ $not: [and(rest, walk)] }] };
   };
-  const walk = (e: FilterExpr): Record<string, unknown> => {
-    switch (e.op) {
-      case '$and':
-        return and(e.args);
-      case '$or':
-        return e.args.length ? { $or: e.args.map(walk) } : FALSE; // an empty $or holds for no row
-      case '$not':
-        return { $not: [walk(e.arg)] };
-      case '$exists': {
-        const key = keyOf(e.field, where);
-        return e.exists ? { [key]: '*' } : { $not: [{ [key]: '*' }] };
-      }
-      case '$eq':
-      case '$ne':
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        return { [keyOf(e.field, where)]: { [OP[e.op]]: operand(e.value) } };
-      case '$in':
-      case '$nin':
-        return { [keyOf(e.field, where)]: { [OP[e.op]]: e.values.map(operand) } };
-      default:
-        throw cannot(where, `operator ${e.op}`);
-    }
-  };
-  return { agent_id: AGENT_ID, $or: [walk(expr)] };
+  const tree = compileOperatorTree(expr, {
+    key: (field) => keyOf(field, where),
+    opName: (op) => OP[op],
+    and,
+    or: (args, walk) => (args.length ? { $or: args.map(walk) } : FALSE), // an empty $or holds for no row
+    not: (child) => ({ $not: [child] }),
+    exists: (key, exists) => (exists ? { [key]: '*' } : { $not: [{ [key]: '*' }] }),
+    cannot: (what) => cannot(where, what),
+  });
+  return { agent_id: AGENT_ID, $or: [tree] };
 }

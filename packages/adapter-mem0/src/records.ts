@@ -1,4 +1,4 @@
-import { MemoryMatrixError, parseInstant, refuseMetadataShapes, validateIdList, type InputRules, type MemoryKind, type MemoryRecord, type Metadata, type RecallFilter } from '@memory-matrix/spec';
+import { carriedMetadata, checkCarriedRecords, MemoryMatrixError, takeCarried, type CarriedRecordRules, type InputRules, type MemoryRecord, type RecallFilter } from '@memory-matrix/spec';
 import { ADAPTER, invalid } from './errors';
 
 /**
@@ -51,41 +51,25 @@ export interface Mem0Item {
   score?: number | null;
 }
 
+/** How the driver checks an upsert call (spec kit `checkCarriedRecords`): the driver's keys (`mm_…`) and mem0's own (`MEM0_KEYS`) are refused. */
+const RECORD_RULES: CarriedRecordRules = {
+  rules: ID_RULES,
+  keyProblem: (key) =>
+    key.startsWith(RESERVED_PREFIX) ? `starts with ${RESERVED_PREFIX}, which this driver keeps for the memory's own fields` : MEM0_KEYS.has(key) ? 'is one mem0 writes or strips itself' : undefined,
+};
+
 /**
  * Check the parts of `records` this mapping needs: an array; ids well formed and each once; metadata
  * an object whose keys are neither the driver's (`mm_…`) nor mem0's own (`MEM0_KEYS`). Vectors and
  * texts go to mem0 as they are. Throws INVALID_INPUT naming the collection, position and key.
  */
 export function checkRecords(records: unknown, where: string): asserts records is MemoryRecord[] {
-  if (!Array.isArray(records)) throw invalid(`${where}: upsert expects an array of records`);
-  const ids = records.map((r: { id?: unknown }) => r?.id);
-  validateIdList(ids, `${where}: upsert`, ID_RULES);
-  const seen = new Set<string>();
-  records.forEach((r: MemoryRecord, i) => {
-    if (seen.has(r.id)) throw invalid(`${where}: records[${i}]: id ${JSON.stringify(r.id)} appears twice in one upsert`);
-    seen.add(r.id);
-    if (typeof r.metadata !== 'object' || r.metadata === null || Array.isArray(r.metadata)) throw invalid(`${where}: records[${i}] (id ${r.id}): metadata must be an object`);
-    refuseMetadataShapes(r.metadata, `${ADAPTER}: ${where}: records[${i}] (id ${r.id})`); // nested / array: not declared (metadataShapes)
-    for (const key of Object.keys(r.metadata)) {
-      if (key.startsWith(RESERVED_PREFIX))
-        throw invalid(`${where}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} starts with ${RESERVED_PREFIX}, which this driver keeps for the memory's own fields`);
-      if (MEM0_KEYS.has(key)) throw invalid(`${where}: records[${i}] (id ${r.id}): metadata key ${JSON.stringify(key)} is one mem0 writes or strips itself`);
-    }
-  });
+  checkCarriedRecords(records, where, RECORD_RULES);
 }
 
-/** The `metadata` option of `Memory.add` for `r`: its metadata plus FIELD_KEYS. INVALID_INPUT for a createdAt that is not a canonical instant. */
+/** The `metadata` option of `Memory.add` for `r`: its metadata plus FIELD_KEYS (spec kit `carriedMetadata`). INVALID_INPUT for a createdAt that is not a canonical instant. */
 export function addMetadataOf(r: MemoryRecord): Record<string, unknown> {
-  const t = parseInstant(r.createdAt, `record ${r.id}: createdAt`);
-  return {
-    ...r.metadata,
-    [FIELD_KEYS.id]: r.id,
-    [FIELD_KEYS.namespace]: r.namespace,
-    [FIELD_KEYS.kind]: r.kind,
-    [FIELD_KEYS.createdAt]: r.createdAt,
-    // Epoch µs: exact below 2^53 (until the year 2255), the nearest double after.
-    [FIELD_KEYS.createdMicros]: t.ms * 1000 + t.us,
-  };
+  return carriedMetadata(r, FIELD_KEYS);
 }
 
 /** The memory id a mem0 item carries; BACKEND_ERROR when it has none (a memory this driver did not add). */
@@ -100,20 +84,9 @@ export function memoryIdOf(item: Mem0Item, where: string): string {
  * FIELD_KEYS out of the metadata, the rest as the memory's metadata. BACKEND_ERROR when a field is missing.
  */
 export function recordOf(item: Mem0Item, embedding: Float32Array, where: string): MemoryRecord {
-  const meta = { ...(item.metadata ?? {}) };
-  const take = (key: string): string => {
-    const v = meta[key];
-    if (typeof v !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: mem0 memory ${item.id} has no string ${key} in its metadata`);
-    delete meta[key];
-    return v;
-  };
-  const id = take(FIELD_KEYS.id);
-  const namespace = take(FIELD_KEYS.namespace);
-  const kind = take(FIELD_KEYS.kind) as MemoryKind;
-  const createdAt = take(FIELD_KEYS.createdAt);
-  delete meta[FIELD_KEYS.createdMicros];
+  const f = takeCarried(item.metadata, FIELD_KEYS, (key) => new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: mem0 memory ${item.id} has no string ${key} in its metadata`));
   if (typeof item.memory !== 'string') throw new MemoryMatrixError('BACKEND_ERROR', `${ADAPTER}: ${where}: mem0 memory ${item.id} has no text`);
-  return { id, namespace, kind, createdAt, text: item.memory, metadata: meta as Metadata, embedding };
+  return { id: f.id, namespace: f.namespace, kind: f.kind, createdAt: f.createdAt, text: item.memory, metadata: f.metadata, embedding };
 }
 
 /**

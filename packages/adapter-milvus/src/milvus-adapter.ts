@@ -1,4 +1,4 @@
-import { capabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { vectorCapabilities, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { DataType, MilvusClient } from '@zilliz/milvus2-sdk-node';
 import { MILVUS_FILTER_OPERATORS } from './filter-expr';
 import { MilvusMemoryCollection } from './collection';
@@ -41,22 +41,16 @@ export interface MilvusStoreOptions {
  * 32,768: Milvus docs "Milvus Limits" (https://milvus.io/docs/limitations.md), "Dimensions of a
  * vector: 32,768" (`proxy.maxDimension`); its HNSW takes any dimension a field can have (no `maxIndexDim`).
  */
-export const MILVUS_CAPABILITIES: Capabilities = capabilities({
+export const MILVUS_CAPABILITIES: Capabilities = vectorCapabilities({
   // Strong consistency on every search/query and a flush before an upsert or delete returns (C27).
   readYourWrites: 'strong',
-  vectors: true,
   metrics: ['cosine', 'ip', 'l2'],
   exactScan: false,
   annIndexes: ['hnsw'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // filter-expr.ts: every operator but $contains (flat scalar metadata, no metadataShapes)
   filterOperators: [...MILVUS_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
-  delete: true,
-  reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH_ROWS,
   maxDim: 32_768,

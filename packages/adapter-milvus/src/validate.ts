@@ -1,15 +1,5 @@
-import {
-  isHnsw,
-  MemoryMatrixError,
-  recordValidators,
-  validateCollectionName,
-  validateSpecBasics,
-  type CollectionSpec,
-  type IdsValidator,
-  type InputRules,
-  type MemoryRecord,
-  type Metric,
-} from '@memory-matrix/spec';
+import { isHnsw, MemoryMatrixError, recordValidators, validateCollectionName, validateSpecBasics } from '@memory-matrix/spec';
+import type { CollectionSpec, IdsValidator, InputRules, MemoryRecord, Metric } from '@memory-matrix/spec';
 import { UNQUOTABLE } from './expr';
 import { MILVUS_FILTER_OPERATORS } from './filter-expr';
 import { MAX_LENGTH } from './schema';

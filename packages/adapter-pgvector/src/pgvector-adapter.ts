@@ -1,4 +1,4 @@
-import { capabilities, hasCode, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
+import { vectorCapabilities, hasCode, MemoryMatrixError, type Capabilities, type CollectionSpec, type MemoryStore, type ServerInfo } from '@memory-matrix/spec';
 import { ident } from './codec';
 import { PgvectorCollection } from './collection';
 import { PGVECTOR_FILTER_OPERATORS } from './filter-sql';
@@ -34,24 +34,18 @@ export const PGVECTOR_MAX_DIM = 16_000;
 export const PGVECTOR_MAX_INDEX_DIM = 2_000;
 
 /** What the pgvector adapter can do (the same against every PostgreSQL + pgvector ≥ 0.5). */
-export const PGVECTOR_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const PGVECTOR_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: ['cosine', 'ip', 'l2'],
   exactScan: true,
   annIndexes: ['hnsw', 'ivfflat'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // Every operator of the filter language, compiled to SQL over jsonb (filter-sql.ts; README "Filters").
   filterOperators: [...PGVECTOR_FILTER_OPERATORS],
   // Nested objects and arrays round-trip exactly through jsonb (README "Nested and array metadata").
   metadataShapes: ['nested', 'array'],
   threshold: true,
   upsert: true,
-  delete: true,
   // deleteWhere: one statement / call the backend evaluates over the recall filter (collection.ts).
   deleteByFilter: true,
-  reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
   maxDim: PGVECTOR_MAX_DIM,

@@ -1,15 +1,5 @@
-import {
-  isHnsw,
-  isIvfflat,
-  MemoryMatrixError,
-  recordValidators,
-  validateCollectionName,
-  validateSpecBasics,
-  type CollectionSpec,
-  type IdsValidator,
-  type InputRules,
-  type Metric,
-} from '@memory-matrix/spec';
+import { isHnsw, isIvfflat, MemoryMatrixError, recordValidators, validateCollectionName, validateSpecBasics } from '@memory-matrix/spec';
+import type { CollectionSpec, IdsValidator, InputRules, Metric } from '@memory-matrix/spec';
 import { PGVECTOR_FILTER_OPERATORS } from './filter-sql';
 
 /**

@@ -1,16 +1,6 @@
 import Redis from 'ioredis';
-import {
-  capabilities,
-  MemoryMatrixError,
-  type Capabilities,
-  type ChatHistory,
-  type CollectionSpec,
-  type HistoryOptions,
-  type MemoryPolicy,
-  type MemoryPolicyState,
-  type MemoryStore,
-  type ServerInfo,
-} from '@memory-matrix/spec';
+import { capabilities, MemoryMatrixError, vectorCapabilities } from '@memory-matrix/spec';
+import type { Capabilities, ChatHistory, CollectionSpec, HistoryOptions, MemoryPolicy, MemoryPolicyState, MemoryStore, ServerInfo } from '@memory-matrix/spec';
 import { QUANT_FLAG, RedisVectorCollection, type Quantization } from './collection';
 import { ADAPTER, StoreContext } from './context';
 import { detectServer, type RedisServerFacts } from './detect';
@@ -54,20 +44,14 @@ export interface RedisConnectOptions extends RedisStoreOptions {
  * default (a `noquant` target overrides `quantized` in the catalog); chat history with TTL on
  * every Redis version (lists + Lua).
  */
-export const REDIS_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const REDIS_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: ['cosine'],
   exactScan: true,
   annIndexes: ['hnsw'],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // VSIM … FILTER, compiled by filter-expr.ts (README "Filters"); no $contains: metadata is flat.
   filterOperators: [...REDIS_FILTER_OPERATORS],
   threshold: true,
   upsert: true,
-  delete: true,
-  reopen: true,
   quantized: true,
   history: true,
   historyWindow: true,

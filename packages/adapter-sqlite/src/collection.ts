@@ -1,4 +1,4 @@
-import { checksFrom, keepMinScore, KitCollection, MemoryMatrixError, tieCompleteTopKSync, validateScanOptions } from '@memory-matrix/spec';
+import { checksFrom, keepMinScore, KitCollection, recordOfRow, tieCompleteTopKSync, validateScanOptions, type MemoryRow } from '@memory-matrix/spec';
 import type { CollectionSpec, MemoryRecord, RecallFilter, RecallHit, RecallQuery, ScanOptions } from '@memory-matrix/spec';
 import { blobToVector, instantColumns, vectorToBlob } from './codec';
 import { ADAPTER, type StoreContext } from './context';
@@ -13,14 +13,9 @@ import { validateDeleteWhere, validateFilter, validateIds, validateQuery, valida
  */
 export const MAX_BATCH = 1000;
 
-interface Row {
+/** A row of the memory table (spec kit `MemoryRow`) with its vec0 rowid and embedding. */
+interface Row extends MemoryRow {
   rid: number;
-  id: string;
-  namespace: string;
-  kind: MemoryRecord['kind'];
-  text: string;
-  created_at: string;
-  metadata: string;
   embedding: Buffer;
 }
 
@@ -180,20 +175,6 @@ export class SqliteCollection extends KitCollection {
   }
 
   private toRecord(row: Row): MemoryRecord {
-    let metadata: MemoryRecord['metadata'];
-    try {
-      metadata = JSON.parse(row.metadata) as MemoryRecord['metadata'];
-    } catch (e) {
-      throw new MemoryMatrixError('PAYLOAD_UNSUPPORTED', `${ADAPTER}: table ${this.table} id ${row.id}: metadata is not JSON: ${(e as Error).message}`, { cause: e });
-    }
-    return {
-      id: row.id,
-      namespace: row.namespace,
-      kind: row.kind,
-      text: row.text,
-      createdAt: row.created_at,
-      metadata,
-      embedding: blobToVector(row.embedding, this.spec.dim, `table ${this.table} id ${row.id}`),
-    };
+    return recordOfRow(row, () => blobToVector(row.embedding, this.spec.dim, `table ${this.table} id ${row.id}`), `${ADAPTER}: table ${this.table} id ${row.id}`);
   }
 }

@@ -1,18 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  capabilities,
-  MemoryMatrixError,
-  type Capabilities,
-  type ChatHistory,
-  type CollectionSpec,
-  type HistoryOptions,
-  type MemoryStore,
-  type ProcessRecipe,
-  type ProcessReopenable,
-  type ServerInfo,
-} from '@memory-matrix/spec';
+import { closeLocalStore, MemoryMatrixError, ownedTempDir, removeOwnedDir, vectorCapabilities } from '@memory-matrix/spec';
+import type { Capabilities, ChatHistory, CollectionSpec, HistoryOptions, MemoryStore, ProcessRecipe, ProcessReopenable, ServerInfo } from '@memory-matrix/spec';
 import { MAX_BATCH, SqliteCollection } from './collection';
 import { openConnection, type JournalConfig } from './connection';
 import { ADAPTER, StoreContext } from './context';
@@ -41,24 +29,18 @@ export interface SqliteStoreOptions extends JournalConfig {
 export const SQLITE_VEC_MAX_DIM = 8_192;
 
 /** What the SQLite adapter can do (better-sqlite3 + sqlite-vec 0.1.x `vec0`). */
-export const SQLITE_CAPABILITIES: Capabilities = capabilities({
-  vectors: true,
+export const SQLITE_CAPABILITIES: Capabilities = vectorCapabilities({
   metrics: SQLITE_METRICS,
   exactScan: true,
   annIndexes: [],
-  filterNamespace: true,
-  filterKind: true,
-  filterMetadata: true,
   // The whole filter language, compiled to SQL over the JSON metadata (where-sql.ts).
   filterOperators: [...SQLITE_FILTER_OPERATORS],
   // Nested objects and arrays round-trip exactly through the JSON text column (README "Nested and array metadata").
   metadataShapes: ['nested', 'array'],
   threshold: true,
   upsert: true,
-  delete: true,
   // deleteWhere: one statement / call the backend evaluates over the recall filter (collection.ts).
   deleteByFilter: true,
-  reopen: true,
   quantized: false,
   maxBatch: MAX_BATCH,
   maxDim: SQLITE_VEC_MAX_DIM,
@@ -77,7 +59,7 @@ export const SQLITE_CAPABILITIES: Capabilities = capabilities({
  * marker and history tables when missing. Throws INVALID_INPUT (bad option), BACKEND_ERROR.
  */
 export async function createSqliteStore(opts: SqliteStoreOptions = {}): Promise<SqliteStore> {
-  const ownedDir = opts.file === undefined ? mkdtempSync(path.join(tmpdir(), 'mm-sqlite-')) : undefined;
+  const ownedDir = ownedTempDir('sqlite', opts.file);
   const file = path.resolve(opts.file ?? path.join(ownedDir!, 'memory.db'));
   try {
     const db = openConnection(file, opts);
@@ -91,7 +73,7 @@ export async function createSqliteStore(opts: SqliteStoreOptions = {}): Promise<
     const { journalMode, synchronous, busyTimeoutMs } = opts;
     return new SqliteStore(ctx, ownedDir, { journalMode, synchronous, busyTimeoutMs });
   } catch (err) {
-    if (ownedDir) rmSync(ownedDir, { recursive: true, force: true });
+    removeOwnedDir(ownedDir);
     throw err;
   }
 }
@@ -183,12 +165,6 @@ export class SqliteStore implements MemoryStore, ProcessReopenable {
 
   /** Close the connection (idempotent); a store that made its own temp dir removes it. */
   async close(): Promise<void> {
-    if (this.ctx.closed) return;
-    this.ctx.closed = true;
-    try {
-      this.ctx.db.close();
-    } finally {
-      if (this.ownedDir) rmSync(this.ownedDir, { recursive: true, force: true });
-    }
+    closeLocalStore(this.ctx, () => this.ctx.db.close(), this.ownedDir);
   }
 }

@@ -23,6 +23,9 @@ export const hnswIndexSchema = z.object({ type: z.literal('hnsw'), m: z.number()
 /** IVFFlat (pgvector's name): `lists` inverted lists built (integer ≥ 1), `probes` lists searched per query (integer ≥ 1). Strict. */
 export const ivfflatIndexSchema = z.object({ type: z.literal('ivfflat'), lists: z.number().int().min(1), probes: z.number().int().min(1) }).strict();
 
+/** The `indexes` of a driver whose only index type is HNSW (Chroma, Milvus, Redis Vector Sets, LangChain's Chroma and PGVectorStore): `{ hnsw: hnswIndexSchema }`. */
+export const HNSW_ONLY_INDEXES = { hnsw: hnswIndexSchema } as const;
+
 /** An HNSW index configuration (`hnswIndexSchema`). */
 export type HnswIndex = z.infer<typeof hnswIndexSchema>;
 /** An IVFFlat index configuration (`ivfflatIndexSchema`). */

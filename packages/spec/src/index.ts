@@ -37,7 +37,19 @@ export {
   type ServerInfo,
   type TimeDecay,
 } from './types';
-export { checkDeclaredIndexes, hnswIndexSchema, isHnsw, isIvfflat, ivfflatIndexSchema, noneIndexSchema, offeredIndexTypes, type HnswIndex, type IndexSchema, type IvfflatIndex } from './index-config';
+export {
+  checkDeclaredIndexes,
+  HNSW_ONLY_INDEXES,
+  hnswIndexSchema,
+  isHnsw,
+  isIvfflat,
+  ivfflatIndexSchema,
+  noneIndexSchema,
+  offeredIndexTypes,
+  type HnswIndex,
+  type IndexSchema,
+  type IvfflatIndex,
+} from './index-config';
 
 // Capabilities and tolerances of a target.
 export {

@@ -1,4 +1,4 @@
-import { defineDriver, hnswIndexSchema } from '@memory-matrix/spec';
+import { defineDriver, HNSW_ONLY_INDEXES } from '@memory-matrix/spec';
 import { CHROMA_CAPABILITIES } from '../chroma-adapter';
 import { CHROMA_SCORES } from '../scores';
 import { chromaContainerKind } from './container';
@@ -15,7 +15,7 @@ export const chromaDriver = defineDriver({
   capabilities: CHROMA_CAPABILITIES,
   scores: CHROMA_SCORES,
   /** Index types: Chroma's HNSW (m, efConstruction, efSearch; spec hnswIndexSchema). */
-  indexes: { hnsw: hnswIndexSchema },
+  indexes: HNSW_ONLY_INDEXES,
   container: chromaContainerKind,
   local: chromaLocal,
 });

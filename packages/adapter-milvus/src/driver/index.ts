@@ -1,4 +1,4 @@
-import { defineDriver, hnswIndexSchema } from '@memory-matrix/spec';
+import { defineDriver, HNSW_ONLY_INDEXES } from '@memory-matrix/spec';
 import { MILVUS_CAPABILITIES } from '../milvus-adapter';
 import { MILVUS_SCORES } from '../scores';
 import { milvusContainerKind } from './container';
@@ -15,6 +15,6 @@ export const milvusDriver = defineDriver({
   capabilities: MILVUS_CAPABILITIES,
   scores: MILVUS_SCORES,
   /** Index types: HNSW (built as Milvus HNSW; `none` is FLAT; m, efConstruction, efSearch; spec hnswIndexSchema). */
-  indexes: { hnsw: hnswIndexSchema },
+  indexes: HNSW_ONLY_INDEXES,
   container: milvusContainerKind,
 });

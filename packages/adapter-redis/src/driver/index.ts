@@ -1,4 +1,4 @@
-import { defineDriver, hnswIndexSchema } from '@memory-matrix/spec';
+import { defineDriver, HNSW_ONLY_INDEXES } from '@memory-matrix/spec';
 import { REDIS_CAPABILITIES } from '../redis-adapter';
 import { REDIS_SCORES } from '../scores';
 import { redisContainerKind } from './container';
@@ -15,7 +15,7 @@ export const redisDriver = defineDriver<RedisAdapterOptions>({
   capabilities: REDIS_CAPABILITIES,
   scores: REDIS_SCORES,
   /** Index types: Vector Sets' HNSW (m, efConstruction, efSearch; spec hnswIndexSchema). */
-  indexes: { hnsw: hnswIndexSchema },
+  indexes: HNSW_ONLY_INDEXES,
   adapterOptions: redisAdapterOptionsSchema,
   container: redisContainerKind,
 });

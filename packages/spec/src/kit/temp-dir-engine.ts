@@ -46,3 +46,32 @@ export function tempDirEngine<S extends { close(): Promise<void> }>(adapter: str
     },
   };
 }
+
+/**
+ * The temp dir a local store makes for itself when it is given no path (`given` undefined): a new
+ * `<os tmpdir>/mm-<adapter>-XXXXXX`, which the store removes on close (`closeLocalStore`); undefined
+ * when `given` is set (the caller's path, never removed). Throws the fs error when the dir cannot be made.
+ */
+export function ownedTempDir(adapter: string, given: string | undefined): string | undefined {
+  return given === undefined ? mkdtempSync(path.join(tmpdir(), `mm-${adapter}-`)) : undefined;
+}
+
+/** Remove a store's own temp dir (`ownedTempDir`) with everything in it; nothing for undefined. */
+export function removeOwnedDir(dir: string | undefined): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Close a local store once (idempotent): nothing when `ctx.closed`; else mark it closed, run
+ * `close` (the connection's synchronous close) and remove `ownedDir` whether or not `close`
+ * threw (its error is then rethrown).
+ */
+export function closeLocalStore(ctx: { closed: boolean }, close: () => void, ownedDir: string | undefined): void {
+  if (ctx.closed) return;
+  ctx.closed = true;
+  try {
+    close();
+  } finally {
+    removeOwnedDir(ownedDir);
+  }
+}
