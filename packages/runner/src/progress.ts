@@ -8,13 +8,15 @@ const LABEL: Record<ProgressPhase, string> = {
   'query-index': 'queries, index scan',
 };
 
+/** A phase line of any cell (`isPhaseLine`), built once from LABEL. */
+const PHASE_LINE = new RegExp(`^\\S.*: (?:${Object.values(LABEL).join('|')})(?: \\(\\d+\\)…| \\d+/\\d+, \\d+ s)$`);
+
 /**
  * Whether `line` is a phase line of a cell (`<target>: loading memories (5111)…`, `<target>: queries,
  * exact scan 177/353, 30 s`), as this class prints it and a child cell's relayed output carries it.
  */
 export function isPhaseLine(line: string): boolean {
-  const labels = Object.values(LABEL).join('|');
-  return new RegExp(`^\\S.*: (?:${labels})(?: \\(\\d+\\)…| \\d+/\\d+, \\d+ s)$`).test(line);
+  return PHASE_LINE.test(line);
 }
 
 /** How often a long phase prints a line of its own without a TTY, ms: `… loading memories 2000/5111, 95 s`. */
