@@ -18,7 +18,7 @@ test('a client target over a container server: the engine it needs, where none a
   );
   expect(msg).toContain('docs/environment.md "No Docker engine"');
   // Same backend first, then the layer's other backends; never a container target.
-  expect(msg).toMatch(/targets of mastra that run without Docker: mastra-pgvector@pglite-pg18, mastra-libsql@0\.16\.4$/);
+  expect(msg).toMatch(/targets of mastra that run without Docker: mastra-pgvector@pglite-pg18, mastra-pgvector@1\.27\.1-pglite-pg18, mastra-libsql@0\.16\.4, mastra-libsql@1\.23\.1$/);
 });
 
 test("a server target: the same backend's embedded targets; a layer with none says so", () => {
