@@ -63,7 +63,7 @@ function section(doc: Mapping, key: string, file: string): Mapping {
  * runner's (`memory-matrix targets` validates a file).
  * Throws (MemoryMatrixError): INVALID_INPUT naming the file (unreadable, not YAML, a section or
  * the entry not a mapping, no `backend` string, a profile without a `targets` list);
- * UNKNOWN_TARGET naming the target, the files and the closest known names.
+ * UNKNOWN_TARGET naming the target, the files and the closest known names (or its backend's targets).
  */
 export function readCatalogTarget(name: string, file?: string): CatalogTarget {
   const builtIn = readMapping(CATALOG_FILE);
@@ -71,7 +71,8 @@ export function readCatalogTarget(name: string, file?: string): CatalogTarget {
   const targets = { ...section(builtIn, 'targets', CATALOG_FILE), ...(own ? section(own, 'targets', file!) : {}) };
   const from = own && Object.hasOwn(section(own, 'targets', file!), name) ? file! : CATALOG_FILE;
   if (!Object.hasOwn(targets, name)) {
-    const hint = didYouMean(name, Object.keys(targets));
+    const ofBackend = Object.keys(targets).filter((k) => k.startsWith(`${name.split('@')[0]}@`));
+    const hint = didYouMean(name, Object.keys(targets)) || (ofBackend.length ? `targets of backend ${name.split('@')[0]}: ${ofBackend.join(', ')}` : '');
     throw new MemoryMatrixError('UNKNOWN_TARGET', `conformanceSuite: unknown target "${name}" (not in ${[CATALOG_FILE, ...(file ? [file] : [])].join(' or ')})${hint ? `; ${hint}` : ''}`);
   }
   const entry = targets[name];
