@@ -164,6 +164,17 @@ export const capabilitiesSchema = z
      * `closed`). `false`: the layer has no close (close() is a no-op): that part skips naming the flag.
      */
     closeReleases: z.boolean(),
+    /**
+     * Several clients (`MemoryStore`s of one store) may each have a call in flight at the same
+     * time, and each call completes without waiting on another client's open transaction (C22's
+     * concurrent writers). `false`: the target serves one client's call at a time and a call can
+     * wait on another client until a server limit ends it: declared up front, C22 skips naming
+     * the flag instead of waiting out its time limit. A catalog entry declares it for a
+     * combination (e.g. Mastra 0.x PgVector over the one-session PGlite server:
+     * packages/adapter-mastra/README.md finding 5); a store that loses or refuses concurrent
+     * writes keeps it true, and C22 fails.
+     */
+    concurrentClients: z.boolean(),
   })
   .strict();
 
@@ -220,41 +231,7 @@ export const VECTOR_CAPABILITIES: ReadonlyArray<keyof Capabilities> = [
   'dropRemoves',
 ];
 
-/**
- * The capabilities `declared` for a target that the connected store's `reported` ones lack:
- * a boolean declared true but reported false, a list entry (metric, ANN index) declared but not
- * reported, a `maxBatch` larger than the store's, a `maxDim` or `maxIndexDim` larger than the
- * store's or left out (no limit) where the store reports one (`maxIndexDim unlimited > 2000`), or a `readYourWrites` level stronger than the
- * store's (`readYourWrites strong > session`). Provider capabilities (`faults`, `upgrade`)
- * are not compared, nor, when `declared.vectors` is false, the flags only vector checks read
- * (`VECTOR_CAPABILITIES`: every check that reads them also needs `vectors`, so they cannot make a
- * check run). Returns e.g. `['vectors', 'annIndexes.hnsw']`; empty when nothing is missing.
- */
-export function missingCapabilities(declared: Capabilities, reported: Capabilities): string[] {
-  const out: string[] = [];
-  for (const key of Object.keys(capabilitiesSchema.shape) as Array<keyof Capabilities>) {
-    if (PROVIDER_CAPABILITIES.includes(key)) continue;
-    if (!declared.vectors && VECTOR_CAPABILITIES.includes(key)) continue;
-    const d = declared[key];
-    const r = reported[key];
-    if (typeof d === 'boolean') {
-      if (d && r !== true) out.push(key);
-    } else if (Array.isArray(d)) {
-      const have = new Set((Array.isArray(r) ? r : []) as string[]);
-      for (const x of d as string[]) if (!have.has(x)) out.push(`${key}.${x}`);
-    } else if (key === 'maxBatch' && typeof d === 'number' && typeof r === 'number' && d > r) {
-      out.push(`maxBatch ${d} > ${r}`);
-    } else if ((key === 'maxDim' || key === 'maxIndexDim') && typeof r === 'number' && (d === undefined || (typeof d === 'number' && d > r))) {
-      out.push(`${key} ${d ?? 'unlimited'} > ${r}`);
-    } else if (key === 'readYourWrites') {
-      const rank = (x: unknown) => READ_YOUR_WRITES_LEVELS.indexOf(x as ReadYourWrites);
-      if (rank(d) > rank(r)) out.push(`readYourWrites ${String(d)} > ${String(r)}`);
-    }
-  }
-  return out;
-}
-
-/** Every flag at its default: no capability, and every layer behaviour present (`embeddingReadBack`, `dropRemoves`, `closeReleases`). Drivers spread it (through `capabilities()`) and override. */
+/** Every flag at its default: no capability, and every layer behaviour present (`embeddingReadBack`, `dropRemoves`, `closeReleases`, `concurrentClients`). Drivers spread it (through `capabilities()`) and override. */
 export const DEFAULT_CAPABILITIES: Capabilities = {
   vectors: false,
   metrics: [],
@@ -287,6 +264,7 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   embeddingReadBack: true,
   dropRemoves: true,
   closeReleases: true,
+  concurrentClients: true,
 };
 
 /** Build a full capabilities object from the defaults and a partial override. */

@@ -58,7 +58,6 @@ export {
   capabilityOverridesSchema,
   DEFAULT_CAPABILITIES,
   DEFAULT_TOLERANCES,
-  missingCapabilities,
   offersCapability,
   PROVIDER_CAPABILITIES,
   READ_YOUR_WRITES_LEVELS,
@@ -67,6 +66,7 @@ export {
   type ReadYourWrites,
   type Tolerances,
 } from './capabilities';
+export { missingCapabilities } from './capabilities-missing';
 
 // Drivers: what one backend (or client, or a user's module) brings, and how it is started.
 export {

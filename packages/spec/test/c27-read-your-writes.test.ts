@@ -5,7 +5,8 @@
  * for `eventual`, and the capability's place in `missingCapabilities` / `offersCapability`.
  * The check itself runs on real targets through the CLI (`pnpm matrix --check C27`).
  */
-import { capabilities, missingCapabilities, offersCapability } from '../src/capabilities';
+import { capabilities, offersCapability } from '../src/capabilities';
+import { missingCapabilities } from '../src/capabilities-missing';
 import { needs } from '../src/checks/check';
 import { bindingProblems, judgeRead, type C27Problem, type C27Read } from '../src/checks/c27-judge';
 import { c27ReadYourWrites } from '../src/checks/c27-read-your-writes';

@@ -1,4 +1,5 @@
-import { capabilities, capabilitiesSchema, capabilityOverridesSchema, DEFAULT_CAPABILITIES, missingCapabilities } from '../src/capabilities';
+import { capabilities, capabilitiesSchema, capabilityOverridesSchema, DEFAULT_CAPABILITIES } from '../src/capabilities';
+import { missingCapabilities } from '../src/capabilities-missing';
 
 describe('capabilities: one strict schema', () => {
   test('the defaults parse; annIndexes is any name a driver declares', () => {

@@ -39,11 +39,12 @@ const BATCH = 5;
  * c22-mixed.ts): concurrent batches of which some are invalid and must be refused whole, while
  * every acknowledged one must be stored.
  * History figures are prefixed `history/`, vector figures `upsert/` and `mixed/`.
+ * A target that declares `concurrentClients: false` (one client's call at a time) skips it, naming the flag.
  */
 export const c22Concurrency: CheckDefinition = {
   id: 'C22',
   name: 'concurrency',
-  requires: (caps) => (caps.history || (caps.vectors && caps.upsert) ? null : 'capability: history or vectors + upsert'),
+  requires: (caps) => (!(caps.history || (caps.vectors && caps.upsert)) ? 'capability: history or vectors + upsert' : caps.concurrentClients ? null : 'capability: concurrentClients'),
   async run(cell) {
     const figures: Record<string, Figure> = {};
     const failures: Failure[] = [];
