@@ -1,4 +1,5 @@
 import { capabilities, capabilitiesSchema, capabilityOverridesSchema, DEFAULT_CAPABILITIES } from '../src/capabilities';
+import { c22Concurrency } from '../src/checks/c22-concurrency';
 import { missingCapabilities } from '../src/capabilities-missing';
 
 describe('capabilities: one strict schema', () => {
@@ -33,5 +34,16 @@ describe('missingCapabilities (declared vs what a connected store reports)', () 
     const historyOnly = capabilities({ history: true, ttl: true });
     expect(missingCapabilities({ ...full, vectors: false }, historyOnly)).toEqual([]);
     expect(missingCapabilities(full, historyOnly)).toContain('vectors');
+  });
+});
+
+describe('concurrentClients (a layer behaviour, default true)', () => {
+  test('present unless declared false; false makes C22 skip naming it, before its other needs pass', () => {
+    expect(DEFAULT_CAPABILITIES.concurrentClients).toBe(true);
+    expect(capabilityOverridesSchema.parse({ concurrentClients: false })).toEqual({ concurrentClients: false });
+    const vec = capabilities({ vectors: true, upsert: true });
+    expect(c22Concurrency.requires?.(vec)).toBeNull();
+    expect(c22Concurrency.requires?.({ ...vec, concurrentClients: false })).toBe('capability: concurrentClients');
+    expect(c22Concurrency.requires?.(capabilities({ concurrentClients: false }))).toBe('capability: history or vectors + upsert');
   });
 });
