@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHECKS, DEFAULT_TOLERANCES, didYouMean, MemoryMatrixError, offeredProviders, type Capabilities, type IndexConfig, type Tolerances } from '@memory-matrix/spec';
+import { baseHas, mergeUserEntries, setAsideMissing } from './catalog-sources';
 import { checkRef } from './check-ref';
+import { parseDriverOptions, resolveClientTarget } from './client-target';
 import { localFaultSupported } from './faults/local-instance';
-import { driverOf, findContainerKind, missingDrivers } from './registry';
+import { driverOf, findContainerKind } from './registry';
 import { indexSchema, targetSchema, tolerancesSchema, type ResolvedTarget, type StartEntry, type TargetEntry } from './target';
 import { resolveTargetIndex, urlTargetIndex } from './target-index';
 import { parseUrlTarget, urlTargetName } from './url';
@@ -202,130 +203,6 @@ export function loadCatalog(file = CATALOG_FILE, opts: LoadCatalogOptions = {}):
 }
 
 type Fail = YamlFail;
-
-/** Whether the catalog file itself (before the user's entries) names `name` in `section`. */
-function baseHas(raw: Record<string, unknown>, section: 'targets' | 'profiles', name: string): boolean {
-  const m = raw[section];
-  return m !== null && typeof m === 'object' && Object.hasOwn(m, name);
-}
-
-/** The catalog's raw mapping with the user's targets and profiles added (same name: the user's replaces the catalog's). */
-function mergeUserEntries(raw: Record<string, unknown>, user: UserConfig): Record<string, unknown> {
-  const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  // A catalog whose own sections are malformed keeps them: its schema error is the one to report.
-  // A user profile's baselines.dir is relative to the user's file (the catalog's own: to the catalog file's folder, baseline/release.ts).
-  const userProfiles = Object.fromEntries(
-    Object.entries(user.profiles).map(([name, p]) => {
-      if (!isMap(p) || !isMap(p.baselines) || typeof p.baselines.dir !== 'string') return [name, p];
-      return [name, { ...p, baselines: { ...p.baselines, dir: path.resolve(path.dirname(user.file), p.baselines.dir) } }];
-    }),
-  );
-  return {
-    ...raw,
-    targets: isMap(raw.targets) ? { ...raw.targets, ...user.targets } : raw.targets,
-    profiles: isMap(raw.profiles) ? { ...raw.profiles, ...userProfiles } : raw.profiles,
-  };
-}
-
-/** This package's version (its package.json), read by the first `installHint`. */
-let ownVersion: string | undefined;
-
-/**
- * How to install adapter package `pkg` beside an installed memory-matrix: the packages are not on
- * the npm registry yet (docs/own-repository.md), so its packed tarball, named as
- * `npm pack` names it (`@memory-matrix/adapter-sqlite` → `memory-matrix-adapter-sqlite-<version>.tgz`,
- * the version of this package, which every package of a release shares).
- */
-function installHint(pkg: string): string {
-  ownVersion ??= (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
-  const version = ownVersion;
-  const tarball = `${pkg.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
-  return `not on the npm registry yet: npm install --save-dev <dir>/${tarball}, packed with bash .ci/pack.sh <dir> in a clone of the repository`;
-}
-
-/**
- * Take the targets of built-in backends whose adapter package is not installed (registry
- * `missingDrivers`: an installed copy without the optional adapters) out of the raw catalog before
- * it is validated (their container kinds, engines and adapter options are the missing driver's to
- * judge) and return them, target name → why, naming the package to install. Nothing in the
- * repository, where every adapter is installed.
- */
-function setAsideMissing(raw: Record<string, unknown>): Map<string, string> {
-  const out = new Map<string, string>();
-  const targets = raw.targets;
-  if (targets === null || typeof targets !== 'object' || Array.isArray(targets)) return out;
-  const kept: Record<string, unknown> = {};
-  for (const [name, t] of Object.entries(targets as Record<string, unknown>)) {
-    const backend = (t as { backend?: unknown } | null)?.backend;
-    const pkg = typeof backend === 'string' ? missingDrivers().get(backend) : undefined;
-    if (pkg === undefined) kept[name] = t;
-    else out.set(name, `its adapter package ${pkg} is not installed (${installHint(pkg)})`);
-  }
-  raw.targets = kept;
-  return out;
-}
-
-/** The target's `adapterOptions` parsed by its driver's schema (defaults applied); a catalog error naming the line otherwise. */
-function parseDriverOptions(driver: ReturnType<typeof driverOf>, t: TargetEntry, at: string[], fail: Fail): unknown {
-  if (!driver.adapterOptions) {
-    if (t.adapterOptions !== undefined) fail([...at, 'adapterOptions'], `driver ${t.backend} takes no adapterOptions`);
-    return undefined;
-  }
-  const o = driver.adapterOptions.safeParse(t.adapterOptions ?? {});
-  if (!o.success) {
-    const issue = o.error.issues[0]!;
-    if (issue.code === 'unrecognized_keys') fail([...at, 'adapterOptions', ...issue.path, issue.keys[0]!], `unknown adapter option ${JSON.stringify(issue.keys[0])} of driver ${t.backend}`);
-    fail([...at, 'adapterOptions', ...issue.path], issue.message);
-  }
-  return o.success ? o.data : undefined;
-}
-
-/** Keys a client target takes from its server and may not give itself. */
-const SERVER_KEYS = ['provider', 'engine', 'image', 'offline', 'start', 'durability', 'upgradeFrom'] as const;
-
-/**
- * A client target (`server:`): the client driver's capabilities, adapterOptions, expect (its own
- * package versions), index, tolerances and knownFailures over everything that starts the server,
- * taken from the resolved server target. `faults` / `upgrade` are the server's (C15, C16 and C23
- * fault the server under the client). Catalog errors name the line: the driver is not a client,
- * the server is unknown, itself a client, or of a backend the client does not speak to, or the
- * target gives a key that belongs to its server.
- */
-function resolveClientTarget(name: string, t: TargetEntry, servers: Map<string, ResolvedTarget>, defaults: { index: IndexConfig; tolerances: Partial<Tolerances> }, fail: Fail): ResolvedTarget {
-  const at = ['targets', name];
-  const driver = driverOf(t.backend);
-  const client = driver.client;
-  if (!client) fail([...at, 'server'], `driver ${t.backend} is not a client driver (no client facet); give a provider instead of server`);
-  for (const k of SERVER_KEYS) if (t[k] !== undefined) fail([...at, k], `a client target takes ${k} from its server ${t.server} (remove it here)`);
-  const server = servers.get(t.server!);
-  if (!server || server.serverTarget) {
-    fail(
-      [...at, 'server'],
-      `${JSON.stringify(t.server)} is not a server target of this catalog (server targets: ${[...servers.values()]
-        .filter((s) => !s.serverTarget)
-        .map((s) => s.name)
-        .join(', ')})`,
-    );
-  }
-  if (!client!.servers.includes(server!.backend)) fail([...at, 'server'], `driver ${t.backend} runs over ${client!.servers.join(', ')} servers, not ${server!.backend} (${server!.name})`);
-  const s = server!;
-  return {
-    ...t,
-    name,
-    version: name.split('@')[1]!,
-    provider: s.provider,
-    ...(s.engine !== undefined ? { engine: s.engine } : {}),
-    ...(s.image !== undefined ? { image: s.image } : {}),
-    ...(s.offline !== undefined ? { offline: s.offline } : {}),
-    ...(s.start !== undefined ? { start: s.start } : {}),
-    ...(s.durability !== undefined ? { durability: s.durability } : {}),
-    serverTarget: s,
-    driverOptions: parseDriverOptions(driver, t, at, fail),
-    index: resolveTargetIndex(driver, t.index, { from: `server ${s.name}`, index: s.index, vectors: t.capabilities?.vectors ?? driver.capabilities.vectors }, at, fail),
-    tolerances: { ...DEFAULT_TOLERANCES, ...defaults.tolerances, ...s.tolerances, ...t.tolerances },
-    capabilities: { ...driver.capabilities, faults: s.capabilities.faults, upgrade: s.capabilities.upgrade, ...t.capabilities },
-  };
-}
 
 /**
  * Whether a profile's check tier includes the check `id` (`C03`): every check when the profile

@@ -69,31 +69,25 @@ export {
 export { missingCapabilities } from './capabilities-missing';
 
 // Drivers: what one backend (or client, or a user's module) brings, and how it is started.
-export {
-  defineDriver,
-  offeredProviders,
-  type BackendDriver,
-  type ClientFacet,
-  type ContainerEndpoint,
-  type ContainerKind,
-  type EmbeddedEngine,
-  type EmbeddedFacet,
-  type EmbeddedInstance,
-  type Endpoint,
-  type ExecResult,
-  type FaultKindControls,
-  type LocalEndpoint,
-  type LocalEngine,
-  type LocalFacet,
-  type LocalFaultControls,
-  type LocalLaunch,
-  type ProviderName,
-  type ReportedVersions,
-  type ScoreConversion,
-  type ServerAddress,
-  type UrlFacet,
-  type UrlInstance,
-} from './driver';
+export { defineDriver, offeredProviders, type BackendDriver, type ClientFacet, type ProviderName, type ScoreConversion, type ServerAddress } from './driver';
+export type {
+  ContainerEndpoint,
+  ContainerKind,
+  EmbeddedEngine,
+  EmbeddedFacet,
+  EmbeddedInstance,
+  Endpoint,
+  ExecResult,
+  FaultKindControls,
+  LocalEndpoint,
+  LocalEngine,
+  LocalFacet,
+  LocalFaultControls,
+  LocalLaunch,
+  ReportedVersions,
+  UrlFacet,
+  UrlInstance,
+} from './driver-facets';
 export {
   SAMPLE_FIELDS,
   sampleMappedColumns,

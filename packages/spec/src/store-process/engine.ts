@@ -1,5 +1,5 @@
 import type { Capabilities } from '../capabilities';
-import type { Endpoint, LocalEndpoint, LocalEngine, LocalFaultControls } from '../driver';
+import type { Endpoint, LocalEndpoint, LocalEngine, LocalFaultControls } from '../driver-facets';
 import type { ConnectOptions, WriteLockHold } from '../durability';
 import { MemoryMatrixError } from '../errors';
 import type { ServerInfo } from '../types';
