@@ -4,7 +4,7 @@
 #  2. starts dockerd in the background when `docker info` does not answer;
 #  3. waits (bounded by MM_DOCKER_WAIT_S, default 60 s) until it answers;
 #  4. prints the engine version.
-# There is no image registry here: images are built offline (packages/backends/src/images).
+# There is no image registry here: images are built offline (packages/targets/src/images).
 # Exit status: 0 engine answers; 1 install failed or the engine did not answer in time.
 set -euo pipefail
 

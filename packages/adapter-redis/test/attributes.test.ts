@@ -6,7 +6,7 @@ import { validateRecords } from '../src/validate';
 /**
  * Pure parts of the adapter (no server): the typed attribute encoding that makes VSIM's FILTER
  * exact, the docs-hash codec, reply parsers and input validation. What the server does with them
- * is tested against real containers in packages/backends/test/redis.test.ts and by the matrix.
+ * is tested against real containers in packages/targets/test/redis.test.ts and by the matrix.
  */
 const rec = (over: Partial<MemoryRecord> = {}): MemoryRecord => ({
   id: 'm1',

@@ -1,4 +1,4 @@
-import { startTimeoutEnvScale, type ResolvedTarget, type StartedBackend } from '@memory-matrix/backends';
+import { startTimeoutEnvScale, type ResolvedTarget, type StartedBackend } from '@memory-matrix/targets';
 import { resolveLimits, type CellLimits } from '@memory-matrix/spec';
 
 /** How long a cell's teardown waits for a start its setup limit cut short, ms; after that the start is stopped whenever it completes. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findUserConfig } from '@memory-matrix/backends';
+import { findUserConfig } from '@memory-matrix/targets';
 import { throwDeferredTimeZone } from './time-zone';
 
 /**

@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_LOAD_SEED, MAX_LOAD_SEED, MemoryMatrixError } from '@memory-matrix/spec';
 import path from 'node:path';
-import { USER_CONFIG_FILE } from '@memory-matrix/backends';
+import { USER_CONFIG_FILE } from '@memory-matrix/targets';
 import { BENCH_SECTIONS, parseSections } from './commands/bench-sections';
 import { imagesBuild, imagesKeyCommand, imagesList } from './commands/images';
 import { registerBaselineCommands } from './commands/baseline';

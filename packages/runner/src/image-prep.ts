@@ -1,6 +1,6 @@
 import os from 'node:os';
 import pLimit from 'p-limit';
-import { inspectImage, recipeOf, recipeTag, resolveImage, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
+import { inspectImage, recipeOf, recipeTag, resolveImage, type ImageSource, type ResolvedTarget } from '@memory-matrix/targets';
 
 /** What `prepareImages` gives the run. */
 export interface ImagePrep {

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import type { ResolvedTarget } from '@memory-matrix/backends';
+import type { ResolvedTarget } from '@memory-matrix/targets';
 
 /**
  * Memory one running cell costs on this host, bytes, by provider. Measured on agent-memories (5111

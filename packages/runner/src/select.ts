@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CHECKS, didYouMean, MemoryMatrixError, selectChecks, type CheckDefinition } from '@memory-matrix/spec';
-import { loadCatalog, loadUserConfig, profileRuns, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
+import { loadCatalog, loadUserConfig, profileRuns, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/targets';
 
 /** `i/n` (1-based i) → indices; USAGE on anything else. */
 export function parseShard(spec: string | undefined): { index: number; count: number } | null {

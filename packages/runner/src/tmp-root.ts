@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OWNER, processAlive } from '@memory-matrix/backends';
+import { OWNER, processAlive } from '@memory-matrix/targets';
 
 /** A temp root's name: `mm-run-<pid>-` and mkdtemp's six characters. */
 const ROOT_NAME = /^mm-run-(\d+)-[A-Za-z0-9]{6}$/;

@@ -1,6 +1,6 @@
 /** Binary and text COPY of golden memories round-trip through PostgreSQL 17 + pgvector: every column read back equals the record (vectors bit for bit). */
 import { Client } from 'pg';
-import { startTarget, type StartedBackend } from '@memory-matrix/backends';
+import { startTarget, type StartedBackend } from '@memory-matrix/targets';
 import { decodeVectorBinary, encodeCopyBinary, encodeVectorBinary, literalToVector } from '@memory-matrix/adapter-pgvector';
 import { loadGoldenDataset } from '@memory-matrix/spec';
 import { encodeCopyText } from '../src/bench/pg-copy-encode';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { benchDefaults, BENCH_PROFILE } from '../src/commands/bench';
 import { parseSections } from '../src/commands/bench-sections';
 import { REPO } from './cli-helpers';

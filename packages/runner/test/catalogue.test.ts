@@ -3,7 +3,7 @@
  * as a test or as a visible skip naming the missing capability — the same registration the CLI
  * and the jest matrix use (registerTargetCell). Nothing is started: registration is synchronous.
  */
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { CHECKS, loadGoldenDataset, type TestBody, type TestRuntime } from '@memory-matrix/spec';
 import { loadExpectation } from '../src/golden';
 import { datasetDir, registerTargetCell } from '../src/run';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startTarget, type StartedBackend } from '@memory-matrix/backends';
+import { startTarget, type StartedBackend } from '@memory-matrix/targets';
 import { catalogEditor, cli, recordCase, RUNNER_DIR, REPO } from './cli-helpers';
 import { describeWithContainers } from './docker-gate';
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { loadCatalog, recipeOf, recipeTag, type ResolvedTarget } from '@memory-matrix/backends';
+import { loadCatalog, recipeOf, recipeTag, type ResolvedTarget } from '@memory-matrix/targets';
 
 /**
  * Why container tests cannot run here ('' when they can): no Docker engine, or an offline image

@@ -1,4 +1,4 @@
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { dockerEndpoint, dockerMissingMessage, DEFAULT_DOCKER_SOCKET } from '../src/run/docker-missing';
 
 /**

@@ -28,7 +28,7 @@ const TOY_ENV = { MM_DRIVERS: path.join(TOY, 'index.ts'), MM_CATALOG: path.join(
  * (`findDriverPackages`, no MM_DRIVERS) loaded in a child process through tsx, its field's export read.
  */
 function workspaceDriverNames(): string[] {
-  const script = `const b = require('@memory-matrix/backends');
+  const script = `const b = require('@memory-matrix/targets');
     const found = b.findDriverPackages({ workspace: b.workspaceRoot(), searchFrom: [] }).found;
     console.log(JSON.stringify(found.map((p) => require(p.dir)[p.exportName].name)));`;
   const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: RUNNER_DIR, encoding: 'utf8', timeout: 120_000 });

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadGoldenDataset, selectChecks, type CheckResult } from '@memory-matrix/spec';
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { datasetDir, registerTargetCell } from '../src/run';
 import { loadExpectation } from '../src/golden';
 import { MatrixRuntime } from '../src/runtime';

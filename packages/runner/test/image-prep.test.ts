@@ -3,7 +3,7 @@
  * waits for it outside its setup limit and its place in the pool, while the cells that need no
  * image run; a failed build is that cell's setup error, with its last lines, and the run goes on.
  */
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { buildParallelism, imageTargetsOf } from '../src/image-prep';
 import { MatrixRuntime, type RanTest } from '../src/runtime';
 import { catalogEditor, cli } from './cli-helpers';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadCatalog, recipeOf, recipeTag } from '@memory-matrix/backends';
+import { loadCatalog, recipeOf, recipeTag } from '@memory-matrix/targets';
 import { imagesKey, offlineImages, offlineTargets } from '../src/commands/images-key';
 import { REPO, RUNNER_DIR } from './cli-helpers';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { capabilities, defineDriver, hnswIndexSchema, type Capabilities } from '@memory-matrix/spec';
-import { checkDriverContract, loadCatalog, registerDriver, resolveTarget } from '@memory-matrix/backends';
+import { checkDriverContract, loadCatalog, registerDriver, resolveTarget } from '@memory-matrix/targets';
 import { driver as toy, TOY_CAPABILITIES } from './fixtures/toy-driver';
 
 registerDriver(toy);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { CATALOG_FILE, loadCatalog, loadUserConfig } from '@memory-matrix/backends';
+import { CATALOG_FILE, loadCatalog, loadUserConfig } from '@memory-matrix/targets';
 import { initCommand } from '../src/init/command';
 import { CONFIG_FILE, GATE_JOB, GOLDEN_README, WORKFLOW_FILE, WORKFLOW_REPORT_DIR } from '../src/init/templates';
 import { writeAllOrNone } from '../src/init/write-all';

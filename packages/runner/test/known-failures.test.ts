@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { durabilityFigures, type CheckResult, type DurabilityFigures, type Failure, type KnownFailureEntry, type KnownFailureScope } from '@memory-matrix/spec';
 import { renderConsole } from '../src/report/console';
 import { renderJUnit } from '../src/report/junit';

@@ -5,7 +5,7 @@
  * `testSuiteChecks()` (packages/spec), MM_CHECKS=all for every one; `.ci/run` runs `pnpm matrix`
  * over the default profile right after the tests, which runs every check on these targets.
  */
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { loadGoldenDataset, testSuiteChecks, type TestRuntime } from '@memory-matrix/spec';
 import { loadExpectation } from '../src/golden';
 import { datasetDir, registerTargetCell, runIdOf } from '../src/run';

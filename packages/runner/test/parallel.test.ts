@@ -4,7 +4,7 @@
  * No backend needed (the CLI run with real embedded targets is in tiers.test.ts).
  */
 import { CELL_WEIGHT_BYTES, CELLS_PER_CPU, cellsFirst, defaultParallelism, exclusiveSuites, MAX_PARALLEL, MEMORY_SHARE, parseParallel, resolveParallelism } from '../src/parallel';
-import { startParallelism, startTimeoutScale } from '@memory-matrix/backends';
+import { startParallelism, startTimeoutScale } from '@memory-matrix/targets';
 import { MatrixRuntime } from '../src/runtime';
 
 const GiB = 2 ** 30;

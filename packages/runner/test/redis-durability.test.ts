@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import type { MatrixReport } from '../src/report/model';
 import { REPO, RUNNER_DIR } from './cli-helpers';
 import { describeWithContainers } from './docker-gate';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadCatalog, resolveTarget } from '@memory-matrix/backends';
+import { loadCatalog, resolveTarget } from '@memory-matrix/targets';
 import { loadGoldenDataset } from '@memory-matrix/spec';
 import { releaseBaselines } from '../src/baseline/release';
 import { GOLDEN } from './cli-helpers';

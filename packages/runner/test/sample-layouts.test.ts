@@ -31,7 +31,7 @@ import { Document } from '@langchain/core/documents';
 import { Memory } from 'mem0ai/oss';
 import { PGVectorStore } from '@langchain/community/vectorstores/pgvector';
 import { pgvectorSampleSource } from '@memory-matrix/adapter-pgvector';
-import { startTarget, type StartedBackend } from '@memory-matrix/backends';
+import { startTarget, type StartedBackend } from '@memory-matrix/targets';
 import { loadGoldenDataset, type MemoryRecord } from '@memory-matrix/spec';
 import { GoldenEmbeddings } from '../src/bench/golden-embeddings';
 import { matchLayouts } from '../src/sample/layouts';

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startTarget, type StartedBackend } from '@memory-matrix/backends';
+import { startTarget, type StartedBackend } from '@memory-matrix/targets';
 import { loadGoldenDataset } from '@memory-matrix/spec';
 import { describeWithContainers } from './docker-gate';
 import { runSampleCli, unitVectors } from './sample-helpers';

@@ -7,10 +7,10 @@ import path from 'node:path';
  * USAGE, `--backend` naming one is TARGET_UNAVAILABLE. Here every adapter is installed, so the
  * catalog is given the entries the reader would have set aside.
  */
-import { loadCatalog, resolveTarget, type Catalog } from '@memory-matrix/backends';
+import { loadCatalog, resolveTarget, type Catalog } from '@memory-matrix/targets';
 import { selectTargets } from '../src/select';
 
-const VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'backends', 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'targets', 'package.json'), 'utf8')) as { version: string }).version;
 const WHY = `its adapter package @memory-matrix/adapter-sqlite is not installed (not on the npm registry yet: npm install --save-dev <dir>/memory-matrix-adapter-sqlite-${VERSION}.tgz, packed with bash .ci/pack.sh <dir> in a clone of the repository)`;
 
 /** The built-in catalog as an install without `backend`'s adapter reads it. */

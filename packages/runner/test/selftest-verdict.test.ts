@@ -8,7 +8,7 @@ import { stopAtFirstFailure } from '../src/selftest/catalogue-run';
 import { exitCodeOf, judgeClean, judgeMutant, notApplicable, summarize, type CatalogueRun, type TargetSelftest } from '../src/selftest/model';
 import { renderSelftestConsole, renderSelftestMarkdown, summaryLine, verdictText } from '../src/selftest/render';
 import path from 'node:path';
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { FIRST_ORDER, mutantCheckOrder, slowChecks } from '../src/selftest/run';
 import { REPO } from './cli-helpers';
 import { MatrixRuntime } from '../src/runtime';

@@ -1,4 +1,4 @@
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { targetRows, targetsCommand } from '../src/commands/targets';
 
 describe('targets (what --backend takes)', () => {

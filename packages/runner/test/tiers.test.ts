@@ -6,7 +6,7 @@
 import { CHECKS } from '@memory-matrix/spec';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadCatalog } from '@memory-matrix/backends';
+import { loadCatalog } from '@memory-matrix/targets';
 import { checkTier } from '../src/select';
 import { catalogEditor, cli, REPO, type CliResult } from './cli-helpers';
 

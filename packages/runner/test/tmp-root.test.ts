@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OWNER } from '@memory-matrix/backends';
+import { OWNER } from '@memory-matrix/targets';
 import { shareTsxCache, sweepStaleRoots } from '../src/tmp-root';
 
 describe('sweepStaleRoots (temp roots of CLIs that died without their exit handler)', () => {

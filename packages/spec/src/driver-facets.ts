@@ -5,7 +5,7 @@ import type { ConnectOptions, WriteLockHold } from './connect-options';
  * The provider facets of the driver contract (driver.ts `BackendDriver`): what a backend states
  * and speaks for each provider that starts it (`container`, `embedded`, `local`, `url`), and what
  * a started server reports about itself. Types only; the generic machinery that drives them is in
- * packages/backends. Errors as in driver.ts: `MemoryMatrixError` TARGET_UNAVAILABLE,
+ * packages/targets. Errors as in driver.ts: `MemoryMatrixError` TARGET_UNAVAILABLE,
  * BACKEND_ERROR or INVALID_INPUT, naming the `where` a method is given.
  */
 
@@ -54,7 +54,7 @@ export interface ContainerEndpoint extends Endpoint {
 
 /**
  * A container kind's facts (catalog `start.kind`): what the generic container lifecycle
- * (packages/backends/src/container) needs to start, probe, stop and fault one server kind. The
+ * (packages/targets/src/container) needs to start, probe, stop and fault one server kind. The
  * lifecycle creates the container from the target's image with the run's labels, publishes
  * `port` on 127.0.0.1 only, waits for `readyLog` and then retries `probe` until the start
  * deadline (`start.timeoutMs` or `defaultStartTimeoutMs`, × MM_START_TIMEOUT_SCALE × the host factor), reads
@@ -148,7 +148,7 @@ export interface EmbeddedEngine<AdapterOptions = Record<string, unknown>> {
    * The same engine as a PROCESS of its own that owns the store's files (a store the application
    * opens in-process, put in a child process so that it can be killed): the fault instance of an
    * embedded target with `durability:` in the catalog (C15, C22 across processes). Started, killed
-   * (SIGKILL), restarted and paused like a local server (packages/backends/src/faults/local-instance.ts);
+   * (SIGKILL), restarted and paused like a local server (packages/targets/src/faults/local-instance.ts);
    * absent = embedded targets of this engine get no `faults` capability.
    */
   readonly faultProcess?: LocalEngine<AdapterOptions> & { readonly faults: LocalFaultControls };

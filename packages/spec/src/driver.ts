@@ -10,15 +10,15 @@ import type { ContainerKind, EmbeddedFacet, LocalFacet, UrlFacet } from './drive
 /**
  * The driver contract: everything one backend (or one client library over a backend, or a
  * user's own memory module) brings to the matrix. An adapter package exports one `BackendDriver`;
- * the registry (packages/backends/src/registry.ts) lists the drivers, and the catalog
+ * the registry (packages/targets/src/registry.ts) lists the drivers, and the catalog
  * (matrix/targets.yaml) takes its backend names and container kinds from it. The providers
  * (`embedded`, `local`, `container`, `url`) are generic: each works for any driver that offers
  * the matching facet (driver-facets.ts), and a target whose driver lacks it is a catalog error.
  *
  * This module is types plus a few tiny helpers, so an adapter package can implement a driver
- * without depending on packages/backends (which depends on the adapters through the registry).
+ * without depending on packages/targets (which depends on the adapters through the registry).
  * Generic machinery (containers, volumes, labels, exit guards, start slots, readiness polling,
- * version checks against the catalog's `expect`) stays in packages/backends; a facet only states
+ * version checks against the catalog's `expect`) stays in packages/targets; a facet only states
  * its backend's facts and speaks its protocol.
  *
  * Errors: facet methods throw `MemoryMatrixError` — TARGET_UNAVAILABLE when the server cannot be
@@ -90,7 +90,7 @@ export interface ServerAddress {
 
 /**
  * A client library (or a user's own memory module) over the server of another driver. The
- * generic client provider (packages/backends/src/client.ts) starts the server target the catalog
+ * generic client provider (packages/targets/src/client.ts) starts the server target the catalog
  * names, merges `preflight`'s versions into the cell's reported components (checked against the
  * client target's `expect`), and opens every store with `connect`: the cell's checks, fault
  * instances (C15, C23 kill / pause the SERVER under the client) and C16's older server alike.

@@ -4,7 +4,7 @@
  * its targets may name in the catalog (`index: { type: <name>, …params }`), each with a zod schema
  * of the whole object (type included, strict, defaults applied); `none` (no index, exact scans
  * only) is offered by every driver and declared by none. The catalog parses a target's index with
- * its driver's schema at load (packages/backends target-index.ts).
+ * its driver's schema at load (packages/targets target-index.ts).
  */
 import { z, type ZodType, type ZodTypeDef } from 'zod';
 import type { IndexConfig } from './types';

@@ -10,7 +10,7 @@
  * removing its data dir first in each case, so no server or temp dir outlives the process that
  * started it.
  * argv: <bindings module path> <data dir> <host> <port> [keep]
- * With `keep` (fault instances, the local fault instances of packages/backends) the data dir is kept
+ * With `keep` (fault instances, the local fault instances of packages/targets) the data dir is kept
  * when the launcher ends on SIGTERM / SIGINT or the server thread ends (the caller restarts on it
  * and removes it), and removed only when the parent is gone.
  */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
  * started the way `chroma run` does (`binding.cli(['chroma', 'run', …])`), on a free loopback
  * port with a temp data dir. `cli()` blocks its thread, so it runs in a worker thread and the
  * main thread stays free to die on SIGTERM and to exit when its parent (jest) is gone.
- * (The matrix's own provider is packages/backends/src/local; this helper keeps the adapter's
+ * (The matrix's own provider is packages/targets/src/local; this helper keeps the adapter's
  * tests free of a dependency cycle.)
  */
 export interface TestServer {

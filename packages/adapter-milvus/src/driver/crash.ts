@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 
-/** The docker CLI the project uses everywhere (`MM_DOCKER_BIN`, default `docker`; packages/backends images/docker.ts). */
+/** The docker CLI the project uses everywhere (`MM_DOCKER_BIN`, default `docker`; packages/targets images/docker.ts). */
 const dockerBin = (): string => process.env.MM_DOCKER_BIN || 'docker';
 
 /** Runs `docker <args>` (10 s limit); resolves with exit code and output, never rejects. */

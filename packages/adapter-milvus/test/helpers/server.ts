@@ -5,7 +5,7 @@ import type { ContainerEndpoint } from '@memory-matrix/spec';
 
 /**
  * A real kylin-ai-vector-engine (the milvus@lite-1.2 offline image) for the adapter's own tests,
- * without depending on packages/backends (which depends on this package): `docker run` of the
+ * without depending on packages/targets (which depends on this package): `docker run` of the
  * newest `memory-matrix/milvus:lite-1.2-<hash8>` image with the project's container labels (run,
  * target, pid, owner) so the matrix's cleanup treats it like its own, gRPC port 19530 published on
  * 127.0.0.1 only. `gate` is '' when it can run, else why not.

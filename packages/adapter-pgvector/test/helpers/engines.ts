@@ -4,7 +4,7 @@ import { fromPGlite, type PGliteLike, type SqlClient, type SqlQueryable } from '
  * The two PGlite engines the adapter is tested on (real PostgreSQL + pgvector in WASM):
  * - `pglite-0.2`: PGlite 0.2.17 (npm alias `pglite-pg16`) → PostgreSQL 16.4 + pgvector 0.8.0
  * - `pglite-0.5`: PGlite 0.5.14 + @electric-sql/pglite-pgvector 0.0.15 → PostgreSQL 18.6 + pgvector 0.8.7
- * The embedded provider in packages/backends is the runner's way in; the adapter's own tests
+ * The embedded provider in packages/targets is the runner's way in; the adapter's own tests
  * open PGlite directly because backends depends on this package (no cycle).
  */
 export const ENGINES = ['pglite-0.2', 'pglite-0.5'] as const;

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 
 /**
  * A real Redis 8 (Vector Sets) for the adapter's own tests, without depending on
- * packages/backends (which depends on this package): `docker run` of the offline image the
+ * packages/targets (which depends on this package): `docker run` of the offline image the
  * catalog's redis@8.0 recipe built (`memory-matrix/redis:8.0-<hash8>`, the newest one), with the
  * project's container labels (run, target, pid, owner) so the matrix's cleanup treats it like its
  * own, port 6379 published on 127.0.0.1 only. `gate` is '' when it can run, else why not.

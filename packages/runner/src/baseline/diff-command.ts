@@ -5,7 +5,7 @@ import { lockReportDir } from '../report/lock';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { dockerStatus, redactUrl, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
+import { dockerStatus, redactUrl, type ImageSource, type ResolvedTarget } from '@memory-matrix/targets';
 import { reportJson } from '../report/write';
 import { runIdOf } from '../run';
 import { TOOL_VERSION } from '../version';

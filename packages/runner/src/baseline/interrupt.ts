@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { installGuard, type StartedBackend } from '@memory-matrix/backends';
+import { installGuard, type StartedBackend } from '@memory-matrix/targets';
 
 /** What `record` and `diff` hold while they run, so that Ctrl-C can undo it (see `watchInterrupt`). */
 export interface InterruptWatch {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { dockerStatus, redactUrl, type ImageSource } from '@memory-matrix/backends';
+import { dockerStatus, redactUrl, type ImageSource } from '@memory-matrix/targets';
 import { runIdOf } from '../run';
 import { selectTargets } from '../select';
 import { tempFileOf } from '../report/atomic';

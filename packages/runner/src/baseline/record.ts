@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { LiveCell, MemoryMatrixError, tieGroups, type Expectation, type GoldenDataset, type IndexConfig, type ScanMode } from '@memory-matrix/spec';
-import { startTarget, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
+import { startTarget, type ImageSource, type ResolvedTarget } from '@memory-matrix/targets';
 import { TOOL_VERSION, displayPath } from '../version';
 import { recordFiltered } from './filtered';
 import type { InterruptWatch } from './interrupt';
@@ -56,7 +56,7 @@ export function cannotRecord(target: { name: string; capabilities: { vectors: bo
 }
 
 /**
- * Record a target's baseline: start it with its provider (backends `startTarget`, the same path
+ * Record a target's baseline: start it with its provider (targets `startTarget`, the same path
  * `memory-matrix run` takes), load the golden memories and build the target's index in a spec
  * `LiveCell`, replay every golden query on the index path and — when the target can force one
  * (`capabilities.exactScan`) — on the exact path, and the dataset's golden filter set (filtered.ts

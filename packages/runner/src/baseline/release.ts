@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError, type GoldenDataset, type ReleaseBaseline } from '@memory-matrix/spec';
-import type { Catalog, ResolvedTarget } from '@memory-matrix/backends';
+import type { Catalog, ResolvedTarget } from '@memory-matrix/targets';
 import { displayPath } from '../version';
 import { readBaseline } from './file';
 

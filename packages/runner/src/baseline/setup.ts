@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadGoldenDataset, MemoryMatrixError, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
-import { installGuard, parseUrlTarget, removeRunContainers, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
+import { installGuard, parseUrlTarget, removeRunContainers, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/targets';
 import { loadExpectation } from '../golden';
 import { datasetDir } from '../run';
 import { runCatalog } from '../select';
@@ -57,7 +57,7 @@ export function profileThresholds(catalog: Catalog, profile: string): DiffThresh
 
 /**
  * Before starting any container: removal of containers left by an earlier run that died (as
- * `memory-matrix run` does), when a Docker engine answers (`docker`: backends `dockerStatus`) and a
+ * `memory-matrix run` does), when a Docker engine answers (`docker`: targets `dockerStatus`) and a
  * container target is selected; installs the disposal guard so this process's containers go on
  * exit and Ctrl-C.
  */

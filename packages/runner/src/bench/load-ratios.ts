@@ -1,4 +1,4 @@
-import { resolveTarget, startTarget, type Catalog, type StartedBackend } from '@memory-matrix/backends';
+import { resolveTarget, startTarget, type Catalog, type StartedBackend } from '@memory-matrix/targets';
 import type { Quantization } from '@memory-matrix/adapter-redis';
 import type { GoldenDataset } from '@memory-matrix/spec';
 import { runIdOf } from '../run';

@@ -1,10 +1,10 @@
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import type { StartedBackend } from '@memory-matrix/backends';
+import type { StartedBackend } from '@memory-matrix/targets';
 
 /**
  * The host endpoint of a backend the bench started in a container: `connection` (mapped port on
  * 127.0.0.1) and `connectionString` are fields of the container provider's started object
- * (packages/backends/src/container/start.ts). Throws TARGET_UNAVAILABLE naming the target when
+ * (packages/targets/src/container/start.ts). Throws TARGET_UNAVAILABLE naming the target when
  * the backend was started by another provider (the reference bulk paths need a server socket).
  */
 export function endpointOf(b: StartedBackend, target: string): { host: string; port: number; connectionString?: string } {

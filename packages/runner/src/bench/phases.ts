@@ -1,5 +1,5 @@
 import { LiveCell, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
-import { startTarget, type ResolvedTarget } from '@memory-matrix/backends';
+import { startTarget, type ResolvedTarget } from '@memory-matrix/targets';
 import { runIdOf } from '../run';
 
 /** Goal of a container start from a cached image, ms (containers issue). */

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { loadGoldenDataset, MemoryMatrixError } from '@memory-matrix/spec';
-import { loadCatalog, resolveTarget, startTarget, type Catalog } from '@memory-matrix/backends';
+import { loadCatalog, resolveTarget, startTarget, type Catalog } from '@memory-matrix/targets';
 import { loadExpectation } from '../golden';
 import { datasetDir, runIdOf } from '../run';
 import { cellPhases, START_GOAL_MS, type PhaseRow } from '../bench/phases';

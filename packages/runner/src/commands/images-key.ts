@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { recipeOf, recipeTag, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/backends';
+import { recipeOf, recipeTag, resolveTarget, type Catalog, type ResolvedTarget } from '@memory-matrix/targets';
 
 /**
  * Version of the cache key's layout (what the key hashes and how the cached file is written:
@@ -56,7 +56,7 @@ export function offlineImages(targets: ResolvedTarget[]): OfflineImage[] {
 /**
  * The cache key of a set of offline images: `mm-images-v<IMAGES_KEY_VERSION>-<16 hex>`, the hex
  * being the first 16 digits of sha256 over the sorted tags joined by newlines. Each tag carries
- * its recipe's hash (packages/backends/src/images/recipe.ts `recipeHash`), so any change to a
+ * its recipe's hash (packages/targets/src/images/recipe.ts `recipeHash`), so any change to a
  * recipe or to the builder's version gives a new key; the same recipes give the same key on
  * every machine. An empty set has a key too (nothing to cache).
  */

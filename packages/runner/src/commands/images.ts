@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { buildImage, listImages, packageCacheDir, recipeOf } from '@memory-matrix/backends';
+import { buildImage, listImages, packageCacheDir, recipeOf } from '@memory-matrix/targets';
 import { runCatalog } from '../select';
 import { imagesKey, offlineImages, offlineTargets } from './images-key';
 

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import type { Catalog, ResolvedTarget } from '@memory-matrix/backends';
+import type { Catalog, ResolvedTarget } from '@memory-matrix/targets';
 
 /** One row of `targets`: what a user needs to pick a `--backend`. */
 export interface TargetRow {

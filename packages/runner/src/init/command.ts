@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { CATALOG_FILE, driverNames, loadCatalog, loadUserConfig } from '@memory-matrix/backends';
+import { CATALOG_FILE, driverNames, loadCatalog, loadUserConfig } from '@memory-matrix/targets';
 import { TOOL_VERSION } from '../version';
 import { GATE_JOB, initFiles } from './templates';
 import { writeAllOrNone } from './write-all';
@@ -10,7 +10,7 @@ import { writeAllOrNone } from './write-all';
 /**
  * `memory-matrix init`: write memory-matrix.yaml, golden-data/README.md and
  * .github/workflows/memory-matrix.yml into `dir` (templates.ts), all or none (write-all.ts).
- * memory-matrix.yaml is validated as the run reads it (backends `loadUserConfig`, then
+ * memory-matrix.yaml is validated as the run reads it (targets `loadUserConfig`, then
  * `loadCatalog` with it over the built-in catalog) while staged, before any file is in place. Returns 0; throws USAGE naming each
  * existing file without `force`, or `dir` when it is not a folder.
  */

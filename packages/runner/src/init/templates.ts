@@ -19,7 +19,7 @@ export const WORKFLOW_REPORT_DIR = 'memory-matrix-report';
  * 17 and 18 + pgvector from their official images, PostgreSQL 18 + pgvector in process), an empty
  * `targets:` with a commented example of a target of their own, and a commented example of
  * `adapters:` (the user's own driver module). Validated by init as a memory-matrix.yaml over the
- * built-in catalog (backends `loadUserConfig` + `loadCatalog`) before anything is written.
+ * built-in catalog (targets `loadUserConfig` + `loadCatalog`) before anything is written.
  */
 export function configYaml(version: string, drivers: readonly string[]): string {
   return `# memory-matrix settings of this repository (written by memory-matrix ${version} init).
@@ -173,7 +173,7 @@ jobs:
 
 /**
  * The three files init writes, relative path → content, in the order they are written; `drivers`:
- * the names of the drivers found (backends `driverNames()`), named in memory-matrix.yaml.
+ * the names of the drivers found (targets `driverNames()`), named in memory-matrix.yaml.
  */
 export function initFiles(version: string, drivers: readonly string[]): Array<{ file: string; content: string }> {
   return [

@@ -4,7 +4,7 @@ import { lockReportDir } from '../report/lock';
 import { signalExitCode } from '../baseline/interrupt';
 import { randomBytes } from 'node:crypto';
 import { checkFingerprint, loadGoldenDataset, MemoryMatrixError, type GoldenDataset, type MemoryCollection, type MemoryStore } from '@memory-matrix/spec';
-import { dockerStatus, installGuard, redactUrl, removeRunContainers, resolveTarget, startTarget, type ImageSource, type StartedBackend } from '@memory-matrix/backends';
+import { dockerStatus, installGuard, redactUrl, removeRunContainers, resolveTarget, startTarget, type ImageSource, type StartedBackend } from '@memory-matrix/targets';
 import { datasetDir, runIdOf } from '../run';
 import { runCatalog } from '../select';
 import { TOOL_VERSION } from '../version';

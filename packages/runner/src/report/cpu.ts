@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { containerCpuMs } from '@memory-matrix/backends';
+import { containerCpuMs } from '@memory-matrix/targets';
 
 /**
  * What a run cost in CPU time, next to its wall time, so runs on different machines compare:

@@ -1,7 +1,7 @@
 import { openSync, readFileSync, unlinkSync, writeFileSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { MemoryMatrixError } from '@memory-matrix/spec';
-import { redactUrl } from '@memory-matrix/backends';
+import { redactUrl } from '@memory-matrix/targets';
 
 /**
  * The lock file a command keeps in its report dir while it writes there: the owner's pid on the
@@ -91,7 +91,7 @@ const MAX_LINE = 300;
 /**
  * The command line a lock records for `args` (argv after node and the script): `memory-matrix`
  * and the arguments, each shell-quoted when it holds anything but `[\w@%+=:,./-]`, passwords in
- * URLs redacted (backends `redactUrl`), on one line of at most MAX_LINE characters, e.g.
+ * URLs redacted (targets `redactUrl`), on one line of at most MAX_LINE characters, e.g.
  * `memory-matrix --backend sqlite@3.53-vec0.1.9 --check C01 --report-dir r1`.
  */
 export function lockCommandLine(args: readonly string[]): string {

@@ -10,7 +10,7 @@ import {
   type GoldenDataset,
   type LiveCell,
 } from '@memory-matrix/spec';
-import { startTarget, targetRuntime, type ImageSource, type ResolvedTarget, type StartedBackend, type TargetRuntime } from '@memory-matrix/backends';
+import { startTarget, targetRuntime, type ImageSource, type ResolvedTarget, type StartedBackend, type TargetRuntime } from '@memory-matrix/targets';
 import type { Progress } from '../progress';
 import { registerChildCell } from '../cell-child/register';
 import { childCommand } from '../cell-child/spawn';
@@ -133,7 +133,7 @@ export function registerTargetCell(rt: TestRuntime, target: ResolvedTarget, data
  * cell (cell-child/; its registration alone here records the checks skipped by the tier or the
  * capabilities, so a child that fails leaves the cell as a failed start would), every other as a
  * `registerTargetCell` cell started in this process under run id `runId`. A target with a catalog
- * `runtime` this process does not run on is always a child cell, on that runtime's Node (backends
+ * `runtime` this process does not run on is always a child cell, on that runtime's Node (targets
  * runtime.ts); one whose runtime is not installed here fails its setup with TARGET_UNAVAILABLE
  * naming the target and the package, before anything starts.
  */

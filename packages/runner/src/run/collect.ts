@@ -1,5 +1,5 @@
 import { datasetFit, fitIndex, type CheckDefinition, type PreparedStep, type CheckResult, type GoldenDataset, type JudgedReplay, type LiveCell, type ResultSink } from '@memory-matrix/spec';
-import type { ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
+import type { ResolvedTarget, StartedBackend } from '@memory-matrix/targets';
 import type { CellReport, MatrixReport } from '../report/model';
 import { cellQueries } from '../report/queries';
 import type { ChildCell, ChildDeath } from '../cell-child/spawn';

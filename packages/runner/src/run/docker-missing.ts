@@ -39,7 +39,7 @@ function layerOf(backend: string): string {
  * (`dockerEndpoint`) and the CLI's own reason, how to start one (docs/environment.md "No Docker
  * engine"), and the catalog's targets of the same backend, then of the same layer (`layerOf`),
  * that run without one (provider `embedded` or `local`), in catalog order — or that there are
- * none. Pure: `catalog` is every target of the catalog, `reason` is backends' `dockerStatus().reason`.
+ * none. Pure: `catalog` is every target of the catalog, `reason` is targets' `dockerStatus().reason`.
  */
 export function dockerMissingMessage(target: DockerTargetInfo, reason: string, catalog: Iterable<DockerTargetInfo>, env: Record<string, string | undefined> = process.env): string {
   const via = target.serverTarget ? ` (its server ${target.serverTarget.name} runs in a container)` : ' (it runs in a container)';

@@ -1,5 +1,5 @@
 import { shownDir } from '../shown-dir';
-import { installGuard, redactUrl } from '@memory-matrix/backends';
+import { installGuard, redactUrl } from '@memory-matrix/targets';
 import { Progress } from '../progress';
 import { renderConsole } from '../report/console';
 import { emptyReport, type MatrixReport } from '../report/model';

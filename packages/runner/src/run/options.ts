@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ImageSource } from '@memory-matrix/backends';
+import type { ImageSource } from '@memory-matrix/targets';
 
 /** Options of one `memory-matrix run`. */
 export interface RunOptions {

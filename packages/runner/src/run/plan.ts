@@ -16,7 +16,7 @@ import {
   type CheckDefinition,
   type GoldenDataset,
 } from '@memory-matrix/spec';
-import { dockerStatus, removeLeftoverVolumes, removeRunContainers, startParallelism, startTimeoutScale, type ResolvedTarget } from '@memory-matrix/backends';
+import { dockerStatus, removeLeftoverVolumes, removeRunContainers, startParallelism, startTimeoutScale, type ResolvedTarget } from '@memory-matrix/targets';
 import { releaseBaselines, type ReleaseBaselines } from '../baseline/release';
 import { loadExpectation } from '../golden';
 import type { MatrixReport } from '../report/model';

@@ -1,4 +1,4 @@
-import { listDrivers } from '@memory-matrix/backends';
+import { listDrivers } from '@memory-matrix/targets';
 import type { SampleDriver } from './find-source';
 
 /** Every registered driver, in registry order; `findSampleSource` keeps those with a `sampleSource`. */

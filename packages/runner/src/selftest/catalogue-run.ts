@@ -1,5 +1,5 @@
 import { type CheckDefinition, type CheckResult, type Expectation, type GoldenDataset, type TestRuntime } from '@memory-matrix/spec';
-import type { ImageSource, ResolvedTarget, StartedBackend } from '@memory-matrix/backends';
+import type { ImageSource, ResolvedTarget, StartedBackend } from '@memory-matrix/targets';
 import { registerTargetCell } from '../run';
 import { MatrixRuntime, timedOutResult } from '../runtime';
 import { absorbedByKnown, type CatalogueRun } from './model';

@@ -2,7 +2,7 @@ import { shownDir } from '../shown-dir';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { CHECKS, loadGoldenDataset, type CheckDefinition } from '@memory-matrix/spec';
-import { dockerStatus, redactUrl, type Catalog, type ImageSource, type ResolvedTarget } from '@memory-matrix/backends';
+import { dockerStatus, redactUrl, type Catalog, type ImageSource, type ResolvedTarget } from '@memory-matrix/targets';
 import { watchInterrupt } from '../baseline/interrupt';
 import { loadExpectation } from '../golden';
 import { datasetDir, ensureReportDir, runIdOf } from '../run';

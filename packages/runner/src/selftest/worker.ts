@@ -1,5 +1,5 @@
 import { loadGoldenDataset, MemoryMatrixError, selectChecks, type Expectation, type GoldenDataset } from '@memory-matrix/spec';
-import { type Catalog, type ImageSource, type StartedBackend } from '@memory-matrix/backends';
+import { type Catalog, type ImageSource, type StartedBackend } from '@memory-matrix/targets';
 import { watchInterrupt, type InterruptWatch } from '../baseline/interrupt';
 import { loadExpectation } from '../golden';
 import { runCatalog, selectTargets } from '../select';

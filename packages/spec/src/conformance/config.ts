@@ -55,7 +55,7 @@ export interface CellConfig {
   loadSeed?: number;
 }
 
-/** An instance started by `CellConfig.spawn` (structurally a backends `StartedBackend`). */
+/** An instance started by `CellConfig.spawn` (structurally a targets `StartedBackend`). */
 export interface SpawnedInstance {
   /** A new client on every call. */
   connect(): Promise<MemoryStore>;

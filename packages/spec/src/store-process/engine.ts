@@ -42,7 +42,7 @@ export interface StoreProcessEngine {
 /**
  * The `faultProcess` engine of an embedded target whose store runs in a process the run starts:
  * `node <script> <dataDir> <host> <port> keep|nokeep <settings JSON>` (server.ts). The generic local
- * fault instance (packages/backends/src/faults/local-instance.ts) spawns it, kills it with SIGKILL
+ * fault instance (packages/targets/src/faults/local-instance.ts) spawns it, kills it with SIGKILL
  * (C15), restarts it on the same directory and pauses it with SIGSTOP; the local provider's exit
  * guard and the process's own parent watch remove it when the run ends. Shutdown is SIGTERM (every
  * store closed). Connections are cut and writes watched at the client's end of the wire, as for

@@ -44,7 +44,7 @@ export interface StoreProcessServer<S extends MemoryStore> {
  * `ready <port>` once listening. SIGTERM / SIGINT: close every store (the engine's own clean
  * close) and exit 0. The process ends itself (SIGKILL) when its parent is gone (parent pid checked
  * every 250 ms), removing dataDir unless `keep` (then only when orphaned); see
- * packages/backends/src/local/guard.ts. A listen error exits 1.
+ * packages/targets/src/local/guard.ts. A listen error exits 1.
  */
 export function serveStoreProcess<S extends MemoryStore>(def: StoreProcessServer<S>): void {
   const label = `${def.adapter} store process`;

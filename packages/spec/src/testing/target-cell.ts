@@ -7,7 +7,7 @@ import { DEFAULT_TOLERANCES, type Tolerances } from '../target-tolerances';
 import type { IndexConfig } from '../types';
 import type { CatalogTarget } from './catalog-target';
 
-/** What a conformance suite runs a catalog target with, resolved as the catalog resolves it for `pnpm matrix` (packages/backends catalog.ts). */
+/** What a conformance suite runs a catalog target with, resolved as the catalog resolves it for `pnpm matrix` (packages/targets catalog.ts). */
 export interface SuiteTarget {
   name: string;
   /** The driver's capabilities with the entry's `capabilities:` overrides; `faults` / `upgrade` false (no fault control in a jest suite). */

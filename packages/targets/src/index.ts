@@ -1,5 +1,5 @@
 /**
- * @memory-matrix/backends: starts backend targets. One line per module; providers add theirs.
+ * @memory-matrix/targets: starts backend targets. One line per module; providers add theirs.
  * Names must stay unique across modules (`export *` drops clashing names with a type error).
  */
 export * from './types';

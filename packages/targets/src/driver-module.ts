@@ -162,7 +162,7 @@ export function installOwnPackagesFallback(): void {
       return original.call(this, request, parent, isMain, options);
     } catch (err) {
       if (!request.startsWith('@memory-matrix/') || (err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err;
-      if (request === '@memory-matrix/backends') return require.resolve(self);
+      if (request === '@memory-matrix/targets') return require.resolve(self);
       try {
         return require.resolve(request, { paths: [__dirname] });
       } catch {
