@@ -22,7 +22,7 @@ if (!gate) {
     checks: testSuiteChecks().filter((c) => c.id !== 'C22'),
     open: async () => {
       const server = await startMilvus(image, `test-milvus-spec-${process.pid}`, (ep) => milvusContainerKind.probe(ep, 5_000));
-      return { connect: () => milvusContainerKind.connect(server.ep, undefined, undefined), close: () => stopMilvus(server.id) };
+      return { connect: () => milvusContainerKind.connect(server.ep, undefined, undefined), close: async () => stopMilvus(server.id) };
     },
   });
 } else {
